@@ -1,0 +1,28 @@
+# tinygrad for OCaml. `make test` works on a fresh Debian 12 machine (root or sudo).
+DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test demo bench clean
+
+deps:
+	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	dune build @install test/test_main.exe bench/bench_symbolic.exe examples/demo.exe
+
+test: build
+	dune exec --no-build test/test_main.exe
+
+demo: build
+	dune exec --no-build examples/demo.exe
+
+bench: build
+	dune exec --no-build bench/bench_symbolic.exe
+
+clean:
+	dune clean

@@ -1,0 +1,991 @@
+(* tinygrad: uop/ops.py (the UOp class, its properties and python_alu) *)
+
+open Dtype
+
+type axis_type =
+  | Device | Global | Warp | Local | Weak | Group_reduce | Reduce | Upcast | Unroll | Thread | Placeholder | Loop
+
+type param_arg = {
+  slot : int;
+  pdtype : Dtype.t;
+  vmin_vmax : (const * const) option;
+  multiple_of : int option;
+  name : string option;
+  addrspace : addrspace option;
+  axis : int option;
+  device : string option;
+  volatile : bool;
+}
+
+type arg =
+  | No_arg
+  | Const of const
+  | Dtype of Dtype.t
+  | Int of int
+  | Str of string
+  | Range of int list * axis_type
+  | Param of param_arg
+  | Reduce_arg of Ops.t * int
+  | Ints of int list
+  | Bools of bool list
+  | Op of Ops.t
+  | Bool of bool
+  | Tuple of arg list
+  | Kernel_info of kernel_info
+
+and kernel_info = {
+  kname : string;
+  axis_types : axis_type list;
+  dont_use_locals : bool;
+  beam : int;
+}
+
+type t = {
+  op : Ops.t;
+  dtype : Dtype.t;
+  src : t array;
+  arg : arg;
+  tag : arg;
+  id : int;
+  hash : int;
+  mutable shape_c : shape_cache;
+  mutable minmax_c : (const * const) option;
+  mutable ranges_c : t list option;
+  mutable src_ops_c : int;  (* bitmask-ish cache: -1 = unknown; see src_ops *)
+}
+
+and shape_cache = Unknown | No_shape | Shape of sint list
+and sint = Sint of int | Suop of t
+
+(* ---------- equality and hashing of args ---------- *)
+
+let rec equal_arg a b =
+  match a, b with
+  | Const x, Const y -> equal_const x y
+  | Param p, Param q ->
+    p.slot = q.slot && p.pdtype = q.pdtype && p.multiple_of = q.multiple_of && p.name = q.name && p.addrspace = q.addrspace
+    && p.axis = q.axis && p.device = q.device && p.volatile = q.volatile
+    && (match p.vmin_vmax, q.vmin_vmax with
+        | None, None -> true
+        | Some (a, b), Some (c, d) -> equal_const a c && equal_const b d
+        | _ -> false)
+  | Tuple xs, Tuple ys -> List.length xs = List.length ys && List.for_all2 equal_arg xs ys
+  | (No_arg | Dtype _ | Int _ | Str _ | Range _ | Reduce_arg _ | Ints _ | Bools _ | Op _ | Bool _ | Kernel_info _), _ -> a = b
+  | (Const _ | Param _ | Tuple _), _ -> false
+
+let rec hash_arg = function
+  | No_arg -> 0
+  | Const c -> 31 + hash_const c
+  | Param p -> Hashtbl.hash (p.slot, p.name, p.device)
+  | Tuple l -> List.fold_left (fun h a -> (h * 65599) + hash_arg a) 17 l
+  | a -> Hashtbl.hash a
+
+(* ---------- hash-consing: a weak set keyed by (op, dtype, src ids, arg, tag) ---------- *)
+
+module W = Weak.Make (struct
+    type nonrec t = t
+    let equal a b =
+      a.op == b.op && a.dtype == b.dtype && Array.length a.src = Array.length b.src
+      && (let rec go i = i >= Array.length a.src || (a.src.(i) == b.src.(i) && go (i + 1)) in go 0)
+      && equal_arg a.arg b.arg && equal_arg a.tag b.tag
+    let hash x = x.hash
+  end)
+
+let ucache = W.create 65536
+let next_id = ref 0
+
+let compute_hash op dtype src arg tag =
+  let h = ref ((Ops.value op * 31) + Hashtbl.hash dtype) in
+  Array.iter (fun s -> h := (!h * 65599) + s.id) src;
+  h := (!h * 65599) + hash_arg arg;
+  h := (!h * 31) + hash_arg tag;
+  !h land max_int
+
+let mk op dtype src arg tag =
+  let cand = { op; dtype; src; arg; tag; id = !next_id; hash = compute_hash op dtype src arg tag;
+               shape_c = Unknown; minmax_c = None; ranges_c = None; src_ops_c = -1 } in
+  let r = W.merge ucache cand in
+  if r == cand then incr next_id;
+  r
+
+(* ---------- hooks filled by later modules (symbolic simplify, render) ---------- *)
+
+let simplify_hook : (t -> t) ref = ref (fun x -> x)
+let render_hook : (t -> string) ref = ref (fun x -> Ops.name x.op)
+
+(* ---------- small accessors ---------- *)
+
+let is_const u = u.op == Ops.Const
+let const_val u = match u.arg with Const c -> c | _ -> invalid_arg ("val: only for CONST, got " ^ Ops.to_string u.op)
+let is_invalid u = u.op == Ops.Const && (match u.arg with Const Invalid -> true | _ -> false)
+
+let rec base u =
+  if Ops.Group.is_movement u.op || u.op == Ops.Detach then base u.src.(0) else u
+
+let param_arg u = match u.arg with Param p -> p | _ -> invalid_arg "param_arg: not a PARAM/BUFFER"
+
+(* ---------- dtype production rules: tinygrad dtype_from_uop ---------- *)
+
+let promo_dtype src =
+  let dts = Array.to_list (Array.map (fun x -> x.dtype) src) in
+  match dts with
+  | d :: rest when List.for_all (fun x -> x == d) rest -> d
+  | _ -> least_upper_dtype dts
+
+let dtype_from_uop op (src : t array) arg : Dtype.t option =
+  let open Ops in
+  match op with
+  | Store | Linear | Sink | Program | Source | End | Barrier | Group | If | Endif | Tuple | Function
+  | Custom_function | Rewrite_error | Pyliteral -> Some Void
+  | Call -> if src.(0).dtype == Void then Some Void else None
+  | Custom | Customi | Ins | Noop -> None
+  | Index -> Some src.(0).dtype
+  | Load | Unshard | Reduce | After | Range | Contiguous | Contiguous_backward | Copy | Stage | Detach | Mstack | Mselect
+  | Allreduce | Special -> Some src.(0).dtype
+  | Cmplt | Cmpne | Cmpeq -> Some Bool
+  | Sin | Log2 | Exp2 | Sqrt | Reciprocal ->
+    Some (if is_invalid (base src.(0)) then Bool else least_upper_float src.(0).dtype)
+  | Where ->
+    if src.(0).dtype != Bool then
+      invalid_arg ("where: cond must be bool, got " ^ Dtype.to_string src.(0).dtype);
+    Some (promo_dtype (Array.sub src 1 (Array.length src - 1)))
+  | Stack -> if Array.length src = 0 then Some Void else Some (promo_dtype src)
+  | Wmma -> Some src.(2).dtype
+  | Gettuple ->
+    let in_tuple = if src.(0).op == Function then src.(0).src.(0) else src.(0) in
+    (match arg with Int i -> Some in_tuple.src.(i).dtype | _ -> None)
+  | Getaddr -> Some Uint64
+  | Shl | Shr ->
+    if not (Array.for_all (fun x -> Dtype.is_int x.dtype || is_invalid (base x)) src) then
+      invalid_arg ("shift: operands must be int, got "
+                   ^ String.concat ", " (Array.to_list (Array.map (fun x -> Dtype.to_string x.dtype) src)));
+    Some src.(0).dtype
+  | Buffer | Param -> (match arg with Param p -> Some p.pdtype | _ -> invalid_arg "BUFFER/PARAM must have a param_arg")
+  | Binary -> Some Uint8
+  | Cast | Bitcast -> (match arg with Dtype d -> Some d | _ -> invalid_arg "CAST/BITCAST arg must be a dtype")
+  | Const -> (match arg with Const c -> Some (from_const c) | _ -> invalid_arg "CONST arg must be a constant")
+  | _ ->
+    if Group.is_unary op then Some src.(0).dtype
+    else if Group.is_broadcastable op then Some (promo_dtype src)
+    else if Group.is_movement op then Some src.(0).dtype
+    else invalid_arg ("no dtype for " ^ Ops.to_string op)
+
+let create ?dtype ?(src = [||]) ?(arg = No_arg) ?(tag = No_arg) op =
+  let dtype = match dtype with
+    | Some d -> d
+    | None -> (match dtype_from_uop op src arg with Some d -> d | None -> Void) in
+  mk op dtype src arg tag
+
+let replace ?op ?dtype ?src ?arg ?tag u =
+  let op = Option.value op ~default:u.op and dtype = Option.value dtype ~default:u.dtype
+  and src = Option.value src ~default:u.src and arg = Option.value arg ~default:u.arg
+  and tag = Option.value tag ~default:u.tag in
+  mk op dtype src arg tag
+
+let rtag ?(tag = Bool true) u = replace ~tag u
+let f op ?dtype ?(arg = No_arg) u = create op ~dtype:(Option.value dtype ~default:u.dtype) ~src:[| u |] ~arg
+
+(* tinygrad _rebuild_dtype: re-derive the dtype only when a src dtype changed *)
+let rebuild_dtype n new_src =
+  let same = ref true in
+  Array.iteri (fun i s -> if s.dtype != new_src.(i).dtype then same := false) n.src;
+  if !same then n.dtype else match dtype_from_uop n.op new_src n.arg with Some d -> d | None -> n.dtype
+
+(* ---------- constants ---------- *)
+
+let const ?dtype (b : const) =
+  let dtype = match dtype, b with None, _ | _, Invalid -> from_const b | Some d, _ -> d in
+  create Ops.Const ~dtype ~arg:(Const (Dtype.const dtype b))
+
+let const_int ?dtype i = const ?dtype (I (Z.of_int i))
+let const_float ?dtype f = const ?dtype (F f)
+let const_bool b = const (B b)
+let invalid () = const Invalid
+
+(* ---------- graph walks ---------- *)
+
+module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash x = x.id end)
+
+(* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
+let toposort ?gate ?(enter_calls = true) root =
+  let seen = Tbl.create 64 in
+  let out = ref [] in
+  let stack = Stack.create () in
+  Stack.push (root, false) stack;
+  while not (Stack.is_empty stack) do
+    let node, visited = Stack.pop stack in
+    if not (Tbl.mem seen node) then begin
+      if not visited then begin
+        if (match gate with None -> true | Some g -> g node) then begin
+          Stack.push (node, true) stack;
+          let srcs = node.src in
+          let lo = if (not enter_calls) && (node.op == Ops.Call || node.op == Ops.Function) then 1 else 0 in
+          for i = Array.length srcs - 1 downto lo do Stack.push (srcs.(i), false) stack done
+        end
+      end else begin
+        Tbl.replace seen node ();
+        out := node :: !out
+      end
+    end
+  done;
+  List.rev !out
+
+let backward_slice u = List.filter (fun x -> x != u) (toposort u)
+let op_in_backward_slice_with_self u ops = List.exists (fun x -> List.memq x.op ops) (toposort u)
+
+(* ---------- symbolic helpers that need no rewriting ---------- *)
+
+let simplify u =
+  if u.op == Ops.Const then u
+  else if u.op == Ops.Sink && Array.for_all (fun s -> s.op == Ops.Const || (s.op == Ops.Stack && Array.length s.src = 0)) u.src
+  then u
+  else !simplify_hook u
+
+let sint_of_uop u = match u.op, u.arg with Ops.Const, Const (I z) -> Sint (Z.to_int z) | _ -> Suop u
+
+(* tinygrad ssimplify on a UOp *)
+let ssimplify u =
+  let r = simplify u in
+  match r.op with
+  | Ops.Const -> r
+  | Ops.Cast when r.src.(0).op == Ops.Const -> const ~dtype:r.dtype (const_val r.src.(0))
+  | _ -> r
+
+let sint_to_uop ?(dtype = Weakint) = function Sint i -> const_int ~dtype i | Suop u -> u
+let sint_equal a b = match a, b with Sint x, Sint y -> x = y | Suop x, Suop y -> x == y | _ -> false
+let sint_to_string = function Sint i -> string_of_int i | Suop u -> !render_hook u
+
+let as_shape u =
+  let one s = match s.op, s.arg with Ops.Const, Const (I z) -> Sint (Z.to_int z) | _ -> sint_of_uop (ssimplify s) in
+  if u.op == Ops.Stack then Array.to_list (Array.map one u.src) else [ one u ]
+
+let shape_to_shape_arg (l : sint list) =
+  let src = List.map (sint_to_uop ~dtype:Weakint) l in
+  List.iter (fun x -> if not (Dtype.is_int x.dtype) then invalid_arg "shape must be int") src;
+  match src with [ x ] -> x | _ -> create Ops.Stack ~src:(Array.of_list src)
+
+(* ---------- vmin / vmax: tinygrad UOp._min_max ---------- *)
+
+let z_of = function I z -> Some z | B b -> Some (if b then Z.one else Z.zero) | _ -> None
+let all_int l = List.for_all (function I _ | B _ -> true | _ -> false) l
+let zi c = match z_of c with Some z -> z | None -> invalid_arg "vmin/vmax: expected an int"
+let cmin a b = if compare_const a b <= 0 then a else b
+let cmax a b = if compare_const a b >= 0 then a else b
+let lmin l = List.fold_left cmin (List.hd l) l
+let lmax l = List.fold_left cmax (List.hd l) l
+let num_add a b = match a, b with
+  | (I _ | B _), (I _ | B _) -> I (Z.add (zi a) (zi b))
+  | _ -> F (const_to_float a +. const_to_float b)
+let num_sub a b = match a, b with
+  | (I _ | B _), (I _ | B _) -> I (Z.sub (zi a) (zi b))
+  | _ -> F (const_to_float a -. const_to_float b)
+let num_mul a b = match a, b with
+  | (I _ | B _), (I _ | B _) -> I (Z.mul (zi a) (zi b))
+  | _ ->
+    (* python: 0 * inf is nan; keep that *)
+    F (const_to_float a *. const_to_float b)
+
+let zcdiv x y = if Z.equal y Z.zero then Z.zero else Z.div x y  (* truncating *)
+let zcmod x y = Z.sub x (Z.mul (zcdiv x y) y)
+let zfloordiv x y = if Z.equal y Z.zero then Z.zero else Z.fdiv x y
+let zfloormod x y = Z.sub x (Z.mul (zfloordiv x y) y)
+
+let rec min_max u =
+  match u.minmax_c with
+  | Some r -> r
+  | None ->
+    (* compute children first iteratively to avoid deep recursion on long chains *)
+    let todo = toposort ~gate:(fun n -> n.minmax_c = None) u in
+    List.iter (fun n -> if n.minmax_c = None then n.minmax_c <- Some (compute_min_max n)) todo;
+    (match u.minmax_c with Some r -> r | None -> let r = compute_min_max u in u.minmax_c <- Some r; r)
+
+and vmin u = fst (min_max u)
+and vmax u = snd (min_max u)
+
+and compute_min_max u : const * const =
+  let open Ops in
+  let dt = u.dtype in
+  let default () = (Dtype.min dt, Dtype.max dt) in
+  let binary_int () =
+    let s0min, s0max = min_max u.src.(0) and s1min, s1max = min_max u.src.(1) in
+    let eq a b = compare_const a b = 0 in
+    let ints = all_int [ s0min; s0max; s1min; s1max ] in
+    match u.op with
+    | Add -> Some (num_add s0min s1min, num_add s0max s1max)
+    | Sub -> Some (num_sub s0min s1max, num_sub s0max s1min)
+    | And when Dtype.is_int dt && eq s1min s1max && compare_const s1min (I Z.zero) >= 0 ->
+      Some (I Z.zero, if compare_const s0min (I Z.zero) < 0 then s1max else cmin s0max s1max)
+    | Mul -> let vals = [ num_mul s0min s1min; num_mul s0min s1max; num_mul s0max s1min; num_mul s0max s1max ] in
+      Some (lmin vals, lmax vals)
+    | Shl when eq s1min s1max && all_int [ s0min; s0max; s1min ] ->
+      let sh = Z.to_int (zi s1min) in Some (I (Z.shift_left (zi s0min) sh), I (Z.shift_left (zi s0max) sh))
+    | Shr when eq s1min s1max && all_int [ s0min; s0max; s1min ] ->
+      let sh = Z.to_int (zi s1min) in Some (I (Z.shift_right (zi s0min) sh), I (Z.shift_right (zi s0max) sh))
+    | Cmod when ints ->
+      let a0 = zi s0min and a1 = zi s0max and b0 = zi s1min and b1 = zi s1max in
+      let zero = Z.zero in
+      if Z.equal b0 b1 && Z.gt b0 zero then
+        let c = b0 in
+        Some (I (if Z.gt a0 zero then zero else if Z.geq zero a0 && Z.gt a0 (Z.neg c) then a0 else Z.neg (Z.pred b1)),
+              I (if Z.lt a1 zero then zero else if Z.leq zero a1 && Z.lt a1 c then a1 else Z.pred c))
+      else if Z.gt b0 zero then
+        Some (if Z.geq a0 zero then (I zero, I (Z.pred b1)) else if Z.leq a1 zero then (I (Z.neg (Z.pred b1)), I zero)
+              else (I (Z.neg (Z.pred b1)), I (Z.pred b1)))
+      else if Z.lt b1 zero then
+        let m = Z.pred (Z.neg b0) in
+        Some (if Z.geq a0 zero then (I zero, I m) else if Z.leq a1 zero then (I (Z.neg m), I zero) else (I (Z.neg m), I m))
+      else None
+    | Cdiv when ints ->
+      let a0 = zi s0min and a1 = zi s0max and b0 = zi s1min and b1 = zi s1max in
+      if Z.sign (Z.mul b0 b1) > 0 then
+        let vals = [ zcdiv a0 b0; zcdiv a0 b1; zcdiv a1 b0; zcdiv a1 b1 ] in
+        Some (I (List.fold_left Z.min (List.hd vals) vals), I (List.fold_left Z.max (List.hd vals) vals))
+      else None
+    | Floordiv when ints ->
+      let a0 = zi s0min and a1 = zi s0max and b0 = zi s1min and b1 = zi s1max in
+      if Z.gt a0 a1 then Some (I Z.zero, I Z.zero)
+      else if Z.sign (Z.mul b0 b1) > 0 then
+        let vals = [ Z.fdiv a0 b0; Z.fdiv a0 b1; Z.fdiv a1 b0; Z.fdiv a1 b1 ] in
+        Some (I (List.fold_left Z.min (List.hd vals) vals), I (List.fold_left Z.max (List.hd vals) vals))
+      else None
+    | Floormod when ints ->
+      let a0 = zi s0min and a1 = zi s0max and b0 = zi s1min and b1 = zi s1max in
+      if Z.gt a0 a1 then Some (I Z.zero, I Z.zero)
+      else if Z.equal b0 b1 && Z.sign b0 > 0 then
+        let c = b0 in
+        Some (if Z.equal (Z.fdiv a0 c) (Z.fdiv a1 c) then (I (zfloormod a0 c), I (zfloormod a1 c)) else (I Z.zero, I (Z.pred c)))
+      else if Z.equal b0 b1 && Z.sign b0 < 0 then
+        let c = b0 in
+        Some (if Z.equal (Z.fdiv a0 c) (Z.fdiv a1 c) then (I (zfloormod a0 c), I (zfloormod a1 c)) else (I (Z.succ c), I Z.zero))
+      else if Z.sign b0 > 0 then Some (I Z.zero, I (Z.pred b1))
+      else if Z.sign b1 < 0 then Some (I (Z.succ b0), I Z.zero)
+      else None
+    | Xor when eq s1min s1max && eq s1min (I Z.minus_one) && (match s0min, s0max with I _, I _ -> true | _ -> false) ->
+      Some (I (Z.lognot (zi s0max)), I (Z.lognot (zi s0min)))
+    | Max -> Some (cmax s0min s1min, cmax s0max s1max)
+    | Cmplt -> Some (B (compare_const s0max s1min < 0), B (compare_const s0min s1max < 0))
+    | Cmpne ->
+      Some (B (compare_const s0max s1min < 0 || compare_const s1max s0min < 0),
+            B (not (eq s0min s0max && eq s0max s1min && eq s1min s1max)))
+    | Or when dt == Bool -> Some (B (const_truthy s0min || const_truthy s1min), B (const_truthy s0max || const_truthy s1max))
+    | And when dt == Bool -> Some (B (const_truthy s0min && const_truthy s1min), B (const_truthy s0max && const_truthy s1max))
+    | _ -> None in
+  let r =
+    if Group.is_binary u.op && not (Dtype.is_float dt) then binary_int () else None in
+  match r with
+  | Some r -> r
+  | None ->
+    match u.op, u.arg with
+    | Where, _ when Dtype.is_int dt ->
+      (cmin (vmin u.src.(1)) (vmin u.src.(2)), cmax (vmax u.src.(1)) (vmax u.src.(2)))
+    | (Param | Buffer), Param { vmin_vmax = Some (a, b); _ } -> (a, b)
+    | (Range | Special), _ when dt != Void ->
+      let e = u.src.(0) in
+      (* tinygrad: (src[0]-1).vmax *)
+      (I Z.zero, (match vmax e with I z -> I (Z.pred z) | c -> num_sub c (I Z.one)))
+    | After, _ -> min_max u.src.(0)
+    | Stack, _ when Array.length u.src > 0 ->
+      let l = Array.to_list u.src in
+      (lmin (List.map vmin l), lmax (List.map vmax l))
+    | Const, Const c when c <> Invalid -> (c, c)
+    | Index, _ -> min_max u.src.(0)
+    | Cast, _ ->
+      let smin, smax = min_max u.src.(0) in
+      let finite c = match c with F f -> Float.is_finite f | _ -> true in
+      let smin, smax =
+        if finite smin && finite smax then
+          if Dtype.is_float dt && dt != Weakfloat then (Dtype.truncate dt smin, Dtype.truncate dt smax)
+          else if Dtype.is_int dt then
+            let tr c = match c with F f -> I (Z.of_float (Float.trunc f)) | B b -> I (if b then Z.one else Z.zero) | c -> c in
+            (tr smin, tr smax)
+          else (smin, smax)
+        else (smin, smax) in
+      if Dtype.is_unsigned dt && compare_const (I Z.zero) smin <= 0 && compare_const smax (Dtype.max dt) <= 0 then (smin, smax)
+      else if List.mem dt Dtype.floats || List.mem dt Dtype.sints || dt == Weakint then
+        (cmax (Dtype.min dt) smin, cmin smax (Dtype.max dt))
+      else default ()
+    | _ -> default ()
+
+let resolve ?(default = true) u =
+  if u.dtype != Bool then invalid_arg "resolve: UOp must be bool";
+  let sx = simplify u in
+  let a, b = min_max sx in
+  if equal_const a b then const_truthy a else default
+
+(* ---------- python_alu / exec_alu ---------- *)
+
+let is_num_int = function I _ | B _ -> true | _ -> false
+let fl = const_to_float
+
+let python_alu op (operands : const list) : const =
+  let open Ops in
+  let f1 g = match operands with [ x ] -> g x | _ -> invalid_arg "exec_alu: arity" in
+  let f2 g = match operands with [ x; y ] -> g x y | _ -> invalid_arg "exec_alu: arity" in
+  let f3 g = match operands with [ x; y; z ] -> g x y z | _ -> invalid_arg "exec_alu: arity" in
+  let both_bool x y = (match x, y with B _, B _ -> true | _ -> false) in
+  let int2 x y zf ff = if is_num_int x && is_num_int y then I (zf (zi x) (zi y)) else F (ff (fl x) (fl y)) in
+  match op with
+  | Log2 -> f1 (fun x -> let x = fl x in F (if x > 0.0 then Float.log2 x else if x = 0.0 then neg_infinity else nan))
+  | Exp2 -> f1 (fun x -> F (Float.pow 2.0 (fl x)))
+  | Sqrt -> f1 (fun x -> let x = fl x in F (if x >= 0.0 then Float.sqrt x else nan))
+  | Reciprocal -> f1 (fun x -> let x = fl x in F (if x <> 0.0 then 1.0 /. x else Float.copy_sign infinity x))
+  | Sin -> f1 (fun x -> let x = fl x in F (if Float.abs x = infinity then nan else Float.sin x))
+  | Pow -> f2 (fun x y ->
+      if is_num_int x && is_num_int y && Z.sign (zi y) >= 0 && Z.leq (zi y) (Z.of_int 100000) then I (Z.pow (zi x) (Z.to_int (zi y)))
+      else let r = Float.pow (fl x) (fl y) in F r)
+  | Trunc -> f1 (function F f -> F (if Float.is_finite f then Float.trunc f else f) | c -> c)
+  | Neg -> f1 (function F f -> F (-.f) | c -> I (Z.neg (zi c)))
+  | Add -> f2 (fun x y -> int2 x y Z.add ( +. ))
+  | Sub -> f2 (fun x y -> int2 x y Z.sub ( -. ))
+  | Mul -> f2 (fun x y -> int2 x y Z.mul ( *. ))
+  | Cmpne -> f2 (fun x y -> B (compare_const x y <> 0 || (match x, y with F a, F b -> Float.is_nan a || Float.is_nan b | _ -> false)))
+  | Cmplt -> f2 (fun x y -> B (compare_const x y < 0 && not (match x, y with F a, _ when Float.is_nan a -> true | _, F b when Float.is_nan b -> true | _ -> false)))
+  | Cmpeq -> f2 (fun x y -> B (compare_const x y = 0 && not (match x, y with F a, _ when Float.is_nan a -> true | _, F b when Float.is_nan b -> true | _ -> false)))
+  | Xor -> f2 (fun x y -> if both_bool x y then B (const_truthy x <> const_truthy y) else I (Z.logxor (zi x) (zi y)))
+  | Or -> f2 (fun x y -> if both_bool x y then B (const_truthy x || const_truthy y) else I (Z.logor (zi x) (zi y)))
+  | And -> f2 (fun x y -> if both_bool x y then B (const_truthy x && const_truthy y) else I (Z.logand (zi x) (zi y)))
+  | Shr -> f2 (fun x y -> I (Z.shift_right (zi x) (Z.to_int (zi y))))
+  | Shl -> f2 (fun x y -> I (Z.shift_left (zi x) (Z.to_int (zi y))))
+  | Max -> f2 (fun x y -> if compare_const y x > 0 then y else x)
+  | Cmod -> f2 (fun x y -> int2 x y zcmod (fun a b -> if b = 0.0 then 0.0 else a -. (Float.trunc (a /. b) *. b)))
+  | Cdiv -> f2 (fun x y -> int2 x y zcdiv (fun a b -> if b = 0.0 then 0.0 else Float.trunc (a /. b)))
+  | Floordiv -> f2 (fun x y -> int2 x y zfloordiv (fun a b -> if b = 0.0 then 0.0 else Float.floor (a /. b)))
+  | Floormod -> f2 (fun x y -> int2 x y zfloormod (fun a b -> if b = 0.0 then 0.0 else a -. (Float.floor (a /. b) *. b)))
+  | Mulacc -> f3 (fun x y z -> let p = int2 x y Z.mul ( *. ) in int2 p z Z.add ( +. ))
+  | Where -> f3 (fun x y z -> if const_truthy x then y else z)
+  | _ -> invalid_arg ("exec_alu: no python implementation of " ^ Ops.to_string op)
+
+let exec_alu ?(truncate_output = true) op dtype operands =
+  if Ops.Group.is_binary op && List.exists (fun x -> x = Invalid) operands then Invalid
+  else
+    let r = python_alu op operands in
+    if truncate_output then Dtype.truncate dtype r else r
+
+(* ---------- builders ---------- *)
+
+let sink ?(arg = No_arg) srcs = create Ops.Sink ~src:(Array.of_list srcs) ~arg
+let group srcs = match srcs with [ x ] -> x | _ -> create Ops.Group ~src:(Array.of_list srcs)
+let stack srcs = create Ops.Stack ~src:(Array.of_list srcs)
+let broadcast u count = if count = 1 then u else create Ops.Stack ~src:(Array.make count u)
+let index ?dtype u idxs =
+  match idxs with
+  | [ i ] when u.op == Ops.Stack && i.op == Ops.Const -> u.src.(Z.to_int (zi (const_val i)))
+  | _ -> create ?dtype Ops.Index ~src:(Array.of_list (u :: idxs))
+let load ?dtype u srcs = create ?dtype Ops.Load ~src:(Array.of_list (u :: srcs))
+let store ?gate u v = create Ops.Store ~src:(Array.of_list ([ u; v ] @ Option.to_list gate))
+let end_ u rngs = if rngs = [] then u else create Ops.End ~src:(Array.of_list (u :: rngs))
+let after u srcs = if srcs = [] then u else create Ops.After ~src:(Array.of_list (u :: srcs))
+let barrier u srcs = create Ops.Barrier ~src:(Array.of_list (u :: srcs))
+let alu op srcs = create op ~src:(Array.of_list srcs)
+let range ?(dtype = Weakint) ?(axis_type = Weak) ?(extra = []) (end_v : sint) axis_id =
+  create Ops.Range ~src:[| sint_to_uop ~dtype end_v |] ~arg:(Range (axis_id :: extra, axis_type))
+let special ?(dtype = Weakint) (end_v : sint) name = create Ops.Special ~src:[| sint_to_uop ~dtype end_v |] ~arg:(Str name)
+let reduce ?(arg = Ops.Add) u rngs = create Ops.Reduce ~src:(Array.of_list (u :: rngs)) ~arg:(Reduce_arg (arg, 0))
+
+let default_param = { slot = -1; pdtype = Weakint; vmin_vmax = None; multiple_of = None; name = None;
+                      addrspace = Some Dtype.Global; axis = None; device = None; volatile = false }
+
+let variable ?(dtype = Weakint) ?(multiple_of = 1) ?(param = false) name (min_v : const) (max_v : const) =
+  let arg = Param { default_param with pdtype = dtype; name = Some name; vmin_vmax = Some (min_v, max_v);
+                                       multiple_of = Some multiple_of; addrspace = Some Alu } in
+  create (if param then Ops.Param else Ops.Buffer) ~src:[| shape_to_shape_arg [] |] ~arg
+
+let variable_int ?dtype ?multiple_of ?param name lo hi = variable ?dtype ?multiple_of ?param name (I (Z.of_int lo)) (I (Z.of_int hi))
+
+let is_variable u =
+  u.op == Ops.Buffer && (match u.arg with Param { vmin_vmax = Some _; addrspace = Some Alu; _ } -> true | _ -> false)
+
+let expr u = match u.arg with Param { name = Some n; _ } -> n | _ -> invalid_arg "expr: not a named PARAM/BUFFER"
+
+let placeholder_param ?(addrspace = Dtype.Global) ?device ~slot dtype (size : int) =
+  create Ops.Param ~src:[| shape_to_shape_arg [ Sint size ] |]
+    ~arg:(Param { default_param with slot; pdtype = Dtype.strong_dtype dtype; addrspace = Some addrspace; device })
+
+(* ---------- shapes: tinygrad UOp._shape ---------- *)
+
+let sint_mul a b = match a, b with
+  | Sint x, Sint y -> Sint (x * y)
+  | _ -> sint_of_uop (ssimplify (alu Ops.Mul [ sint_to_uop a; sint_to_uop b ]))
+let sprod l = List.fold_left sint_mul (Sint 1) l
+
+let broadcast_shape (shapes : sint list list) =
+  match shapes with
+  | [] -> []
+  | s0 :: rest when List.for_all (fun s -> List.length s = List.length s0 && List.for_all2 sint_equal s s0) rest -> s0
+  | _ ->
+    let n = List.fold_left (fun m s -> Stdlib.max m (List.length s)) 0 shapes in
+    let aligned = List.map (fun s -> List.init (n - List.length s) (fun _ -> Sint 1) @ s) shapes in
+    List.init n (fun i ->
+        let sizes = List.map (fun s -> List.nth s i) aligned in
+        let rest = List.fold_left (fun acc s -> match s with
+            | Sint 1 -> acc
+            | s -> if List.exists (sint_equal s) acc then acc else acc @ [ s ]) [] sizes in
+        match rest with
+        | [] -> Sint 1
+        | [ x ] -> x
+        | _ ->
+          let str s = "(" ^ String.concat ", " (List.map sint_to_string s) ^ ")" in
+          invalid_arg ("shape mismatch: objects cannot be broadcast to a single shape "
+                       ^ String.concat " " (List.map str shapes)))
+
+let marg u =
+  match u.op with
+  | Ops.Reshape | Ops.Expand -> `Shape (as_shape u.src.(1))
+  | Ops.Pad | Ops.Shrink -> `Pairs (List.combine (as_shape u.src.(1)) (as_shape u.src.(2)))
+  | Ops.Permute -> (match u.arg with Ints l -> `Perm l | _ -> invalid_arg "PERMUTE arg")
+  | Ops.Flip -> (match u.arg with Bools l -> `Flip l | _ -> invalid_arg "FLIP arg")
+  | _ -> invalid_arg (Ops.to_string u.op ^ " is not a MovementOp")
+
+let sint_ge a b = match a, b with
+  | Sint x, Sint y -> x >= y
+  | _ -> resolve (alu Ops.Cmplt [ sint_to_uop a; sint_to_uop b ] |> fun lt -> create Ops.Cmpne ~src:[| lt; const_bool true |])
+
+let shape_str s = "(" ^ String.concat ", " (List.map sint_to_string s) ^ (if List.length s = 1 then ",)" else ")")
+
+let rec shape_opt u : sint list option =
+  match u.shape_c with
+  | No_shape -> None
+  | Shape s -> Some s
+  | Unknown ->
+    (* fill the cache bottom-up so long chains do not recurse deeply *)
+    let todo = toposort ~gate:(fun n -> n.shape_c = Unknown) u in
+    List.iter (fun n -> if n.shape_c = Unknown then
+                  n.shape_c <- (match compute_shape n with None -> No_shape | Some s -> Shape s)) todo;
+    (match u.shape_c with Shape s -> Some s | _ -> None)
+
+and shape u =
+  match shape_opt u with
+  | Some s -> s
+  | None -> invalid_arg ("shape requested, but " ^ Ops.to_string u.op ^ " doesn't have a shape")
+
+and compute_shape u : sint list option =
+  let open Ops in
+  let src_shape i = shape_opt u.src.(i) in
+  match u.op with
+  | If | Barrier | Sink | Rewrite_error | Endif | Group | Linear | Program | Source | Tuple | Function -> None
+  | Call -> if u.dtype == Void then None else Some []
+  | Ins -> if u.dtype == Void then None else Some []
+  | Reshape when u.src.(0).op == Noop -> (match marg u with `Shape s -> Some s | _ -> None)
+  | Noop -> if Array.length u.src >= 1 then src_shape 0 else None
+  | Gettuple ->
+    let in_tuple = if u.src.(0).op == Function then u.src.(0).src.(0) else u.src.(0) in
+    (match u.arg with Int i -> shape_opt in_tuple.src.(i) | _ -> None)
+  | Index ->
+    let idx = Array.to_list (Array.sub u.src 1 (Array.length u.src - 1)) in
+    let shp = List.concat_map shape idx in
+    let bs = shape u.src.(0) in
+    let rec drop n l = if n = 0 then l else match l with [] -> [] | _ :: t -> drop (n - 1) t in
+    Some (shp @ drop (List.length idx) bs)
+  | Stack -> if Array.length u.src = 0 then Some [] else Some (Sint (Array.length u.src) :: shape u.src.(0))
+  | Const | Getaddr | Range | Special -> Some []
+  | Binary -> (match u.arg with Str s -> Some [ Sint (String.length s) ] | _ -> Some [])
+  | Buffer -> if Array.length u.src > 0 then Some (as_shape u.src.(0)) else Some []
+  | Custom | Customi ->
+    if u.dtype == Void then None
+    else (match List.filter_map shape_opt (Array.to_list u.src) with [] -> None | l -> Some (broadcast_shape l))
+  | Custom_function | Pyliteral -> None
+  | Stage ->
+    let rs = Array.to_list (Array.sub u.src 1 (Array.length u.src - 1)) in
+    Some (List.map (fun r -> Sint (Z.to_int (zi (vmax r)) + 1)) rs @ shape u.src.(0))
+  | Param -> Some (as_shape u.src.(0))
+  | Wmma ->
+    let but_last s = List.filteri (fun i _ -> i < List.length s - 1) s in
+    let s2 = shape u.src.(2) in
+    Some (broadcast_shape [ but_last (shape u.src.(0)); but_last (shape u.src.(1)); but_last s2 ] @ [ List.nth s2 (List.length s2 - 1) ])
+  | Mstack | Mselect | Detach | Contiguous | Contiguous_backward | After | Load | Copy | Allreduce | Store | End -> src_shape 0
+  | Bitcast ->
+    (match src_shape 0 with
+     | None -> None
+     | Some ps ->
+       let osz = Dtype.itemsize u.dtype and isz = Dtype.itemsize u.src.(0).dtype in
+       if osz <> isz && ps <> [] then begin
+         let last = List.nth ps (List.length ps - 1) and init = List.filteri (fun i _ -> i < List.length ps - 1) ps in
+         match last with
+         | Sint l -> if l * isz mod osz <> 0 then invalid_arg "bitcast: unsupported size" else Some (init @ [ Sint (l * isz / osz) ])
+         | Suop l -> Some (init @ [ sint_of_uop (ssimplify (alu Floordiv [ alu Mul [ l; const_int isz ]; const_int osz ])) ])
+       end else Some ps)
+  | Unshard when Array.length u.src = 0 -> None
+  | op when Group.is_movement op || op == Unshard || op == Reduce ->
+    let ps = match src_shape 0 with
+      | Some s -> s
+      | None -> invalid_arg (Printf.sprintf "movement op %s requires shape, %s doesn't have one" (Ops.to_string op)
+                               (Ops.to_string u.src.(0).op)) in
+    (match op, u.arg with
+     | Reshape, _ ->
+       (match marg u with
+        | `Shape s ->
+          if List.exists (function Sint x -> x < 0 | _ -> false) s then
+            invalid_arg ("reshape: shape can't contain negative numbers " ^ shape_str s);
+          let p1 = sprod ps and p2 = sprod s in
+          if not (sint_equal p1 p2) then invalid_arg (Printf.sprintf "reshape: bad reshape %s -> %s" (shape_str ps) (shape_str s));
+          Some s
+        | _ -> None)
+     | Expand, _ -> (match marg u with `Shape s -> Some (s @ ps) | _ -> None)
+     | Permute, Ints perm ->
+       if List.sort Stdlib.compare perm <> List.init (List.length ps) (fun i -> i) then
+         invalid_arg (Printf.sprintf "permute: invalid permutation (%s) of len %d"
+                        (String.concat ", " (List.map string_of_int perm)) (List.length ps));
+       Some (List.map (fun i -> List.nth ps i) perm)
+     | (Pad | Shrink), _ ->
+       (match marg u with
+        | `Pairs pairs ->
+          let ok =
+            List.length ps = List.length pairs
+            && List.for_all2 (fun s (o, sz) ->
+                if op == Pad then sint_ge sz (Sint 0) && sint_ge o (Sint 0) && sint_ge sz (sint_add o s)
+                else sint_ge o (Sint 0) && sint_ge sz (Sint 0) && sint_ge s (sint_add o sz)) ps pairs in
+          if not ok then invalid_arg (Printf.sprintf "%s: invalid %s for %s" (String.lowercase_ascii (Ops.name op))
+                                        (String.lowercase_ascii (Ops.name op)) (shape_str ps));
+          Some (List.map (fun (_, sz) -> match sz with Suop x -> sint_of_uop (ssimplify x) | s -> s) pairs)
+        | _ -> None)
+     | Flip, Bools l ->
+       if List.length l <> List.length ps then invalid_arg ("flip: bad flip on " ^ shape_str ps);
+       Some ps
+     | Reduce, Reduce_arg (_, n) ->
+       if n < 0 || n > List.length ps then invalid_arg (Printf.sprintf "reduce: invalid number of axes %d" n);
+       Some (List.filteri (fun i _ -> i >= n) ps)
+     | Unshard, Ints axes ->
+       Some (List.mapi (fun a s ->
+           match (let rec fi k = function [] -> None | x :: t -> if x = a then Some k else fi (k + 1) t in fi 0 axes) with
+           | Some k -> let r = u.src.(k + 1) in sint_mul s (Sint (Z.to_int (zi (vmax r)) + 1))
+           | None -> s) ps)
+     | _ -> invalid_arg ("shape: malformed " ^ Ops.to_string op))
+  | op when Group.is_unary op || op == Cast -> src_shape 0
+  | op when Group.is_broadcastable op ->
+    let shapes = Array.to_list (Array.map (fun s ->
+        match shape_opt s with Some x -> x
+                             | None -> invalid_arg ("None input shape not supported for " ^ Ops.to_string op)) u.src) in
+    Some (broadcast_shape shapes)
+  | op -> invalid_arg ("no shape handling for " ^ Ops.to_string op)
+
+and sint_add a b = match a, b with
+  | Sint x, Sint y -> Sint (x + y)
+  | _ -> sint_of_uop (ssimplify (alu Ops.Add [ sint_to_uop a; sint_to_uop b ]))
+
+(* ---------- ranges ---------- *)
+
+let range_start = function
+  | Ops.Stage | Ops.Reduce | Ops.End | Ops.Call | Ops.Function -> Some 1
+  | Ops.Wmma -> Some 3
+  | Ops.Linear -> Some 0
+  | _ -> None
+
+let rec ended_ranges u =
+  match range_start u.op with
+  | Some i -> Array.to_list (Array.sub u.src i (Array.length u.src - i))
+  | None ->
+    if u.op == Ops.After then List.concat_map ended_ranges (List.tl (Array.to_list u.src))
+    else if u.op == Ops.Unshard then List.tl (Array.to_list u.src)
+    else []
+
+let rec ranges u : t list =
+  let r = inner_ranges u in
+  if u.op == Ops.Range then u :: List.filter (fun x -> x != u) r else r
+
+and inner_ranges u =
+  match u.ranges_c with
+  | Some r -> r
+  | None ->
+    let todo = toposort ~gate:(fun n -> n.ranges_c = None) u in
+    List.iter (fun n -> if n.ranges_c = None then n.ranges_c <- Some (compute_ranges n)) todo;
+    (match u.ranges_c with Some r -> r | None -> [])
+
+and compute_ranges u =
+  let acc = ref [] in
+  Array.iter (fun s -> List.iter (fun r -> if not (List.memq r !acc) then acc := r :: !acc) (ranges s)) u.src;
+  let ret = ref (List.rev !acc) in
+  List.iter (fun er ->
+      if er.op == Ops.Range then ret := List.filter (fun x -> x != er) !ret
+      else List.iter (fun s -> ret := List.filter (fun x -> x != s) !ret) (ranges er)) (ended_ranges u);
+  !ret
+
+(* ---------- symbolic helpers: const_factor, divides, gcd ---------- *)
+
+let rec const_factor u : Z.t =
+  match u.op with
+  | Ops.Const -> zi (const_val u)
+  | Ops.Stack -> Array.fold_left (fun g x -> Z.gcd g (const_factor x)) Z.zero u.src
+  | Ops.Add -> Z.gcd (const_factor u.src.(0)) (const_factor u.src.(1))
+  | Ops.Mul ->
+    if u.src.(0).op == Ops.Const then zi (const_val u.src.(0))
+    else if u.src.(1).op == Ops.Const then zi (const_val u.src.(1)) else Z.one
+  | Ops.Param | Ops.Buffer -> (match u.arg with Param { multiple_of = Some m; _ } -> Z.of_int m | _ -> Z.one)
+  | _ -> Z.one
+
+(* ---------- elementwise sugar: tinygrad mixin/elementwise.py on UOps ---------- *)
+
+let cast dt u = if u.dtype == dt then u else create Ops.Cast ~src:[| u |] ~arg:(Dtype dt)
+let bitcast dt u =
+  if Dtype.is_weak u.dtype || Dtype.is_weak dt then
+    invalid_arg (Printf.sprintf "bitcast: requires concrete dtypes, got %s -> %s" (Dtype.to_string u.dtype) (Dtype.to_string dt));
+  if u.dtype == dt then u else create Ops.Bitcast ~src:[| u |] ~arg:(Dtype dt)
+
+let rec mop op u (args : [ `Shape of sint list | `Pairs of (sint * sint) list | `Perm of int list | `Flip of bool list ]) =
+  match op, args with
+  | Ops.Expand, `Shape [] -> u
+  | (Ops.Shrink | Ops.Pad), `Pairs [] -> u
+  | (Ops.Reshape | Ops.Expand), `Shape s -> create op ~src:[| u; shape_arg s |]
+  | (Ops.Pad | Ops.Shrink), `Pairs p ->
+    create op ~src:[| u; shape_arg (List.map fst p); shape_arg (List.map snd p) |]
+  | Ops.Permute, `Perm p -> create op ~src:[| u |] ~arg:(Ints p)
+  | Ops.Flip, `Flip f -> create op ~src:[| u |] ~arg:(Bools f)
+  | _ -> invalid_arg (Ops.to_string op ^ ": bad movement arguments")
+
+and shape_arg s = let a = shape_to_shape_arg s in
+  if a.op == Ops.Stack && not (Array.for_all is_const a.src) then
+    (simplify (sink (Array.to_list a.src))).src |> fun srcs -> create Ops.Stack ~src:srcs
+  else if a.op == Ops.Const then a else ssimplify a
+
+let const_like ?dtype u (b : const) =
+  let ret = const ~dtype:(Option.value dtype ~default:u.dtype) b in
+  match shape_opt u with
+  | Some (_ :: _ as s) -> (match shape_opt ret with Some rs when List.length rs = List.length s && List.for_all2 sint_equal rs s -> ret
+                                                  | _ -> mop Ops.Expand ret (`Shape s))
+  | _ -> ret
+
+let const_like_int u i = const_like u (I (Z.of_int i))
+
+(* tinygrad ElementwiseMixin._broadcasted on UOps *)
+let broadcasted ?(reverse = false) x y =
+  let x, y = if reverse then (y, x) else (x, y) in
+  let out = least_upper_dtype [ x.dtype; y.dtype ] in
+  let promote t =
+    let b = base t in
+    if is_invalid b then t
+    else if Dtype.is_weak t.dtype && b.op == Ops.Const then const_like ~dtype:(weak_dtype out) t (const_val b)
+    else cast out t in
+  (promote x, promote y)
+
+let binop op ?(reverse = false) x y = let a, b = broadcasted ~reverse x y in alu op [ a; b ]
+
+let logical_not u = binop Ops.Cmpne (cast Bool u) (const_bool true)
+let neg u = if u.dtype == Bool then logical_not u else binop Ops.Mul u (const_int (-1))
+let add x y = binop Ops.Add x y
+let sub x y = let a, b = broadcasted x y in alu Ops.Add [ a; neg b ]
+let mul x y = binop Ops.Mul x y
+let idiv x y =
+  let a, b = broadcasted x y in
+  if Dtype.is_int a.dtype && Dtype.is_int b.dtype then alu Ops.Floordiv [ a; b ]
+  else invalid_arg "idiv: floor division of floats is composed by the Tensor frontend"
+let cdiv x y = binop Ops.Cdiv x y
+let mod_ x y =
+  let a, b = broadcasted x y in
+  if Dtype.is_int a.dtype && Dtype.is_int b.dtype then alu Ops.Floormod [ a; b ]
+  else invalid_arg "mod: float modulo is composed by the Tensor frontend"
+let cmod x y = binop Ops.Cmod x y
+let lt x y = binop Ops.Cmplt x y
+let gt x y = binop ~reverse:true Ops.Cmplt x y
+let ge x y = logical_not (lt x y)
+let le x y = logical_not (gt x y)
+let ne x y = binop Ops.Cmpne x y
+let eq x y = logical_not (ne x y)
+let and_ x y = binop Ops.And x y
+let or_ x y = binop Ops.Or x y
+let xor x y = binop Ops.Xor x y
+let shl x y = binop Ops.Shl x y
+let shr x y = binop Ops.Shr x y
+let maximum x y = binop Ops.Max x y
+let bitwise_not u =
+  if u.dtype == Bool then logical_not u
+  else if Dtype.is_unsigned u.dtype then xor u (const (Dtype.max u.dtype))
+  else xor u (const_int (-1))
+let minimum x y =
+  let t, x = broadcasted x y in
+  let dt = least_upper_dtype [ t.dtype; x.dtype ] in
+  if Dtype.is_float dt then neg (alu Ops.Max [ neg t; neg x ])
+  else
+    let k = const (Dtype.const dt (num_add (Dtype.min dt) (Dtype.max dt))) in
+    xor (alu Ops.Max [ xor t k; xor x k ]) k
+let where c x y = let x, y = broadcasted x y in alu Ops.Where [ c; x; y ]
+let reciprocal u = alu Ops.Reciprocal [ u ]
+let sqrt u = alu Ops.Sqrt [ u ]
+let exp2 u = alu Ops.Exp2 [ u ]
+let log2 u = alu Ops.Log2 [ u ]
+let sin u = alu Ops.Sin [ u ]
+let trunc u = alu Ops.Trunc [ u ]
+let valid u cond = where cond u (const_like u Invalid)
+let get_idx u = if u.op == Ops.Where && is_invalid u.src.(2) then u.src.(1) else u
+let get_valid u = if u.op == Ops.Where && is_invalid u.src.(2) then u.src.(0) else const_bool (not (is_invalid u))
+
+let rec divides u (v : Z.t) : t option =
+  if Z.equal v Z.one then Some u
+  else match u.op with
+    | Ops.Const -> let c = zi (const_val u) in
+      if Z.equal (zfloormod c v) Z.zero then Some (const_like u (I (Z.fdiv c v))) else None
+    | Ops.Stack ->
+      let l = Array.to_list (Array.map (fun s -> divides s v) u.src) in
+      if List.exists Option.is_none l then None else Some (create Ops.Stack ~src:(Array.of_list (List.map Option.get l)))
+    | Ops.Add ->
+      (match divides u.src.(0) v, divides u.src.(1) v with Some a, Some b -> Some (add a b) | _ -> None)
+    | Ops.Mul ->
+      (match divides u.src.(0) v with
+       | Some d0 -> Some (mul d0 u.src.(1))
+       | None -> (match divides u.src.(1) v with Some d1 -> Some (mul u.src.(0) d1) | None -> None))
+    | Ops.Param | Ops.Buffer ->
+      (match u.arg with
+       | Param { multiple_of = Some m; _ } ->
+         if Z.equal (zfloormod (Z.of_int m) v) Z.zero then Some (idiv u (const (I v))) else None
+       | _ -> None)
+    | _ -> None
+
+let identity_element op dt =
+  match op with
+  | Ops.Add -> Dtype.const dt (I Z.zero)
+  | Ops.Mul -> Dtype.const dt (I Z.one)
+  | Ops.Max -> Dtype.const dt (Dtype.min dt)
+  | _ -> invalid_arg ("identity_element: " ^ Ops.to_string op)
+
+let pop_const ?(op = Ops.Add) u =
+  if u.op == op && u.src.(1).op == Ops.Const then (u.src.(0), const_val u.src.(1)) else (u, identity_element op u.dtype)
+
+let rec split_uop u sep = if u.op == sep then List.concat_map (fun s -> split_uop s sep) (Array.to_list u.src) else [ u ]
+
+(* multiset helpers over UOps, by identity, preserving first-seen order like collections.Counter *)
+let counter l =
+  List.fold_left (fun acc x ->
+      match List.assq_opt x acc with
+      | Some _ -> List.map (fun (k, n) -> if k == x then (k, n + 1) else (k, n)) acc
+      | None -> acc @ [ (x, 1) ]) [] l
+
+let uprod ~start l = List.fold_left mul start l
+
+let gcd uops =
+  let terms_factors = List.map (fun u -> let f = const_factor u in (Option.get (divides u f), f)) uops in
+  let terms = List.map fst terms_factors and factors = List.map snd terms_factors in
+  let counts = List.map (fun t -> counter (split_uop t Ops.Mul)) terms in
+  let inter = List.fold_left (fun acc c ->
+      List.filter_map (fun (k, n) -> match List.assq_opt k c with Some m -> Some (k, Stdlib.min n m) | None -> None) acc)
+      (List.hd counts) (List.tl counts) in
+  let elems = List.concat_map (fun (k, n) -> List.init n (fun _ -> k)) inter in
+  let g = List.fold_left Z.gcd Z.zero factors in
+  (* math.prod([*elements, const]) : the const goes last so it ends at the top *)
+  match elems with
+  | [] -> const_like (List.hd terms) (I g)
+  | e :: rest -> List.fold_left mul e (rest @ [ const_like (List.hd terms) (I g) ])
+
+let rec divide_exact u v =
+  if u == v then Some (const_like u (I Z.one))
+  else if v.op == Ops.Const then divides u (zi (const_val v))
+  else match u.op with
+    | Ops.Add ->
+      (match divide_exact u.src.(0) v with
+       | None -> None
+       | Some s0 -> (match divide_exact u.src.(1) v with None -> None | Some s1 -> Some (add s0 s1)))
+    | Ops.Mul ->
+      let fac, c = pop_const ~op:Ops.Mul u and div_fac, div_c = pop_const ~op:Ops.Mul v in
+      let cnt = counter (split_uop fac Ops.Mul) in
+      let sub = List.fold_left (fun acc x ->
+          if List.exists (fun (k, _) -> k == x) acc then List.map (fun (k, n) -> if k == x then (k, n - 1) else (k, n)) acc
+          else acc @ [ (x, -1) ]) cnt (split_uop div_fac Ops.Mul) in
+      let c = zi c and div_c = zi div_c in
+      if Z.equal (zfloormod c div_c) Z.zero && List.for_all (fun (_, n) -> n >= 0) sub then
+        let elems = List.concat_map (fun (k, n) -> List.init (Stdlib.max n 0) (fun _ -> k)) sub in
+        Some (List.fold_left mul (const_like u (I (Z.fdiv c div_c))) elems)
+      else None
+    | _ -> None
+
+let overflows u dt = compare_const (vmin u) (Dtype.min dt) < 0 || compare_const (Dtype.max dt) (vmax u) < 0
+
+(* ---------- printing ---------- *)
+
+let axis_type_to_string = function
+  | Device -> "AxisType.DEVICE" | Global -> "AxisType.GLOBAL" | Warp -> "AxisType.WARP" | Local -> "AxisType.LOCAL"
+  | Weak -> "AxisType.WEAK" | Group_reduce -> "AxisType.GROUP_REDUCE" | Reduce -> "AxisType.REDUCE"
+  | Upcast -> "AxisType.UPCAST" | Unroll -> "AxisType.UNROLL" | Thread -> "AxisType.THREAD"
+  | Placeholder -> "AxisType.PLACEHOLDER" | Loop -> "AxisType.LOOP"
+
+let axis_letter = function
+  | Device -> "d" | Global -> "g" | Thread -> "t" | Local -> "l" | Warp -> "w" | Weak | Loop -> "L" | Upcast -> "u"
+  | Group_reduce -> "G" | Reduce -> "R" | Unroll -> "r" | Placeholder -> "p"
+
+let axis_to_pos = function
+  | Device -> -2 | Weak | Loop -> -1 | Thread | Global -> 0 | Warp -> 1 | Local | Group_reduce -> 2 | Upcast -> 3
+  | Reduce -> 4 | Unroll -> 5 | Placeholder -> 6
+
+let range_str u = match u.arg with
+  | Range (ids, _) -> String.concat "_" (List.map (fun x -> if x >= 0 then string_of_int x else "m" ^ string_of_int (-x)) ids)
+  | _ -> invalid_arg "range_str: not a RANGE"
+
+let addrspace_to_string (a : Dtype.addrspace) = match a with
+  | Global -> "AddrSpace.GLOBAL" | Local -> "AddrSpace.LOCAL" | Reg -> "AddrSpace.REG" | Alu -> "AddrSpace.ALU"
+
+let rec arg_to_string = function
+  | No_arg -> "None"
+  | Const c -> const_to_string c
+  | Dtype d -> Dtype.to_string d
+  | Int i -> string_of_int i
+  | Str s -> "'" ^ s ^ "'"
+  | Range (ids, at) -> "(" ^ String.concat ", " (List.map string_of_int ids @ [ axis_type_to_string at ]) ^ ")"
+  | Param p ->
+    let opt = List.filter_map (fun x -> x) [
+        Option.map (fun (a, b) -> Printf.sprintf "vmin_vmax=(%s, %s)" (const_to_string a) (const_to_string b)) p.vmin_vmax;
+        Option.map (fun m -> Printf.sprintf "multiple_of=%d" m) p.multiple_of;
+        Option.map (fun n -> Printf.sprintf "name='%s'" n) p.name;
+        (match p.addrspace with Some Dtype.Global -> None | Some a -> Some ("addrspace=" ^ addrspace_to_string a) | None -> Some "addrspace=None");
+        Option.map (fun a -> Printf.sprintf "axis=%d" a) p.axis;
+        Option.map (fun d -> Printf.sprintf "device='%s'" d) p.device;
+        (if p.volatile then Some "volatile=True" else None) ] in
+    Printf.sprintf "ParamArg(%s)" (String.concat ", " ([ string_of_int p.slot; Dtype.to_string p.pdtype ] @ opt))
+  | Reduce_arg (op, n) -> Printf.sprintf "(%s, %d)" (Ops.to_string op) n
+  | Ints l -> "(" ^ String.concat ", " (List.map string_of_int l) ^ (if List.length l = 1 then ",)" else ")")
+  | Bools l -> "(" ^ String.concat ", " (List.map (fun b -> if b then "True" else "False") l) ^ (if List.length l = 1 then ",)" else ")")
+  | Op o -> Ops.to_string o
+  | Bool b -> if b then "True" else "False"
+  | Tuple l -> "(" ^ String.concat ", " (List.map arg_to_string l) ^ (if List.length l = 1 then ",)" else ")")
+  | Kernel_info k -> Printf.sprintf "KernelInfo(name='%s')" k.kname
+
+(* tinygrad pretty_print: shared nodes are named x<N>:= on first print, referenced after *)
+let pretty_print root =
+  let cache = Tbl.create 16 in  (* node -> (index, refcount, printed) *)
+  let rec dfs x =
+    Array.iter (fun s ->
+        let (i, c, p) = match Tbl.find_opt cache s with Some v -> v | None -> (Tbl.length cache, 0, false) in
+        Tbl.replace cache s (i, c + 1, p);
+        if c + 1 = 1 then dfs s) x.src in
+  dfs root;
+  let buf = Buffer.create 256 in
+  let rec pp x d =
+    let (i, c, printed) = match Tbl.find_opt cache x with Some v -> v | None -> (0, 0, false) in
+    if printed then Buffer.add_string buf (String.make d ' ' ^ "x" ^ string_of_int i)
+    else begin
+      Tbl.replace cache x (i, c, true);
+      Buffer.add_string buf (String.make d ' ');
+      if c > 1 then Buffer.add_string buf ("x" ^ string_of_int i ^ ":=");
+      let argstr = match x.op, x.arg with
+        | Ops.Reduce, Reduce_arg (o, n) -> Printf.sprintf "(%s, %d)" (Ops.to_string o) n
+        | _ -> arg_to_string x.arg in
+      Buffer.add_string buf (Printf.sprintf "UOp(%s, %s, arg=%s%s, src=(" (Ops.to_string x.op) (Dtype.to_string x.dtype) argstr
+                               (if x.tag = No_arg then "" else ", tag=" ^ arg_to_string x.tag));
+      Array.iter (fun s -> Buffer.add_char buf '\n'; pp s (d + 2); Buffer.add_char buf ',') x.src;
+      Buffer.add_string buf "))"
+    end in
+  pp root 0;
+  Buffer.contents buf
+
+let to_string = pretty_print
+let render u = !render_hook u
+
+(* ---------- infix operators ---------- *)
+
+module O = struct
+  let ( + ) = add
+  let ( - ) = sub
+  let ( * ) = mul
+  let ( / ) = idiv
+  let ( mod ) = mod_
+  let ( < ) = lt
+  let ( > ) = gt
+  let ( <= ) = le
+  let ( >= ) = ge
+  let ( <> ) = ne
+  let ( = ) = eq
+  let ( land ) = and_
+  let ( lor ) = or_
+  let ( lxor ) = xor
+  let ( lsl ) = shl
+  let ( lsr ) = shr
+  let ( ~- ) = neg
+  let i n = const_int n
+  let f x = const_float x
+  let b x = const_bool x
+end
