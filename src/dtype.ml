@@ -155,12 +155,22 @@ let rec recursive_parents d =
   if d = Float64 then [ Float64 ]
   else List.sort_uniq Stdlib.compare (d :: List.concat_map recursive_parents (promo_lattice d))
 
-let least_upper_dtype = function
+let least_upper_dtype_uncached = function
   | [] -> invalid_arg "least_upper_dtype: no dtypes"
   | d :: rest ->
     let common = List.fold_left (fun acc x -> let px = recursive_parents x in List.filter (fun y -> List.mem y px) acc)
         (recursive_parents d) rest in
     (match List.sort compare common with m :: _ -> m | [] -> invalid_arg "least_upper_dtype: no common dtype")
+
+(* tinygrad caches least_upper_dtype (functools.cache); every binary op asks for a pair, so memoise pairs *)
+let lud_pair_cache : (t * t, t) Hashtbl.t = Hashtbl.create 64
+
+let least_upper_dtype = function
+  | [ a; b ] ->
+    (match Hashtbl.find_opt lud_pair_cache (a, b) with
+     | Some r -> r
+     | None -> let r = least_upper_dtype_uncached [ a; b ] in Hashtbl.replace lud_pair_cache (a, b) r; r)
+  | l -> least_upper_dtype_uncached l
 
 let least_upper_float dt =
   if dt = Weakint then Weakfloat else if is_float dt then dt else least_upper_dtype [ dt; default_float () ]

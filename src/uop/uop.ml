@@ -82,7 +82,7 @@ let rec hash_arg = function
 
 (* ---------- hash-consing: a weak set keyed by (op, dtype, src ids, arg, tag) ---------- *)
 
-module W = Weak.Make (struct
+module W = Stdlib.Weak.Make (struct  (* Stdlib: src/uop/weak.ml shadows Weak *)
     type nonrec t = t
     let equal a b =
       a.op == b.op && a.dtype == b.dtype && Array.length a.src = Array.length b.src
@@ -433,7 +433,8 @@ let python_alu op (operands : const list) : const =
   | Pow -> f2 (fun x y ->
       if is_num_int x && is_num_int y && Z.sign (zi y) >= 0 && Z.leq (zi y) (Z.of_int 100000) then I (Z.pow (zi x) (Z.to_int (zi y)))
       else let r = Float.pow (fl x) (fl y) in F r)
-  | Trunc -> f1 (function F f -> F (if Float.is_finite f then Float.trunc f else f) | c -> c)
+  (* math.trunc gives a python int for finite values (so trunc(-0.0) is 0) *)
+  | Trunc -> f1 (function F f -> if Float.is_finite f then I (Z.of_float f) else F f | B b -> I (if b then Z.one else Z.zero) | c -> c)
   | Neg -> f1 (function F f -> F (-.f) | c -> I (Z.neg (zi c)))
   | Add -> f2 (fun x y -> int2 x y Z.add ( +. ))
   | Sub -> f2 (fun x y -> int2 x y Z.sub ( -. ))
@@ -446,7 +447,10 @@ let python_alu op (operands : const list) : const =
   | And -> f2 (fun x y -> if both_bool x y then B (const_truthy x && const_truthy y) else I (Z.logand (zi x) (zi y)))
   | Shr -> f2 (fun x y -> I (Z.shift_right (zi x) (Z.to_int (zi y))))
   | Shl -> f2 (fun x y -> I (Z.shift_left (zi x) (Z.to_int (zi y))))
-  | Max -> f2 (fun x y -> if compare_const y x > 0 then y else x)
+  (* python max(x, y) keeps x unless y > x; comparisons with nan are false *)
+  | Max -> f2 (fun x y ->
+      let is_nan = function F f -> Float.is_nan f | _ -> false in
+      if (not (is_nan x || is_nan y)) && compare_const y x > 0 then y else x)
   | Cmod -> f2 (fun x y -> int2 x y zcmod (fun a b -> if b = 0.0 then 0.0 else a -. (Float.trunc (a /. b) *. b)))
   | Cdiv -> f2 (fun x y -> int2 x y zcdiv (fun a b -> if b = 0.0 then 0.0 else Float.trunc (a /. b)))
   | Floordiv -> f2 (fun x y -> int2 x y zfloordiv (fun a b -> if b = 0.0 then 0.0 else Float.floor (a /. b)))
@@ -847,7 +851,8 @@ let counter l =
       | Some _ -> List.map (fun (k, n) -> if k == x then (k, n + 1) else (k, n)) acc
       | None -> acc @ [ (x, 1) ]) [] l
 
-let uprod ~start l = List.fold_left mul start l
+(* tinygrad: ElementwiseMixin.uprod ([start] folded with the rest, & for bools) *)
+let uprod ~start l = List.fold_left (fun acc x -> if start.dtype == Bool then and_ acc x else mul acc x) start l
 
 let gcd uops =
   let terms_factors = List.map (fun u -> let f = const_factor u in (Option.get (divides u f), f)) uops in
@@ -911,6 +916,7 @@ let addrspace_to_string (a : Dtype.addrspace) = match a with
 
 let rec arg_to_string = function
   | No_arg -> "None"
+  | Const (F f) -> "ConstFloat(" ^ float_repr f ^ ")"  (* tinygrad: dtype.py ConstFloat.__repr__ *)
   | Const c -> const_to_string c
   | Dtype d -> Dtype.to_string d
   | Int i -> string_of_int i
@@ -989,3 +995,150 @@ module O = struct
   let f x = const_float x
   let b x = const_bool x
 end
+
+(* ---------- added by the render/tests helper: tinygrad UOp._eval, __bool__, __int__, __float__ ---------- *)
+
+(* tinygrad: UOp._eval: the single value of [simplify u], or Invalid_argument (python: ValueError) for a range *)
+let eval_const ~what ~dtype_ok u =
+  if not (dtype_ok u.dtype) then invalid_arg (Printf.sprintf "%s: eval with wrong dtype %s" what (Dtype.to_string u.dtype));
+  let s = simplify u in
+  let lo, hi = min_max s in
+  if compare_const lo hi <> 0 then
+    invalid_arg (Printf.sprintf "eval failed to be a single number, range is %s to %s in %s"
+                   (const_to_string lo) (const_to_string hi) (render s));
+  lo
+
+(* tinygrad: UOp.__bool__ *)
+let to_bool u =
+  match eval_const ~what:"bool" ~dtype_ok:(fun d -> d == Bool) u with
+  | B b -> b
+  | c -> invalid_arg ("bool: vmin is not a bool: " ^ const_to_string c)
+
+(* tinygrad: UOp.__int__ *)
+let to_int u =
+  match eval_const ~what:"int" ~dtype_ok:Dtype.is_int u with
+  | I z -> Z.to_int z
+  | c -> invalid_arg ("int: vmin is not an int: " ^ const_to_string c)
+
+(* tinygrad: UOp.__float__ *)
+let to_float u =
+  match eval_const ~what:"float" ~dtype_ok:Dtype.is_float u with
+  | F f -> f
+  | c -> invalid_arg ("float: vmin is not a float: " ^ const_to_string c)
+
+(* ---------- added by the symbolic helper: tuplize ordering, usum/uprod, true division, pow, slices ---------- *)
+
+(* Python's ordering of two args as they appear in tinygrad's UOp.tuplize (three-way). Where Python would
+   raise TypeError (None against a value, two different enum members) we pick a fixed order instead. *)
+let rec compare_arg_py a b =
+  let cmp_opt f x y = match x, y with
+    | None, None -> 0 | None, Some _ -> -1 | Some _, None -> 1 | Some x, Some y -> f x y in
+  let rec lex = function [] -> 0 | c :: rest -> if c <> 0 then c else lex rest in
+  match a, b with
+  | Const x, Const y ->
+    (match x, y with
+     | Invalid, Invalid -> 0 | Invalid, _ -> 1 | _, Invalid -> -1
+     | _ -> compare_const x y)
+  | Param p, Param q ->
+    lex [ Stdlib.compare p.slot q.slot; Dtype.compare p.pdtype q.pdtype;
+          cmp_opt (fun (a0, a1) (b0, b1) -> lex [ compare_arg_py (Const a0) (Const b0); compare_arg_py (Const a1) (Const b1) ])
+            p.vmin_vmax q.vmin_vmax;
+          cmp_opt Stdlib.compare p.multiple_of q.multiple_of; cmp_opt String.compare p.name q.name;
+          cmp_opt Stdlib.compare p.addrspace q.addrspace; cmp_opt Stdlib.compare p.axis q.axis;
+          cmp_opt String.compare p.device q.device; Stdlib.compare p.volatile q.volatile ]
+  | Range (i0 :: e0, t0), Range (i1 :: e1, t1) ->
+    lex [ Stdlib.compare i0 i1; Stdlib.compare t0 t1; Stdlib.compare e0 e1 ]
+  | Str x, Str y -> String.compare x y
+  | Int x, Int y -> Stdlib.compare x y
+  | Tuple xs, Tuple ys ->
+    let rec go xs ys = match xs, ys with
+      | [], [] -> 0 | [], _ -> -1 | _, [] -> 1
+      | x :: xs, y :: ys -> let c = compare_arg_py x y in if c <> 0 then c else go xs ys in
+    go xs ys
+  | Dtype x, Dtype y -> Dtype.compare x y
+  | _ -> if equal_arg a b then 0 else Stdlib.compare (Hashtbl.hash a) (Hashtbl.hash b)
+
+(* tinygrad: UOp.tuplize = (op.value, arg, dtype, *[s.tuplize for s in src]), compared as Python tuples *)
+let rec compare_tuplize a b =
+  if a == b then 0
+  else
+    let c = Stdlib.compare (Ops.value a.op) (Ops.value b.op) in
+    if c <> 0 then c
+    else
+      let c = compare_arg_py a.arg b.arg in
+      if c <> 0 then c
+      else
+        let c = Dtype.compare a.dtype b.dtype in
+        if c <> 0 then c
+        else
+          let la = Array.length a.src and lb = Array.length b.src in
+          let rec go i =
+            if i >= la || i >= lb then Stdlib.compare la lb
+            else let c = compare_tuplize a.src.(i) b.src.(i) in if c <> 0 then c else go (i + 1) in
+          go 0
+
+(* tinygrad: ElementwiseMixin.usum: [start] folded with the rest, | for bools (uprod is above) *)
+let usum ~start l = List.fold_left (if start.dtype == Bool then or_ else add) start l
+
+(* tinygrad: ElementwiseMixin.div with rounding_mode=None (true division) *)
+let div x y =
+  let a, b = broadcasted x y in
+  let a = if Dtype.is_int a.dtype || a.dtype == Bool then cast (Dtype.default_float ()) a else a in
+  alu Ops.Mul [ a; reciprocal b ]
+
+(* tinygrad: ElementwiseMixin.pow (the float-base check on Python constants is the caller's) *)
+let pow x y = binop Ops.Pow x y
+
+(* tinygrad: [x in u.backward_slice_with_self] *)
+let in_backward_slice_with_self x u = x == u || List.memq x (toposort u)
+
+(* tinygrad: UOp.param — a PARAM (kernel argument); weak dtypes are refused *)
+let param ?shape ?device ?vmin_vmax ?multiple_of ?name ?(addrspace = Dtype.Global) ?axis ?(volatile = false) slot dtype =
+  if Dtype.is_weak dtype then invalid_arg ("param: cannot create param for weak dtype " ^ Dtype.to_string dtype);
+  let src = match shape with None -> create Ops.Noop | Some s -> shape_to_shape_arg s in
+  create Ops.Param ~src:[| src |]
+    ~arg:(Param { slot; pdtype = dtype; vmin_vmax; multiple_of; name; addrspace = Some addrspace; axis; device; volatile })
+
+(* tinygrad: UOp.bind — a bound Variable is AFTER(var, STORE(var, CONST)) *)
+let bind u (value : t) =
+  if not (is_variable u) then invalid_arg ("bind: op is " ^ Ops.to_string u.op ^ ", need Variable");
+  if not (compare_const (vmin u) (vmin value) <= 0 && compare_const (vmax value) (vmax u) <= 0) then
+    invalid_arg (Printf.sprintf "bind: %s not in range [%s, %s]" (render value) (const_to_string (vmin u))
+                   (const_to_string (vmax u)));
+  after u [ store u value ]
+
+(* tinygrad: UOp.variables — the Variables (and ALU PARAMs) of the graph, sorted by name *)
+let variables u =
+  let vs = List.filter_map (fun x ->
+      let alu_param = x.op == Ops.Param && (match x.arg with Param { addrspace = Some Dtype.Alu; _ } -> true | _ -> false) in
+      match x.op, x.arg with
+      | Ops.Range, Range (_, Device) -> Some (variable ~dtype:x.dtype ~param:true "_device_num" (I Z.zero) (vmax x))
+      | _ when alu_param || is_variable x -> Some x
+      | _ -> None) (toposort u) in
+  let vs = List.fold_left (fun acc x -> if List.memq x acc then acc else acc @ [ x ]) [] vs in
+  List.stable_sort (fun a b -> String.compare (expr a) (expr b)) vs
+
+(* tinygrad: UOp.sym_infer — the value of [simplify u] with the Variables bound by name (Python numbers:
+   no wrap-around, CAST converts, BITCAST reinterprets) *)
+let sym_infer u (var_vals : (string * const) list) : const =
+  let memo = Tbl.create 64 in
+  let rec ev x =
+    match Tbl.find_opt memo x with
+    | Some v -> v
+    | None ->
+      let r =
+        match x.op with
+        | Ops.Const -> const_val x
+        | Ops.Param | Ops.Buffer ->
+          (match List.assoc_opt (expr x) var_vals with Some v -> v | None -> invalid_arg ("sym_infer: no value for " ^ expr x))
+        | Ops.After -> ev x.src.(0)
+        | Ops.Cast ->
+          let v = ev x.src.(0) in
+          if Dtype.is_float x.dtype then F (const_to_float v)
+          else if x.dtype == Bool then B (const_truthy v)
+          else (match v with F f -> I (Z.of_float (Float.trunc f)) | B b -> I (if b then Z.one else Z.zero) | v -> v)
+        | Ops.Bitcast -> Dtype.bitcast (ev x.src.(0)) x.src.(0).dtype x.dtype
+        | op -> exec_alu ~truncate_output:false op x.dtype (Array.to_list (Array.map ev x.src)) in
+      Tbl.replace memo x r;
+      r in
+  ev (simplify u)

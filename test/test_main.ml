@@ -1,0 +1,10 @@
+let () =
+  Test_util.run_suites
+    [ ("dtype", Test_dtype.tests);
+      ("uop", Test_uop.tests);
+      ("pattern_matcher", Test_pattern_matcher.tests);
+      ("graph_rewrite", Test_graph_rewrite.tests);
+      ("uop_vmin_vmax", Test_uop_vmin_vmax.tests);
+      ("uop_resolve", Test_uop_resolve.tests);
+      ("uop_symbolic", Test_uop_symbolic.tests);
+      ("simplify_valid_idx", Test_simplify_valid_idx.tests) ]

@@ -1,0 +1,45 @@
+(* A tiny test runner: named cases, failures reported with their message, and the closing line
+   "N passed, N failed" that CI reads. *)
+
+exception Failed of string
+
+type case = string * (unit -> unit)
+
+let fail fmt = Printf.ksprintf (fun s -> raise (Failed s)) fmt
+
+let check cond fmt = Printf.ksprintf (fun s -> if not cond then raise (Failed s)) fmt
+
+let check_eq ~pp ~eq ~what expected actual =
+  if not (eq expected actual) then fail "%s: expected %s, got %s" what (pp expected) (pp actual)
+
+let check_str ~what expected actual = check_eq ~pp:(Printf.sprintf "%S") ~eq:String.equal ~what expected actual
+let check_int ~what expected actual = check_eq ~pp:string_of_int ~eq:Int.equal ~what expected actual
+let check_bool ~what expected actual = check_eq ~pp:string_of_bool ~eq:Bool.equal ~what expected actual
+
+(* the raising function must raise Invalid_argument *)
+let check_invalid_arg ~what f =
+  match f () with
+  | _ -> fail "%s: expected Invalid_argument" what
+  | exception Invalid_argument _ -> ()
+
+let run_suites (suites : (string * case list) list) =
+  let filter = Sys.getenv_opt "TEST_FILTER" in
+  let passed = ref 0 and failed = ref 0 and failures = ref [] in
+  List.iter (fun (suite, cases) ->
+      List.iter (fun (name, f) ->
+          let full = suite ^ "." ^ name in
+          let selected = match filter with
+            | None | Some "" -> true
+            | Some pat ->
+              let lp = String.length pat and lf = String.length full in
+              let rec has i = i + lp <= lf && (String.sub full i lp = pat || has (i + 1)) in has 0 in
+          if selected then
+            match f () with
+            | () -> incr passed
+            | exception e ->
+              incr failed;
+              let msg = match e with Failed s -> s | e -> Printexc.to_string e in
+              failures := (full, msg) :: !failures;
+              Printf.printf "FAIL %s: %s\n%!" full msg) cases) suites;
+  Printf.printf "\n%d passed, %d failed\n" !passed !failed;
+  if !failed > 0 then exit 1
