@@ -21,8 +21,12 @@ test: build
 demo: build
 	dune exec --no-build examples/demo.exe
 
+# side by side with tinygrad when a python with tinygrad 0.14.0 is given: make bench PYTHON=/path/to/venv/bin/python
+PYTHON ?= python3
 bench: build
 	dune exec --no-build bench/bench_symbolic.exe
+	@if $(PYTHON) -c "import tinygrad" 2>/dev/null; then $(PYTHON) bench/bench_symbolic.py; \
+	else echo "(tinygrad not importable with $(PYTHON): skipping the side-by-side run)"; fi
 
 clean:
 	dune clean

@@ -9,21 +9,23 @@ seed = 12345
 def rand():
   global seed
   seed = (seed * 1103515245 + 12345) % 2147483648
-  return seed >> 8
+  return seed >> 16
 
-def build(n):
-  pool = [UOp.variable(f"v{i}", 0, 3 + 7*i, param=True) for i in range(8)]
-  for _ in range(n):
-    a = pool[-1 - rand() % min(len(pool), 64)]
-    k = rand() % 6
-    if k == 0: u = a + pool[-1 - rand() % min(len(pool), 64)]
-    elif k == 1: u = a * (1 + rand() % 8)
-    elif k == 2: u = a // (1 + rand() % 8)
-    elif k == 3: u = a % (1 + rand() % 16)
-    elif k == 4: u = a + (rand() % 32)
-    else: u = pool[rand() % 8] * (1 + rand() % 4) + a
-    pool.append(u)
-  return UOp.sink(*pool[8:])
+def build(target):
+  # many kernel-like index expressions: a linear combination of ranges, then a few div/mod/add/mul steps
+  vs = [UOp.variable(f"v{i}", 0, 3 + 7*i, param=True) for i in range(8)]
+  exprs, seen = [], set()
+  while len(seen) < target:
+    e = vs[rand() % 8] * (1 + rand() % 64) + vs[rand() % 8] * (1 + rand() % 8) + rand() % 16
+    for _ in range(1 + rand() % 4):
+      k = rand() % 4
+      if k == 0: e = e // (1 + rand() % 16)
+      elif k == 1: e = e % (1 + rand() % 32)
+      elif k == 2: e = e + vs[rand() % 8]
+      else: e = e * (1 + rand() % 4)
+    exprs.append(e)
+    seen.update(e.toposort())
+  return UOp.sink(*exprs)
 
 t0 = time.perf_counter(); g = build(N); t1 = time.perf_counter()
 nodes = len(g.toposort())
