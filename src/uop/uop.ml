@@ -32,15 +32,34 @@ type arg =
   | Bool of bool
   | Tuple of arg list
   | Kernel_info of kernel_info
+  | Program_info of program_info
 
+(* tinygrad KernelInfo: the arg of a kernel SINK *)
 and kernel_info = {
   kname : string;
   axis_types : axis_type list;
   dont_use_locals : bool;
+  applied_opts : Opt.t list;
+  opts_to_apply : Opt.t list option;
+  estimates : estimates option;
   beam : int;
 }
 
-type t = {
+(* tinygrad renderer Estimates: flops, bytes loaded/stored, bytes touched *)
+and estimates = { ops : sint; lds : sint; mem : sint }
+
+(* tinygrad ProgramInfo: the arg of PROGRAM *)
+and program_info = {
+  pname : string;
+  global_size : sint list;
+  local_size : sint list option;
+  vars : t list;
+  globals : int list;
+  outs : int list;
+  ins : int list;
+}
+
+and t = {
   op : Ops.t;
   dtype : Dtype.t;
   src : t array;
@@ -70,14 +89,30 @@ let rec equal_arg a b =
         | Some (a, b), Some (c, d) -> equal_const a c && equal_const b d
         | _ -> false)
   | Tuple xs, Tuple ys -> List.length xs = List.length ys && List.for_all2 equal_arg xs ys
-  | (No_arg | Dtype _ | Int _ | Str _ | Range _ | Reduce_arg _ | Ints _ | Bools _ | Op _ | Bool _ | Kernel_info _), _ -> a = b
-  | (Const _ | Param _ | Tuple _), _ -> false
+  | Kernel_info k, Kernel_info l ->
+    k.kname = l.kname && k.axis_types = l.axis_types && k.dont_use_locals = l.dont_use_locals
+    && k.applied_opts = l.applied_opts && k.opts_to_apply = l.opts_to_apply && k.beam = l.beam
+    && (match k.estimates, l.estimates with
+        | None, None -> true
+        | Some e, Some f -> equal_sint e.ops f.ops && equal_sint e.lds f.lds && equal_sint e.mem f.mem
+        | _ -> false)
+  | Program_info p, Program_info q ->
+    p.pname = q.pname && equal_sints p.global_size q.global_size && p.globals = q.globals && p.outs = q.outs
+    && p.ins = q.ins && List.length p.vars = List.length q.vars && List.for_all2 ( == ) p.vars q.vars
+    && (match p.local_size, q.local_size with None, None -> true | Some a, Some b -> equal_sints a b | _ -> false)
+  | (No_arg | Dtype _ | Int _ | Str _ | Range _ | Reduce_arg _ | Ints _ | Bools _ | Op _ | Bool _), _ -> a = b
+  | (Const _ | Param _ | Tuple _ | Kernel_info _ | Program_info _), _ -> false
+
+and equal_sint a b = match a, b with Sint x, Sint y -> x = y | Suop x, Suop y -> x == y | _ -> false
+and equal_sints a b = List.length a = List.length b && List.for_all2 equal_sint a b
 
 let rec hash_arg = function
   | No_arg -> 0
   | Const c -> 31 + hash_const c
   | Param p -> Hashtbl.hash (p.slot, p.name, p.device)
   | Tuple l -> List.fold_left (fun h a -> (h * 65599) + hash_arg a) 17 l
+  | Kernel_info k -> Hashtbl.hash (k.kname, k.axis_types, k.beam)
+  | Program_info p -> Hashtbl.hash (p.pname, p.globals, p.outs, p.ins)
   | a -> Hashtbl.hash a
 
 (* ---------- hash-consing: a weak set keyed by (op, dtype, src ids, arg, tag) ---------- *)
@@ -485,6 +520,9 @@ let range ?(dtype = Weakint) ?(axis_type = Weak) ?(extra = []) (end_v : sint) ax
   create Ops.Range ~src:[| sint_to_uop ~dtype end_v |] ~arg:(Range (axis_id :: extra, axis_type))
 let special ?(dtype = Weakint) (end_v : sint) name = create Ops.Special ~src:[| sint_to_uop ~dtype end_v |] ~arg:(Str name)
 let reduce ?(arg = Ops.Add) u rngs = create Ops.Reduce ~src:(Array.of_list (u :: rngs)) ~arg:(Reduce_arg (arg, 0))
+
+let default_kernel_info = { kname = "test"; axis_types = []; dont_use_locals = false; applied_opts = [];
+                            opts_to_apply = None; estimates = None; beam = 0 }
 
 let default_param = { slot = -1; pdtype = Weakint; vmin_vmax = None; multiple_of = None; name = None;
                       addrspace = Some Dtype.Global; axis = None; device = None; volatile = false }
@@ -938,7 +976,13 @@ let rec arg_to_string = function
   | Op o -> Ops.to_string o
   | Bool b -> if b then "True" else "False"
   | Tuple l -> "(" ^ String.concat ", " (List.map arg_to_string l) ^ (if List.length l = 1 then ",)" else ")")
-  | Kernel_info k -> Printf.sprintf "KernelInfo(name='%s')" k.kname
+  | Kernel_info k ->
+    let at = String.concat ", " (List.map axis_type_to_string k.axis_types) in
+    let opts l = "(" ^ String.concat ", " (List.map Opt.to_string l) ^ (if List.length l = 1 then ",)" else ")") in
+    Printf.sprintf "KernelInfo(name='%s', axis_types=(%s%s), dont_use_locals=%s, applied_opts=%s, opts_to_apply=%s, beam=%d)"
+      k.kname at (if List.length k.axis_types = 1 then "," else "") (if k.dont_use_locals then "True" else "False")
+      (opts k.applied_opts) (match k.opts_to_apply with None -> "None" | Some l -> opts l) k.beam
+  | Program_info p -> Printf.sprintf "ProgramInfo(name='%s')" p.pname
 
 (* tinygrad pretty_print: shared nodes are named x<N>:= on first print, referenced after *)
 let pretty_print root =

@@ -1,0 +1,20 @@
+(** Index and valid simplification of loads. tinygrad: [codegen/late/coalesce.py] (the
+    [indexing_simplify] part; image transforms and memory coalescing come with the kernel-opts work). *)
+
+(** tinygrad's [is_image_shape]: three dims whose last one is 4. *)
+val is_image_shape : Uop.sint list option -> bool
+
+(** tinygrad's [_drop_valid_stmts valid idx height width]: the clauses of [valid] that can be dropped
+    because the image coordinates [idx] (a STACK of x and y) are out of bounds whenever they are False. *)
+val drop_valid_stmts : Uop.t -> Uop.t -> Z.t -> Z.t -> Uop.t list
+
+(** tinygrad's [simplify_valid_load buf idx valid]: [buf.index(idx.valid(valid))] with [idx] simplified
+    given [valid], or [None] if that does not change it. *)
+val simplify_valid_load : Uop.t -> Uop.t -> Uop.t -> Uop.t option
+
+(** tinygrad's [simplify_valid_image_load buf idx_y idx_x valid]: simplify both image coordinates given
+    [valid] and drop the clauses that out-of-bounds coordinates already enforce. *)
+val simplify_valid_image_load : Uop.t -> Uop.t -> Uop.t -> Uop.t -> Uop.t option
+
+(** tinygrad's [indexing_simplify]: valid-aware simplification of gated INDEX (buffer and image). *)
+val indexing_simplify : unit Upat.matcher

@@ -1,0 +1,24 @@
+(* tinygrad: codegen/opt/__init__.py *)
+
+type opt_ops = TC | UPCAST | UNROLL | LOCAL | THREAD | GROUP | GROUPTOP | NOLOCALS | PADTO | SWAP
+
+type opt_arg = No_arg | Int of int | Tc of int * int * int  (* TC args: (tc_select, tc_opt, use_tensor_cores) *)
+
+type t = { op : opt_ops; axis : int option; arg : opt_arg }
+
+exception Kernel_opt_error of string
+
+let check cond msg = if not cond then raise (Kernel_opt_error msg)
+
+let opt_ops_to_string = function
+  | TC -> "OptOps.TC" | UPCAST -> "OptOps.UPCAST" | UNROLL -> "OptOps.UNROLL" | LOCAL -> "OptOps.LOCAL"
+  | THREAD -> "OptOps.THREAD" | GROUP -> "OptOps.GROUP" | GROUPTOP -> "OptOps.GROUPTOP" | NOLOCALS -> "OptOps.NOLOCALS"
+  | PADTO -> "OptOps.PADTO" | SWAP -> "OptOps.SWAP"
+
+let to_string o =
+  let axis = match o.axis with None -> "None" | Some a -> string_of_int a in
+  let arg = match o.arg with No_arg -> "None" | Int i -> string_of_int i
+                           | Tc (a, b, c) -> Printf.sprintf "(%d, %d, %d)" a b c in
+  Printf.sprintf "Opt(op=%s, axis=%s, arg=%s)" (opt_ops_to_string o.op) axis arg
+
+let compare = Stdlib.compare
