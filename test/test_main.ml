@@ -7,4 +7,7 @@ let () =
       ("uop_vmin_vmax", Test_uop_vmin_vmax.tests);
       ("uop_resolve", Test_uop_resolve.tests);
       ("uop_symbolic", Test_uop_symbolic.tests);
-      ("simplify_valid_idx", Test_simplify_valid_idx.tests) ]
+      ("simplify_valid_idx", Test_simplify_valid_idx.tests);
+      ("runtime", Test_runtime.tests);
+      ("simplify_ranges", Test_simplify_ranges.tests);
+      ("codegen", Test_codegen.tests) ]

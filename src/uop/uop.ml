@@ -1186,3 +1186,36 @@ let sym_infer u (var_vals : (string * const) list) : const =
       Tbl.replace memo x r;
       r in
   ev (simplify u)
+
+(* ---------- added by the renderer helper: tinygrad UOp.addrspace, max_shape, max_numel ---------- *)
+
+(* tinygrad: UOp.addrspace (a recursive_property; memoised per call here) *)
+let addrspace u : Dtype.addrspace option =
+  let memo = Tbl.create 16 in
+  let rec go u =
+    match Tbl.find_opt memo u with
+    | Some a -> a
+    | None ->
+      let open Ops in
+      let r =
+        match u.op with
+        | Param | Buffer -> (match u.arg with Param p -> p.addrspace | _ -> None)
+        | Special | Range -> Some Dtype.Alu
+        | Load -> Some Dtype.Alu  (* LOAD brings things into the ALU *)
+        | Index | Cast | After | Reduce | Store | Mstack | Mselect | End | Unshard -> go u.src.(0)
+        | op when Group.is_movement op -> go u.src.(0)
+        | op when op == Stack || op == Wmma || op == Group || Group.is_elementwise op ->
+          let ad = List.filter_map go (Array.to_list u.src) in
+          (match ad with
+           | a :: rest when List.for_all (fun b -> b = a) rest -> Some a
+           | _ -> None)
+        | _ -> None in
+      Tbl.replace memo u r;
+      r in
+  go u
+
+(* tinygrad: to_max_shape / MovementMixin.max_shape: symbolic dims replaced by their vmax *)
+let max_shape u = List.map (function Sint i -> i | Suop x -> Z.to_int (zi (vmax x))) (shape u)
+
+(* tinygrad: MovementMixin.max_numel *)
+let max_numel u = List.fold_left ( * ) 1 (max_shape u)

@@ -1,8 +1,8 @@
 (* tinygrad: codegen/late/coalesce.py — the index/valid simplification part ([indexing_simplify] and the
-   image load valid simplification it uses).
+   image load valid simplification it uses) first; [pm_simplify_add_image] and [memory_coalescing] are in
+   the block at the end.
 
-   Only [indexing_simplify] is ported for now: [image_valid_dims], [transform_to_image],
-   [pm_simplify_add_image] and [memory_coalescing] (float4 grouping of loads/stores) come with the
+   [image_valid_dims] and [transform_to_image] (IMAGE on QCOM/CL) are not ported yet: they come with the
    kernel-opts issue, together with the Renderer they read. *)
 
 open Uop
@@ -116,3 +116,111 @@ let indexing_simplify : unit P.matcher =
            ~src:(P.In_order [ P.var "buf"; P.where (P.var "valid") (P.var "idx_y") invalid_arg_pat;
                               P.where (P.var "valid") (P.var "idx_x") invalid_arg_pat ]))
         (fun m -> simplify_valid_image_load (P.get m "buf") (P.get m "idx_y") (P.get m "idx_x") (P.get m "valid")) ]
+
+(* ========== added by the pipeline helper: pm_simplify_add_image and memory_coalescing ========== *)
+
+(* tinygrad: coalesce.py pm_simplify_add_image. [transform_to_image] (the first rule) only fires with IMAGE on
+   QCOM/CL devices; it is not ported yet and never fires here. *)
+let pm_simplify_add_image : unit P.matcher =
+  let idx_f = P.pat Ops.Index ~dtype:[ Dtype.Float32 ] ~name:"x" in
+  P.matcher
+    [ (* image load/store is always float *)
+      P.rule (P.make ~op:[ Ops.Load ] ~dtype:[ Dtype.Float16 ] ~src:(P.In_order [ idx_f ]) ())
+        (fun m -> Some (cast Dtype.Float16 (load (P.get m "x") [])));
+      P.rule (P.store idx_f [ P.var ~dtype:[ Dtype.Float16 ] "d" ])
+        (fun m -> Some (store (P.get m "x") (cast Dtype.Float32 (P.get m "d"))));
+      P.rule (P.cast ~dtype:Dtype.Float32 (P.cast ~dtype:Dtype.Float16 (P.var ~dtype:[ Dtype.Float32 ] "x")))
+        (fun m -> Some (P.get m "x")) ]
+
+(* a memory group key: (op, buf, root, valid); root is a UOp or one of tinygrad's "INVALID"/"CONST" strings *)
+type root_src = Root of Uop.t | Root_invalid | Root_const
+
+let getenv_int name = match Sys.getenv_opt name with Some s -> (try int_of_string s with _ -> 0) | None -> 0
+
+(* tinygrad: coalesce.py memory_coalescing — group loads/stores of consecutive offsets from one base into
+   vector (SHRINK) accesses. [device] and [supports_float4] are the renderer's fields tinygrad reads. *)
+let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
+  if getenv_int "DMC" <> 0 then sink
+  else begin
+    (* collect, in first-seen order *)
+    let memory : ((Ops.t * Uop.t * root_src * Uop.t) * (Z.t * Uop.t list ref) list ref) list ref = ref [] in
+    let same_root a b = match a, b with
+      | Root x, Root y -> x == y | Root_invalid, Root_invalid | Root_const, Root_const -> true | _ -> false in
+    List.iter (fun u ->
+        if u.op == Ops.Load || u.op == Ops.Store then begin
+          if Array.length u.src <> (if u.op == Ops.Store then 2 else 1) then
+            failwith "memory coalescing does not support gated loads/stores";
+          if u.src.(0).op != Ops.Index then
+            failwith ("memory coalescing should be on INDEX, not " ^ Ops.to_string u.src.(0).op);
+          let buf = u.src.(0).src.(0) and idx_u = u.src.(0).src.(1) in
+          if addrspace buf <> Some Dtype.Reg then begin
+            let idx = get_idx idx_u and valid = get_valid idx_u in
+            let root, arg =
+              if idx.op == Ops.Add && idx.src.(1).op == Ops.Const then (Root idx.src.(0), zi (const_val idx.src.(1)))
+              else if idx.op == Ops.Add && idx.src.(0).op == Ops.Const then (Root idx.src.(1), zi (const_val idx.src.(0)))
+              else if is_invalid idx then (Root_invalid, Z.zero)
+              else if idx.op == Ops.Const then (Root_const, zi (const_val idx))
+              else (Root idx, Z.zero) in
+            let offsets =
+              match List.find_opt (fun ((o, b, r, v), _) -> o == u.op && b == buf && same_root r root && v == valid) !memory with
+              | Some (_, l) -> l
+              | None -> let l = ref [] in memory := !memory @ [ ((u.op, buf, root, valid), l) ]; l in
+            match List.find_opt (fun (k, _) -> Z.equal k arg) !offsets with
+            | Some (_, l) -> l := !l @ [ u ]
+            | None -> offsets := !offsets @ [ (arg, ref [ u ]) ]
+          end
+        end) (toposort sink);
+    (* build replacements *)
+    let replacements = ref [] in
+    List.iter (fun ((op, buf, base, valid), offsets) ->
+        (* allowed lengths *)
+        let bshape = shape_opt buf in
+        let lengths, must_divide =
+          if device = "DSP" then ([ 128; 64; 32; 16; 8; 4 ], false)
+          else if not (List.memq buf.dtype (Dtype.[ Float32; Float16; Int32; Uint32 ] @ Dtype.fp8s))
+               && not (is_image_shape bshape) then ([], true)
+          else if addrspace buf = Some Dtype.Reg then ([], true)
+          else if is_image_shape bshape then ([ 4 ], true)
+          else if supports_float4 then
+            ((if buf.dtype == Dtype.Float16 && getenv_int "ALLOW_HALF8" <> 0 then [ 8; 4; 2 ] else [ 4; 2 ]), true)
+          else ([], true) in
+        let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
+        (* group consecutive offsets *)
+        let keys = List.sort Z.compare (List.map fst !offsets) in
+        let groups = List.fold_left (fun acc k ->
+            match acc with
+            | (last :: _ as g) :: rest when Z.equal k (Z.succ last) -> (k :: g) :: rest
+            | _ -> [ k ] :: acc) [] keys |> List.rev_map List.rev in
+        let find g = !(snd (List.find (fun (k, _) -> Z.equal k g) !offsets)) in
+        List.iter (fun full_grp ->
+            let full_grp = ref full_grp in
+            while !full_grp <> [] do
+              let first = List.hd !full_grp in
+              let offset = match base with
+                | Root b -> add b (const_int (Z.to_int first))
+                | Root_invalid | Root_const -> const_int (Z.to_int first) in
+              let n = List.length !full_grp in
+              let length = List.find (fun l -> l <= n && ((not must_divide) || divides offset (Z.of_int l) <> None)) lengths in
+              let grp = List.filteri (fun i _ -> i < length) !full_grp in
+              (* NOTE: we apply the valid again after we determine the length *)
+              let offset = Uop.valid offset valid in
+              let len = List.length grp in
+              let idx = if len > 1 then create Ops.Shrink ~src:[| buf; offset; const_int len |] else index buf [ offset ] in
+              if op == Ops.Store then begin
+                let datas = List.map (fun g ->
+                    match find g with
+                    | [ s ] -> s.src.(1)
+                    | l -> failwith (Printf.sprintf "attempting multiple stores: %d" (List.length l))) grp in
+                let st = store idx (match datas with [ d ] -> d | _ -> stack datas) in
+                List.iter (fun g -> replacements := (List.hd (find g), st) :: !replacements) grp
+              end else begin
+                let ld = load idx [] in
+                List.iteri (fun i g ->
+                    List.iter (fun oo -> replacements := (oo, if len > 1 then index ld [ const_int i ] else ld) :: !replacements)
+                      (find g)) grp
+              end;
+              full_grp := List.filteri (fun i _ -> i >= length) !full_grp
+            done) groups) !memory;
+    (* apply *)
+    Upat.substitute sink (List.rev !replacements)
+  end

@@ -18,3 +18,12 @@ val simplify_valid_image_load : Uop.t -> Uop.t -> Uop.t -> Uop.t -> Uop.t option
 
 (** tinygrad's [indexing_simplify]: valid-aware simplification of gated INDEX (buffer and image). *)
 val indexing_simplify : unit Upat.matcher
+
+(** tinygrad's [pm_simplify_add_image]: image loads/stores are float (half values are cast); the image
+    transform itself (IMAGE on QCOM/CL) is not ported. *)
+val pm_simplify_add_image : unit Upat.matcher
+
+(** tinygrad's [memory_coalescing sink ren]: loads/stores at consecutive offsets from one base are grouped
+    into vector accesses (SHRINK) of the lengths the renderer allows ([supports_float4]: 4 and 2; [device]
+    "DSP": up to 128). DMC=1 disables it. *)
+val memory_coalescing : ?device:string -> supports_float4:bool -> Uop.t -> Uop.t

@@ -1,0 +1,112 @@
+(** The kernel Scheduler: opt axes after rangeify, kernel naming and opt application.
+    tinygrad: [codegen/opt/postrange.py]. Tensor cores, [hand_coded_optimizations] and [beam_search] come with
+    issue 7 (they fail with "opts: issue 7 ..."). *)
+
+(** tinygrad [helpers.colored]: ANSI color codes around a string (none when NO_COLOR is set). *)
+val colored : string -> string -> string
+
+(** tinygrad [Scheduler]: the AST being optimized and its opt state. *)
+type t = {
+  mutable ast : Uop.t;
+  ren : Renderer.t;
+  mutable dont_use_locals : bool;
+  mutable applied_opts : Opt.t list;
+  mutable opt_range : int;  (** the next value of tinygrad's [count] of new range ids *)
+  mutable tensor_core : unit option;  (** placeholder until tensor cores are ported *)
+}
+
+(** [Scheduler(ast, ren)]. *)
+val create : Uop.t -> Renderer.t -> t
+
+(** [Scheduler.copy]. *)
+val copy : t -> t
+
+(** The opt axes: non-void RANGEs with size > 1 and not DEVICE, sorted by (axis position, ids). *)
+val rngs : t -> Uop.t list
+
+(** [len(rngs)]. *)
+val shape_len : t -> int
+
+(** The (simplified) sizes of [rngs]. *)
+val full_shape : t -> Uop.sint list
+
+(** The axis types of [rngs]. *)
+val axis_types : t -> Uop.axis_type list
+
+(** Axis names like ["g0"; "R0"; "u1"]. *)
+val shape_str : t -> string list
+
+(** Positions of named axes (raises [Not_found]). *)
+val shape_str_to_axis : t -> string list -> int list
+
+(** The REDUCEs of the AST. *)
+val reduceops : t -> Uop.t list
+
+(** A copy of the first REDUCE (fresh node), if any. *)
+val reduceop : t -> Uop.t option
+
+(** The INDEX nodes, in reverse toposort order. *)
+val bufs : t -> Uop.t list
+
+(** tinygrad [_output_rngs]: non-REDUCE ranges closed by the SINK's ENDs. *)
+val output_rngs : t -> Uop.t list
+
+(** tinygrad [_globalizable_rngs]: output WEAK ranges present in every STAGE. *)
+val globalizable_rngs : t -> Uop.t list
+
+(** tinygrad [convert_loop_to_global]: globalizable ranges become GLOBAL when the renderer has locals. *)
+val convert_loop_to_global : t -> unit
+
+(** The color of each axis in kernel names. *)
+val colors : t -> string list
+
+(** The colored shape for messages. *)
+val colored_shape : t -> string
+
+(** tinygrad [get_optimized_ast]: name the kernel ("E_..."/"r_..." with colors), flatten ranges, tag the SINK. *)
+val get_optimized_ast : ?name_override:string -> t -> Uop.t
+
+(** tinygrad [shift_to]: split [rng] by [amount] into a new range of type [new_type]; returns (replaced, new). *)
+val shift_to : ?top:bool -> ?input_new_rng:Uop.t -> t -> Uop.t -> int -> Uop.axis_type -> Uop.t * Uop.t
+
+(** The ranges of the given axis types. *)
+val ranges_of : t -> Uop.axis_type list -> Uop.t list
+
+(** The axis positions of the given axis types. *)
+val axes_of : t -> Uop.axis_type list -> int list
+
+(** Product of the UPCAST/UNROLL sizes. *)
+val upcast_size : t -> int
+
+(** Axes that can be upcast (GLOBAL/LOCAL/WEAK, int size > 1). *)
+val upcastable_dims : t -> int list
+
+(** Axes that can be unrolled (GROUP_REDUCE/REDUCE, int size > 1). *)
+val unrollable_dims : t -> int list
+
+(** [full_shape] with reduce axes set to 1. *)
+val output_shape : t -> Uop.sint list
+
+(** Number of UPCAST/UNROLL axes. *)
+val upcasted : t -> int
+
+(** Number of GROUP_REDUCE axes. *)
+val group_for_reduces : t -> int
+
+(** tinygrad [real_axis]: the axis an opt acts on (-1 for none); raises [Opt.Kernel_opt_error]. *)
+val real_axis : t -> Opt.opt_ops -> int option -> int
+
+(** tinygrad [ops.remove_all_tags]. *)
+val remove_all_tags : unit Upat.matcher
+
+(** tinygrad [apply_opt]; raises [Opt.Kernel_opt_error] when the opt does not apply. TC fails (issue 7). *)
+val apply_opt : ?append_opt:bool -> t -> Opt.t -> (Uop.t * Uop.t) option
+
+(** Placeholder for tinygrad's heuristic (issue 7): fails with "opts: issue 7 ...". *)
+val hand_coded_optimizations : t -> t
+
+(** Placeholder for tinygrad's BEAM search (issue 7): fails with "opts: issue 7 ...". *)
+val beam_search : t -> int -> t
+
+(** tinygrad [apply_opts ast ren beam]: the NOOPT / opts_to_apply paths, then [get_optimized_ast]. *)
+val apply_opts : Uop.t -> Renderer.t -> beam:int -> Uop.t

@@ -1,0 +1,166 @@
+(** tinygrad's device.py: the device registry ([Device[...]]), Buffer with lazy allocation, allocators (LRU),
+    Compiler and Program, and the compile error. *)
+
+(** Host bytes. *)
+type bytes_ba = (char, Bigarray.int8_unsigned_elt, Bigarray.c_layout) Bigarray.Array1.t
+
+(** tinygrad's BufferSpec. *)
+type buffer_spec = { uncached : bool; cpu_access : bool; host : bool; nolru : bool; zero : bool }
+
+(** All flags false. *)
+val default_spec : buffer_spec
+
+(** Device memory as an allocator hands it out; backends add constructors. *)
+type opaque = ..
+
+(** Host memory (the CPU device). *)
+type opaque += Host of bytes_ba
+
+(** A compile failure: the source given to the compiler and the compiler's message. *)
+exception Compile_error of { source : string; output : string }
+
+(** tinygrad's Allocator: raw alloc/free, copies from/to host Bigarrays at a byte offset, the raw address a
+    kernel sees, and [free_cache] (LRU). *)
+type allocator = {
+  alloc : int -> buffer_spec -> opaque;
+  free : opaque -> int -> buffer_spec -> unit;
+  copyin : 'a 'b. opaque -> int -> ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> unit;
+  copyout : 'a 'b. ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> opaque -> int -> unit;
+  addr : opaque -> nativeint;
+  free_cache : unit -> unit;
+}
+
+(** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or zero). *)
+val lru_allocator : allocator -> allocator
+
+(** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
+    through the disk cache; [cachekey] is [None] when [CCACHE=0]. *)
+type compiler = { cachekey : string option; compile : string -> string; compile_cached : string -> string }
+
+(** The argument arrays of a launch (raw buffer addresses, int vars), filled once and reused across calls. *)
+type launch = {
+  bufs : (nativeint, Bigarray.nativeint_elt, Bigarray.c_layout) Bigarray.Array1.t;
+  vars : (int64, Bigarray.int64_elt, Bigarray.c_layout) Bigarray.Array1.t;
+}
+
+(** tinygrad's Program: a loaded kernel. *)
+type program = { name : string; call : launch -> global_size:int array -> local_size:int array -> unit }
+
+(** tinygrad's Compiled: a device's allocator, compiler and runtime ([runtime ~name ~lib ~runtimevars] loads a
+    kernel; [runtimevars] maps runtime var names such as "core_id" to var slots). *)
+type compiled = {
+  device : string;
+  allocator : allocator;
+  compiler : compiler;
+  runtime : name:string -> lib:string -> runtimevars:(string * int) list -> program;
+  synchronize : unit -> unit;
+}
+
+(** tinygrad's ALL_DEVICES, in the order a default device is looked for. *)
+val all_devices : string list
+
+(** Registers a device class under its base name ("CPU"); the function opens a device ("CPU", "CUDA:1"). *)
+val register : string -> (string -> compiled) -> unit
+
+(** The registered device names, in ALL_DEVICES order. *)
+val registered : unit -> string list
+
+(** [Device.DEFAULT]: DEV's device, else the first registered device that opens (CPU when only CPU is built). *)
+val default : unit -> string
+
+(** "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1"; [None] is the default device. *)
+val canonicalize : string option -> string
+
+(** [Device[ix]]: opens a device once and returns it; [Invalid_argument] for an unknown device. *)
+val get : string -> compiled
+
+(** tinygrad's Buffer: allocated on first use, views share their base's memory. *)
+module Buffer : sig
+  (** A buffer: device, size in elements, dtype, spec, byte offset into its base. *)
+  type t = {
+    device : string;
+    size : int;
+    dtype : Dtype.t;
+    options : buffer_spec option;
+    offset : int;
+    base_buf : t option;
+    mutable opaque : opaque option;
+    mutable allocated_views : int;
+    mutable uop_refcount : int;
+  }
+
+  (** A buffer on a device (canonicalized), allocated now only with [preallocate]. *)
+  val create : ?options:buffer_spec -> ?preallocate:bool -> string -> int -> Dtype.t -> t
+
+  (** The buffer owning the memory (itself unless a view). *)
+  val base : t -> t
+
+  (** Size in bytes. *)
+  val nbytes : t -> int
+
+  (** Whether the memory exists (the base's for a view). *)
+  val is_allocated : t -> bool
+
+  (** Same as [is_allocated] (tinygrad distinguishes mapped copies on other devices). *)
+  val is_initialized : t -> bool
+
+  (** Allocates (a view allocates its base); fails if already allocated. *)
+  val allocate : t -> t
+
+  (** Allocates unless allocated. *)
+  val ensure_allocated : t -> t
+
+  (** Returns the memory to the allocator (the LRU cache keeps it). *)
+  val deallocate : t -> unit
+
+  (** [view b size dtype offset]: [size] elements of [dtype] at byte [offset] of [b]. *)
+  val view : t -> int -> Dtype.t -> int -> t
+
+  (** The raw address a kernel sees (allocates if needed). *)
+  val addr : t -> nativeint
+
+  (** Copies a host Bigarray of any kind and the same byte size in (allocates if needed). *)
+  val copyin : t -> ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> unit
+
+  (** Copies the buffer out into a host Bigarray of any kind and the same byte size. *)
+  val copyout : t -> ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> unit
+
+  (** A copy of the bytes (tinygrad's as_memoryview). *)
+  val as_bytes : t -> bytes_ba
+
+  (** [copy_from dst src]: copies the bytes of [src] (same byte size) through host memory. *)
+  val copy_from : t -> t -> unit
+
+  (** Copies floats in, converted to the dtype (floats, half, bfloat16, ints truncated, bool). *)
+  val copyin_floats : t -> float array -> unit
+
+  (** The values as floats. *)
+  val to_floats : t -> float array
+
+  (** Copies ints in, wrapped to the dtype. *)
+  val copyin_ints : t -> int array -> unit
+
+  (** The values as ints (floats truncated). *)
+  val to_ints : t -> int array
+
+  (** tinygrad's repr: ["<buf real:true device:CPU size:4 dtype:dtypes.float>"]. *)
+  val to_string : t -> string
+end
+
+(** Building the argument arrays of a launch. *)
+module Launch : sig
+  (** Zeroed arrays for [nbufs] buffers and [nvars] vars. *)
+  val create : nbufs:int -> nvars:int -> launch
+
+  (** Stores the buffer's address in slot [i] (allocates the buffer if needed). *)
+  val set_buf : launch -> int -> Buffer.t -> unit
+
+  (** Stores an int var in slot [i]. *)
+  val set_var : launch -> int -> int -> unit
+
+  (** A launch with these buffers and vars. *)
+  val of_buffers : Buffer.t list -> int list -> launch
+end
+
+(** Runs a program (global/local size default to 1,1,1); with [wait] returns the wall time in seconds, else 0. *)
+val run_program : ?global_size:int array -> ?local_size:int array -> ?wait:bool -> program -> launch -> float

@@ -1,0 +1,295 @@
+(* tinygrad: helpers.py — small utilities, environment knobs (ContextVar) and the cache directory *)
+
+(* ---------- lists and integers ---------- *)
+
+let prod l = List.fold_left ( * ) 1 l
+
+(* tinygrad: dedup, keeps the first occurrence *)
+let dedup l =
+  let seen = Hashtbl.create 16 in
+  List.filter (fun x -> if Hashtbl.mem seen x then false else (Hashtbl.add seen x (); true)) l
+
+let all_same = function [] -> true | x :: rest -> List.for_all (fun y -> y = x) rest
+let flatten = List.concat
+
+let argsort l =
+  List.mapi (fun i x -> (i, x)) l |> List.stable_sort (fun (_, a) (_, b) -> compare a b) |> List.map fst
+
+let partition = List.partition
+
+(* Python floor division and modulo; 0 when dividing by 0 as in tinygrad *)
+let floordiv x y = if y = 0 then 0 else if (x mod y <> 0) && ((x < 0) <> (y < 0)) then x / y - 1 else x / y
+let floormod x y = x - floordiv x y * y
+(* tinygrad: ceildiv on ints, -(num // -amt) *)
+let ceildiv num amt = - (floordiv num (- amt))
+let round_up num amt = (num + amt - 1) / amt * amt
+let round_down num amt = - (round_up (- num) amt)
+
+let next_power2 x =
+  if x = 0 then 1 else begin
+    let r = ref 1 in
+    while !r < x do r := !r lsl 1 done;
+    !r
+  end
+
+(* C-style division (truncates toward zero), 0 when dividing by 0 as in tinygrad *)
+let cdiv x y = if y = 0 then 0 else x / y
+let cmod x y = x - cdiv x y * y
+
+(* ---------- strings ---------- *)
+
+(* tinygrad: ansistrip, removes '\x1b[' ... 'm' and '\x1b[K' *)
+let ansistrip s =
+  let n = String.length s and b = Buffer.create (String.length s) in
+  let rec go i =
+    if i >= n then ()
+    else if s.[i] = '\x1b' && i + 1 < n && s.[i + 1] = '[' then begin
+      if i + 2 < n && s.[i + 2] = 'K' then go (i + 3)
+      else match String.index_from_opt s (i + 2) 'm' with
+        | Some j -> go (j + 1)
+        | None -> Buffer.add_char b s.[i]; go (i + 1)
+    end else (Buffer.add_char b s.[i]; go (i + 1)) in
+  go 0;
+  Buffer.contents b
+
+let ansilen s = String.length (ansistrip s)
+
+let is_balanced s =
+  let d = ref 0 and ok = ref true in
+  String.iter (fun c ->
+      if c = '(' then incr d else if c = ')' then decr d;
+      if !d < 0 then ok := false) s;
+  !ok && !d = 0
+
+let strip_parens s =
+  let n = String.length s in
+  if n >= 2 && s.[0] = '(' && s.[n - 1] = ')' && is_balanced (String.sub s 1 (n - 2)) then String.sub s 1 (n - 2)
+  else s
+
+let to_function_name s =
+  let b = Buffer.create (String.length s) in
+  String.iter (fun c ->
+      match c with
+      | 'a' .. 'z' | 'A' .. 'Z' | '0' .. '9' | '_' -> Buffer.add_char b c
+      | c -> Buffer.add_string b (Printf.sprintf "%02X" (Char.code c))) (ansistrip s);
+  Buffer.contents b
+
+let pluralize st cnt = Printf.sprintf "%d %s%s" cnt st (if cnt = 1 then "" else "s")
+
+let size_to_str s =
+  let f d = float_of_int s /. float_of_int d in
+  if s >= 1 lsl 30 then Printf.sprintf "%.2f GB" (f (1 lsl 30))
+  else if s >= 1 lsl 20 then Printf.sprintf "%.2f MB" (f (1 lsl 20))
+  else if s >= 1 lsl 10 then Printf.sprintf "%.2f KB" (f (1 lsl 10))
+  else Printf.sprintf "%d B" s
+
+let time_to_str ?(w = 8) t =
+  if t > 10. then Printf.sprintf "%*.2fs " w t
+  else if t > 10e-3 then Printf.sprintf "%*.2fms" w (t *. 1e3)
+  else Printf.sprintf "%*.2fus" w (t *. 1e6)
+
+(* ---------- environment ---------- *)
+
+(* tinygrad's getenv is functools.cache'd: each key is read once *)
+let env_cache : (string, string option) Hashtbl.t = Hashtbl.create 32
+
+let env_raw key =
+  match Hashtbl.find_opt env_cache key with
+  | Some v -> v
+  | None -> let v = Sys.getenv_opt key in Hashtbl.replace env_cache key v; v
+
+let getenv key default =
+  match env_raw key with
+  | None -> default
+  | Some v -> (
+      match int_of_string_opt (String.trim v) with
+      | Some i -> i
+      | None -> invalid_arg (Printf.sprintf "getenv: %s=%S is not an int" key v))
+
+let getenv_str key default = match env_raw key with None -> default | Some v -> v
+
+(* ---------- context variables ---------- *)
+
+type 'a context_var = { key : string; mutable value : 'a }
+
+let registry : (string, unit) Hashtbl.t = Hashtbl.create 64
+
+let register key =
+  if Hashtbl.mem registry key then failwith (Printf.sprintf "attempt to recreate ContextVar %s" key);
+  Hashtbl.replace registry key ()
+
+let int_var key default = register key; { key; value = getenv key default }
+let string_var key default = register key; { key; value = getenv_str key default }
+
+type binding = Bind : 'a context_var * 'a -> binding
+
+type saved = Saved : 'a context_var * 'a -> saved
+
+(* tinygrad: Context *)
+let context bindings f =
+  let old = List.map (fun (Bind (v, _)) -> Saved (v, v.value)) bindings in
+  List.iter (fun (Bind (v, x)) -> v.value <- x) bindings;
+  Fun.protect f ~finally:(fun () -> List.iter (fun (Saved (v, x)) -> v.value <- x) old)
+
+(* ---------- DEV and Target ---------- *)
+
+type target = { device : string; renderer : string; arch : string; interface : string; indices : string }
+
+let empty_target = { device = ""; renderer = ""; arch = ""; interface = ""; indices = "" }
+
+(* tinygrad: Target.parse *)
+let target_parse s =
+  let iface, indices, s =
+    match String.split_on_char '+' s with
+    | [ f; rest ] -> (
+        match String.rindex_opt f ':' with
+        | Some i -> (String.sub f 0 i, String.sub f (i + 1) (String.length f - i - 1), rest)
+        | None -> (f, "", rest))
+    | [ _ ] -> ("", "", s)
+    | _ -> failwith (Printf.sprintf "too many '+' in target string: %S" s) in
+  let parts = List.mapi (fun i x -> if i < 2 then String.uppercase_ascii x else x) (String.split_on_char ':' s) in
+  let t = { empty_target with interface = iface; indices } in
+  match parts with
+  | [ dev; ren; arch ] -> { t with device = dev; renderer = ren; arch }
+  | [ dev; ren ] -> { t with device = dev; renderer = ren }
+  | [ dev ] -> { t with device = dev }
+  | _ -> failwith (Printf.sprintf "too many ':' in target string: %S" s)
+
+let strip_trailing_colons s =
+  let n = ref (String.length s) in
+  while !n > 0 && s.[!n - 1] = ':' do decr n done;
+  String.sub s 0 !n
+
+let target_to_string t =
+  let fst = strip_trailing_colons (t.interface ^ ":" ^ t.indices)
+  and snd = strip_trailing_colons (String.concat ":" [ t.device; t.renderer; t.arch ]) in
+  (if fst <> "" then fst ^ "+" else "") ^ snd
+
+let dev_of_string s = List.map target_parse (String.split_on_char ';' s)
+
+let dev = register "DEV"; { key = "DEV"; value = dev_of_string (getenv_str "DEV" "") }
+
+let dev_device () = match dev.value with t :: _ -> t.device | [] -> ""
+
+(* tinygrad: _DEV.target, the target for a device with defaults filled where not already specified *)
+let dev_target ?(renderer = "") ?(arch = "") d =
+  let t = match List.find_opt (fun t -> t.device = "" || t.device = d) dev.value with
+    | Some t -> t | None -> { empty_target with device = d } in
+  { t with device = d; renderer = (if t.renderer = "" then renderer else t.renderer);
+           arch = (if t.arch = "" then arch else t.arch) }
+
+(* ---------- the knobs (tinygrad names and defaults) ---------- *)
+
+let debug = int_var "DEBUG" 0
+let beam = int_var "BEAM" 0
+let noopt = int_var "NOOPT" 0
+let image = int_var "IMAGE" 0
+let float16 = int_var "FLOAT16" 0
+let jit = int_var "JIT" 1
+let jit_batch_size = int_var "JIT_BATCH_SIZE" 32
+let wino = int_var "WINO" 0
+let capturing = int_var "CAPTURING" 1
+let no_color = int_var "NO_COLOR" 0
+let training = int_var "TRAINING" 0
+let use_tc = int_var "TC" 1
+let tc_select = int_var "TC_SELECT" (-1)
+let tc_opt = int_var "TC_OPT" 0
+let transcendental = int_var "TRANSCENDENTAL" 1
+let nolocals = int_var "NOLOCALS" 0
+let split_reduceop = int_var "SPLIT_REDUCEOP" 1
+let no_memory_planner = int_var "NO_MEMORY_PLANNER" 0
+let lru = int_var "LRU" 1
+let cachelevel = int_var "CACHELEVEL" 2
+let ignore_beam_cache = int_var "IGNORE_BEAM_CACHE" 0
+let disable_fast_idiv = int_var "DISABLE_FAST_IDIV" 1
+let fuse_optim = int_var "FUSE_OPTIM" 0
+let allow_device_usage = int_var "ALLOW_DEVICE_USAGE" 1
+let max_buffer_size = int_var "MAX_BUFFER_SIZE" 0
+let max_kernel_buffers = int_var "MAX_KERNEL_BUFFERS" 0
+let emulated_dtypes = string_var "EMULATED_DTYPES" ""
+
+external cpu_count_stub : unit -> int = "tg_cpu_count"
+
+(* tinygrad: _get_cpu_count (cgroup quota first, then the affinity mask) *)
+let get_cpu_count () =
+  let from_cgroup =
+    match open_in "/sys/fs/cgroup/cpu.max" with
+    | exception Sys_error _ -> None
+    | ic ->
+      let line = try Some (input_line ic) with End_of_file -> None in
+      close_in ic;
+      match Option.map (fun l -> String.split_on_char ' ' (String.trim l)) line with
+      | Some [ q; p ] when q <> "max" -> (
+          match (int_of_string_opt q, int_of_string_opt p) with
+          | Some q, Some p when p > 0 -> Some (max 1 (q / p))
+          | _ -> None)
+      | _ -> None in
+  match from_cgroup with Some c -> c | None -> max 1 (cpu_count_stub ())
+
+let num_cpu_threads = int_var "NUM_CPU_THREADS" (get_cpu_count ())
+let viz = int_var "VIZ" 0
+let parallel = int_var "PARALLEL" (if viz.value = 0 then num_cpu_threads.value / max 1 (getenv "PYTEST_XDIST_WORKER_COUNT" 1) else 0)
+let profile = int_var "PROFILE" (abs viz.value)
+let spec = int_var "SPEC" 1
+let check_oob = int_var "CHECK_OOB" 0
+let pcontig = int_var "PCONTIG" 0
+let debug_rangeify = int_var "DEBUG_RANGEIFY" 0
+let tuple_order = int_var "TUPLE_ORDER" 1
+let ccache = int_var "CCACHE" 1
+let allow_tf32 = int_var "ALLOW_TF32" 0
+let scache = int_var "SCACHE" 1
+let use_atomics = int_var "USE_ATOMICS" 0
+let disallow_broadcast = int_var "DISALLOW_BROADCAST" 0
+
+(* renderer/cstyle.py reads getenv("THREADS", 1) for has_threads; a ContextVar here so tests can flip it *)
+let threads = int_var "THREADS" 1
+
+(* ---------- global counters ---------- *)
+
+module Global_counters = struct
+  let global_ops = ref 0
+  let global_mem = ref 0
+  let time_sum_s = ref 0.0
+  let kernel_count = ref 0
+  let mem_used = ref 0
+  let mem_used_per_device : (string, int) Hashtbl.t = Hashtbl.create 4
+
+  let reset () = global_ops := 0; global_mem := 0; time_sum_s := 0.0; kernel_count := 0
+
+  let add_mem_used device n =
+    mem_used := !mem_used + n;
+    Hashtbl.replace mem_used_per_device device
+      (n + Option.value ~default:0 (Hashtbl.find_opt mem_used_per_device device))
+
+  let mem_used_on device = Option.value ~default:0 (Hashtbl.find_opt mem_used_per_device device)
+end
+
+(* ---------- clocks ---------- *)
+
+external time_ns : unit -> (int [@untagged]) = "tg_time_ns_byte" "tg_time_ns" [@@noalloc]
+
+let perf_counter_ns () = time_ns ()
+let perf_counter () = float_of_int (time_ns ()) *. 1e-9
+
+(* ---------- cache directory ---------- *)
+
+let home () = match Sys.getenv_opt "HOME" with Some h -> h | None -> Filename.get_temp_dir_name ()
+
+let is_osx = lazy (Sys.os_type = "Unix" && Sys.file_exists "/System/Library/CoreServices/SystemVersion.plist")
+
+(* tinygrad: cache_dir = $XDG_CACHE_HOME/tinygrad (~/.cache, ~/Library/Caches on macOS); this port keeps its own
+   files under an "ocaml" subfolder so they never mix with tinygrad's *)
+let cache_dir () =
+  let base = getenv_str "XDG_CACHE_HOME"
+      (Filename.concat (home ()) (if Lazy.force is_osx then "Library/Caches" else ".cache")) in
+  Filename.concat (Filename.concat base "tinygrad") "ocaml"
+
+let rec mkdir_p d =
+  if not (Sys.file_exists d) then begin
+    mkdir_p (Filename.dirname d);
+    try Sys.mkdir d 0o755 with Sys_error _ when Sys.file_exists d -> ()
+  end
+
+let temp ?(append_user = false) x =
+  let user = match Sys.getenv_opt "USER" with Some u -> u | None -> "user" in
+  Filename.concat (Filename.get_temp_dir_name ()) (if append_user then x ^ "." ^ user else x)

@@ -1,0 +1,296 @@
+(** tinygrad's helpers.py: small utilities, the environment knobs (ContextVars) with a [Context] to override
+    them, the cache directory and global counters. *)
+
+(** {1 Lists and integers} *)
+
+(** Product of a list, 1 when empty. *)
+val prod : int list -> int
+
+(** Removes duplicates, keeping the first occurrence and the order. *)
+val dedup : 'a list -> 'a list
+
+(** True when all elements are equal (and for the empty list). *)
+val all_same : 'a list -> bool
+
+(** Concatenates a list of lists. *)
+val flatten : 'a list list -> 'a list
+
+(** Indices that sort the list (stable). *)
+val argsort : 'a list -> int list
+
+(** Splits into (satisfying, not satisfying), order kept. *)
+val partition : ('a -> bool) -> 'a list -> 'a list * 'a list
+
+(** Python's [x // y]; 0 when [y = 0]. *)
+val floordiv : int -> int -> int
+
+(** Python's [x % y] for the floor division above. *)
+val floormod : int -> int -> int
+
+(** Ceiling division, [-(num // -amt)]. *)
+val ceildiv : int -> int -> int
+
+(** Rounds up to a multiple of [amt]. *)
+val round_up : int -> int -> int
+
+(** Rounds down to a multiple of [amt]. *)
+val round_down : int -> int -> int
+
+(** Smallest power of two [>= x] (1 for 0). *)
+val next_power2 : int -> int
+
+(** C-style division truncating toward zero; 0 when dividing by 0. *)
+val cdiv : int -> int -> int
+
+(** C-style remainder matching [cdiv]. *)
+val cmod : int -> int -> int
+
+(** {1 Strings} *)
+
+(** Removes ANSI color escapes. *)
+val ansistrip : string -> string
+
+(** Length without ANSI escapes. *)
+val ansilen : string -> int
+
+(** Removes one pair of enclosing parentheses when they match each other. *)
+val strip_parens : string -> string
+
+(** A C identifier from a kernel name: ANSI stripped, other characters as two hex digits ("E_4" stays). *)
+val to_function_name : string -> string
+
+(** ["3 kernels"], ["1 kernel"]. *)
+val pluralize : string -> int -> string
+
+(** Human readable byte size ("1.50 KB"). *)
+val size_to_str : int -> string
+
+(** Human readable duration in seconds ("   12.00ms"). *)
+val time_to_str : ?w:int -> float -> string
+
+(** {1 Environment} *)
+
+(** [getenv key default]: the integer in the environment variable (read once per key) or [default]. *)
+val getenv : string -> int -> int
+
+(** [getenv_str key default]: the string in the environment variable (read once per key) or [default]. *)
+val getenv_str : string -> string -> string
+
+(** {1 Context variables} *)
+
+(** A knob read once from the environment under [key]; [value] may be changed (see {!context}). *)
+type 'a context_var = { key : string; mutable value : 'a }
+
+(** A new integer knob; fails if the key already has one. *)
+val int_var : string -> int -> int context_var
+
+(** A new string knob; fails if the key already has one. *)
+val string_var : string -> string -> string context_var
+
+(** A knob and the value it takes inside {!context}. *)
+type binding = Bind : 'a context_var * 'a -> binding
+
+(** tinygrad's [with Context(DEBUG=4, ...)]: sets the values, runs [f], restores them (also on exceptions). *)
+val context : binding list -> (unit -> 'a) -> 'a
+
+(** {1 DEV and targets} *)
+
+(** tinygrad's Target: [interface:indices+DEVICE:RENDERER:arch]. *)
+type target = { device : string; renderer : string; arch : string; interface : string; indices : string }
+
+(** Parses one target ("CPU", "CPU:LLVM", "PCI+AMD"). *)
+val target_parse : string -> target
+
+(** Prints a target back in the parsed form. *)
+val target_to_string : target -> string
+
+(** Parses a DEV value: targets separated by [';']. *)
+val dev_of_string : string -> target list
+
+(** [DEV]: the targets asked for (one empty target when unset). *)
+val dev : target list context_var
+
+(** The device of the first DEV target ("" when DEV is unset). *)
+val dev_device : unit -> string
+
+(** tinygrad's [DEV.target dev]: the target for device [dev], renderer/arch filled where not given. *)
+val dev_target : ?renderer:string -> ?arch:string -> string -> target
+
+(** {1 Knobs, with tinygrad's names and defaults} *)
+
+(** [DEBUG] (0): 2 one line per kernel, 4 sources, 5 ASTs, 6 linearized uops, 7 allocations. *)
+val debug : int context_var
+
+(** [BEAM] (0): beam search width. *)
+val beam : int context_var
+
+(** [NOOPT] (0): no kernel optimizations. *)
+val noopt : int context_var
+
+(** [IMAGE] (0). *)
+val image : int context_var
+
+(** [FLOAT16] (0). *)
+val float16 : int context_var
+
+(** [JIT] (1). *)
+val jit : int context_var
+
+(** [JIT_BATCH_SIZE] (32). *)
+val jit_batch_size : int context_var
+
+(** [WINO] (0). *)
+val wino : int context_var
+
+(** [CAPTURING] (1). *)
+val capturing : int context_var
+
+(** [NO_COLOR] (0). *)
+val no_color : int context_var
+
+(** [TRAINING] (0). *)
+val training : int context_var
+
+(** [TC] (1): use tensor cores. *)
+val use_tc : int context_var
+
+(** [TC_SELECT] (-1). *)
+val tc_select : int context_var
+
+(** [TC_OPT] (0). *)
+val tc_opt : int context_var
+
+(** [TRANSCENDENTAL] (1): 2 forces the polynomial decompositions. *)
+val transcendental : int context_var
+
+(** [NOLOCALS] (0). *)
+val nolocals : int context_var
+
+(** [SPLIT_REDUCEOP] (1). *)
+val split_reduceop : int context_var
+
+(** [NO_MEMORY_PLANNER] (0). *)
+val no_memory_planner : int context_var
+
+(** [LRU] (1): the allocator caches freed buffers. *)
+val lru : int context_var
+
+(** [CACHELEVEL] (2). *)
+val cachelevel : int context_var
+
+(** [IGNORE_BEAM_CACHE] (0). *)
+val ignore_beam_cache : int context_var
+
+(** [DISABLE_FAST_IDIV] (1). *)
+val disable_fast_idiv : int context_var
+
+(** [FUSE_OPTIM] (0). *)
+val fuse_optim : int context_var
+
+(** [ALLOW_DEVICE_USAGE] (1). *)
+val allow_device_usage : int context_var
+
+(** [MAX_BUFFER_SIZE] (0 = unlimited), in elements. *)
+val max_buffer_size : int context_var
+
+(** [MAX_KERNEL_BUFFERS] (0). *)
+val max_kernel_buffers : int context_var
+
+(** [EMULATED_DTYPES] (""). *)
+val emulated_dtypes : string context_var
+
+(** The CPUs this process may use: cgroup quota, else the affinity mask. *)
+val get_cpu_count : unit -> int
+
+(** [NUM_CPU_THREADS] (CPU count): the Clang renderer's [global_max]. *)
+val num_cpu_threads : int context_var
+
+(** [VIZ] (0). *)
+val viz : int context_var
+
+(** [PARALLEL] (NUM_CPU_THREADS unless VIZ). *)
+val parallel : int context_var
+
+(** [PROFILE] (|VIZ|). *)
+val profile : int context_var
+
+(** [SPEC] (1). *)
+val spec : int context_var
+
+(** [CHECK_OOB] (0). *)
+val check_oob : int context_var
+
+(** [PCONTIG] (0). *)
+val pcontig : int context_var
+
+(** [DEBUG_RANGEIFY] (0). *)
+val debug_rangeify : int context_var
+
+(** [TUPLE_ORDER] (1). *)
+val tuple_order : int context_var
+
+(** [CCACHE] (1): 0 disables the compiler's disk cache. *)
+val ccache : int context_var
+
+(** [ALLOW_TF32] (0). *)
+val allow_tf32 : int context_var
+
+(** [SCACHE] (1). *)
+val scache : int context_var
+
+(** [USE_ATOMICS] (0). *)
+val use_atomics : int context_var
+
+(** [DISALLOW_BROADCAST] (0). *)
+val disallow_broadcast : int context_var
+
+(** [THREADS] (1): the Clang renderer has threads (tinygrad reads it with getenv in cstyle.py). *)
+val threads : int context_var
+
+(** {1 Global counters} *)
+
+(** tinygrad's GlobalCounters. *)
+module Global_counters : sig
+  (** Operations counted by the kernels run. *)
+  val global_ops : int ref
+
+  (** Bytes moved by the kernels run. *)
+  val global_mem : int ref
+
+  (** Seconds spent in kernels (when timed). *)
+  val time_sum_s : float ref
+
+  (** Kernels run. *)
+  val kernel_count : int ref
+
+  (** Bytes allocated on all devices (not reset). *)
+  val mem_used : int ref
+
+  (** Resets ops, mem, time and kernel count (not mem_used). *)
+  val reset : unit -> unit
+
+  (** Adds (or with a negative count, removes) allocated bytes on a device. *)
+  val add_mem_used : string -> int -> unit
+
+  (** Bytes allocated on a device. *)
+  val mem_used_on : string -> int
+end
+
+(** {1 Clocks} *)
+
+(** Monotonic clock in nanoseconds. *)
+val perf_counter_ns : unit -> int
+
+(** Monotonic clock in seconds. *)
+val perf_counter : unit -> float
+
+(** {1 Files} *)
+
+(** This port's cache directory: [$XDG_CACHE_HOME/tinygrad/ocaml] (default [~/.cache/tinygrad/ocaml]). *)
+val cache_dir : unit -> string
+
+(** Creates a directory and its parents (no error if it exists). *)
+val mkdir_p : string -> unit
+
+(** A path in the temp directory, optionally suffixed with the user name. *)
+val temp : ?append_user:bool -> string -> string

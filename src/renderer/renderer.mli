@@ -1,0 +1,51 @@
+(** The renderer interface and kernel cost estimates. tinygrad: [renderer/__init__.py]. *)
+
+(** A renderer: tinygrad's [Renderer] class as a record of its options, with [render] as the method.
+    [code_for_op] lists the ops the language renders natively (the decompositions test membership). *)
+type t = {
+  device : string;
+  suffix : string;
+  supports_float4 : bool;
+  has_local : bool;
+  has_threads : bool;
+  has_shared : bool;
+  global_max : int list option;
+  local_max : int list option;
+  global_prod_max : int list option;
+  shared_max : int;
+  tensor_cores : unit list;  (** placeholder until tensor cores are ported *)
+  code_for_op : Ops.t list;
+  extra_matcher : t Upat.matcher option;
+  supported_dtypes : Dtype.t list;  (** tinygrad's [supported_dtypes()] *)
+  render : t -> Uop.t list -> string;  (** render a linearized program *)
+}
+
+(** The defaults of tinygrad's base [Renderer] (its [render] fails with "needs a renderer"). *)
+val default : t
+
+(** [set(dtypes.all)] minus double when [Int64] is among the [emulated] dtypes. *)
+val base_supported_dtypes : ?emulated:Dtype.t list -> unit -> Dtype.t list
+
+(** [render r uops] is [r.render r uops]. *)
+val render : t -> Uop.t list -> string
+
+(** [supports r op] is [op in r.code_for_op]. *)
+val supports : t -> Ops.t -> bool
+
+(** Kernel cost estimates. tinygrad: [Estimates]. *)
+module Estimates : sig
+  (** FLOPs, bytes loaded/stored, bytes of memory touched. *)
+  type t = Uop.estimates = { ops : Uop.sint; lds : Uop.sint; mem : Uop.sint }
+
+  (** All zero. *)
+  val zero : t
+
+  (** Field-wise sum ([__add__]). *)
+  val add : t -> t -> t
+
+  (** [ssimplify] of each field. *)
+  val simplify : t -> t
+
+  (** tinygrad [Estimates.from_uops] over a linearized program. *)
+  val from_uops : ?ignore_indexing:bool -> Uop.t list -> t
+end

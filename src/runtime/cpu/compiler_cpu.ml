@@ -1,0 +1,170 @@
+(* tinygrad: runtime/support/compiler_cpu.py ClangCompiler, building a shared object per kernel (tinygrad builds an
+   ELF object and loads it itself; we let the system linker and dlopen do that). The rendered source is kept as
+   tinygrad renders it; the compiled source gets a uniform entry appended:
+     void NAME_entry(void **bufs, long long *vars) { NAME((float* )bufs[0], ..., (int)vars[0]); } *)
+
+type t = { cc : string; args : string list; cachekey : string option }
+
+(* times a compiler was actually run in this process (tests check cache hits with it) *)
+let compile_count = ref 0
+
+let on_path exe =
+  let path = Option.value ~default:"/usr/bin:/bin" (Sys.getenv_opt "PATH") in
+  List.exists (fun d -> d <> "" && Sys.file_exists (Filename.concat d exe)) (String.split_on_char ':' path)
+
+(* CC as tinygrad reads it, else clang, else gcc (the fallback only compiles scalar kernels: no ext_vector_type) *)
+let find_cc () =
+  match Helpers.getenv_str "CC" "" with
+  | "" -> if on_path "clang" then "clang" else if on_path "gcc" then "gcc" else "cc"
+  | c -> c
+
+external machine : unit -> string = "tg_machine"
+
+(* tinygrad: ClangCompiler.__init__ arch flags for "<arch>,native" *)
+let arch_args () =
+  match machine () with
+  | "x86_64" -> [ "-march=native" ]
+  | "arm64" -> [ "-ffixed-x18"; "-mcpu=native" ]
+  | "riscv64" -> [ "-march=rv64g" ]
+  | a -> failwith (Printf.sprintf "unsupported arch: %S" a)
+
+let create ?(cachekey = "compile_clang_so") () =
+  let cc = find_cc () in
+  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args () in
+  let key = String.concat "_" [ cachekey; Filename.basename cc; machine (); "native" ] in
+  { cc; args; cachekey = (if Helpers.ccache.value <> 0 then Some key else None) }
+
+(* ---------- the uniform entry ---------- *)
+
+type param = Buf of string | Var of string
+
+let is_ident_char = function 'a' .. 'z' | 'A' .. 'Z' | '0' .. '9' | '_' -> true | _ -> false
+
+(* the last top-level "void NAME(...)": the kernel (tinygrad's C sources hold one function) *)
+let find_kernel src =
+  let n = String.length src in
+  let rec last i acc =
+    if i + 5 > n then acc
+    else
+      let at_line_start = i = 0 || src.[i - 1] = '\n' in
+      last (i + 1) (if at_line_start && String.sub src i 5 = "void " then Some i else acc) in
+  match last 0 None with
+  | None -> invalid_arg "Compiler_cpu: no top-level 'void <kernel>(' in the source"
+  | Some i ->
+    let j = ref (i + 5) in
+    while !j < n && is_ident_char src.[!j] do incr j done;
+    let name = String.sub src (i + 5) (!j - i - 5) in
+    while !j < n && src.[!j] = ' ' do incr j done;
+    if !j >= n || src.[!j] <> '(' || name = "" then invalid_arg "Compiler_cpu: malformed kernel prototype";
+    let close = try String.index_from src !j ')' with Not_found -> invalid_arg "Compiler_cpu: unclosed prototype" in
+    (name, String.sub src (!j + 1) (close - !j - 1))
+
+let words s = String.split_on_char ' ' s |> List.filter (fun w -> w <> "")
+
+(* "float* restrict data0_4" -> Buf "float* "; "const int core_id" -> Var "int" *)
+let parse_param p =
+  let p = String.trim p in
+  match String.rindex_opt p '*' with
+  | Some i ->
+    Buf (String.concat " " (List.filter (fun w -> w <> "restrict" && w <> "const") (words (String.sub p 0 (i + 1)))))
+  | None ->
+    let ws = List.filter (fun w -> w <> "const") (words p) in
+    let ty = List.filteri (fun i _ -> i < List.length ws - 1) ws in
+    Var (String.concat " " ty)
+
+let signature src =
+  let name, params = find_kernel src in
+  let params = String.trim params in
+  (name, if params = "" || params = "void" then [] else List.map parse_param (String.split_on_char ',' params))
+
+let entry_name name = name ^ "_entry"
+
+(* the wrapper appended to the compiled source: buffers from [bufs], int vars from [vars], in prototype order *)
+let entry_wrapper src =
+  let name, params = signature src in
+  let nb = ref 0 and nv = ref 0 in
+  let args = List.map (function
+      | Buf ty -> let i = !nb in incr nb; Printf.sprintf "(%s)bufs[%d]" ty i
+      | Var ty -> let i = !nv in incr nv; Printf.sprintf "(%s)vars[%d]" ty i) params in
+  Printf.sprintf "\nvoid %s(void **bufs, long long *vars) { (void)bufs; (void)vars; %s(%s); }\n"
+    (entry_name name) name (String.concat ", " args)
+
+let full_source src = src ^ entry_wrapper src
+
+(* ---------- compiling ---------- *)
+
+let read_file path =
+  let ic = open_in_bin path in
+  Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic))
+
+let write_file path s =
+  let oc = open_out_bin path in
+  Fun.protect ~finally:(fun () -> close_out oc) (fun () -> output_string oc s)
+
+let remove_quiet p = try Sys.remove p with Sys_error _ -> ()
+
+external getpid : unit -> int = "tg_getpid"
+
+let getpid_for_tests = getpid
+
+let uniq = ref 0
+let rng = lazy (Random.State.make_self_init ())
+
+(* unique among processes (pid) and within one (counter, random bits) *)
+let unique_suffix () = incr uniq; Printf.sprintf "%d.%d.%d" (getpid ()) !uniq (Random.State.bits (Lazy.force rng))
+
+(* runs the compiler on [full] (the source with the entry), writing the shared object to [out] *)
+let run_cc t full out =
+  let base = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix ()) in
+  let c_file = base ^ ".c" and err_file = base ^ ".err" in
+  write_file c_file full;
+  let cmd = String.concat " " (List.map Filename.quote ((t.cc :: t.args) @ [ "-x"; "c"; c_file; "-o"; out ]))
+            ^ " 2> " ^ Filename.quote err_file in
+  if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" cmd;
+  incr compile_count;
+  let rc = Sys.command cmd in
+  let err = try read_file err_file with Sys_error _ -> "" in
+  remove_quiet c_file; remove_quiet err_file;
+  if rc <> 0 then begin
+    remove_quiet out;
+    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s" t.cc rc err })
+  end
+
+let temp_libs = ref []
+let () = at_exit (fun () -> List.iter remove_quiet !temp_libs)
+
+let assert_no_compile src =
+  if Helpers.getenv "ASSERT_COMPILE" 0 <> 0 then failwith ("tried to compile with ASSERT_COMPILE set\n" ^ src)
+
+(* tinygrad: Compiler.compile; the library is the path of a new shared object (removed at exit) *)
+let compile t src =
+  assert_no_compile src;
+  let out = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".so") in
+  run_cc t (full_source src) out;
+  temp_libs := out :: !temp_libs;
+  out
+
+(* the cache file for a source: named by a hash of compiler, flags and the compiled source *)
+let cache_path t key src =
+  let h = Digest.to_hex (Digest.string (String.concat "\x00" ((t.cc :: t.args) @ [ full_source src ]))) in
+  Filename.concat (Filename.concat (Helpers.cache_dir ()) key) (h ^ ".so")
+
+(* tinygrad: Compiler.compile_cached; a new object is written to a temp name and renamed into place, so a
+   concurrent process sees either no file or a whole one *)
+let compile_cached t src =
+  match t.cachekey with
+  | None -> compile t src
+  | Some key ->
+    let path = cache_path t key src in
+    if Sys.file_exists path then path
+    else begin
+      assert_no_compile src;
+      Helpers.mkdir_p (Filename.dirname path);
+      let tmp = path ^ ".tmp." ^ unique_suffix () in
+      run_cc t (full_source src) tmp;
+      Sys.rename tmp path;
+      path
+    end
+
+let as_device_compiler t =
+  { Device.cachekey = t.cachekey; compile = compile t; compile_cached = compile_cached t }

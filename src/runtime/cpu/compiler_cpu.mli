@@ -1,0 +1,49 @@
+(** tinygrad's runtime/support/compiler_cpu.py ClangCompiler: C source to a shared object, with a disk cache and
+    the uniform entry [void NAME_entry(void **bufs, long long *vars)] appended to the compiled source. *)
+
+(** A C compiler: executable, flags, and the disk cache key ([None] when [CCACHE=0]). *)
+type t = { cc : string; args : string list; cachekey : string option }
+
+(** Compiler runs in this process (cache hits do not count). *)
+val compile_count : int ref
+
+(** [CC] from the environment, else clang, else gcc (which lacks [ext_vector_type]: scalar kernels only). *)
+val find_cc : unit -> string
+
+(** The machine: "x86_64", "arm64", "riscv64". *)
+val machine : unit -> string
+
+(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -march=native] (arch dependent); reads [CCACHE]. *)
+val create : ?cachekey:string -> unit -> t
+
+(** A kernel parameter: a pointer of the given C type, or an int var of the given C type. *)
+type param = Buf of string | Var of string
+
+(** The kernel's name and parameters, from the last top-level [void NAME(...)] in the source. *)
+val signature : string -> string * param list
+
+(** The entry's symbol for a kernel name: [NAME_entry]. *)
+val entry_name : string -> string
+
+(** The C wrapper defining the entry for the kernel in the source. *)
+val entry_wrapper : string -> string
+
+(** The source as compiled: the rendered source followed by the entry wrapper. *)
+val full_source : string -> string
+
+(** Compiles to a new temporary shared object (removed at exit) and returns its path;
+    raises {!Device.Compile_error} with the compiled source and the compiler's output. *)
+val compile : t -> string -> string
+
+(** The process id (tests make unique sources with it). *)
+val getpid_for_tests : unit -> int
+
+(** The cache file a source compiles to. *)
+val cache_path : t -> string -> string -> string
+
+(** Like [compile], through the disk cache (written by atomic rename) unless [CCACHE=0]; [ASSERT_COMPILE=1]
+    makes a cache miss fail. *)
+val compile_cached : t -> string -> string
+
+(** The compiler as the device layer sees it. *)
+val as_device_compiler : t -> Device.compiler

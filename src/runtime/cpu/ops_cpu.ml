@@ -1,0 +1,80 @@
+(* tinygrad: runtime/ops_cpu.py — the CPU device: host memory, the clang compiler, kernels loaded with dlopen and
+   called through their uniform entry. tinygrad runs core_id shards one after another; so does this for now. *)
+open Bigarray
+
+type bytes_ba = Device.bytes_ba
+
+external alloc_aligned : int -> bool -> bytes_ba = "tg_alloc_aligned"
+external ba_addr : ('a, 'b, c_layout) Array1.t -> nativeint = "tg_ba_addr"
+external ba_blit : ('a, 'b, c_layout) Array1.t -> int -> ('c, 'd, c_layout) Array1.t -> int -> int -> unit
+  = "tg_ba_blit" [@@noalloc]
+external dlopen : string -> nativeint = "tg_dlopen"
+external dlsym : nativeint -> string -> nativeint = "tg_dlsym"
+
+external cpu_call :
+  (nativeint[@unboxed]) -> (nativeint, nativeint_elt, c_layout) Array1.t -> (int64, int64_elt, c_layout) Array1.t ->
+  (int[@untagged]) -> (int[@untagged]) -> unit = "tg_cpu_call_byte" "tg_cpu_call" [@@noalloc]
+
+external cpu_call_blocking :
+  (nativeint[@unboxed]) -> (nativeint, nativeint_elt, c_layout) Array1.t -> (int64, int64_elt, c_layout) Array1.t ->
+  (int[@untagged]) -> (int[@untagged]) -> unit = "tg_cpu_call_blocking_byte" "tg_cpu_call_blocking"
+
+let ba_nbytes a = Array1.dim a * kind_size_in_bytes (Array1.kind a)
+
+let host = function Device.Host a -> a | _ -> invalid_arg "CPU allocator: not a host buffer"
+
+(* tinygrad: CPUAllocator (64-byte aligned host memory, so vector loads of any width are aligned) *)
+let allocator () =
+  let copyin : 'a 'b. Device.opaque -> int -> ('a, 'b, c_layout) Array1.t -> unit = fun dst off src ->
+    let d = host dst and n = ba_nbytes src in
+    if off < 0 || off + n > Array1.dim d then invalid_arg "CPU copyin: out of bounds";
+    ba_blit src 0 d off n in
+  let copyout : 'a 'b. ('a, 'b, c_layout) Array1.t -> Device.opaque -> int -> unit = fun dst src off ->
+    let s = host src and n = ba_nbytes dst in
+    if off < 0 || off + n > Array1.dim s then invalid_arg "CPU copyout: out of bounds";
+    ba_blit s off dst 0 n in
+  Device.lru_allocator
+    { alloc = (fun size (spec : Device.buffer_spec) -> Device.Host (alloc_aligned size spec.zero));
+      free = (fun _ _ _ -> ());  (* the GC frees host memory *)
+      copyin; copyout;
+      addr = (fun o -> ba_addr (host o));
+      free_cache = (fun () -> ()) }
+
+(* a loaded kernel: the entry's address *)
+type program = { name : string; lib : string; entry : nativeint; core_id : int option }
+
+(* the handles of loaded libraries, so a library is opened once per process *)
+let loaded : (string, nativeint) Hashtbl.t = Hashtbl.create 64
+
+let load ~name ~lib ~runtimevars =
+  let h = match Hashtbl.find_opt loaded lib with
+    | Some h -> h
+    | None ->
+      let h = try dlopen lib with Failure m -> failwith (Printf.sprintf "CPU: cannot load %s: %s" lib m) in
+      Hashtbl.replace loaded lib h; h in
+  let entry = dlsym h (Compiler_cpu.entry_name name) in
+  { name; lib; entry; core_id = List.assoc_opt "core_id" runtimevars }
+
+(* tinygrad: CPUProgram.__call__; global_size.(0) shards when the kernel has a core_id var *)
+let call p (l : Device.launch) ~global_size =
+  match p.core_id with
+  | None -> cpu_call p.entry l.bufs l.vars (-1) 0
+  | Some slot -> cpu_call p.entry l.bufs l.vars slot global_size.(0)
+
+(* the same, letting other OCaml threads run while the kernel does *)
+let call_blocking p (l : Device.launch) ~global_size =
+  match p.core_id with
+  | None -> cpu_call_blocking p.entry l.bufs l.vars (-1) 0
+  | Some slot -> cpu_call_blocking p.entry l.bufs l.vars slot global_size.(0)
+
+let runtime ~name ~lib ~runtimevars =
+  let p = load ~name ~lib ~runtimevars in
+  { Device.name; call = (fun l ~global_size ~local_size:_ -> call p l ~global_size) }
+
+(* tinygrad: CPUDevice *)
+let create device =
+  { Device.device; allocator = allocator ();
+    compiler = Compiler_cpu.as_device_compiler (Compiler_cpu.create ());
+    runtime; synchronize = (fun () -> ()) }
+
+let () = Device.register "CPU" create

@@ -1,0 +1,258 @@
+(* Runtime layer: helpers knobs, Device/Buffer, and the CPU backend (clang, disk cache, dlopen, uniform entry).
+   Kernels are hand-written in tinygrad's Clang style; expected values are computed by hand. *)
+open Test_util
+open Tinygrad
+
+let cpu () = Device.get "CPU"
+
+(* compile (through the cache) and load a kernel *)
+let load ?(runtimevars = []) src =
+  let d = cpu () in
+  let lib = d.compiler.compile_cached src in
+  let name, _ = Compiler_cpu.signature src in
+  d.runtime ~name ~lib ~runtimevars
+
+let buf dtype n = Device.Buffer.create "CPU" n dtype
+let floats_buf xs = let b = buf Dtype.Float32 (Array.length xs) in Device.Buffer.copyin_floats b xs; b
+
+let check_floats ~what expected actual =
+  check_eq ~what ~eq:(fun a b -> Array.length a = Array.length b && Array.for_all2 (fun x y -> x = y) a b)
+    ~pp:(fun a -> "[" ^ String.concat "; " (Array.to_list (Array.map string_of_float a)) ^ "]") expected actual
+
+(* a fresh comment so the source has never been compiled before by any run *)
+let nonce () =
+  Printf.sprintf "/* %d.%d.%f */\n" (Compiler_cpu.getpid_for_tests ()) (Random.State.bits (Random.State.make_self_init ()))
+    (Helpers.perf_counter ())
+
+let e_add_src = "void E_4(float* restrict data0_4, float* restrict data1_4, float* restrict data2_4) {\n\
+                \  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {\n\
+                \    float val0 = (*(data1_4+Lidx0));\n\
+                \    float val1 = (*(data2_4+Lidx0));\n\
+                \    *(data0_4+Lidx0) = (val0+val1);\n\
+                \  }\n}\n"
+
+(* sum of data1[data2_ .. data3_) times 2: two int vars after the buffers, as tinygrad renders vars *)
+let r_vars_src = "void r_8(float* restrict data0_1, float* restrict data1_8, const int data2_, const int data3_) {\n\
+                 \  float acc0 = 0.0f;\n\
+                 \  for (int Ridx0 = data2_; Ridx0 < data3_; Ridx0++) {\n\
+                 \    acc0 = (acc0+(*(data1_8+Ridx0)));\n\
+                 \  }\n\
+                 \  *(data0_1+0) = (acc0*2.0f);\n}\n"
+
+(* 13 buffers (12 inputs of 3 elements) and 2 int vars *)
+let many_src =
+  let ins = List.init 12 (fun i -> Printf.sprintf "float* restrict data%d_3" (i + 1)) in
+  let sum = String.concat "+" (List.init 12 (fun i -> Printf.sprintf "(*(data%d_3+Lidx0))" (i + 1))) in
+  Printf.sprintf "void E_3n(float* restrict data0_3, %s, const int data13_, const int data14_) {\n\
+                 \  for (int Lidx0 = 0; Lidx0 < 3; Lidx0++) {\n\
+                 \    *(data0_3+Lidx0) = ((%s)*((float)(data13_))+((float)(data14_)));\n\
+                 \  }\n}\n" (String.concat ", " ins) sum
+
+let core_src = "void E_4_t(int* restrict data0_4, const int core_id) {\n\
+               \  *(data0_4+core_id) = (core_id*10+1);\n}\n"
+
+let child_env = "TG_TEST_RUNTIME_CHILD_SRC"
+
+(* the child process of the disk cache test: load the kernel from the cache with ASSERT_COMPILE=1 and run it *)
+let () =
+  match Sys.getenv_opt child_env with
+  | None -> ()
+  | Some file ->
+    let ic = open_in_bin file in
+    let src = really_input_string ic (in_channel_length ic) in
+    close_in ic;
+    let code =
+      match
+        let p = load src in
+        let a = floats_buf [| 1.; 2.; 3.; 4. |] and b = floats_buf [| 10.; 20.; 30.; 40. |] and o = buf Dtype.Float32 4 in
+        ignore (Device.run_program p (Device.Launch.of_buffers [ o; a; b ] []));
+        Device.Buffer.to_floats o
+      with
+      | [| 11.; 22.; 33.; 44. |] when !Compiler_cpu.compile_count = 0 -> 0
+      | _ -> 3
+      | exception e -> prerr_endline (Printexc.to_string e); 4 in
+    exit code
+
+let run_child ?(assert_compile = true) file =
+  Sys.command (Printf.sprintf "%s=%s %s %s" child_env (Filename.quote file)
+                 (if assert_compile then "ASSERT_COMPILE=1" else "") (Filename.quote Sys.executable_name))
+
+let write_tmp s =
+  let f = Filename.temp_file "tg_rt" ".c" in
+  let oc = open_out_bin f in
+  output_string oc s; close_out oc; f
+
+let tests : case list = [
+  ("helpers_to_function_name", fun () ->
+      check_str ~what:"plain" "E_4_4" (Helpers.to_function_name "E_4_4");
+      check_str ~what:"ansi and symbols" "r_4n1" (Helpers.to_function_name "\x1b[34mr\x1b[0m_4n1");
+      check_str ~what:"hex" "a2Bb" (Helpers.to_function_name "a+b"));
+
+  ("helpers_int_division", fun () ->
+      check_int ~what:"cdiv -7 2" (-3) (Helpers.cdiv (-7) 2);
+      check_int ~what:"cmod -7 2" (-1) (Helpers.cmod (-7) 2);
+      check_int ~what:"floordiv -7 2" (-4) (Helpers.floordiv (-7) 2);
+      check_int ~what:"floormod -7 2" 1 (Helpers.floormod (-7) 2);
+      check_int ~what:"floordiv 7 -2" (-4) (Helpers.floordiv 7 (-2));
+      check_int ~what:"ceildiv 7 2" 4 (Helpers.ceildiv 7 2);
+      check_int ~what:"ceildiv -7 2" (-3) (Helpers.ceildiv (-7) 2);
+      check_int ~what:"round_up" 12 (Helpers.round_up 9 4);
+      check_int ~what:"next_power2" 8 (Helpers.next_power2 5);
+      check_int ~what:"prod" 24 (Helpers.prod [ 2; 3; 4 ]);
+      check_str ~what:"strip_parens" "a+(b)" (Helpers.strip_parens "(a+(b))");
+      check_str ~what:"strip_parens unbalanced" "(a)+(b)" (Helpers.strip_parens "(a)+(b)"));
+
+  ("helpers_context_restores", fun () ->
+      let before = Helpers.debug.value in
+      Helpers.(context [ Bind (debug, 5); Bind (noopt, 1) ] (fun () ->
+          check_int ~what:"inside" 5 debug.value; check_int ~what:"noopt" 1 noopt.value));
+      check_int ~what:"restored" before Helpers.debug.value;
+      (try Helpers.(context [ Bind (debug, 6) ] (fun () -> failwith "boom")) with Failure _ -> ());
+      check_int ~what:"restored after exception" before Helpers.debug.value);
+
+  ("helpers_target_parse", fun () ->
+      let t = Helpers.target_parse "pci:1+amd:llvm:gfx1100" in
+      check_str ~what:"device" "AMD" t.device; check_str ~what:"renderer" "LLVM" t.renderer;
+      check_str ~what:"arch" "gfx1100" t.arch; check_str ~what:"iface" "pci" t.interface;
+      check_str ~what:"indices" "1" t.indices;
+      check_str ~what:"repr" "pci:1+AMD:LLVM:gfx1100" (Helpers.target_to_string t));
+
+  ("device_canonicalize_and_default", fun () ->
+      check_str ~what:"cpu:0" "CPU" (Device.canonicalize (Some "cpu:0"));
+      check_str ~what:"cuda:1" "CUDA:1" (Device.canonicalize (Some "cuda:1"));
+      if Helpers.dev_device () = "" then check_str ~what:"default" "CPU" (Device.default ());
+      check_invalid_arg ~what:"unknown device" (fun () -> Device.get "NOPE"));
+
+  ("signature_and_entry", fun () ->
+      let name, ps = Compiler_cpu.signature
+          "typedef float float4 __attribute__((aligned(16),ext_vector_type(4)));\n\
+           void r_8(float* restrict data0_1024, unsigned int* restrict data1_1000, const int data2_) {\n}\n" in
+      check_str ~what:"name" "r_8" name;
+      check (ps = [ Compiler_cpu.Buf "float*"; Buf "unsigned int*"; Var "int" ]) "params";
+      check_str ~what:"wrapper"
+        "\nvoid r_8_entry(void **bufs, long long *vars) { (void)bufs; (void)vars; \
+         r_8((float*)bufs[0], (unsigned int*)bufs[1], (int)vars[0]); }\n"
+        (Compiler_cpu.entry_wrapper "void r_8(float* restrict data0_1024, unsigned int* restrict data1_1000, const int data2_) {}"));
+
+  ("buffer_lazy_alloc_copy_roundtrip", fun () ->
+      let b = buf Dtype.Float32 4 in
+      check_bool ~what:"lazy" false (Device.Buffer.is_allocated b);
+      Device.Buffer.copyin_floats b [| 1.5; -2.; 3.25; 0. |];
+      check_bool ~what:"allocated" true (Device.Buffer.is_allocated b);
+      check_floats ~what:"roundtrip" [| 1.5; -2.; 3.25; 0. |] (Device.Buffer.to_floats b);
+      let a = Bigarray.(Array1.of_array float32 c_layout [| 9.; 8.; 7.; 6. |]) in
+      Device.Buffer.copyin b a;
+      let o = Bigarray.(Array1.create float32 c_layout 4) in
+      Device.Buffer.copyout b o;
+      check (o.{0} = 9. && o.{3} = 6.) "bigarray copy";
+      let v = Device.Buffer.view b 2 Dtype.Float32 8 in
+      check_floats ~what:"view" [| 7.; 6. |] (Device.Buffer.to_floats v);
+      check (Device.Buffer.addr v = Nativeint.add (Device.Buffer.addr b) 8n) "view address";
+      check_invalid_arg ~what:"size mismatch" (fun () -> Device.Buffer.copyin b (Bigarray.(Array1.create float32 c_layout 3))));
+
+  ("buffer_dtypes", fun () ->
+      let h = buf Dtype.Float16 4 in
+      Device.Buffer.copyin_floats h [| 1.5; -2.; 65504.; 5.9604644775390625e-08 |];
+      check_floats ~what:"half" [| 1.5; -2.; 65504.; 5.9604644775390625e-08 |] (Device.Buffer.to_floats h);
+      let raw = Device.Buffer.as_bytes h in
+      check (Char.code raw.{0} = 0x00 && Char.code raw.{1} = 0x3e) "1.5 is 0x3e00 in half";
+      let bf = buf Dtype.Bfloat16 2 in
+      Device.Buffer.copyin_floats bf [| 1.0; -0.5 |];
+      check_floats ~what:"bfloat16" [| 1.0; -0.5 |] (Device.Buffer.to_floats bf);
+      let u = buf Dtype.Uint32 2 in
+      Device.Buffer.copyin_ints u [| 4294967295; 7 |];
+      check (Device.Buffer.to_ints u = [| 4294967295; 7 |]) "uint32";
+      let i8 = buf Dtype.Int8 2 in
+      Device.Buffer.copyin_ints i8 [| -3; 100 |];
+      check (Device.Buffer.to_ints i8 = [| -3; 100 |]) "int8");
+
+  ("lru_allocator_reuses", fun () ->
+      let a = buf Dtype.Float32 1000 in
+      ignore (Device.Buffer.ensure_allocated a);
+      let o = a.opaque in
+      Device.Buffer.deallocate a;
+      let b = buf Dtype.Float32 1000 in
+      ignore (Device.Buffer.ensure_allocated b);
+      check (match (o, b.opaque) with Some x, Some y -> x == y | _ -> false) "same memory reused";
+      Helpers.(context [ Bind (lru, 0) ] (fun () ->
+          Device.Buffer.deallocate b;
+          let c = buf Dtype.Float32 1000 in
+          ignore (Device.Buffer.ensure_allocated c);
+          check (match (o, c.opaque) with Some x, Some y -> x != y | _ -> false) "LRU=0 does not cache")));
+
+  ("run_elementwise", fun () ->
+      let p = load e_add_src in
+      let a = floats_buf [| 1.; 2.; 3.; 4. |] and b = floats_buf [| 0.5; -2.; 10.; 100. |] and o = buf Dtype.Float32 4 in
+      ignore (Device.run_program p (Device.Launch.of_buffers [ o; a; b ] []));
+      check_floats ~what:"a+b" [| 1.5; 0.; 13.; 104. |] (Device.Buffer.to_floats o));
+
+  ("run_int_vars_reused_launch", fun () ->
+      let p = load r_vars_src in
+      let a = floats_buf [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] and o = buf Dtype.Float32 1 in
+      let l = Device.Launch.of_buffers [ o; a ] [ 2; 5 ] in
+      ignore (Device.run_program p l);
+      check_floats ~what:"2*(3+4+5)" [| 24. |] (Device.Buffer.to_floats o);
+      Device.Launch.set_var l 0 0; Device.Launch.set_var l 1 8;
+      ignore (Device.run_program p l);
+      check_floats ~what:"2*36" [| 72. |] (Device.Buffer.to_floats o));
+
+  ("run_13_buffers_2_vars", fun () ->
+      let p = load many_src in
+      let ins = List.init 12 (fun i -> floats_buf [| float_of_int i; 1.; float_of_int (i * i) |]) in
+      let o = buf Dtype.Float32 3 in
+      ignore (Device.run_program p (Device.Launch.of_buffers (o :: ins) [ 3; -1 ]));
+      (* sum i = 66, sum 1 = 12, sum i^2 = 506; then *3 - 1 *)
+      check_floats ~what:"sum*3-1" [| 197.; 35.; 1517. |] (Device.Buffer.to_floats o));
+
+  ("run_core_id_shards", fun () ->
+      let p = load ~runtimevars:[ ("core_id", 0) ] core_src in
+      let o = buf Dtype.Int32 4 in
+      Device.Buffer.copyin_ints o [| 0; 0; 0; 0 |];
+      ignore (Device.run_program ~global_size:[| 4; 1; 1 |] p (Device.Launch.of_buffers [ o ] [ 0 ]));
+      check (Device.Buffer.to_ints o = [| 1; 11; 21; 31 |]) "each shard wrote its slot");
+
+  ("compile_error_carries_source_and_message", fun () ->
+      let src = "void E_bad(float* restrict data0_1) {\n  *(data0_1+0) = undefined_thing;\n}\n" in
+      match (cpu ()).compiler.compile src with
+      | _ -> fail "expected Compile_error"
+      | exception Device.Compile_error { source; output } ->
+        let has s sub = let n = String.length sub in
+          let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
+        check (has source "undefined_thing") "source in the exception";
+        check (has output "undefined_thing" && has output "error") "compiler message: %s" output);
+
+  ("disk_cache_reused_by_second_process", fun () ->
+      let src = nonce () ^ e_add_src in
+      let c = Compiler_cpu.create () in
+      let key = match c.cachekey with Some k -> k | None -> fail "CCACHE is off in this environment" in
+      let path = Compiler_cpu.cache_path c key src in
+      check_bool ~what:"not cached yet" false (Sys.file_exists path);
+      let n0 = !Compiler_cpu.compile_count in
+      check_str ~what:"path" path (Compiler_cpu.compile_cached c src);
+      check_int ~what:"one compile" (n0 + 1) !Compiler_cpu.compile_count;
+      check_str ~what:"hit" path (Compiler_cpu.compile_cached c src);
+      check_int ~what:"no recompile" (n0 + 1) !Compiler_cpu.compile_count;
+      let f = write_tmp src in
+      check_int ~what:"child exit (0: ran from cache without compiling)" 0 (run_child f);
+      Sys.remove f);
+
+  ("disk_cache_concurrent_processes", fun () ->
+      let f = write_tmp (nonce () ^ e_add_src) in
+      let cmd = Printf.sprintf "(%s=%s %s & %s=%s %s & wait)" child_env (Filename.quote f) (Filename.quote Sys.executable_name)
+          child_env (Filename.quote f) (Filename.quote Sys.executable_name) in
+      (* each child compiles (compile_count 1, so it exits 3) unless the other one renamed its file first (0);
+         a broken cache would make it fail to load (4) *)
+      let rc = Sys.command (cmd ^ " ; true") in
+      check_int ~what:"shell" 0 rc;
+      check_int ~what:"third process finds a whole file" 0 (run_child f);
+      Sys.remove f);
+
+  ("ccache_0_disables_disk_cache", fun () ->
+      Helpers.(context [ Bind (ccache, 0) ] (fun () ->
+          let c = Compiler_cpu.create () in
+          check (c.cachekey = None) "no cache key";
+          let n0 = !Compiler_cpu.compile_count in
+          let p1 = Compiler_cpu.compile_cached c e_add_src and p2 = Compiler_cpu.compile_cached c e_add_src in
+          check_int ~what:"compiled twice" (n0 + 2) !Compiler_cpu.compile_count;
+          check (p1 <> p2) "two temporary objects")));
+]

@@ -1,0 +1,1 @@
+let tests : Test_util.case list = []
