@@ -56,10 +56,12 @@ let lru_allocator (base : allocator) =
 (* tinygrad: Compiler; [compile_cached] returns the library ([compile] output), from the disk cache when possible *)
 type compiler = { cachekey : string option; compile : string -> string; compile_cached : string -> string }
 
-(* the argument arrays of a launch: raw buffer addresses and int vars, filled once and reused *)
+(* the argument arrays of a launch: raw buffer addresses and int vars, filled once and reused; [keep] holds the
+   memory behind the addresses so the GC cannot free it while the launch exists *)
 type launch = {
   bufs : (nativeint, nativeint_elt, c_layout) Array1.t;
   vars : (int64, int64_elt, c_layout) Array1.t;
+  keep : opaque option array;
 }
 
 (* tinygrad: Program *)
@@ -322,9 +324,11 @@ module Launch = struct
   let create ~nbufs ~nvars =
     let bufs = Array1.create nativeint c_layout (max 1 nbufs) and vars = Array1.create int64 c_layout (max 1 nvars) in
     Array1.fill bufs 0n; Array1.fill vars 0L;
-    { bufs; vars }
+    { bufs; vars; keep = Array.make (max 1 nbufs) None }
 
-  let set_buf (l : t) i b = l.bufs.{i} <- Buffer.addr b
+  let set_buf (l : t) i b =
+    l.bufs.{i} <- Buffer.addr b;
+    l.keep.(i) <- (Buffer.base b).opaque
   let set_var (l : t) i v = l.vars.{i} <- Int64.of_int v
 
   (* a launch for these buffers and vars *)

@@ -37,10 +37,12 @@ val lru_allocator : allocator -> allocator
     through the disk cache; [cachekey] is [None] when [CCACHE=0]. *)
 type compiler = { cachekey : string option; compile : string -> string; compile_cached : string -> string }
 
-(** The argument arrays of a launch (raw buffer addresses, int vars), filled once and reused across calls. *)
+(** The argument arrays of a launch (raw buffer addresses, int vars), filled once and reused across calls;
+    [keep] holds the memory behind the addresses so the GC cannot free it while the launch is alive. *)
 type launch = {
   bufs : (nativeint, Bigarray.nativeint_elt, Bigarray.c_layout) Bigarray.Array1.t;
   vars : (int64, Bigarray.int64_elt, Bigarray.c_layout) Bigarray.Array1.t;
+  keep : opaque option array;
 }
 
 (** tinygrad's Program: a loaded kernel. *)

@@ -45,3 +45,11 @@ val corpus_dir : unit -> string
 
 (** The corpus program ids (sorted subdirectory names holding [file]), [] when the corpus is absent. *)
 val programs : file:string -> string list
+
+(** The codegen entry point the golden and hand-built kernel tests use: [to_program ast] with the ClangRenderer,
+    i.e. [Some (fun ast -> Codegen.to_program ast (Cstyle.clang_renderer ()))] once src/codegen/codegen.ml is in
+    the build; [None] makes those tests print "skipped" (this is the one line to switch). *)
+val to_program : (Tinygrad.Uop.t -> Tinygrad.Uop.t) option
+
+(** The SOURCE text of a PROGRAM UOp. *)
+val program_source : Tinygrad.Uop.t -> string

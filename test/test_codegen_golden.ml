@@ -120,17 +120,20 @@ let test_npy () =
 
 (* ---------- C source against the corpus (cpu_noopt.json) ---------- *)
 
-(* kernels ("program[index]") that must render exactly; grow this list as the pipeline lands *)
-let expected_to_match : string list = []
+(* kernels ("program[index]") known to render differently from tinygrad; every other corpus kernel must match
+   exactly (whitespace-normalised). Measured with codegen.ml + a stub decomp_dtype.ml: 192/196 matched; these four
+   threefry kernels render `+val1[0]+2u` where tinygrad keeps `+val1[0]+1u+1u` (line 22). *)
+let known_mismatches = [ "rn_dropout[1]"; "rn_randint_two[1]"; "rn_randint_two[5]"; "rn_randn[1]" ]
+let expected_to_match id = not (List.mem id known_mismatches)
 
 (* whitespace-normalised: tokens separated by single spaces *)
 let normalise s =
   String.concat " " (List.filter (fun t -> t <> "")
                        (String.split_on_char ' ' (String.map (function '\n' | '\t' | '\r' -> ' ' | c -> c) s)))
 
-(* [Codegen.get_program_source ast (Cstyle.clang_renderer ())] with NOOPT=1, as the corpus was captured *)
-let render_noopt ast =
-  Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Codegen.get_program_source ast (Cstyle.clang_renderer ()))
+(* the C source of [ast] with NOOPT=1, as the corpus was captured *)
+let render_noopt to_program ast =
+  Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Golden.program_source (to_program ast))
 
 let first_diff a b =
   let la = String.split_on_char '\n' a and lb = String.split_on_char '\n' b in
@@ -143,12 +146,14 @@ let first_diff a b =
 
 let test_noopt_sources () =
   let ks = kernels ~file:"cpu_noopt.json" in
-  if ks = [] then print_endline "golden noopt: corpus absent, skipped"
-  else begin
+  match Golden.to_program with
+  | None -> print_endline "golden noopt: skipped (Golden.to_program is None: codegen not in the build)"
+  | Some _ when ks = [] -> print_endline "golden noopt: corpus absent, skipped"
+  | Some to_program ->
     let verbose = Sys.getenv_opt "GOLDEN_VERBOSE" <> None in
     let results = List.map (fun (prog, i, ast, src, _, _) ->
         let id = Printf.sprintf "%s[%d]" prog i in
-        let r = match render_noopt (Pyrender.parse_ast ast) with
+        let r = match render_noopt to_program (Pyrender.parse_ast ast) with
           | got -> if normalise got = normalise src then Ok () else Error (first_diff got src)
           | exception e -> Error ("exception " ^ Printexc.to_string e) in
         (match r with Error m when verbose -> Printf.printf "golden noopt MISMATCH %s: %s\n" id m | _ -> ());
@@ -156,9 +161,8 @@ let test_noopt_sources () =
     let ok = List.length (List.filter (fun (_, r) -> r = Ok ()) results) in
     Printf.printf "golden noopt: %d/%d match\n%!" ok (List.length results);
     let bad = List.filter_map (fun (id, r) -> match r with
-        | Error m when List.mem id expected_to_match -> Some (id ^ ": " ^ m) | _ -> None) results in
+        | Error m when expected_to_match id -> Some (id ^ ": " ^ m) | _ -> None) results in
     if bad <> [] then fail "%d expected kernels differ:\n%s" (List.length bad) (String.concat "\n" bad)
-  end
 
 let tests : case list =
   [ ("sha256", test_sha256);

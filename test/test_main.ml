@@ -10,4 +10,8 @@ let () =
       ("simplify_valid_idx", Test_simplify_valid_idx.tests);
       ("runtime", Test_runtime.tests);
       ("simplify_ranges", Test_simplify_ranges.tests);
-      ("codegen", Test_codegen.tests) ]
+      ("codegen", Test_codegen.tests);
+      ("codegen_golden", Test_codegen_golden.tests);
+      ("kernels", Test_kernels.tests);
+      ("renderer", Test_renderer.tests);
+      ("transcendental", Test_transcendental.tests) ]

@@ -2108,4 +2108,35 @@ let unit_cases = [
       | Some _ -> ());
 ]
 
-let tests : Test_util.case list = unit_cases @ render_cases @ estimate_cases
+(* decompositions (codegen/decomp/op.py); magic numbers from tinygrad's magicgu *)
+let decomp_cases = [
+  ("decomp_magicgu", fun () ->
+      List.iter (fun ((v, d), (m, s)) ->
+          let m', s' = Decomp_op.magicgu (Z.of_int v) (Z.of_int d) in
+          Test_util.check (Z.equal m' (Z.of_int m) && s' = s) "magicgu(%d, %d) = (%s, %d), expected (%d, %d)" v d (Z.to_string m') s' m s)
+        [ ((100, 7), (147, 10)); ((1000, 3), (683, 11)); ((2147483647, 10), (1717986919, 34)); ((255, 5), (205, 10));
+          ((65535, 641), (104695, 26)) ]);
+  ("decomp_fast_idiv_exhaustive", fun () ->
+      (* x // d through the multiply-shift for every x in [0, 1000]: evaluated with exec_alu in int32 *)
+      let ren = Cstyle.clang_renderer () in
+      let x = Uop.variable_int ~dtype:Dtype.Int32 "x" 0 1000 in
+      List.iter (fun d ->
+          match Decomp_op.fast_idiv ren x (Z.of_int d) with
+          | None -> Test_util.fail "fast_idiv %d: None" d
+          | Some r ->
+            for v = 0 to 1000 do
+              match Uop.sym_infer r [ ("x", Dtype.I (Z.of_int v)) ] with
+              | Dtype.I z -> Test_util.check (Z.to_int z = v / d) "%d // %d = %s" v d (Z.to_string z)
+              | c -> Test_util.fail "fast_idiv: %s" (Dtype.const_to_string c)
+            done) [ 3; 7; 10; 641 ]);
+  ("decomp_max_to_where", fun () ->
+      let ren = Cstyle.clang_renderer () in
+      let pm = Decomp_op.get_simplifying_rewrite_patterns ren.code_for_op in
+      let a = Uop.variable_int ~dtype:Dtype.Int32 "a" 0 10 and b = Uop.variable_int ~dtype:Dtype.Int32 "b" 0 10 in
+      let m = Uop.alu Ops.Max [ a; b ] in
+      match Upat.rewrite pm () m with
+      | Some r -> Test_util.check (r == Uop.where (Uop.lt a b) b a) "MAX -> (a<b).where(b, a), got %s" (Uop.to_string r)
+      | None -> Test_util.fail "MAX not rewritten");
+]
+
+let tests : Test_util.case list = unit_cases @ decomp_cases @ render_cases @ estimate_cases

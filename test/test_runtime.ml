@@ -74,7 +74,7 @@ let () =
     exit code
 
 let run_child ?(assert_compile = true) file =
-  Sys.command (Printf.sprintf "%s=%s %s %s" child_env (Filename.quote file)
+  Sys.command (Printf.sprintf "CCACHE=1 %s=%s %s %s" child_env (Filename.quote file)
                  (if assert_compile then "ASSERT_COMPILE=1" else "") (Filename.quote Sys.executable_name))
 
 let write_tmp s =
@@ -186,6 +186,15 @@ let tests : case list = [
       ignore (Device.run_program p (Device.Launch.of_buffers [ o; a; b ] []));
       check_floats ~what:"a+b" [| 1.5; 0.; 13.; 104. |] (Device.Buffer.to_floats o));
 
+  ("launch_keeps_memory_alive_across_gc", fun () ->
+      let p = load e_add_src in
+      let o = buf Dtype.Float32 4 in
+      let l = Device.Launch.of_buffers [ o; floats_buf [| 1.; 2.; 3.; 4. |]; floats_buf [| 1.; 1.; 1.; 1. |] ] [] in
+      Gc.full_major (); Gc.compact ();
+      ignore (List.init 1000 (fun _ -> floats_buf [| 0.; 0.; 0.; 0. |]));
+      ignore (Device.run_program p l);
+      check_floats ~what:"inputs still alive" [| 2.; 3.; 4.; 5. |] (Device.Buffer.to_floats o));
+
   ("run_int_vars_reused_launch", fun () ->
       let p = load r_vars_src in
       let a = floats_buf [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] and o = buf Dtype.Float32 1 in
@@ -221,10 +230,10 @@ let tests : case list = [
         check (has source "undefined_thing") "source in the exception";
         check (has output "undefined_thing" && has output "error") "compiler message: %s" output);
 
-  ("disk_cache_reused_by_second_process", fun () ->
+  ("disk_cache_reused_by_second_process", fun () -> Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
       let src = nonce () ^ e_add_src in
       let c = Compiler_cpu.create () in
-      let key = match c.cachekey with Some k -> k | None -> fail "CCACHE is off in this environment" in
+      let key = match c.cachekey with Some k -> k | None -> fail "CCACHE=1 gives no cache key" in
       let path = Compiler_cpu.cache_path c key src in
       check_bool ~what:"not cached yet" false (Sys.file_exists path);
       let n0 = !Compiler_cpu.compile_count in
@@ -236,9 +245,9 @@ let tests : case list = [
       check_int ~what:"child exit (0: ran from cache without compiling)" 0 (run_child f);
       Sys.remove f);
 
-  ("disk_cache_concurrent_processes", fun () ->
+  ("disk_cache_concurrent_processes", fun () -> Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
       let f = write_tmp (nonce () ^ e_add_src) in
-      let cmd = Printf.sprintf "(%s=%s %s & %s=%s %s & wait)" child_env (Filename.quote f) (Filename.quote Sys.executable_name)
+      let cmd = Printf.sprintf "(CCACHE=1 %s=%s %s & CCACHE=1 %s=%s %s & wait)" child_env (Filename.quote f) (Filename.quote Sys.executable_name)
           child_env (Filename.quote f) (Filename.quote Sys.executable_name) in
       (* each child compiles (compile_count 1, so it exits 3) unless the other one renamed its file first (0);
          a broken cache would make it fail to load (4) *)

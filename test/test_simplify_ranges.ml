@@ -60,6 +60,34 @@ let test_reduce_unparented () =
     check (u.op == Ops.Mul && u.src.(0) == x && Uop.to_int u.src.(1) = 4) "expected x*4, got %s" (Uop.to_string u)
   | None -> fail "reduce_unparented did nothing"
 
+(* ---------- pm_mops: INDEX through movement ops ---------- *)
+
+(* keys (UOp.key, 16 hex digits) of graph_rewrite(x.index(ranges...), pm_mops, bottom_up=True) in tinygrad 0.14.0 for
+   a PARAM of shape (4,6) behind movement ops (x._mop(op, arg) in Python) *)
+let test_pm_mops () =
+  let p = Uop.param ~shape:[ Uop.Sint 4; Uop.Sint 6 ] 0 Dtype.Float32 in
+  let sh l = `Shape (List.map (fun x -> Uop.Sint x) l) in
+  let pairs l = `Pairs (List.map (fun (a, b) -> (Uop.Sint a, Uop.Sint b)) l) in
+  let rngs shape = List.mapi (fun i s -> Uop.range s i) shape in
+  let key u = String.sub (Golden.hex (Golden.uop_key u)) 0 16 in
+  let run x n = P.graph_rewrite ~bottom_up:true Rangeify.pm_mops () (Uop.index x (rngs (List.filteri (fun i _ -> i < n) (Uop.shape x)))) in
+  let full x = run x (List.length (Uop.shape x)) in
+  let cases =
+    [ ("reshape_permute", Uop.mop Ops.Permute (Uop.mop Ops.Reshape p (sh [ 2; 2; 6 ])) (`Perm [ 2; 0; 1 ]), "fbb3ef4c067bc207");
+      ("pad", Uop.mop Ops.Pad p (pairs [ (1, 6); (0, 8) ]), "60880ff44e58b9cd");
+      ("shrink", Uop.mop Ops.Shrink p (pairs [ (1, 3); (2, 3) ]), "4bfe7301786a5b9d");
+      ("flip", Uop.mop Ops.Flip p (`Flip [ true; false ]), "26f83b437514ecf2");
+      ("expand", Uop.mop Ops.Expand p (sh [ 3 ]), "bcae3130cceaf9cd");
+      ("reshape_merge", Uop.mop Ops.Reshape p (sh [ 24 ]), "c845c1280a0206c6");
+      ("reshape_split", Uop.mop Ops.Reshape (Uop.mop Ops.Reshape p (sh [ 24 ])) (sh [ 3; 8 ]), "abf14457ac54660b") ] in
+  List.iter (fun (name, x, expected) ->
+      let out = full x in
+      check (key out = expected) "%s: expected key %s, got %s for %s" name expected (key out) (Uop.render out)) cases;
+  (* an INDEX with fewer indices than the reshape's dims keeps the trailing dims *)
+  let out = run (Uop.mop Ops.Reshape p (sh [ 2; 2; 6 ])) 2 in
+  check (key out = "13e5da1d2238cdd7") "reshape_partial: expected key 13e5da1d2238cdd7, got %s (%s)" (key out)
+    (Uop.to_string out)
+
 (* ---------- TestGroupedDims (test_gpudims.py) ---------- *)
 
 (* evaluate an index expression with SPECIALs bound *)
@@ -190,14 +218,18 @@ let test_global_prod_max () =
 let cpu_renderer = { Renderer.default with device = "CPU"; has_local = false; has_threads = true; has_shared = false;
                                            global_max = Some [ 8; 0; 0 ] }
 
-(* the part of tinygrad's full_rewrite_to_sink up to apply_opts (codegen/__init__.py), with NOOPT=1 *)
-let optimize_to_named ast =
+(* the part of tinygrad's full_rewrite_to_sink before apply_opts (codegen/__init__.py) *)
+let pre_opts ast =
   let tbl () = Uop.Tbl.create 8 in
   let sink = P.graph_rewrite ~bottom_up:true ~name:"early movement ops" Rangeify.pm_mops () ast in
   let sink = P.graph_rewrite ~name:"load collapse" Simplify.pm_load_collapse () sink in
   let sink = P.graph_rewrite ~name:"split ranges" (P.( @@@ ) Simplify.pm_split_ranges Simplify.pm_flatten_range_tbl) (tbl ()) sink in
   let sink = P.graph_rewrite ~name:"initial symbolic" (P.( @@@ ) Symbolic.sym Simplify.pm_flatten_range) () sink in
-  let sink = P.graph_rewrite ~name:"simplify ranges" (P.( @@@ ) Simplify.pm_flatten_range_tbl Simplify.pm_simplify_ranges) (tbl ()) sink in
+  P.graph_rewrite ~name:"simplify ranges" (P.( @@@ ) Simplify.pm_flatten_range_tbl Simplify.pm_simplify_ranges) (tbl ()) sink
+
+(* ... and apply_opts with NOOPT=1 *)
+let optimize_to_named ast =
+  let sink = pre_opts ast in
   let beam = match ast.Uop.arg with Uop.Kernel_info ki -> ki.beam | _ -> 0 in
   let saved = Helpers.noopt.value in
   Helpers.noopt.value <- 1;
@@ -249,9 +281,83 @@ let test_corpus_names () =
               let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
               Helpers.ansistrip (kname (optimize_to_named ast))
             with
-            | got ->
-              if Sys.getenv_opt "SR_VERBOSE" <> None then Printf.printf "%s %s %s\n" prog expected got;
-              if got <> expected then bad := Printf.sprintf "%s[%d]: expected %s, got %s" prog i expected got :: !bad
+            | got -> if got <> expected then bad := Printf.sprintf "%s[%d]: expected %s, got %s" prog i expected got :: !bad
+            | exception e -> bad := Printf.sprintf "%s[%d]: %s" prog i (Printexc.to_string e) :: !bad)
+          (Golden.to_list (Golden.member "kernels" (Golden.read_file f)))) progs;
+  check (!total >= 196) "expected the 196 kernels of the corpus, found %d" !total;
+  if !bad <> [] then
+    fail "%d/%d corpus kernel names differ:\n  %s" (List.length !bad) !total (String.concat "\n  " (List.rev !bad))
+
+(* the kernel bodies before and after apply_opts are the graphs tinygrad builds (UOp.key of each SINK source) *)
+let test_corpus_keys () =
+  let dir = Golden.corpus_dir () in
+  let asts = Hashtbl.create 64 in
+  let bad = ref [] in
+  let body_keys (s : Uop.t) =
+    String.concat "," (List.map (fun x -> String.sub (Golden.hex (Golden.uop_key x)) 0 16) (Array.to_list s.src)) in
+  List.iter (fun (prog, i, pre, post) ->
+      let kernels = match Hashtbl.find_opt asts prog with
+        | Some k -> k
+        | None ->
+          let f = Filename.concat (Filename.concat dir prog) "cpu_noopt.json" in
+          let k = Array.of_list (Golden.to_list (Golden.member "kernels" (Golden.read_file f))) in
+          Hashtbl.replace asts prog k; k in
+      match
+        let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" kernels.(i))) in
+        let s1 = pre_opts ast in
+        let k1 = body_keys s1 in
+        let saved = Helpers.noopt.value in
+        Helpers.noopt.value <- 1;
+        let s2 = Fun.protect ~finally:(fun () -> Helpers.noopt.value <- saved)
+            (fun () -> Postrange.apply_opts s1 cpu_renderer ~beam:0) in
+        (k1, body_keys s2)
+      with
+      | k1, k2 ->
+        if k1 <> pre then bad := Printf.sprintf "%s[%d] before apply_opts: expected %s, got %s" prog i pre k1 :: !bad
+        else if k2 <> post then bad := Printf.sprintf "%s[%d] after apply_opts: expected %s, got %s" prog i post k2 :: !bad
+      | exception e -> bad := Printf.sprintf "%s[%d]: %s" prog i (Printexc.to_string e) :: !bad) Simplify_ranges_oracle.cases;
+  check (List.length Simplify_ranges_oracle.cases >= 196) "oracle has %d cases" (List.length Simplify_ranges_oracle.cases);
+  if !bad <> [] then
+    fail "%d/%d kernels differ:\n  %s" (List.length !bad) (List.length Simplify_ranges_oracle.cases)
+      (String.concat "\n  " (List.rev !bad))
+
+(* the default-mode corpus: applying the opts tinygrad's heuristic chose (as KernelInfo.opts_to_apply) gives the
+   kernel name tinygrad printed and the graph it built (shift_to / apply_opt for UPCAST, UNROLL and THREAD) *)
+let test_corpus_opts_names () =
+  let dir = Golden.corpus_dir () in
+  let progs = List.sort compare (Array.to_list (Sys.readdir dir)) in
+  let total = ref 0 and bad = ref [] in
+  let opt_of j : Opt.t =
+    let op = match Golden.to_str (Golden.member "op" j) with
+      | "UPCAST" -> Opt.UPCAST | "UNROLL" -> Opt.UNROLL | "THREAD" -> Opt.THREAD | "LOCAL" -> Opt.LOCAL
+      | "GROUP" -> Opt.GROUP | "GROUPTOP" -> Opt.GROUPTOP | "NOLOCALS" -> Opt.NOLOCALS | "PADTO" -> Opt.PADTO
+      | "SWAP" -> Opt.SWAP | o -> fail "unsupported opt %s" o in
+    let axis = match Golden.member_opt "axis" j with Some (Golden.Num _ as n) -> Some (Golden.to_int n) | _ -> None in
+    let arg = match Golden.member_opt "arg" j with Some (Golden.Num _ as n) -> Opt.Int (Golden.to_int n) | _ -> Opt.No_arg in
+    { Opt.op; axis; arg } in
+  List.iter (fun prog ->
+      let f = Filename.concat (Filename.concat dir prog) "cpu_default.json" in
+      if Sys.file_exists f then
+        List.iteri (fun i k ->
+            let expected = Golden.to_str (Golden.member "name" k) in
+            incr total;
+            match
+              let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
+              let opts = List.map opt_of (Golden.to_list (Golden.member "opts" k)) in
+              let ki = match ast.arg with Uop.Kernel_info ki -> ki | _ -> fail "no KernelInfo" in
+              let ast = Uop.replace ast ~arg:(Uop.Kernel_info { ki with opts_to_apply = Some opts }) in
+              let out = Postrange.apply_opts (pre_opts ast) cpu_renderer ~beam:0 in
+              let applied = match out.arg with Uop.Kernel_info ki -> ki.applied_opts | _ -> [] in
+              check (List.length applied = List.length opts) "applied_opts";
+              (* the optimized body is the graph tinygrad builds *)
+              let keys = String.concat "," (List.map (fun x -> String.sub (Golden.hex (Golden.uop_key x)) 0 16)
+                                              (Array.to_list out.src)) in
+              (match List.find_opt (fun (p, j, _) -> p = prog && j = i) Simplify_ranges_oracle.opts_cases with
+               | Some (_, _, k) -> check (k = keys) "body key: expected %s, got %s" k keys
+               | None -> fail "no oracle case");
+              Helpers.ansistrip (kname out)
+            with
+            | got -> if got <> expected then bad := Printf.sprintf "%s[%d]: expected %s, got %s" prog i expected got :: !bad
             | exception e -> bad := Printf.sprintf "%s[%d]: %s" prog i (Printexc.to_string e) :: !bad)
           (Golden.to_list (Golden.member "kernels" (Golden.read_file f)))) progs;
   check (!total >= 196) "expected the 196 kernels of the corpus, found %d" !total;
@@ -262,6 +368,7 @@ let tests : case list =
   [ ("range_split_on_mod", test_range_split_on_mod);
     ("multi_range_reduce_add", test_multi_range_reduce_add);
     ("reduce_unparented", test_reduce_unparented);
+    ("pm_mops", test_pm_mops);
     ("grouped_dims", test_grouped_dims);
     ("grouped_direct_dims_are_special", test_grouped_direct_dims_are_special);
     ("grouped_dims_high_rank", test_grouped_dims_high_rank);
@@ -269,4 +376,6 @@ let tests : case list =
     ("global_prod_max", test_global_prod_max);
     ("name_ew_add_colored", test_name_ew_add_colored);
     ("name_reduce_colored", test_name_reduce_colored);
-    ("corpus_names", test_corpus_names) ]
+    ("corpus_names", test_corpus_names);
+    ("corpus_keys", test_corpus_keys);
+    ("corpus_opts_names", test_corpus_opts_names) ]

@@ -1,0 +1,592 @@
+(* tinygrad: codegen/__init__.py — the kernel pipeline: full_rewrite_to_sink (every pass in order), the
+   linearize/render steps of to_program, and ProgramInfo.from_sink (uop/ops.py).
+   Not ported: the ISA renderer branches (instruction selection, register allocation, do_assemble), tensor-core
+   (WMMA) rules, GROUP_REDUCE (fix_group_for_reduce) and LOCAL staging (add_local_buffer): they fail loudly. *)
+
+open Uop
+
+(* ---------- UOp sugar with tinygrad's MovementMixin semantics ---------- *)
+
+let sint_list_equal a b = List.length a = List.length b && List.for_all2 sint_equal a b
+
+(* tinygrad: MovementMixin.reshape (a no-op reshape returns the node) *)
+let reshape u (s : sint list) =
+  if sint_list_equal (shape u) s then u else mop Ops.Reshape u (`Shape s)
+
+(* tinygrad: MovementMixin.permute (the identity permutation returns the node) *)
+let permute u (order : int list) =
+  if order = List.init (List.length order) (fun i -> i) then u else mop Ops.Permute u (`Perm order)
+
+(* tinygrad: argsort *)
+let argsort (l : int list) =
+  List.map snd (List.stable_sort (fun (a, _) (b, _) -> compare a b) (List.mapi (fun i x -> (x, i)) l))
+
+let is_one = function Sint 1 -> true | _ -> false
+
+(* tinygrad: MovementMixin._broadcast_to / expand (EXPAND adds dims on the left, then a permute) *)
+let expand u (new_shape : sint list) =
+  let shp = shape u in
+  if sint_list_equal shp new_shape then u
+  else begin
+    let nd = List.length new_shape and n = List.length shp in
+    if n > nd then invalid_arg ("expand: cannot broadcast to fewer dimensions " ^ shape_str shp ^ " to " ^ shape_str new_shape);
+    let n_left = nd - n in
+    let aligned = List.init n_left (fun _ -> Sint 1) @ shp in
+    List.iter2 (fun s ns -> if not (sint_equal s ns || is_one s) then
+                   invalid_arg ("expand: cannot broadcast " ^ shape_str shp ^ " to " ^ shape_str new_shape)) aligned new_shape;
+    (* tinygrad: broadcast_axes *)
+    let axes = List.init n_left (fun i -> i)
+               @ List.concat (List.mapi (fun i s -> if is_one s && not (is_one (List.nth new_shape (n_left + i)))
+                                          then [ n_left + i ] else []) shp) in
+    let expand_at = List.filter_map (fun i -> if i >= n_left then Some (i - n_left) else None) axes in
+    let kept = List.filter (fun i -> not (List.mem i expand_at)) (List.init n (fun i -> i)) in
+    let squeezed = reshape u (List.map (fun i -> List.nth shp i) kept) in
+    let earg = List.filteri (fun i _ -> i < n_left) new_shape @ List.map (fun i -> List.nth new_shape (n_left + i)) expand_at in
+    let expanded = mop Ops.Expand squeezed (`Shape earg) in
+    let index_of x l = let rec go k = function [] -> raise Not_found | y :: t -> if y = x then k else go (k + 1) t in go 0 l in
+    let perm = List.init n_left (fun i -> i)
+               @ List.init n (fun i -> n_left + (if List.mem i expand_at then index_of i expand_at
+                                                 else List.length expand_at + index_of i kept)) in
+    permute expanded perm
+  end
+
+(* tinygrad: UOp.stack via _mop(STACK): sources are cast to the common dtype (Invalid kept, CONSTs rebuilt) *)
+let ustack (srcs : Uop.t list) =
+  let dt = match dtype_from_uop Ops.Stack (Array.of_list srcs) No_arg with Some d -> d | None -> Dtype.Void in
+  Uop.stack (List.map (fun u -> if is_invalid (base u) then u else if u.op == Ops.Const then const ~dtype:dt (const_val u)
+                        else cast dt u) srcs)
+
+let iconst i = const_int i
+
+(* tinygrad: UOp.buf_uop *)
+let rec buf_uop u =
+  if u.op == Ops.Buffer || u.op == Ops.Param then u
+  else if (base u).op == Ops.After then base (buf_uop (base u).src.(0))
+  else begin
+    let s = ref u in
+    while Array.length !s.src > 0
+          && not (List.memq !s.op [ Ops.Buffer; Ops.Param; Ops.Stage; Ops.Mstack ]) do s := !s.src.(0) done;
+    !s
+  end
+
+(* tinygrad: UOp.placeholder (LOCAL/REG buffers are BUFFER, GLOBAL ones PARAM) *)
+let placeholder (shp : int list) dtype ~slot ~(addrspace : Dtype.addrspace) =
+  let dtype = Dtype.strong_dtype dtype in
+  let size = List.fold_left ( * ) 1 shp in
+  let ret =
+    if addrspace = Dtype.Global then placeholder_param ~slot dtype size
+    else create Ops.Buffer ~src:[| shape_to_shape_arg [ Sint size ] |]
+        ~arg:(Param { default_param with slot; pdtype = dtype; addrspace = Some addrspace }) in
+  if List.length shp > 1 then reshape ret (List.map (fun i -> Sint i) shp) else ret
+
+(* tinygrad: UOp.cconst — a weak CONST with the width on a CAST *)
+let cconst (b : Dtype.const) dtype = create Ops.Cast ~src:[| const b |] ~arg:(Dtype dtype)
+
+let range_axis_id u = match u.arg with Range (i :: _, _) -> i | _ -> invalid_arg "not a RANGE"
+let range_axis_type u = match u.arg with Range (_, at) -> at | _ -> invalid_arg "not a RANGE"
+let reduce_arg u = match u.arg with Reduce_arg (op, n) -> (op, n) | _ -> invalid_arg "REDUCE arg"
+let srcs_from u i = Array.to_list (Array.sub u.src i (Array.length u.src - i))
+let vmax_int u = Z.to_int (zi (vmax u))
+
+(* itertools.product over ranges [0, n) *)
+let product (dims : int list) : int list list =
+  List.fold_right (fun n acc -> List.concat_map (fun i -> List.map (fun rest -> i :: rest) acc) (List.init n (fun i -> i)))
+    dims [ [] ]
+
+(* ---------- pm_number_params ---------- *)
+
+(* tinygrad: do_number_param — unnumbered (slot -1) PARAMs get the next slot *)
+let pm_number_params : int ref Upat.matcher =
+  Upat.(matcher [
+      rule_ctx (pat ~name:"x" Ops.Param) (fun ctx c ->
+          let x = get c "x" in
+          let p = param_arg x in
+          if p.slot <> -1 then None
+          else (incr ctx; Some (Uop.replace ~arg:(Param { p with slot = !ctx - 1 }) x))) ])
+
+(* ---------- expander ---------- *)
+
+(* tinygrad: build_range_map — UNROLL/UPCAST axis id -> position *)
+let build_range_map (sink : Uop.t) : (int, int) Hashtbl.t =
+  let ctx = Hashtbl.create 8 in
+  List.iter (fun x ->
+      if x.op == Ops.Range && (match range_axis_type x with Unroll | Upcast -> true | _ -> false)
+      then Hashtbl.replace ctx (range_axis_id x) (Hashtbl.length ctx)) (toposort sink);
+  ctx
+
+(* tinygrad: expand_reduce — REDUCE over expanded (non-RANGE) axes becomes a horizontal reduce *)
+let expand_reduce (r : Uop.t) =
+  let range_srcs = ref [] and new_axes = ref [] in
+  List.iter (fun u ->
+      if u.op == Ops.Range then range_srcs := !range_srcs @ [ u ]
+      else List.iteri (fun i s -> match s with Sint 1 -> () | Sint n when n <= 1 -> () | _ -> new_axes := !new_axes @ [ i ])
+          (shape u)) (srcs_from r 1);
+  if !new_axes = [] then None
+  else begin
+    let op, n = reduce_arg r in
+    assert (n = 0);
+    let s0 = shape r.src.(0) in
+    let nd = List.length s0 in
+    let perm = !new_axes @ List.filter (fun i -> not (List.mem i !new_axes)) (List.init nd (fun i -> i)) in
+    let out_shape = List.mapi (fun i s -> if List.mem i !new_axes then Sint 1 else s) s0 in
+    let red = create Ops.Reduce ~src:(Array.of_list (permute r.src.(0) perm :: !range_srcs))
+        ~arg:(Reduce_arg (op, List.length !new_axes)) in
+    Some (reshape red out_shape)
+  end
+
+(* tinygrad: expander2 (the WMMA rule, expand_wmma, comes with tensor cores) *)
+let expander2 : (int, int) Hashtbl.t Upat.matcher =
+  Upat.(matcher [
+      rule (pat ~name:"r" Ops.Reduce) (fun c -> expand_reduce (get c "r"));
+      rule_ctx (pat ~name:"r" Ops.Range) (fun ctx c ->
+          let r = get c "r" in
+          match Hashtbl.find_opt ctx (range_axis_id r) with
+          | None -> None
+          | Some pos ->
+            let n = vmax_int r + 1 in
+            let cst = ustack (List.init n (fun i -> const_int ~dtype:r.dtype i)) in
+            Some (reshape cst (List.init (Hashtbl.length ctx) (fun i -> Sint (if i = pos then n else 1))))) ]
+        @@@ lift Simplify.pm_flatten_range @@@ lift Movement.mop_cleanup)
+
+(* ---------- broadcast / devectorize ---------- *)
+
+(* tinygrad: expand_broadcast — make every source of an ALU/STORE the broadcast shape *)
+let expand_broadcast (x : Uop.t) =
+  let shapes = List.map shape_opt (Array.to_list x.src) in
+  if List.exists Option.is_none shapes then None
+  else
+    let shapes = List.map Option.get shapes in
+    if List.for_all (sint_list_equal (List.hd shapes)) shapes then None
+    else
+      let shp = broadcast_shape shapes in
+      Some (Uop.replace ~src:(Array.map (fun u -> expand u shp) x.src) x)
+
+(* tinygrad: pm_expand_broadcast (pm_wmma_add and broadcast_and_devec_wmma come with tensor cores) *)
+let pm_expand_broadcast : unit Upat.matcher =
+  Upat.(matcher [
+      rule (make ~op:(List.filter (fun o -> Ops.Group.is_binary o || Ops.Group.is_ternary o) (Array.to_list Ops.all) @ [ Ops.Store ])
+              ~name:"x" ()) (fun c -> expand_broadcast (get c "x")) ])
+
+(* tinygrad: do_devectorize — an op on shaped values becomes a STACK of scalar ops (a GROUP of STOREs) *)
+let do_devectorize (b : Uop.t) =
+  let bs = shape b in
+  if bs = [] then None
+  else if not (Array.for_all (fun x -> sint_list_equal (shape x) bs || is_invalid (base x)) b.src) then None
+  else begin
+    let dims = List.map (function Sint n -> n | Suop u -> vmax_int u) bs in
+    let src = List.map (fun idx ->
+        let idx_c = List.map (fun i -> iconst i) idx in
+        create b.op ~src:(Array.map (fun x -> if is_invalid (base x) then base x else index x idx_c) b.src) ~arg:b.arg ~tag:b.tag)
+        (product dims) in
+    if b.op != Ops.Store then Some (reshape (ustack src) bs) else Some (group src)
+  end
+
+let elementwise = List.filter Ops.Group.is_elementwise (Array.to_list Ops.all)
+
+(* tinygrad: ew_devectorizer *)
+let ew_devectorizer : unit Upat.matcher =
+  Upat.(matcher [ rule (make ~op:elementwise ~name:"b" ()) (fun c -> do_devectorize (get c "b")) ])
+
+(* tinygrad: devectorizer2 (the WMMA unpack rule, do_stack_wmma, comes with tensor cores) *)
+let devectorizer2 : unit Upat.matcher =
+  let bufpat = Upat.ops ~name:"b" [ Ops.Param; Ops.Buffer ] in
+  Upat.(lift Movement.mop_cleanup @@@ Rangeify.pm_mops @@@ matcher [
+      (* unpack broadcasting *)
+      rule (make ~op:(elementwise @ [ Ops.Load; Ops.Store ]) ~name:"b" ()) (fun c -> do_devectorize (get c "b"));
+      (* INDEX without src is nothing *)
+      rule (pat Ops.Index ~src:(In_order [ var "x" ])) (fun c -> Some (get c "x"));
+      (* stacked INDEX is many INDEX *)
+      rule (pat Ops.Index ~name:"x" ~src:(In_order [ bufpat; pat ~name:"s" Ops.Stack ])) (fun c ->
+          let b = get c "b" and s = get c "s" and x = get c "x" in
+          Some (ustack (List.map (fun u -> Uop.replace ~src:[| b; u |] x) (Array.to_list s.src))));
+      (* INDEX into RESHAPE moves the RESHAPE *)
+      rule (pat Ops.Index ~src:(In_order [ bufpat; pat ~name:"s" Ops.Reshape ])) (fun c ->
+          let s = get c "s" in
+          Some (reshape (Uop.index (get c "b") [ s.src.(0) ]) (shape s)));
+      (* RESHAPE a void is removed (hack for AFTER) *)
+      rule (pat ~dtype:[ Dtype.Void ] ~name:"x" Ops.Reshape) (fun c -> Some (get c "x").src.(0));
+      (* reshape of a single element shaped value to scalar is an index *)
+      rule (pat ~name:"x" Ops.Reshape) (fun c ->
+          let x = get c "x" in
+          if (match marg x with `Shape [] -> true | _ -> false) && sint_list_equal (shape x.src.(0)) [ Sint 1 ]
+          then Some (Uop.index x.src.(0) [ iconst 0 ]) else None);
+      (* EXPAND on scalar -> STACK *)
+      rule (pat Ops.Expand ~name:"out" ~src:(In_order [ var "x"; wild ])) (fun c ->
+          let x = get c "x" and out = get c "out" in
+          let n = max_numel out in
+          if shape x = [] && sint_list_equal (shape out) [ Sint n ] then Some (ustack (List.init n (fun _ -> x))) else None) ])
+
+(* ---------- remove reduces ---------- *)
+
+(* tinygrad: fix_group_for_reduce — GROUP_REDUCE ranges need a LOCAL buffer (not ported yet) *)
+let fix_group_for_reduce (x : Uop.t) =
+  if List.exists (fun u -> u.op == Ops.Range && range_axis_type u = Group_reduce) (srcs_from x 1) then
+    failwith "fix_group_for_reduce: GROUP_REDUCE is not ported yet"
+  else None
+
+(* tinygrad: ReduceContext *)
+type reduce_context = { mutable acc_num : int }
+
+let mergeable = Str "mergeable"
+
+(* tinygrad: merge_reduce_ends — merge ENDs (from reduce_to_acc) that share the same range and nesting context;
+   ENDs at different nesting depths get cloned RANGEs so each RANGE maps to one END *)
+let merge_reduce_ends (sink : Uop.t) =
+  let bs = backward_slice sink in
+  let range_to_ends = ref [] in
+  List.iter (fun u ->
+      if u.op == Ops.End && equal_arg u.tag mergeable then begin
+        let key = srcs_from u 1 in
+        match List.find_opt (fun (k, _) -> List.length k = List.length key && List.for_all2 ( == ) k key) !range_to_ends with
+        | Some (_, l) -> l := !l @ [ u ]
+        | None -> range_to_ends := !range_to_ends @ [ (key, ref [ u ]) ]
+      end) bs;
+  let subs = ref [] in
+  let next_axis = ref (1 + List.fold_left (fun m u -> if u.op == Ops.Range then max m (range_axis_id u) else m) (-1) bs) in
+  List.iter (fun (r, ends) ->
+      let ends = !ends in
+      if List.length ends > 1 then begin
+        let ctx_key e = List.sort compare (List.map (fun x -> x.id) (ranges e)) in
+        let by_ctx = ref [] in
+        List.iter (fun e ->
+            let k = ctx_key e in
+            match List.assoc_opt k !by_ctx with
+            | Some l -> l := !l @ [ e ]
+            | None -> by_ctx := !by_ctx @ [ (k, ref [ e ]) ]) ends;
+        List.iteri (fun i (_, grp) ->
+            let grp = !grp in
+            let tr = if i = 0 then r else
+                List.mapi (fun j rr -> match rr.arg with
+                    | Range (_ :: rest, at) -> Uop.replace ~arg:(Range ((!next_axis + j) :: rest, at)) rr
+                    | _ -> rr) r in
+            if i > 0 then next_axis := !next_axis + List.length r;
+            let mapped = if i > 0 then List.map (fun e -> Upat.substitute e (List.combine r tr)) grp else grp in
+            let merged = match mapped with [ m ] -> m | _ -> end_ (group (List.map (fun e -> e.src.(0)) mapped)) tr in
+            List.iter (fun e -> subs := !subs @ [ (e, merged) ]) grp) !by_ctx
+      end) !range_to_ends;
+  if !subs = [] then None else Some (Upat.substitute sink !subs)
+
+(* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END *)
+let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
+  let acc = placeholder (max_shape r) r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
+  ctx.acc_num <- ctx.acc_num + 1;
+  let topo = toposort r.src.(0) in
+  let red_rngs = srcs_from r 1 in
+  let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
+  let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
+  let op, n = reduce_arg r in
+  let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
+  let acc_initted = after acc (acc_init :: red_rngs) in
+  let inp = if n <> 0 then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0) in
+  let acc_out = rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) in
+  after acc [ acc_out ]
+
+(* tinygrad: expand_horizontal_reduce — a REDUCE without ranges reduces its leading axes in place *)
+let expand_horizontal_reduce (r : Uop.t) =
+  let inp = r.src.(0) in
+  let op, n = reduce_arg r in
+  let ms = max_shape inp in
+  let vals = List.map (fun idx -> index inp (List.map iconst idx)) (product (List.filteri (fun i _ -> i < n) ms)) in
+  match vals with
+  | [] -> invalid_arg "expand_horizontal_reduce: nothing to reduce"
+  | v :: rest -> List.fold_left (fun x y -> alu op [ x; y ]) v rest
+
+(* tinygrad: pm_reduce_local (pm_wmma_add comes with tensor cores) *)
+let pm_reduce_local : reduce_context Upat.matcher =
+  Upat.(matcher [
+      (* fix group for reduce *)
+      rule (pat ~name:"x" Ops.Reduce) (fun c -> fix_group_for_reduce (get c "x"));
+      (* remove reduces *)
+      rule_ctx (pat ~name:"r" ~allow_any_len:true ~src:(In_order [ wild; wild ]) Ops.Reduce) (fun ctx c ->
+          Some (reduce_ranges_to_acc ctx (get c "r")));
+      rule (pat ~name:"r" ~src:(In_order [ wild ]) Ops.Reduce) (fun c -> Some (expand_horizontal_reduce (get c "r")));
+      rule (pat ~name:"sink" Ops.Sink) (fun c -> merge_reduce_ends (get c "sink")) ]
+        @@@ lift Symbolic.pm_clean_up_group_sink)
+
+(* ---------- loads, local buffers, casts ---------- *)
+
+(* tinygrad: is_shape_changing_bitcast *)
+let is_shape_changing_bitcast (u : Uop.t) = u.op == Ops.Bitcast && not (sint_list_equal (shape u) (shape u.src.(0)))
+
+(* tinygrad: maybe_load — memory (GLOBAL/LOCAL/REG) read by an ALU is LOADed *)
+let maybe_load (u : Uop.t) =
+  match addrspace u with Some (Dtype.Global | Dtype.Local | Dtype.Reg) -> load u [] | _ -> u
+
+(* tinygrad: pm_add_loads *)
+let pm_add_loads : unit Upat.matcher =
+  Upat.(matcher [
+      rule (make ~op:(elementwise @ [ Ops.Reduce; Ops.Wmma; Ops.Stack ]) ~name:"x" ()) (fun c ->
+          let x = get c "x" in
+          if is_shape_changing_bitcast x then None else Some (Uop.replace ~src:(Array.map maybe_load x.src) x));
+      rule (pat ~name:"x" Ops.Store) (fun c ->
+          let x = get c "x" in
+          Some (Uop.replace ~src:(Array.concat [ [| x.src.(0); maybe_load x.src.(1) |]; Array.sub x.src 2 (Array.length x.src - 2) ]) x)) ])
+
+(* tinygrad: pm_add_local_buffers (add_local_buffer needs BufferizeOpts on STAGE: not ported yet) *)
+let pm_add_local_buffers : unit Upat.matcher =
+  Upat.(matcher [ rule (pat Ops.Stage) (fun _ -> failwith "add_local_buffer: STAGE (local buffers) is not ported yet") ]
+        @@@ Rangeify.pm_mops)
+
+(* tinygrad: pm_cast_float_alu — float ALUs need a float operand, made explicit before the decomps *)
+let pm_cast_float_alu : unit Upat.matcher =
+  Upat.(matcher [
+      rule (ops ~name:"u" ~src:(In_order [ var "x" ]) [ Ops.Sin; Ops.Log2; Ops.Exp2; Ops.Sqrt; Ops.Reciprocal ]) (fun c ->
+          let u = get c "u" and x = get c "x" in
+          if x.dtype != u.dtype then Some (Uop.replace ~src:[| Uop.cast u.dtype x |] u) else None) ])
+
+(* ---------- barriers ---------- *)
+
+let is_local_store (x : Uop.t) = x.op == Ops.Store && addrspace x = Some Dtype.Local
+
+(* tinygrad: add_raw_barrier — loads from a LOCAL buffer that depend (via AFTER) on LOCAL stores need a barrier *)
+let add_raw_barrier (after : Uop.t) =
+  if addrspace after <> Some Dtype.Local then None
+  else
+    let deps = toposort ~gate:(fun x -> x.op != Ops.Barrier) (sink (srcs_from after 1)) in
+    if not (List.exists is_local_store deps) then None
+    else Some (Uop.after after.src.(0) [ create Ops.Barrier ~src:(Array.of_list (srcs_from after 1)) ])
+
+(* tinygrad: add_war_barrier — a LOCAL buffer stored and loaded in the same loop needs a barrier at the loop end *)
+let add_war_barrier (e : Uop.t) =
+  let rngs = List.filter (fun r -> r.op == Ops.Range && (match range_axis_type r with Reduce | Weak | Loop -> true | _ -> false)
+                                   && Z.sign (zi (vmax r)) > 0) (srcs_from e 1) in
+  if rngs = [] || e.src.(0).op == Ops.Barrier then None
+  else begin
+    let sl = toposort e.src.(0) in
+    let store_bufs = List.filter_map (fun x ->
+        if is_local_store x && List.exists (fun r -> List.memq r (ranges x)) rngs then Some (buf_uop x) else None) sl in
+    let loads = List.filter (fun x -> x.op == Ops.Load && List.memq (buf_uop x.src.(0)) store_bufs) sl in
+    if loads = [] then None
+    else Some (Uop.replace ~src:(Array.append [| create Ops.Barrier ~src:(Array.of_list (e.src.(0) :: loads)) |]
+                                   (Array.of_list (srcs_from e 1))) e)
+  end
+
+(* tinygrad: pm_implicit_barriers *)
+let pm_implicit_barriers : unit Upat.matcher =
+  Upat.(matcher [
+      rule (pat ~name:"after" Ops.After) (fun c -> add_raw_barrier (get c "after"));
+      rule (pat ~name:"end" Ops.End) (fun c -> add_war_barrier (get c "end")) ])
+
+(* tinygrad: pm_casted_consts — spell every literal as CAST(dt, CONST(value)) *)
+let pm_casted_consts : unit Upat.matcher =
+  Upat.(matcher [ rule (pat ~dtype:Dtype.all ~name:"c" Ops.Const) (fun c ->
+      let c = get c "c" in Some (cconst (const_val c) c.dtype)) ])
+
+(* ---------- full_rewrite_to_sink ---------- *)
+
+let gr ?bottom_up ?walk ~name pm ctx sink = Upat.graph_rewrite ?bottom_up ?walk ~name pm ctx sink
+
+(* the combined matchers are built once *)
+let pm_postopt = Upat.(Symbolic.sym @@@ Symbolic.pm_move_where_on_load @@@ Simplify.pm_flatten_range
+                       @@@ Simplify.pm_reduce_unparented)
+let pm_remove_reduces = Upat.(lift Movement.mop_cleanup @@@ pm_reduce_local)
+let pm_expand_bcast_loads = Upat.(Symbolic.symbolic_simple @@@ pm_expand_broadcast @@@ pm_add_loads)
+let pm_devectorize = Upat.(Symbolic.symbolic_simple @@@ devectorizer2 @@@ Coalesce.indexing_simplify)
+let pm_add_images = Upat.(Symbolic.symbolic_simple @@@ ew_devectorizer @@@ Coalesce.pm_simplify_add_image)
+let pm_extra_symbolic = Upat.(Symbolic.sym @@@ Coalesce.indexing_simplify)
+let pm_lower_all_index = Upat.(lift Symbolic.symbolic_simple @@@ Weak.pm_lower_index_dtype @@@ lift Coalesce.indexing_simplify)
+let pm_initial_symbolic = Upat.(Symbolic.sym @@@ Simplify.pm_flatten_range)
+
+(* tinygrad: full_rewrite_to_sink — every codegen pass from the kernel AST to the sink the linearizer orders *)
+let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+  (* multi_pm (in-kernel UNSHARD resolution for multi-device) is the identity here: multi-device is not ported *)
+  let sink = ast in
+  (* preprocess *)
+  let sink = gr ~bottom_up:true ~name:"early movement ops" Rangeify.pm_mops () sink in
+  (* first we optimize *)
+  let sink =
+    if optimize then begin
+      (* collapse loads reduce (indexing by a tensor) *)
+      let sink = gr ~name:"load collapse" Simplify.pm_load_collapse () sink in
+      (* split ranges *)
+      let sink = gr ~name:"split ranges" Upat.(Simplify.pm_split_ranges @@@ Simplify.pm_flatten_range_tbl)
+          (Uop.Tbl.create 16) sink in
+      (* symbolic (NOTE: this is a requirement for pm_simplify_ranges to be correct) *)
+      let sink = gr ~name:"initial symbolic" pm_initial_symbolic () sink in
+      (* optimize (schedule) the AST *)
+      let sink = gr ~name:"simplify ranges" Upat.(Simplify.pm_flatten_range_tbl @@@ Simplify.pm_simplify_ranges)
+          (Uop.Tbl.create 16) sink in
+      (* do postrange optimization, BEAM or hand_coded_optimizations *)
+      let beam = match ast.arg with Kernel_info k -> k.beam | _ -> 0 in
+      Postrange.apply_opts sink ren ~beam
+    end else sink in
+  (* ** expander ** reduce_unparented: a REDUCE whose src folded to a CONST has no parented ranges *)
+  let sink = gr ~name:"postopt symbolic" pm_postopt () sink in
+  (* expand *)
+  let sink = gr ~name:"expander" expander2 (build_range_map sink) sink in
+  (* remove reduce *)
+  let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0 } sink in
+  (* add locals *)
+  let sink = gr ~name:"add local buffers" pm_add_local_buffers () sink in
+  (* add gpu dims (late). this works after devectorize, but it's faster here *)
+  let sink = gr ~name:"add gpudims" Gpudims.pm_add_gpudims ren sink in
+  (* **** optimizations are done, now we lower to actual code **** *)
+  let sink = gr ~name:"*** expand broadcast / add loads" pm_expand_bcast_loads () sink in
+  (* devectorize *)
+  let sink = gr ~name:"devectorize2" pm_devectorize () sink in
+  (* some coalescing misses without this *)
+  let sink = gr ~name:"early symbolic" Symbolic.sym () sink in
+  (* do memory coalescing (late) *)
+  let sink = Coalesce.memory_coalescing ~device:ren.Renderer.device ~supports_float4:ren.Renderer.supports_float4 sink in
+  let sink = gr ~bottom_up:true ~name:"add images" pm_add_images () sink in
+  (* extra symbolic before decomp; also indexing_simplify, while the index is still weakint *)
+  let sink = gr ~name:"extra symbolic" pm_extra_symbolic () sink in
+  (* lower index dtype. NOTE: we need indexing_simplify to remove the cast to long using the Invalid *)
+  let sink = gr ~name:"lower all index dtypes" pm_lower_all_index (Uop.Tbl.create 64) sink in
+  (* final symbolic before decomp *)
+  let sink = gr ~name:"final symbolic" Symbolic.symbolic () sink in
+  let sink = gr ~name:"cast float alu operands" pm_cast_float_alu () sink in
+  (* **** decomps **** floordiv+mod / dtype decomp (early) *)
+  let supported_ops = ren.Renderer.code_for_op in
+  let pm_decomp = Upat.(Symbolic.symbolic_simple @@@ Decomp_op.get_simplifying_rewrite_patterns supported_ops) in
+  let sink = gr ~name:"early decompositions" pm_decomp () sink in
+  (* late decomps + move gates from unrenderable INVALID where *)
+  let sink = gr ~name:"decomp dtypes" Upat.(Decomp_dtype.pm_dtype_decomps @@@ lift Weak.pm_commit_weak)
+      (Hashtbl.create 8, ren) sink in
+  let pm_decomp = Upat.(lift pm_decomp
+                        @@@ Decomp_op.get_late_rewrite_patterns supported_ops (Helpers.disable_fast_idiv.value <> 0)
+                        @@@ Transcendental.get_transcendental_patterns supported_ops (Helpers.transcendental.value >= 2)) in
+  let sink = gr ~name:"late decompositions" pm_decomp ren sink in
+  let sink = gr ~name:"move gates from index" Gater.pm_move_gates_from_index () sink in
+  (* final rules for the renderer (without sym) *)
+  let extra = match ren.Renderer.extra_matcher with Some m -> m | None -> Upat.matcher [] in
+  let pm_final = Upat.(lift Weak.pm_commit_weak @@@ lift Weak.pm_cast_weak @@@ pm_decomp @@@ extra
+                       @@@ lift Linearizer.pm_split_ends @@@ lift Symbolic.pm_remove_invalid) in
+  let sink = gr ~name:"final rewrite" pm_final ren sink in
+  (* spell every literal as a casted const CAST(dt, CONST(value)) *)
+  let sink = gr ~walk:true ~name:"casted consts" pm_casted_consts () sink in
+  (* add implicit barriers *)
+  let sink = gr ~name:"add implicit barriers" pm_implicit_barriers () sink in
+  (* this was the linearizer *)
+  let sink = gr ~bottom_up:true ~name:"add control flow" Linearizer.pm_add_control_flow (Linearizer.cfg_context sink) sink in
+  (* put unnumbered variable PARAMs in slots *)
+  let num_params = List.length (List.filter (fun x -> x.op == Ops.Param && (param_arg x).slot <> -1) (toposort sink)) in
+  gr ~walk:true ~name:"number params with -1" pm_number_params (ref num_params) sink
+
+(* ---------- linearize / render ---------- *)
+
+(* tinygrad: pm_linearize_cleanups — a gated STORE becomes IF-STORE-ENDIF (the only use of IF/ENDIF).
+   Returns the node's replacement and the lines it expands to. *)
+let pm_linearize_cleanups (u : Uop.t) : (Uop.t * Uop.t list) option =
+  match u.op with
+  | Ops.If | Ops.Endif -> failwith "if not allowed in graph"
+  | Ops.Store when Array.length u.src = 3 && u.src.(2).dtype == Dtype.Bool
+                   && (let i = u.src.(0) in
+                       i.op == Ops.Index || i.op == Ops.Shrink
+                       || (i.op == Ops.Cast && (i.src.(0).op == Ops.Index || i.src.(0).op == Ops.Shrink))) ->
+    let st = Uop.replace ~src:(Array.sub u.src 0 2) u in
+    let mif = create Ops.If ~src:[| u.src.(2); u.src.(0) |] in
+    Some (st, [ mif; st; create Ops.Endif ~src:[| mif |] ])
+  | _ -> None
+
+(* tinygrad: line_rewrite — like graph_rewrite, but for a toposorted list of lines *)
+let line_rewrite (lst : Uop.t list) (pm : Uop.t -> (Uop.t * Uop.t list) option) : Uop.t list =
+  let replaced = Tbl.create 64 in
+  let out = ref [] in
+  List.iter (fun u ->
+      let nsrc = Array.map (fun x -> Option.value (Tbl.find_opt replaced x) ~default:x) u.src in
+      let nu = Uop.replace ~src:nsrc u in
+      let r, lines = match pm nu with Some r -> r | None -> (nu, [ nu ]) in
+      Tbl.replace replaced u r;
+      out := List.rev_append lines !out) lst;
+  List.rev !out
+
+(* tinygrad: ProgramInfo.from_sink *)
+let program_info_from_sink (sink : Uop.t) : program_info =
+  let vars = ref [] and globals = ref [] and outs = ref [] and ins = ref [] in
+  let global_size = [| Sint 1; Sint 1; Sint 1 |] in
+  let local_size = ref (Some [| Sint 1; Sint 1; Sint 1 |]) in
+  let is_alu_param u = u.op == Ops.Param && addrspace u = Some Dtype.Alu in
+  List.iter (fun u ->
+      if is_alu_param u then vars := u :: !vars;
+      if u.op == Ops.Param && not (is_alu_param u) then globals := (param_arg u).slot :: !globals;
+      if u.op == Ops.Store || u.op == Ops.Load then begin
+        let s0 = u.src.(0) in
+        let idx = if s0.op == Ops.Index || s0.op == Ops.Shrink then Some s0
+          else if s0.op == Ops.Cast && s0.src.(0).op == Ops.Index then Some s0.src.(0) else None in
+        match idx with
+        | Some idx ->
+          let buf = buf_uop idx.src.(0) in
+          if buf.op == Ops.Param then
+            (if u.op == Ops.Store then outs := (param_arg buf).slot :: !outs else ins := (param_arg buf).slot :: !ins)
+        | None -> ()
+      end;
+      (match u.op, u.arg with
+       | Ops.Special, Str name ->
+         if name.[0] = 'i' then local_size := None;
+         let dim = Char.code name.[String.length name - 1] - Char.code '0' in
+         let v = sint_of_uop (ssimplify u.src.(0)) in
+         if name.[0] = 'l' then (match !local_size with Some a -> a.(dim) <- v | None -> ())
+         else global_size.(dim) <- v
+       | _ -> ());
+      if is_alu_param u && (match (param_arg u).name with Some "core_id" -> true | _ -> false) then
+        global_size.(0) <- Sint (vmax_int u + 1)) (toposort sink);
+  let dedup_sorted l = List.sort_uniq compare l in
+  let vars = List.fold_left (fun acc v -> if List.memq v acc then acc else acc @ [ v ]) [] (List.rev !vars) in
+  { pname = (match sink.arg with Kernel_info k -> k.kname | _ -> "test");
+    global_size = Array.to_list global_size;
+    local_size = Option.map Array.to_list !local_size;
+    vars = List.stable_sort (fun a b -> compare (param_arg a).slot (param_arg b).slot) vars;
+    globals = dedup_sorted !globals; outs = dedup_sorted !outs; ins = dedup_sorted !ins }
+
+(* tinygrad: do_linearize *)
+let do_linearize (prg : Uop.t) (sink : Uop.t) =
+  let lst = line_rewrite (Linearizer.linearize sink) pm_linearize_cleanups in
+  Uop.replace ~src:(Array.append prg.src [| create Ops.Linear ~src:(Array.of_list lst) |]) prg
+
+(* tinygrad: do_estimates *)
+let do_estimates (prg : Uop.t) (sink : Uop.t) (lin : Uop.t) =
+  match sink.arg with
+  | Kernel_info ({ estimates = None; _ } as k) ->
+    let est = Renderer.Estimates.from_uops ~ignore_indexing:true (Array.to_list lin.src) in
+    let sink' = Uop.replace ~arg:(Kernel_info { k with estimates = Some est }) sink in
+    Some (Uop.replace ~src:(Array.append [| sink' |] (Array.sub prg.src 1 (Array.length prg.src - 1))) prg)
+  | _ -> None
+
+(* tinygrad: do_render *)
+let do_render (ren : Renderer.t) (prg : Uop.t) (lin : Uop.t) =
+  let src = ren.Renderer.render ren (Array.to_list lin.src) in
+  Uop.replace ~src:(Array.append prg.src [| create Ops.Source ~arg:(Str src) |]) prg
+
+(* tinygrad: pm_to_program (do_assemble is for ISA renderers; do_compile is the runtime's) *)
+let pm_to_program : Renderer.t Upat.matcher =
+  Upat.(matcher [
+      rule (pat ~name:"prg" ~src:(In_order [ pat ~name:"sink" Ops.Sink ]) Ops.Program) (fun c ->
+          Some (do_linearize (get c "prg") (get c "sink")));
+      rule (pat ~name:"prg" ~src:(In_order [ pat ~name:"sink" Ops.Sink; pat ~name:"lin" Ops.Linear ]) Ops.Program) (fun c ->
+          do_estimates (get c "prg") (get c "sink") (get c "lin"));
+      rule_ctx (pat ~name:"prg" ~src:(In_order [ wild; pat ~name:"lin" Ops.Linear ]) Ops.Program) (fun ren c ->
+          Some (do_render ren (get c "prg") (get c "lin"))) ])
+
+(* tinygrad: do_to_program — AST (SINK with KernelInfo) to PROGRAM(SINK, LINEAR, SOURCE) *)
+let do_to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+  let prg =
+    match ast.op with
+    | Ops.Program -> ast
+    | Ops.Sink ->
+      (match ast.arg with Kernel_info _ -> () | _ -> invalid_arg "to_program: requires KernelInfo on arg");
+      let full_sink = full_rewrite_to_sink ~optimize:(ast.tag = No_arg) ast ren in
+      create Ops.Program ~src:[| full_sink |] ~arg:(Program_info (program_info_from_sink full_sink))
+    | op -> invalid_arg ("to_program: can't call to_program on " ^ Ops.to_string op) in
+  let prg = match prg.arg with
+    | Program_info _ -> prg
+    | _ -> Uop.replace ~arg:(Program_info (program_info_from_sink prg.src.(0))) prg in
+  Upat.graph_rewrite ~name:"linearize/render" pm_to_program ren prg
+
+(* tinygrad: to_program_cache, keyed by the AST and the renderer's device *)
+let to_program_cache : (string, (Uop.t * Uop.t) list) Hashtbl.t = Hashtbl.create 16
+
+(* tinygrad: to_program (cached) *)
+let to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+  let key = ren.Renderer.device in
+  let l = Option.value (Hashtbl.find_opt to_program_cache key) ~default:[] in
+  match List.assq_opt ast l with
+  | Some p -> p
+  | None -> let p = do_to_program ast ren in Hashtbl.replace to_program_cache key ((ast, p) :: l); p
+
+(* the rendered source of a kernel AST *)
+let get_program_source (ast : Uop.t) (ren : Renderer.t) : string =
+  let prg = to_program ast ren in
+  match List.find_opt (fun s -> s.op == Ops.Source) (Array.to_list prg.src) with
+  | Some { arg = Str s; _ } -> s
+  | _ -> failwith "get_program_source: no SOURCE"
