@@ -119,3 +119,46 @@ let tests : Test_util.case list = [
       (* float32 sin: atol 2e-5 is an absolute bound on the result, and for huge |x| the float32 input is exact *)
       check_fn ~name:"sin" ~f:(fun d -> Transcendental.xsin d) ~reference:Stdlib.sin xs);
 ]
+
+(* ---- the same 10^5 points through the whole pipeline: a kernel out[i] = op(x[i]) rendered by the Clang renderer
+   (which lacks EXP2/LOG2/SIN, so the decompositions run), compiled with clang and executed ---- *)
+
+let check_compiled ~name ~(op : Ops.t) ~(reference : float -> float) (xs : float array) =
+  match Golden.to_program with
+  | None -> Test_util.fail "codegen is not in the build"
+  | Some to_program ->
+    let n = Array.length xs in
+    let param slot = Uop.param ~shape:[ Uop.Sint n ] slot Dtype.Float32 in
+    let out = param 0 and inp = param 1 in
+    let r = Uop.range (Uop.Sint n) 0 in
+    let v = Uop.alu op [ Uop.index inp [ r ] ] in
+    let ast = Uop.sink ~arg:(Uop.Kernel_info Uop.default_kernel_info) [ Uop.end_ (Uop.store (Uop.index out [ r ]) v) [ r ] ] in
+    let bout = Test_kernels.buffer Dtype.Float32 (Array.make n 0.0) and bin = Test_kernels.buffer Dtype.Float32 xs in
+    Test_kernels.run_ast ~to_program ast [| bout; bin |];
+    let got = Device.Buffer.to_floats bout in
+    let bad = ref 0 and first = ref "" in
+    Array.iteri (fun i x ->
+        let want = f32 (reference x) in
+        if not (close ~atol:2e-5 ~rtol:1e-5 got.(i) want) then begin
+          if !bad = 0 then first := Printf.sprintf "%s(%h = %.9g) = %.9g, libm %.9g" name x x got.(i) want;
+          incr bad
+        end) xs;
+    if !bad > 0 then Test_util.fail "compiled: %d of %d points out of tolerance, first: %s" !bad n !first
+
+let tests = tests @ [
+  ("xexp2_compiled_1e5", fun () ->
+      let xs = points ~seed:4 ~specials:(specials @ [ 127.99; 128.0; -149.9; -150.0; -126.0; 88.7 ])
+          (fun st -> -160.0 +. Random.State.float st 300.0) in
+      check_compiled ~name:"exp2" ~op:Ops.Exp2 ~reference:(fun x -> Float.pow 2.0 x) xs);
+  ("xlog2_compiled_1e5", fun () ->
+      let specials = List.filter (fun x -> x <> -1e-45) specials in
+      let xs = points ~seed:5 ~specials
+          (fun st -> if Random.State.int st 10 = 0 then -.Random.State.float st 100.0
+            else Float.ldexp (0.5 +. Random.State.float st 0.5) (Random.State.int st 254 - 125)) in
+      check_compiled ~name:"log2" ~op:Ops.Log2 ~reference:Float.log2 xs);
+  ("xsin_compiled_1e5", fun () ->
+      let xs = points ~seed:6 ~specials (fun st ->
+          if Random.State.int st 10 < 8 then -100.0 +. Random.State.float st 200.0
+          else -40000.0 +. Random.State.float st 80000.0) in
+      check_compiled ~name:"sin" ~op:Ops.Sin ~reference:Stdlib.sin xs);
+]
