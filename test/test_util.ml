@@ -26,6 +26,7 @@ let run_suites (suites : (string * case list) list) =
   let filter = Sys.getenv_opt "TEST_FILTER" in
   let passed = ref 0 and failed = ref 0 and failures = ref [] in
   List.iter (fun (suite, cases) ->
+      let p0 = !passed and f0 = !failed in
       List.iter (fun (name, f) ->
           let full = suite ^ "." ^ name in
           let selected = match filter with
@@ -40,6 +41,8 @@ let run_suites (suites : (string * case list) list) =
               incr failed;
               let msg = match e with Failed s -> s | e -> Printexc.to_string e in
               failures := (full, msg) :: !failures;
-              Printf.printf "FAIL %s: %s\n%!" full msg) cases) suites;
+              Printf.printf "FAIL %s: %s\n%!" full msg) cases;
+      if !passed + !failed > p0 + f0 then
+        Printf.printf "suite %-20s %4d passed, %d failed\n%!" suite (!passed - p0) (!failed - f0)) suites;
   Printf.printf "\n%d passed, %d failed\n" !passed !failed;
   if !failed > 0 then exit 1

@@ -70,7 +70,6 @@ and t = {
   mutable shape_c : shape_cache;
   mutable minmax_c : (const * const) option;
   mutable ranges_c : t list option;
-  mutable src_ops_c : int;  (* bitmask-ish cache: -1 = unknown; see src_ops *)
 }
 
 and shape_cache = Unknown | No_shape | Shape of sint list
@@ -138,7 +137,7 @@ let compute_hash op dtype src arg tag =
 
 let mk op dtype src arg tag =
   let cand = { op; dtype; src; arg; tag; id = !next_id; hash = compute_hash op dtype src arg tag;
-               shape_c = Unknown; minmax_c = None; ranges_c = None; src_ops_c = -1 } in
+               shape_c = Unknown; minmax_c = None; ranges_c = None } in
   let r = W.merge ucache cand in
   if r == cand then incr next_id;
   r
