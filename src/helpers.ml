@@ -293,3 +293,16 @@ let rec mkdir_p d =
 let temp ?(append_user = false) x =
   let user = match Sys.getenv_opt "USER" with Some u -> u | None -> "user" in
   Filename.concat (Filename.get_temp_dir_name ()) (if append_user then x ^ "." ^ user else x)
+
+(* tinygrad: helpers.py colored — ANSI color [color] (upper case: the bright variant), plain under NO_COLOR *)
+let colored ?(background = false) st (color : string option) =
+  match color with
+  | _ when no_color.value <> 0 -> st
+  | None -> st
+  | Some c ->
+    let colors = [ "black"; "red"; "green"; "yellow"; "blue"; "magenta"; "cyan"; "white" ] in
+    let rec idx i = function
+      | x :: xs -> if x = String.lowercase_ascii c then i else idx (i + 1) xs
+      | [] -> invalid_arg ("colored: unknown color " ^ c) in
+    let code = (if background then 10 else 0) + (if String.uppercase_ascii c = c then 60 else 0) + 30 + idx 0 colors in
+    Printf.sprintf "\027[%dm%s\027[0m" code st

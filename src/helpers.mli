@@ -294,3 +294,7 @@ val mkdir_p : string -> unit
 
 (** A path in the temp directory, optionally suffixed with the user name. *)
 val temp : ?append_user:bool -> string -> string
+
+(** tinygrad's [colored st color]: [st] in an ANSI color (an upper-case name is the bright variant; [background]
+    colors the background); [st] unchanged under [NO_COLOR] or with no color. *)
+val colored : ?background:bool -> string -> string option -> string

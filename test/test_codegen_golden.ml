@@ -80,7 +80,9 @@ let test_pyrender_small () =
      c.key.hex()[:16]; the script also checked exec(pyrender(c))['ast'] is c *)
   List.iteri (fun i (s, key) ->
       let u = Pyrender.parse_ast s in
-      check_str ~what:(Printf.sprintf "pyrender case %d key" i) key (String.sub (Golden.hex (Golden.uop_key u)) 0 16))
+      check_str ~what:(Printf.sprintf "pyrender case %d key" i) key (String.sub (Golden.hex (Golden.uop_key u)) 0 16);
+      (* the texts are tinygrad's pyrender output: Render.pyrender gives them back *)
+      check_str ~what:(Printf.sprintf "pyrender case %d text" i) s (Render.pyrender u))
     pyrender_cases
 
 
@@ -121,9 +123,9 @@ let test_npy () =
 (* ---------- C source against the corpus (cpu_noopt.json) ---------- *)
 
 (* kernels ("program[index]") known to render differently from tinygrad; every other corpus kernel must match
-   exactly (whitespace-normalised). Measured with codegen.ml + a stub decomp_dtype.ml: 192/196 matched; these four
-   threefry kernels render `+val1[0]+2u` where tinygrad keeps `+val1[0]+1u+1u` (line 22). *)
-let known_mismatches = [ "rn_dropout[1]"; "rn_randint_two[1]"; "rn_randint_two[5]"; "rn_randn[1]" ]
+   exactly (whitespace-normalised). Empty: all 196 corpus kernels match (the four threefry kernels rendered
+   `+val1[0]+2u` for tinygrad's `+val1[0]+1u+1u` until threefry2x32 kept tinygrad's two separate adds `+ i + 1`). *)
+let known_mismatches : string list = []
 let expected_to_match id = not (List.mem id known_mismatches)
 
 (* whitespace-normalised: tokens separated by single spaces *)
@@ -164,6 +166,76 @@ let test_noopt_sources () =
         | Error m when expected_to_match id -> Some (id ^ ": " ^ m) | _ -> None) results in
     if bad <> [] then fail "%d expected kernels differ:\n%s" (List.length bad) (String.concat "\n" bad)
 
+(* tinygrad's pyrender (Render.pyrender) of every rebuilt corpus AST gives back the corpus text, which tinygrad's
+   pyrender printed *)
+let check_pyrender file () =
+  let ks = kernels ~file in
+  if ks = [] then print_endline ("golden: corpus absent, skipping " ^ file)
+  else begin
+    let bad = List.filter_map (fun (prog, i, ast, _, _, _) ->
+        match Render.pyrender (Pyrender.parse_ast ast) with
+        | exception e -> Some (Printf.sprintf "%s[%d]: %s" prog i (Printexc.to_string e))
+        | s when s = ast -> None
+        | s -> Some (Printf.sprintf "%s[%d]: %s" prog i (first_diff s ast))) ks in
+    Printf.printf "golden %s: %d/%d kernel ASTs pyrender back to the corpus text\n%!" file (List.length ks - List.length bad)
+      (List.length ks);
+    if bad <> [] then fail "%d mismatches:\n%s" (List.length bad) (String.concat "\n" bad)
+  end
+
+(* tinygrad's print_uops of red_sum_axis1[0]'s linearized program (NOOPT=1, NO_COLOR=1, CPU), printed by tinygrad 0.14
+   (venv) *)
+let print_uops_expected = {|   0 Ops.CONST           :            dtypes.weakint                           []                               8
+   1 Ops.CAST            :            dtypes.int                               ['8']                            dtypes.int
+   2 Ops.PARAM           :            dtypes.float                             [1]                              ParamArg(0, dtypes.float, device='CPU')
+   3 Ops.CONST           :            dtypes.weakint                           []                               128
+   4 Ops.CAST            :            dtypes.int                               ['128']                          dtypes.int
+   5 Ops.PARAM           :            dtypes.float                             [4]                              ParamArg(1, dtypes.float, device='CPU')
+   6 Ops.CONST           :            dtypes.weakint                           []                               1
+   7 Ops.CAST            :            dtypes.int                               ['1']                            dtypes.int
+   8 Ops.BUFFER          :            dtypes.float                             [7]                              ParamArg(0, dtypes.float, addrspace=AddrSpace.REG)
+   9 Ops.CONST           :            dtypes.weakint                           []                               0
+  10 Ops.CAST            :            dtypes.int                               ['0']                            dtypes.int
+  11 Ops.CONST           :            dtypes.weakint                           []                               4
+  12 Ops.CAST            :            dtypes.int                               ['4']                            dtypes.int
+  13 Ops.CONST           :            dtypes.weakint                           []                               16
+  14 Ops.CAST            :            dtypes.int                               ['16']                           dtypes.int
+  15 Ops.CONST           :            dtypes.weakfloat                         []                               0.0
+  16 Ops.CAST            :            dtypes.float                             ['0.0']                          dtypes.float
+  17 Ops.RANGE           : 1          dtypes.int                               [1]                              (1, AxisType.WEAK)
+  18 Ops.AFTER           : 1          dtypes.float                             [8, 17]                          None
+  19 Ops.INDEX           : 1          dtypes.float                             [18, 10]                         None
+  20 Ops.SHL             : 1          dtypes.int                               [17, 12]                         None
+  21 Ops.STORE           : 1          dtypes.void                              [19, 16]                         None
+  22 Ops.RANGE           : 0,1        dtypes.int                               [14, 17]                         (0, AxisType.REDUCE)
+  23 Ops.ADD             : 0,1        dtypes.int                               [20, 22]                         None
+  24 Ops.INDEX           : 0,1        dtypes.float                             [5, 23]                          None
+  25 Ops.LOAD            : 0,1        dtypes.float                             [24]                             None
+  26 Ops.AFTER           : 0,1        dtypes.float                             [8, 21, 22]                      None
+  27 Ops.INDEX           : 0,1        dtypes.float                             [26, 10]                         None
+  28 Ops.LOAD            : 0,1        dtypes.float                             [27]                             None
+  29 Ops.ADD             : 0,1        dtypes.float                             [28, 25]                         None
+  30 Ops.STORE           : 0,1        dtypes.void                              [27, 29]                         None
+  31 Ops.END             : 1          dtypes.void                              [30, 22]                         None
+  32 Ops.AFTER           : 1          dtypes.float                             [8, 31]                          None
+  33 Ops.INDEX           : 1          dtypes.float                             [32, 10]                         None
+  34 Ops.LOAD            : 1          dtypes.float                             [33]                             None
+  35 Ops.INDEX           : 1          dtypes.float                             [2, 17]                          None
+  36 Ops.STORE           : 1          dtypes.void                              [35, 34]                         None
+  37 Ops.END             :            dtypes.void                              [36, 17]                         None
+  38 Ops.SINK            :            dtypes.void                              [37]                             KernelInfo(name='r_8_16', axis_types=(), dont_use_locals=False, applied_opts=(), opts_to_apply=None, estimates=None, beam=0)
+|}
+
+let test_print_uops () =
+  match List.find_opt (fun (prog, i, _, _, _, _) -> prog = "red_sum_axis1" && i = 0) (kernels ~file:"cpu_noopt.json") with
+  | None -> print_endline "golden print_uops: corpus absent, skipped"
+  | Some (_, _, ast, _, _, _) ->
+    (* do_to_program, not the cached to_program: the kernel name is colored unless NO_COLOR was set when it was made *)
+    let prg = Helpers.context [ Helpers.Bind (Helpers.noopt, 1); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
+        Codegen.do_to_program (Pyrender.parse_ast ast) (Cstyle.clang_renderer ())) in
+    let lin = List.find (fun (u : Uop.t) -> u.op == Ops.Linear) (Array.to_list prg.src) in
+    let got = Helpers.context [ Helpers.Bind (Helpers.no_color, 1) ] (fun () -> Render.uops_str (Array.to_list lin.src)) in
+    check_str ~what:"print_uops" print_uops_expected got
+
 let tests : case list =
   [ ("sha256", test_sha256);
     ("json", test_json);
@@ -171,4 +243,7 @@ let tests : case list =
     ("npy", test_npy);
     ("ast_keys_cpu_noopt", check_keys "cpu_noopt.json");
     ("ast_keys_cpu_default", check_keys "cpu_default.json");
-    ("noopt_sources", test_noopt_sources) ]
+    ("noopt_sources", test_noopt_sources);
+    ("pyrender_cpu_noopt", check_pyrender "cpu_noopt.json");
+    ("pyrender_cpu_default", check_pyrender "cpu_default.json");
+    ("print_uops", test_print_uops) ]

@@ -1,7 +1,7 @@
 (* Port of tinygrad test/null/test_graph_rewrite.py: TestSubstitute, TestRecurse, TestBidirectional,
    TestStopEarly, TestWalkRewrite (engine only), TestBottomUpRewrite (with Symbolic.symbolic_simple, in
-   [tests_needing_symbolic]). Not ported yet, they need the codegen pipeline (test.helpers.full_rewrite):
-   TestModuloAndDivisionFolding.test_graph_rewrite_div_folding_bug,
+   [tests_needing_symbolic]), and the cases that go through test.helpers.full_rewrite (Tg_helpers.full_rewrite,
+   in [tests_full_rewrite]): TestModuloAndDivisionFolding.test_graph_rewrite_div_folding_bug,
    TestEdgeCasesAndSpecialOperations.test_full_graph_rewrite_transcendental_edge_cases,
    TestGEPAndVectorizeRewrite.test_gep_single_element_extraction / test_gep_tuple_extraction /
    test_vectorize_multiple_elements. *)
@@ -725,6 +725,66 @@ let test_oracle_rewrites () =
       check_str ~what:(what ^ " visit log md5") log_md5 (Digest.to_hex (Digest.string log)))
     Oracle.cases
 
+(* ---- cases that call full_rewrite (the codegen pipeline): TestModuloAndDivisionFolding,
+   TestEdgeCasesAndSpecialOperations, TestGEPAndVectorizeRewrite ---- *)
+
+(* Deviation: tinygrad runs these without NOOPT, so apply_opts calls hand_coded_optimizations, which is not ported
+   yet (Postrange.hand_coded_optimizations fails, issue 7). These kernels have no ranges, and tinygrad 0.14 (venv)
+   returns the identical UOp (same object) for each of them with NOOPT=0 and NOOPT=1, so they run under NOOPT=1. *)
+let without_heuristics f = Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] f
+
+(* tinygrad: apply_rewrite, [full_rewrite(expr.sink()).src[0]] under [Context(SPEC=0)] *)
+let apply_rewrite expr =
+  Helpers.context [ Helpers.Bind (Helpers.spec, 0) ]
+    (fun () -> without_heuristics (fun () -> (Tg_helpers.full_rewrite (Uop.sink [ expr ])).src.(0)))
+
+(* tinygrad: const_value — the value of a CONST, looking through one CAST *)
+let const_value (u : Uop.t) =
+  let u = if u.op == Ops.Cast then u.src.(0) else u in
+  if u.op != Ops.Const then fail "const_value: %s is not a CONST" (Ops.to_string u.op);
+  Uop.const_val u
+
+(* UOp.const(tuple): a STACK of CONSTs of dtypes.from_py(tuple) *)
+let vconst_float l = Uop.stack (List.map (Uop.const_float ~dtype:Dtype.Float32) l)
+let vconst_int l = Uop.stack (List.map (Uop.const_int ~dtype:Dtype.Int32) l)
+
+let tests_full_rewrite : Test_util.case list = [
+  ("test_graph_rewrite_div_folding_bug", fun () ->
+      let lhs = Uop.add (Uop.stack (List.init 4 (fun _ -> Uop.special (Uop.Sint 32) "lidx0"))) (vconst_int [ 0; 256; 512; 768 ]) in
+      let rhs = vconst_int [ 2; 2; 2; 2 ] in
+      let opt = apply_rewrite (Uop.lt lhs rhs) in
+      (* not in tinygrad's test: tinygrad 0.14 (venv) returns CMPLT(SPECIAL lidx0 (int), CAST(int, 2)) *)
+      check (opt.op == Ops.Cmplt && opt.src.(0).op == Ops.Special) "expected lidx0<2, got %s" (Uop.to_string opt);
+      if opt.op == Ops.Stack then
+        match Array.to_list opt.src with
+        | x :: rest -> check (not (List.for_all (fun y -> y == x) rest)) "all the STACK elements are the same: %s" (Uop.to_string opt)
+        | [] -> ());
+  ("test_full_graph_rewrite_transcendental_edge_cases", fun () ->
+      let optimized_sink = without_heuristics @@ fun () -> Tg_helpers.full_rewrite
+          (Uop.sink [ Uop.log2 (Uop.const_float (-1.0)); Uop.reciprocal (Uop.const_float 0.0) ]) in
+      check_int ~what:"sink srcs" 2 (Array.length optimized_sink.src);
+      (match const_value optimized_sink.src.(0) with
+       | Dtype.F f -> check (Float.is_nan f) "Expected NaN for log2(-1.0), got %h" f
+       | _ -> fail "log2(-1.0): not a float const");
+      match const_value optimized_sink.src.(1) with
+      | Dtype.F f -> check (f = Float.infinity) "Expected +inf for reciprocal(0.0), got %h" f
+      | _ -> fail "reciprocal(0.0): not a float const");
+  ("test_gep_single_element_extraction", fun () ->
+      (* GEP on a vector dtype to extract a single element *)
+      let base_vector = vconst_float [ 1.0; 2.0; 3.0; 4.0 ] in
+      check_is ~what:"gep 2" (apply_rewrite base_vector.src.(2)) (apply_rewrite (Uop.index base_vector [ i 2 ])));
+  ("test_gep_tuple_extraction", fun () ->
+      (* GEP on a vector dtype to extract multiple elements as a vector *)
+      let base_vector = vconst_float [ 1.0; 2.0; 3.0; 4.0 ] in
+      check_is ~what:"gep (2, 3)" (apply_rewrite (Uop.stack [ base_vector.src.(2); base_vector.src.(3) ]))
+        (apply_rewrite (Uop.stack (List.map (fun k -> Uop.index base_vector [ i k ]) [ 2; 3 ]))));
+  ("test_vectorize_multiple_elements", fun () ->
+      (* Vectorizing multiple elements using GEP *)
+      let base_vector = vconst_float [ 5.0; 10.0; 15.0; 20.0 ] in
+      let vectorized_uop = Uop.stack (List.init 4 (fun k -> Uop.index base_vector [ i k ])) in
+      check_is ~what:"vectorize" (apply_rewrite base_vector) (apply_rewrite vectorized_uop));
+]
+
 (* TestBottomUpRewrite: needs tinygrad's symbolic_simple (src/uop/symbolic.ml) *)
 let tests_needing_symbolic_with (symbolic_simple : unit Upat.matcher) : Test_util.case list = [
   ("test_const_folding", fun () ->
@@ -779,4 +839,4 @@ let tests : Test_util.case list = [
   ("fixed_point", test_fixed_point);
   ("substitute_pairs", test_substitute_pairs);
   ("oracle_rewrites", test_oracle_rewrites);
-] @ tests_needing_symbolic
+] @ tests_full_rewrite @ tests_needing_symbolic

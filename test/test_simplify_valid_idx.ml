@@ -9,11 +9,9 @@
      exhaustive evaluation over that (420-point) domain.
    - TestValidIdxSimplification.test_from_merge_views is @unittest.expectedFailure in tinygrad: it passes
      here when the check fails, and fails on an unexpected success.
-   - Cases that call [full_rewrite] (the codegen pipeline, not ported yet) are in [tests_needing_codegen],
-     not in [tests]: the 8 TestRangeShrink cases and the second half of
-     TestImageSimplification.test_valid_empty_set (the first half runs in [tests]). They call
-     [!full_rewrite_noopt], tinygrad's [full_rewrite(sink)] under [Context(NOOPT=1, SPEC=0)], which the
-     codegen port must set (or replace by a direct call). *)
+   - The cases that call [full_rewrite] (the 8 TestRangeShrink cases and
+     TestImageSimplification.test_valid_empty_set) are in [test_full_rewrite]; they use
+     [Tg_helpers.full_rewrite_noopt], tinygrad's [full_rewrite(sink)] under [Context(NOOPT=1, SPEC=0)]. *)
 
 open Tinygrad
 open Test_util
@@ -260,14 +258,6 @@ let test_image_simplification = [
       check_image load None "gidx0" "(gidx1+2)";
       let load = get_load_image_uop shape O.(gidx1 < i 5) (gidx0, O.(gidx1 + i 5)) in
       check_image load None "gidx0" "(gidx1+5)");
-  ("TestImageSimplification.test_valid_empty_set (without the full_rewrite half)", fun () ->
-      let gidx0 = special "gidx0" 32 and gidx1 = special "gidx1" 32 in
-      let shape = [ 32; 32; 4 ] in
-      let idx = (O.(gidx0 mod i 2), O.(gidx1 + i 2)) in
-      (* not empty *)
-      let load = get_load_image_uop shape O.(gidx0 < i 8) idx in
-      check_image load (Some "(gidx0<8)") "(gidx0%2)" "(gidx1+2)"
-      (* empty -> invalid: needs full_rewrite, see tests_needing_codegen *));
   ("TestImageSimplification.test_openpilot_conv1", fun () ->
       (* first conv in openpilot *)
       let idx1 = special "idx1" 32 and idx2 = special "idx2" 64 in
@@ -455,20 +445,18 @@ let test_drop_true_gate = [
       check_int ~what:"True valid should be dropped from INDEX" 2 (Array.length result.src));
 ]
 
-let tests : Test_util.case list = test_valid_idx_simplification @ test_image_simplification @ test_drop_true_gate
 
-(* ---------- cases that need full_rewrite (the codegen pipeline) ---------- *)
+(* ---------- cases that call full_rewrite (the codegen pipeline) ---------- *)
 
 (* tinygrad's [full_rewrite(sink)] under [Context(NOOPT=1, SPEC=0)] (test/helpers.py: a SINK without an arg
-   gets [KernelInfo()] first). To be set by the codegen port. *)
-let full_rewrite_noopt : (Uop.t -> Uop.t) ref =
-  ref (fun _ -> fail "full_rewrite is not ported yet (codegen pipeline)")
+   gets [KernelInfo()] first) *)
+let full_rewrite_noopt sink = Tg_helpers.full_rewrite_noopt sink
 
-let get_ranges sink = List.filter (fun (u : Uop.t) -> u.op == Ops.Range) (Uop.toposort (!full_rewrite_noopt sink))
+let get_ranges sink = List.filter (fun (u : Uop.t) -> u.op == Ops.Range) (Uop.toposort (full_rewrite_noopt sink))
 
 let assert_range_end (ranges : Uop.t list) (end_ : int) =
   check_int ~what:"number of ranges" 1 (List.length ranges);
-  let expected = (!full_rewrite_noopt (Uop.sink [ Uop.const_int ~dtype:Dtype.Int32 end_ ])).src.(0) in
+  let expected = (full_rewrite_noopt (Uop.sink [ Uop.const_int ~dtype:Dtype.Int32 end_ ])).src.(0) in
   check_is ~what:"range end" (List.hd ranges).src.(0) expected
 
 let test_range_shrink = [
@@ -519,7 +507,7 @@ let test_range_shrink = [
       assert_range_end (get_ranges (Uop.sink [ st ])) 4);
 ]
 
-let tests_needing_codegen : Test_util.case list =
+let test_full_rewrite : Test_util.case list =
   ("TestImageSimplification.test_valid_empty_set", fun () ->
       let gidx0 = special "gidx0" 32 and gidx1 = special "gidx1" 32 in
       let shape = [ 32; 32; 4 ] in
@@ -529,6 +517,9 @@ let tests_needing_codegen : Test_util.case list =
       check_image load (Some "(gidx0<8)") "(gidx0%2)" "(gidx1+2)";
       (* empty -> invalid *)
       let load = get_load_image_uop shape O.((gidx0 < i 8) land (gidx0 < i 8 <> t_)) idx in
-      let load = (!full_rewrite_noopt (Uop.sink [ load ])).src.(0) in
+      let load = (full_rewrite_noopt (Uop.sink [ load ])).src.(0) in
       check (not (Uop.op_in_backward_slice_with_self load [ Ops.Load ])) "a LOAD is left")
   :: test_range_shrink
+
+let tests : Test_util.case list =
+  test_valid_idx_simplification @ test_image_simplification @ test_drop_true_gate @ test_full_rewrite

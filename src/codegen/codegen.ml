@@ -17,10 +17,6 @@ let reshape u (s : sint list) =
 let permute u (order : int list) =
   if order = List.init (List.length order) (fun i -> i) then u else mop Ops.Permute u (`Perm order)
 
-(* tinygrad: argsort *)
-let argsort (l : int list) =
-  List.map snd (List.stable_sort (fun (a, _) (b, _) -> compare a b) (List.mapi (fun i x -> (x, i)) l))
-
 let is_one = function Sint 1 -> true | _ -> false
 
 (* tinygrad: MovementMixin._broadcast_to / expand (EXPAND adds dims on the left, then a permute) *)
@@ -389,6 +385,7 @@ let pm_initial_symbolic = Upat.(Symbolic.sym @@@ Simplify.pm_flatten_range)
 
 (* tinygrad: full_rewrite_to_sink — every codegen pass from the kernel AST to the sink the linearizer orders *)
 let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+  if Helpers.debug.value >= 5 then print_endline (Render.pyrender ast);
   (* multi_pm (in-kernel UNSHARD resolution for multi-device) is the identity here: multi-device is not ported *)
   let sink = ast in
   (* preprocess *)
@@ -531,7 +528,15 @@ let program_info_from_sink (sink : Uop.t) : program_info =
 
 (* tinygrad: do_linearize *)
 let do_linearize (prg : Uop.t) (sink : Uop.t) =
+  (match sink.arg with
+   | Kernel_info ({ applied_opts = _ :: _ as opts; _ } as k) when Helpers.debug.value >= 3 ->
+     let opts_repr = "(" ^ String.concat ", " (List.map Opt.to_string opts) ^ (if List.length opts = 1 then ",)" else ")") in
+     Printf.printf "%-25s opts: %s\n%!" (Helpers.to_function_name k.kname) opts_repr
+   | _ -> ());
   let lst = line_rewrite (Linearizer.linearize sink) pm_linearize_cleanups in
+  (* not in tinygrad 0.14 (which prints the linearized program only through VIZ, or with print_uops when the spec
+     check fails): DEBUG>=6 prints it here, as earlier tinygrad versions did after linearizing *)
+  if Helpers.debug.value >= 6 then Render.print_uops lst;
   Uop.replace ~src:(Array.append prg.src [| create Ops.Linear ~src:(Array.of_list lst) |]) prg
 
 (* tinygrad: do_estimates *)
@@ -546,6 +551,9 @@ let do_estimates (prg : Uop.t) (sink : Uop.t) (lin : Uop.t) =
 (* tinygrad: do_render *)
 let do_render (ren : Renderer.t) (prg : Uop.t) (lin : Uop.t) =
   let src = ren.Renderer.render ren (Array.to_list lin.src) in
+  (* tinygrad prints the source in do_compile, the rule right after do_render in pm_to_program; compiling is the
+     runtime's here, so the source is printed once rendered *)
+  if Helpers.debug.value >= 4 then print_endline src;
   Uop.replace ~src:(Array.append prg.src [| create Ops.Source ~arg:(Str src) |]) prg
 
 (* tinygrad: pm_to_program (do_assemble is for ISA renderers; do_compile is the runtime's) *)
@@ -573,12 +581,21 @@ let do_to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
     | _ -> Uop.replace ~arg:(Program_info (program_info_from_sink prg.src.(0))) prg in
   Upat.graph_rewrite ~name:"linearize/render" pm_to_program ren prg
 
-(* tinygrad: to_program_cache, keyed by the AST and the renderer's device *)
+(* tinygrad: to_program_config — knobs that change the generated program, so they are part of the cache key *)
+let to_program_config () =
+  let open Helpers in
+  String.concat "," (List.map string_of_int
+                       [ noopt.value; nolocals.value; use_tc.value; image.value; disable_fast_idiv.value;
+                         transcendental.value; tc_select.value; tc_opt.value; no_color.value; allow_tf32.value;
+                         num_cpu_threads.value ])
+  ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
+
+(* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is compared by identity *)
 let to_program_cache : (string, (Uop.t * Uop.t) list) Hashtbl.t = Hashtbl.create 16
 
 (* tinygrad: to_program (cached) *)
 let to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
-  let key = ren.Renderer.device in
+  let key = ren.Renderer.device ^ "|" ^ to_program_config () in
   let l = Option.value (Hashtbl.find_opt to_program_cache key) ~default:[] in
   match List.assq_opt ast l with
   | Some p -> p

@@ -22,3 +22,16 @@ val render : ?simplify:bool -> Uop.t -> string
 
 (** [render] with [renderer_infer]. *)
 val render_infer : ?simplify:bool -> Uop.t -> string
+
+(** tinygrad's [pyrender]: Python source that rebuilds the graph ([c<i> = ...] lines, the root as [ast = ...]);
+    what [DEBUG>=5] prints for a kernel AST and the golden corpus stores. *)
+val pyrender : Uop.t -> string
+
+(** The text [print_uops] prints: one line per UOp of a linearized program (index, op, ranges, dtype, sources, arg). *)
+val uops_str : Uop.t list -> string
+
+(** tinygrad's [print_uops]: prints [uops_str] to stdout. *)
+val print_uops : Uop.t list -> unit
+
+(** tinygrad's [multirange_str(rngs, color=True, pad)]: the ranges' ids, colored by axis type, sorted. *)
+val multirange_str : ?pad:int -> Uop.t list -> string

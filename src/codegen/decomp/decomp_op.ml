@@ -86,7 +86,9 @@ let threefry2x32 (x : Uop.t) (key : Uop.t) =
         let x0 = add a b in
         xr := (x0, xor x0 (add (shl b (const_int r)) (shr b (const_int (32 - r)))))) rotations.(i mod 2);
     let a, b = !xr in
-    xr := (add a ks.(i mod 3), add (add b ks.((i + 1) mod 3)) (const_int (i + 1)))
+    (* [xr[1] + ks[(i+1)%3] + i + 1]: two separate adds (left-associative in the Python); the late decompositions run
+       with symbolic_simple only, so [(x+i)+1] is not folded and renders as [+1u+1u] *)
+    xr := (add a ks.(i mod 3), add (add (add b ks.((i + 1) mod 3)) (const_int i)) (const_int 1))
   done;
   let a, b = !xr in
   or_ (shl (cast Dtype.Uint64 b) (const_int 32)) (cast Dtype.Uint64 a)
