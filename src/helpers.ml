@@ -38,14 +38,17 @@ let cmod x y = x - cdiv x y * y
 
 (* ---------- strings ---------- *)
 
-(* tinygrad: ansistrip, removes '\x1b[' ... 'm' and '\x1b[K' *)
+(* tinygrad: ansistrip, re.sub('\x1b\\[(K|.*?m)', '', s): removes '\x1b[K' and '\x1b[' ... 'm' (the '.*?' does not
+   cross a newline) *)
 let ansistrip s =
   let n = String.length s and b = Buffer.create (String.length s) in
+  (* the first 'm' from [j] before any newline *)
+  let rec find_m j = if j >= n || s.[j] = '\n' then None else if s.[j] = 'm' then Some j else find_m (j + 1) in
   let rec go i =
     if i >= n then ()
     else if s.[i] = '\x1b' && i + 1 < n && s.[i + 1] = '[' then begin
       if i + 2 < n && s.[i + 2] = 'K' then go (i + 3)
-      else match String.index_from_opt s (i + 2) 'm' with
+      else match find_m (i + 2) with
         | Some j -> go (j + 1)
         | None -> Buffer.add_char b s.[i]; go (i + 1)
     end else (Buffer.add_char b s.[i]; go (i + 1)) in

@@ -198,7 +198,15 @@ let uop_key (root : Uop.t) =
 
 (* ---------- corpus ---------- *)
 
-let corpus_dir () = match Sys.getenv_opt "GOLDEN_CORPUS" with Some d when d <> "" -> d | _ -> "/work/shared/golden/corpus"
+(* GOLDEN_CORPUS, else the steering repo's shared/ checked out beside this repo (tests run from the repo root) *)
+let corpus_dir () =
+  match Sys.getenv_opt "GOLDEN_CORPUS" with
+  | Some d when d <> "" -> d
+  | _ ->
+    let candidates = [ "../shared/golden/corpus"; "../../shared/golden/corpus"; "/work/shared/golden/corpus" ] in
+    (match List.find_opt Sys.file_exists candidates with
+     | Some d -> d
+     | None -> failwith "golden corpus not found: set GOLDEN_CORPUS or check out shared/ beside the repo")
 
 let programs ~file =
   let d = corpus_dir () in

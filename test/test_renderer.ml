@@ -2088,12 +2088,16 @@ let estimate_cases =
 let unit_cases = [
   ("strip_parens", fun () ->
       (* tinygrad: helpers.strip_parens *)
-      Test_util.check_str ~what:"a" "a+b" (Cstyle.strip_parens "(a+b)");
-      Test_util.check_str ~what:"b" "(a)+(b)" (Cstyle.strip_parens "(a)+(b)");
-      Test_util.check_str ~what:"c" "(a+b" (Cstyle.strip_parens "(a+b"));
+      Test_util.check_str ~what:"a" "a+b" (Helpers.strip_parens "(a+b)");
+      Test_util.check_str ~what:"b" "(a)+(b)" (Helpers.strip_parens "(a)+(b)");
+      Test_util.check_str ~what:"c" "(a+b" (Helpers.strip_parens "(a+b"));
   ("to_function_name", fun () ->
-      Test_util.check_str ~what:"ansi" "r_16_32" (Cstyle.to_function_name "r\027[90m_\027[0m\027[97m16\027[0m\027[90m_\027[0m\027[31m32\027[0m");
-      Test_util.check_str ~what:"punct" "a2Eb" (Cstyle.to_function_name "a.b"));
+      Test_util.check_str ~what:"ansi" "r_16_32" (Helpers.to_function_name "r\027[90m_\027[0m\027[97m16\027[0m\027[90m_\027[0m\027[31m32\027[0m");
+      Test_util.check_str ~what:"punct" "a2Eb" (Helpers.to_function_name "a.b"));
+  ("ansistrip", fun () ->
+      (* tinygrad: helpers.ansistrip, re.sub('\x1b\\[(K|.*?m)', '', s); expected values from tinygrad 0.14 *)
+      Test_util.check_str ~what:"codes" "abc" (Helpers.ansistrip "a\027[31mb\027[0m\027[Kc");
+      Test_util.check_str ~what:"no newline crossing" "a\027[1\nmb" (Helpers.ansistrip "a\027[1\nmb"));
   ("clang_code_for_op", fun () ->
       let ren = Cstyle.clang_renderer () in
       List.iter (fun op -> Test_util.check (Renderer.supports ren op) "clang renders %s" (Ops.to_string op))

@@ -92,19 +92,12 @@ let test_pm_mops () =
 
 (* evaluate an index expression with SPECIALs bound *)
 let eval_idx (env : (string * int) list) (u : Uop.t) : int =
-  let memo = Uop.Tbl.create 16 in
-  let rec ev (x : Uop.t) =
-    match Uop.Tbl.find_opt memo x with
-    | Some v -> v
-    | None ->
-      let r =
-        match x.op with
-        | Ops.Const -> Uop.const_val x
-        | Ops.Special -> (match x.arg with Uop.Str n -> Dtype.I (Z.of_int (List.assoc n env)) | _ -> fail "SPECIAL arg")
-        | op -> Uop.exec_alu ~truncate_output:false op x.dtype (Array.to_list (Array.map ev x.src)) in
-      Uop.Tbl.replace memo x r;
-      r in
-  match ev u with Dtype.I z -> Z.to_int z | _ -> fail "not an int"
+  let leaf (x : Uop.t) =
+    match x.op, x.arg with
+    | Ops.Special, Uop.Str n -> Some (Dtype.I (Z.of_int (List.assoc n env)))
+    | Ops.Special, _ -> fail "SPECIAL arg"
+    | _ -> None in
+  match Sym_check.eval_uop ~truncate_output:false leaf u with Dtype.I z -> Z.to_int z | _ -> fail "not an int"
 
 let specials_of idxs =
   let l = List.concat_map (fun x -> List.filter (fun (y : Uop.t) -> y.op == Ops.Special) (Uop.toposort x)) idxs in

@@ -17,42 +17,11 @@ open Tinygrad
 open Test_util
 module P = Upat
 module E = Expr_parser
-
-(* Python's operators on UOps. [land] is Python's [&] (left associative like it; every operand is
-   parenthesised, as Python requires around comparisons), [<>] is [!=]. *)
-module O = struct
-  let ( + ) = Uop.add
-  let ( - ) = Uop.sub
-  let ( * ) = Uop.mul
-  let ( / ) = Uop.idiv
-  let ( mod ) = Uop.mod_
-  let ( < ) = Uop.lt
-  let ( >= ) = Uop.ge
-  let ( <> ) = Uop.ne
-  let ( land ) = Uop.and_
-  let i = Uop.const_int
-end
+open Sym_check
 
 let t_ = Uop.const_bool true
 
 (* ---------- tinygrad's test helpers ---------- *)
-
-let render u = Render.render ~simplify:false u
-
-(* the names check_uop_against_string gives variables: v.render() of RANGE, SPECIAL and PARAM *)
-let var_name (u : Uop.t) =
-  match u.op, u.arg with
-  | Ops.Param, Uop.Param { name = Some n; _ } -> Some n
-  | Ops.Range, _ -> Some ("r" ^ Uop.range_str u)
-  | Ops.Special, Uop.Str s -> Some s
-  | _ -> None
-
-(* tinygrad: test_uop_symbolic.py check_uop_against_string *)
-let check_uop_against_string (v : Uop.t) (s : string) =
-  let env = List.filter_map (fun u -> Option.map (fun n -> (n, u)) (var_name u)) (Uop.toposort v) in
-  let e = E.to_uop (E.eval env s) in
-  let e = P.graph_rewrite ~name:"cannonicalize eval" Symbolic.commutative () e in
-  if e != v then fail "eval did not match simplified: %s != %s for %s" (render e) (render v) s
 
 (* symbolic-only idx + valid simplification (no late lowering of FLOORDIV/FLOORMOD) *)
 let pm_simplify_valid_idx = P.( @@@ ) Symbolic.sym Symbolic.pm_move_where_on_load

@@ -99,10 +99,10 @@ let render_tests =
           (r (Uop.alu Ops.Cmpeq [ a; a ])));
       ("render_hook_installed", fun () -> check_str ~what:"Uop.render" "(a<4)" (Uop.render Uop.O.(a < k 4)));
       ("strip_parens", fun () ->
-        check_str ~what:"balanced" "a+b" (Render.strip_parens "(a+b)");
-        check_str ~what:"unbalanced" "(a)+(b)" (Render.strip_parens "(a)+(b)");
-        check_str ~what:"empty" "" (Render.strip_parens "");
-        check_str ~what:"nested" "(a)" (Render.strip_parens "((a))")) ]
+        check_str ~what:"balanced" "a+b" (Helpers.strip_parens "(a+b)");
+        check_str ~what:"unbalanced" "(a)+(b)" (Helpers.strip_parens "(a)+(b)");
+        check_str ~what:"empty" "" (Helpers.strip_parens "");
+        check_str ~what:"nested" "(a)" (Helpers.strip_parens "((a))")) ]
 
 
 (* ---------- hash-consing ---------- *)

@@ -9,25 +9,7 @@ open Tinygrad
 open Test_util
 module P = Upat
 module E = Expr_parser
-(* Python's operators on UOps (Uop.O without its [b]/[f] literals, so variables named b and f stay visible) *)
-module O = struct
-  let ( + ) = Uop.add
-  let ( - ) = Uop.sub
-  let ( * ) = Uop.mul
-  let ( / ) = Uop.idiv
-  let ( mod ) = Uop.mod_
-  let ( < ) = Uop.lt
-  let ( > ) = Uop.gt
-  let ( <= ) = Uop.le
-  let ( >= ) = Uop.ge
-  let ( land ) = Uop.and_
-  let ( lor ) = Uop.or_
-  let ( lxor ) = Uop.xor
-  let ( lsl ) = Uop.shl
-  let ( lsr ) = Uop.shr
-  let ( ~- ) = Uop.neg
-  let i = Uop.const_int
-end
+open Sym_check
 
 (* ---------- helpers: tinygrad's test helpers ---------- *)
 
@@ -36,65 +18,13 @@ let uconst n = Uop.const_int n
 let usum = function h :: t -> List.fold_left Uop.add h t | [] -> invalid_arg "usum"
 let uand = function h :: t -> List.fold_left Uop.mul h t | [] -> invalid_arg "uand"
 let ci n = Dtype.I (Z.of_int n)
-let render u = Render.render ~simplify:false u
 let invalid = Uop.invalid
 
 (* sym+pm_cast_weak, the matcher helper_test_variable rewrites with *)
 let sym_cast_weak = P.( @@@ ) Symbolic.sym Weak.pm_cast_weak
 let rewrite pm u = P.graph_rewrite pm () u
 
-(* the names check_uop_against_string gives variables: v.render() of RANGE, SPECIAL and PARAM *)
-let var_name (u : Uop.t) =
-  match u.op, u.arg with
-  | Ops.Param, Uop.Param { name = Some n; _ } -> Some n
-  | Ops.Range, _ -> Some ("r" ^ Uop.range_str u)
-  | Ops.Special, Uop.Str s -> Some s
-  | _ -> None
-
-let check_uop_against_string (v : Uop.t) (s : string) =
-  let env = List.filter_map (fun u -> Option.map (fun n -> (n, u)) (var_name u)) (Uop.toposort v) in
-  let e = E.to_uop (E.eval env s) in
-  let e = rewrite Symbolic.commutative e in
-  if e != v then fail "eval did not match simplified: %s != %s for %s" (render e) (render v) s
-
 (* ---------- the z3 replacement: evaluate both expressions over assignments of their variables ---------- *)
-
-let cast_value (dt : Dtype.t) (c : Dtype.const) : Dtype.const =
-  match c with
-  | Dtype.Invalid -> Dtype.Invalid
-  | _ ->
-    if Dtype.is_float dt then Dtype.truncate dt (Dtype.F (Dtype.const_to_float c))
-    else if dt == Dtype.Bool then Dtype.B (Dtype.const_truthy c)
-    else
-      let z = match c with
-        | Dtype.F f -> Dtype.I (Z.of_float (Float.trunc f))
-        | Dtype.B b -> Dtype.I (if b then Z.one else Z.zero)
-        | c -> c in
-      Dtype.truncate dt z
-
-let eval_uop (env : Dtype.const Uop.Tbl.t) (u : Uop.t) : Dtype.const =
-  let memo = Uop.Tbl.create 64 in
-  let rec ev (x : Uop.t) =
-    match Uop.Tbl.find_opt env x with
-    | Some v -> v
-    | None ->
-      match Uop.Tbl.find_opt memo x with
-      | Some v -> v
-      | None ->
-        let r =
-          match x.op with
-          | Ops.Const -> Uop.const_val x
-          | Ops.After -> ev x.src.(0)
-          | Ops.Cast -> cast_value x.dtype (ev x.src.(0))
-          | Ops.Bitcast -> Dtype.bitcast (ev x.src.(0)) x.src.(0).dtype x.dtype
-          | Ops.Where ->
-            (match ev x.src.(0) with
-             | Dtype.Invalid -> Dtype.Invalid
-             | c -> if Dtype.const_truthy c then ev x.src.(1) else ev x.src.(2))
-          | op -> Uop.exec_alu op x.dtype (Array.to_list (Array.map ev x.src)) in
-        Uop.Tbl.replace memo x r;
-        r in
-  ev u
 
 let values_equal a b =
   match a, b with
@@ -114,13 +44,13 @@ let free_vars (u : Uop.t) =
 let var_bounds env (x : Uop.t) : Z.t * Z.t =
   match x.op, x.arg with
   | (Ops.Param | Ops.Buffer), Uop.Param { vmin_vmax = Some (a, b); _ } -> (Uop.zi a, Uop.zi b)
-  | _ -> (Z.zero, Z.pred (Uop.zi (eval_uop env x.src.(0))))
+  | _ -> (Z.zero, Z.pred (Uop.zi (eval_uop (Uop.Tbl.find_opt env) x.src.(0))))
 
 let check_equal_brute (e1 : Uop.t) (e2 : Uop.t) =
   let vars = free_vars e1 @ List.filter (fun x -> not (List.memq x (free_vars e1))) (free_vars e2) in
   let env = Uop.Tbl.create 8 in
   let check_point () =
-    let a = eval_uop env e1 and b = eval_uop env e2 in
+    let a = eval_uop (Uop.Tbl.find_opt env) e1 and b = eval_uop (Uop.Tbl.find_opt env) e2 in
     if not (values_equal a b) then
       fail "simplified expression not equal to original: %s vs %s at %s" (Dtype.const_to_string a) (Dtype.const_to_string b)
         (String.concat ", " (List.map (fun x ->

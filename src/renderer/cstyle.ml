@@ -4,50 +4,6 @@ open Uop
 
 (* ---------- small helpers (tinygrad: helpers.py) ---------- *)
 
-let getenv_int name default =
-  match Sys.getenv_opt name with
-  | None | Some "" -> default
-  | Some s -> (match int_of_string_opt (String.trim s) with Some i -> i | None -> default)
-
-(* tinygrad: helpers._is_balanced / strip_parens *)
-let is_balanced s =
-  let d = ref 0 and ok = ref true in
-  String.iter (fun c ->
-      if !ok then begin
-        if c = '(' then incr d else if c = ')' then decr d;
-        if !d < 0 then ok := false
-      end) s;
-  !ok && !d = 0
-
-let strip_parens s =
-  let n = String.length s in
-  if n >= 2 && s.[0] = '(' && s.[n - 1] = ')' && is_balanced (String.sub s 1 (n - 2)) then String.sub s 1 (n - 2) else s
-
-(* tinygrad: helpers.ansistrip: drop "\x1b[...m" and "\x1b[K" *)
-let ansistrip s =
-  let b = Buffer.create (String.length s) in
-  let n = String.length s in
-  let i = ref 0 in
-  while !i < n do
-    if s.[!i] = '\x1b' && !i + 1 < n && s.[!i + 1] = '[' then begin
-      if !i + 2 < n && s.[!i + 2] = 'K' then i := !i + 3
-      else
-        match String.index_from_opt s (!i + 2) 'm' with
-        | Some j -> i := j + 1
-        | None -> Buffer.add_char b s.[!i]; incr i
-    end else begin Buffer.add_char b s.[!i]; incr i end
-  done;
-  Buffer.contents b
-
-(* tinygrad: helpers.to_function_name *)
-let to_function_name s =
-  let b = Buffer.create 16 in
-  String.iter (fun c ->
-      match c with
-      | 'a' .. 'z' | 'A' .. 'Z' | '0' .. '9' | '_' -> Buffer.add_char b c
-      | c -> Buffer.add_string b (Printf.sprintf "%02X" (Char.code c))) (ansistrip s);
-  Buffer.contents b
-
 (* Python's str.replace(sub, by) *)
 let replace_all ~sub ~by s =
   let ls = String.length sub and n = String.length s in
@@ -61,9 +17,6 @@ let replace_all ~sub ~by s =
     done;
     Buffer.contents b
   end
-
-(* tinygrad: helpers.dedup *)
-let dedup l = List.rev (List.fold_left (fun acc x -> if List.mem x acc then acc else x :: acc) [] l)
 
 (* Python's str.format with positional "{}" / "{N}" fields and "{{" "}}" escapes *)
 let py_format fmt (args : string list) =
@@ -173,7 +126,7 @@ let render_index ctx (buf : Uop.t) (idx : Uop.t) =
       ctx.%[buf] ^ (if Uop.max_numel buf > ctx.lang.gep_arr_threshold then Printf.sprintf "[%d]" v
                     else "." ^ String.make 1 "xyzwabcd".[v])
   end else
-    Printf.sprintf "(%s+%s)" ctx.%[buf] (if Uop.equal_arg idx.arg (Op Ops.Add) then strip_parens ctx.%[idx] else ctx.%[idx])
+    Printf.sprintf "(%s+%s)" ctx.%[buf] (if Uop.equal_arg idx.arg (Op Ops.Add) then Helpers.strip_parens ctx.%[idx] else ctx.%[idx])
 
 (* tinygrad: CStyleLanguage.render_buffer *)
 let render_buffer ctx (x : Uop.t) =
@@ -273,7 +226,7 @@ let base_rewrite : rule list = [
       let f = match List.assq_opt x.op ctx.lang.code_for_op with
         | Some f -> f | None -> invalid_arg ("render: no code_for_op for " ^ Ops.to_string x.op) in
       let assoc = List.memq x.op [ Ops.Add; Ops.Mul; Ops.Xor; Ops.Or; Ops.And ] in
-      Some (f (List.map (fun (v : Uop.t) -> if v.op == x.op && assoc then strip_parens ctx.%[v] else ctx.%[v]) (Array.to_list x.src))
+      Some (f (List.map (fun (v : Uop.t) -> if v.op == x.op && assoc then Helpers.strip_parens ctx.%[v] else ctx.%[v]) (Array.to_list x.src))
               x.dtype));
   (* call an external function *)
   (P.pat Ops.Call ~src:(P.In_order [ P.wild ]) ~allow_any_len:true ~name:"x", fun ctx c ->
@@ -305,7 +258,7 @@ let string_rewrite ctx (rules : rule list) (u : Uop.t) =
 
 (* tinygrad: uops_to_dtypes *)
 let uops_to_dtypes (uops : Uop.t list) =
-  dedup (List.filter_map (fun (u : Uop.t) ->
+  Helpers.dedup (List.filter_map (fun (u : Uop.t) ->
       match Uop.addrspace u with
       | (Some Dtype.Alu | None) when u.dtype != Dtype.Void && Uop.shape_opt u <> None -> Some (u.dtype, Uop.max_numel u)
       | _ -> None) uops)
@@ -351,7 +304,7 @@ let render_lines lang (uops : Uop.t list) =
   let counters = Hashtbl.create 8 in
   let cnt p = Option.value (Hashtbl.find_opt counters p) ~default:0 in
   let name = ref "test" in
-  let expand_ssa = getenv_int "EXPAND_SSA" 0 <> 0 in
+  let expand_ssa = Helpers.getenv "EXPAND_SSA" 0 <> 0 in
   List.iter (fun (u : Uop.t) ->
       let skip =
         match u.op with
@@ -359,7 +312,7 @@ let render_lines lang (uops : Uop.t list) =
         | Ops.Stack when Array.length u.src = 0 -> true
         | Ops.After -> Uop.Tbl.replace ctx.r u ctx.%[u.src.(0)]; true
         | Ops.Sink ->
-          (match u.arg with Kernel_info k -> name := to_function_name k.kname | _ -> ());
+          (match u.arg with Kernel_info k -> name := Helpers.to_function_name k.kname | _ -> ());
           true
         | Ops.Param ->
           let shp = String.concat "_" (List.map Uop.sint_to_string (Uop.shape u)) in
@@ -507,7 +460,7 @@ let pm_manual_bf16_cast : unit P.matcher =
 let clang_render_vector_prefix lang dt count =
   (* round (down) to power of two (this is actually the default clang behavior) *)
   let alignment =
-    if getenv_int "ALIGNED" 1 <> 0 && not (Dtype.is_bool dt) then
+    if Helpers.getenv "ALIGNED" 1 <> 0 && not (Dtype.is_bool dt) then
       let n = Dtype.itemsize dt * count in
       let rec p2 k = if 2 * k <= n then p2 (2 * k) else k in p2 1
     else 1 in
@@ -559,8 +512,8 @@ let clang_renderer () : Renderer.t =
   { Renderer.default with
     device = "CPU";
     has_local = false;
-    has_threads = getenv_int "THREADS" 1 <> 0;
-    global_max = Some [ getenv_int "NUM_CPU_THREADS" 8; 0; 0 ];
+    has_threads = Helpers.threads.value <> 0;
+    global_max = Some [ Helpers.getenv "NUM_CPU_THREADS" 8; 0; 0 ];
     code_for_op = List.map fst lang.code_for_op;
     extra_matcher = Some (P.lift clang_extra_matcher);
     (* ClangRenderer.supported_dtypes: bfloat16 only on x86/arm (assumed here), no fp8 *)

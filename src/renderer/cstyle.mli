@@ -6,14 +6,6 @@
     Rendering names every value of the linearized program, renders each with the language's string rules and
     inlines the single-use ones. *)
 
-(** {1 Helpers} *)
-
-(** The string without one pair of enclosing parentheses, when they match. tinygrad [helpers.strip_parens]. *)
-val strip_parens : string -> string
-
-(** ANSI codes stripped, characters other than [[A-Za-z0-9_]] hex-escaped. tinygrad [to_function_name]. *)
-val to_function_name : string -> string
-
 (** {1 Languages} *)
 
 (** tinygrad [CStyleLanguage]: one field per class attribute or overridable method. *)

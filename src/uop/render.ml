@@ -2,20 +2,6 @@
 
 open Uop
 
-(* tinygrad: helpers.py _is_balanced *)
-let is_balanced s =
-  let d = ref 0 and ok = ref true in
-  String.iter (fun c ->
-      if c = '(' then incr d else if c = ')' then decr d;
-      if !d < 0 then ok := false) s;
-  !ok && !d = 0
-
-(* tinygrad: helpers.py strip_parens *)
-let strip_parens s =
-  let n = String.length s in
-  if n >= 2 && s.[0] = '(' && s.[n - 1] = ')' && is_balanced (String.sub s 1 (n - 2)) then String.sub s 1 (n - 2)
-  else s
-
 (* tinygrad: uop/render.py syms (comparisons are chained in python, so they have no precedence) *)
 let sym (op : Ops.t) =
   match op with
@@ -42,8 +28,8 @@ let strip_binary_parens x left right code_for_op =
   | Some p ->
     let prec u = Option.value (precedence u.op) ~default:99 in
     code_for_op
-      (if prec x.src.(0) <= p then strip_parens left else left)
-      (if prec x.src.(1) < p then strip_parens right else right)
+      (if prec x.src.(0) <= p then Helpers.strip_parens left else left)
+      (if prec x.src.(1) < p then Helpers.strip_parens right else right)
 
 (* Python's str of a tuple of strings already rendered *)
 let tuple_str = function [ p ] -> "(" ^ p ^ ",)" | l -> "(" ^ String.concat ", " l ^ ")"
@@ -103,7 +89,7 @@ and renderer (ctx : ctx) x =
     let s = Option.get (sym op) in
     strip_binary_parens x (c 0) (c 1) (fun a b -> "(" ^ a ^ s ^ b ^ ")")
   | (Ops.Index | Ops.Stage), _ ->
-    String.concat "" (List.tl (Array.to_list (Array.map (fun y -> "[" ^ strip_parens (Tbl.find ctx y) ^ "]") x.src)))
+    String.concat "" (List.tl (Array.to_list (Array.map (fun y -> "[" ^ Helpers.strip_parens (Tbl.find ctx y) ^ "]") x.src)))
   | Ops.Stack, _ -> "{" ^ String.concat "," (Array.to_list (Array.map (Tbl.find ctx) x.src)) ^ "}"
   | _ -> pretty_print x
 
@@ -308,7 +294,7 @@ let pyrender (ast : t) : string =
           | _ -> false in
         if not (single && not (List.memq u.op always_rendered)) then Tbl.replace to_render u ()
       end) lst;
-  String.concat "\n" (List.map (fun (k, v) -> k ^ " = " ^ strip_parens v) (render_with_splits lst to_render))
+  String.concat "\n" (List.map (fun (k, v) -> k ^ " = " ^ Helpers.strip_parens v) (render_with_splits lst to_render))
 
 (* tinygrad: range_str(u, color=True) *)
 let range_str_colored u =

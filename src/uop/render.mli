@@ -5,9 +5,6 @@
 (** Strings already rendered for the nodes seen so far, keyed by node identity. *)
 type ctx = string Uop.Tbl.t
 
-(** tinygrad's [strip_parens]: drop one pair of enclosing parentheses when they match each other. *)
-val strip_parens : string -> string
-
 (** tinygrad's [renderer]: the string for one node, its sources already in the context. *)
 val renderer : ctx -> Uop.t -> string
 

@@ -7,17 +7,6 @@ exception Kernel_opt_error = Opt.Kernel_opt_error
 
 let check = Opt.check
 
-(* tinygrad: helpers.py colored (the termcolor replacement; NO_COLOR disables it) *)
-let colored (st : string) (color : string) : string =
-  if Helpers.no_color.value <> 0 then st
-  else begin
-    let colors = [ "black"; "red"; "green"; "yellow"; "blue"; "magenta"; "cyan"; "white" ] in
-    let lower = String.lowercase_ascii color in
-    let rec index i = function [] -> invalid_arg ("colored: " ^ color) | c :: t -> if c = lower then i else index (i + 1) t in
-    let code = (if String.uppercase_ascii color = color then 60 else 0) + 30 + index 0 colors in
-    Printf.sprintf "\027[%dm%s\027[0m" code st
-  end
-
 (* tinygrad: uop/ops.py axis_colors *)
 let axis_colors = function
   | Device -> "green" | Global -> "blue" | Thread -> "BLUE" | Local -> "cyan" | Warp -> "CYAN" | Weak | Loop -> "WHITE"
@@ -141,7 +130,7 @@ let rjust4 s = let n = String.length s in if n >= 4 then s else String.make (4 -
 
 (* tinygrad: Scheduler.colored_shape *)
 let colored_shape k =
-  String.concat " " (List.map2 (fun (x : Uop.t) color -> colored (rjust4 (render x.src.(0))) color) (rngs k) (colors k))
+  String.concat " " (List.map2 (fun (x : Uop.t) color -> Helpers.colored (rjust4 (render x.src.(0))) (Some color)) (rngs k) (colors k))
 
 (* tinygrad: Scheduler.get_optimized_ast *)
 let get_optimized_ast ?name_override k : Uop.t =
@@ -153,9 +142,9 @@ let get_optimized_ast ?name_override k : Uop.t =
       let sname (x : Uop.t) = match x.arg with Str s -> s | _ -> "" in
       let special_uops = List.stable_sort (fun a b -> compare (sname a) (sname b)) special_uops in
       let special_ops = List.map (fun (x : Uop.t) ->
-          colored (Z.to_string (Z.succ (zi (vmax x)))) (if (sname x).[0] = 'g' then "blue" else "cyan")) special_uops in
-      let rng_strs = List.map2 (fun (x : Uop.t) color -> colored (render x.src.(0)) color) (rngs k) (colors k) in
-      k_type ^ String.concat (colored "_" "BLACK") ("" :: (special_ops @ rng_strs)) in
+          Helpers.colored (Z.to_string (Z.succ (zi (vmax x)))) (Some (if (sname x).[0] = 'g' then "blue" else "cyan"))) special_uops in
+      let rng_strs = List.map2 (fun (x : Uop.t) color -> Helpers.colored (render x.src.(0)) (Some color)) (rngs k) (colors k) in
+      k_type ^ String.concat (Helpers.colored "_" (Some "BLACK")) ("" :: (special_ops @ rng_strs)) in
   k.ast <- P.graph_rewrite ~name:"flatten range" Simplify.pm_flatten_range () k.ast;
   replace k.ast
     ~arg:(Kernel_info { default_kernel_info with kname = name; applied_opts = k.applied_opts;

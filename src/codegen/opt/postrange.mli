@@ -2,9 +2,6 @@
     tinygrad: [codegen/opt/postrange.py]. Tensor cores, [hand_coded_optimizations] and [beam_search] come with
     issue 7 (they fail with "opts: issue 7 ..."). *)
 
-(** tinygrad [helpers.colored]: ANSI color codes around a string (none when NO_COLOR is set). *)
-val colored : string -> string -> string
-
 (** tinygrad [Scheduler]: the AST being optimized and its opt state. *)
 type t = {
   mutable ast : Uop.t;
