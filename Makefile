@@ -13,7 +13,7 @@ deps:
 	fi
 
 build: deps
-	dune build @install test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe examples/demo.exe
+	dune build @install test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe examples/demo.exe
 
 test: build
 	dune exec --no-build test/test_main.exe
@@ -26,7 +26,8 @@ PYTHON ?= python3
 bench: build
 	dune exec --no-build bench/bench_symbolic.exe
 	dune exec --no-build bench/bench_launch.exe
-	@if $(PYTHON) -c "import tinygrad" 2>/dev/null; then $(PYTHON) bench/bench_symbolic.py; \
+	dune exec --no-build bench/bench_schedule.exe
+	@if $(PYTHON) -c "import tinygrad" 2>/dev/null; then $(PYTHON) bench/bench_symbolic.py; $(PYTHON) bench/bench_schedule.py; \
 	else echo "(tinygrad not importable with $(PYTHON): skipping the side-by-side run)"; fi
 
 clean:

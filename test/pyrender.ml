@@ -291,6 +291,14 @@ let call_static name (a : args) : v =
         opts_to_apply = opt_none opts (g "opts_to_apply");
         estimates = opt_none (function V_estimates e -> e | v -> err "pyrender: bad estimates %s" (describe v)) (g "estimates");
         beam = to_int (g "beam") })
+  (* added by S-rangeify: schedule/indexing.py BufferizeOpts (the arg of STAGE) *)
+  | "BufferizeOpts" ->
+    let g = bind ~fn:"BufferizeOpts" [ ("device", None); ("addrspace", Some (V_addrspace Dtype.Global)); ("removable", Some (V_bool true)) ] a in
+    V_arg (Uop.Bufferize_opts {
+        Uop.bdevice = (match g "device" with V_none -> Uop.Bdev_none | V_str s -> Uop.Bdev s | V_int i -> Uop.Bdev_id (Z.to_int i)
+                                             | v -> err "pyrender: BufferizeOpts: bad device %s" (describe v));
+        baddrspace = (match g "addrspace" with V_addrspace x -> x | v -> err "pyrender: BufferizeOpts: bad addrspace %s" (describe v));
+        removable = to_bool (g "removable") })
   | _ -> err "pyrender: unsupported function %s" name
 
 let call_method (self : v) (m : string) (a : args) : v =
@@ -336,6 +344,13 @@ let call_method (self : v) (m : string) (a : args) : v =
   | "ne" -> (match a.pos with [ x ] -> U (Uop.ne u (to_uop x)) | _ -> err "pyrender: ne: one arg")
   | "eq" -> (match a.pos with [ x ] -> U (Uop.eq u (to_uop x)) | _ -> err "pyrender: eq: one arg")
   | "logical_not" -> U (Uop.logical_not u)
+  (* added by S-rangeify: tensor-graph methods (UOp._rop, copy_to_device, contiguous) *)
+  | "_rop" ->
+    (match a.pos with
+     | [ V_op op; V_tuple axes ] -> U (Tinygrad.Rangeify.rop u op (List.map to_int axes))
+     | _ -> err "pyrender: _rop: needs an op and an axis tuple")
+  | "copy_to_device" -> (match a.pos with [ V_str d ] -> U (Tinygrad.Rangeify.copy_to_device u d) | _ -> err "pyrender: copy_to_device")
+  | "contiguous" -> no_kw ~fn:m a; U (Tinygrad.Buffers.contiguous u)
   | _ ->
     (match List.find_opt (fun o -> String.lowercase_ascii (Ops.name o) = m) sugar_ops with
      | Some op -> U (Uop.create ?dtype:(kw_dtype a) op ~src:(Array.of_list (u :: srcs ())) ~arg:(kw_arg op a))
@@ -413,7 +428,7 @@ let unop (o : string) (x : v) : v =
 
 (* ---------- parser / evaluator (recursive descent with Python's precedence) ---------- *)
 
-let globals = [ "dtypes"; "Ops"; "AxisType"; "AddrSpace"; "OptOps"; "UOp"; "ParamArg"; "KernelInfo"; "Opt"; "Estimates" ]
+let globals = [ "dtypes"; "Ops"; "AxisType"; "AddrSpace"; "OptOps"; "UOp"; "ParamArg"; "KernelInfo"; "Opt"; "Estimates"; "BufferizeOpts" (* S-rangeify *) ]
 
 let eval_tokens (env : (string, v) Hashtbl.t) (toks : tok array) (pos : int ref) : v =
   let peek () = toks.(!pos) in

@@ -12,6 +12,8 @@ let () =
       ("simplify_ranges", Test_simplify_ranges.tests);
       ("codegen", Test_codegen.tests);
       ("codegen_golden", Test_codegen_golden.tests);
+      ("opts", Test_opts.tests);
       ("kernels", Test_kernels.tests);
       ("renderer", Test_renderer.tests);
-      ("transcendental", Test_transcendental.tests) ]
+      ("transcendental", Test_transcendental.tests); ("mixin_op", Test_mixin_op.tests);
+      ("corpus", Test_corpus.tests); ("errors", Test_errors.tests); ("schedule", Test_schedule.tests); ("indexing", Test_indexing.tests); ("rangeify", Test_rangeify.tests); ("tensor", Test_tensor.tests) ]

@@ -33,6 +33,11 @@ type arg =
   | Tuple of arg list
   | Kernel_info of kernel_info
   | Program_info of program_info
+  | Bufferize_opts of bufferize_opts  (* added by S-rangeify: the arg of STAGE *)
+
+(* tinygrad schedule/indexing.py BufferizeOpts: the arg of STAGE (on LOCAL, device is the id) — added by S-rangeify *)
+and bufferize_opts = { bdevice : bdevice; baddrspace : Dtype.addrspace; removable : bool }
+and bdevice = Bdev_none | Bdev of string | Bdev_id of int
 
 (* tinygrad KernelInfo: the arg of a kernel SINK *)
 and kernel_info = {
@@ -100,7 +105,8 @@ let rec equal_arg a b =
     && p.ins = q.ins && List.length p.vars = List.length q.vars && List.for_all2 ( == ) p.vars q.vars
     && (match p.local_size, q.local_size with None, None -> true | Some a, Some b -> equal_sints a b | _ -> false)
   | (No_arg | Dtype _ | Int _ | Str _ | Range _ | Reduce_arg _ | Ints _ | Bools _ | Op _ | Bool _), _ -> a = b
-  | (Const _ | Param _ | Tuple _ | Kernel_info _ | Program_info _), _ -> false
+  | Bufferize_opts x, Bufferize_opts y -> x = y
+  | (Const _ | Param _ | Tuple _ | Kernel_info _ | Program_info _ | Bufferize_opts _), _ -> false
 
 and equal_sint a b = match a, b with Sint x, Sint y -> x = y | Suop x, Suop y -> x == y | _ -> false
 and equal_sints a b = List.length a = List.length b && List.for_all2 equal_sint a b
@@ -982,6 +988,10 @@ let rec arg_to_string = function
       k.kname at (if List.length k.axis_types = 1 then "," else "") (if k.dont_use_locals then "True" else "False")
       (opts k.applied_opts) (match k.opts_to_apply with None -> "None" | Some l -> opts l) k.beam
   | Program_info p -> Printf.sprintf "ProgramInfo(name='%s')" p.pname
+  | Bufferize_opts b ->
+    Printf.sprintf "BufferizeOpts(device=%s, addrspace=%s, removable=%s)"
+      (match b.bdevice with Bdev_none -> "None" | Bdev d -> "'" ^ d ^ "'" | Bdev_id i -> string_of_int i)
+      (addrspace_to_string b.baddrspace) (if b.removable then "True" else "False")
 
 (* tinygrad pretty_print: shared nodes are named x<N>:= on first print, referenced after *)
 let pretty_print root =
@@ -1218,3 +1228,39 @@ let max_shape u = List.map (function Sint i -> i | Suop x -> Z.to_int (zi (vmax 
 
 (* tinygrad: MovementMixin.max_numel *)
 let max_numel u = List.fold_left ( * ) 1 (max_shape u)
+
+(* ---------- added by T-frontend: tinygrad UOp.device, is_virtual, has_buffer_identity, without_after ---------- *)
+
+(* tinygrad: UOp.device (a recursive_property; memoised per call here). Multi-device tuples are not ported. *)
+let device u : string option =
+  let memo = Tbl.create 16 in
+  let rec go u =
+    match Tbl.find_opt memo u with
+    | Some d -> d
+    | None ->
+      let open Ops in
+      let r =
+        match u.op, u.arg with
+        | (Param | Buffer), Param p -> p.device
+        | After, _ -> go u.src.(0)
+        | Copy, Str d -> Some d
+        | _ ->
+          let n = Array.length u.src in
+          let rec first i = if i >= n then None else match go u.src.(i) with Some d -> Some d | None -> first (i + 1) in
+          first 0 in
+      Tbl.replace memo u r;
+      r in
+  go u
+
+(* tinygrad: UOp.is_virtual — no device means no place to store, weak means no width to store *)
+let is_virtual u = device u = None || Dtype.is_weak u.dtype
+
+(* tinygrad: UOp.has_buffer_identity — a RESHAPE/UNSHARD/MSELECT chain down to a BUFFER/PARAM *)
+let rec has_buffer_identity ?(after_ok = false) u =
+  match u.op with
+  | Ops.Reshape | Ops.Unshard | Ops.Mselect -> has_buffer_identity ~after_ok u.src.(0)
+  | Ops.After when after_ok -> has_buffer_identity ~after_ok u.src.(0)
+  | op -> op == Ops.Buffer || op == Ops.Param
+
+(* tinygrad: UOp.without_after *)
+let without_after u = if u.op == Ops.After then u.src.(0) else u

@@ -42,6 +42,17 @@ type arg =
   | Tuple of arg list
   | Kernel_info of kernel_info
   | Program_info of program_info
+  | Bufferize_opts of bufferize_opts  (** the arg of STAGE (added by S-rangeify) *)
+
+(** tinygrad [BufferizeOpts] (schedule/indexing.py): the arg of STAGE. *)
+and bufferize_opts = {
+  bdevice : bdevice;  (** the device ([Bdev_id]: on LOCAL, the device is an id) *)
+  baddrspace : Dtype.addrspace;  (** GLOBAL: a real buffer; LOCAL: a local/register one *)
+  removable : bool;  (** whether remove_bufferize may inline it *)
+}
+
+(** The [device] field of {!bufferize_opts}: [None], a device name or an id. *)
+and bdevice = Bdev_none | Bdev of string | Bdev_id of int
 
 (** tinygrad [KernelInfo]: the arg of a kernel SINK. *)
 and kernel_info = {
@@ -621,3 +632,23 @@ module O : sig
   (** {!const_bool}. *)
   val b : bool -> t
 end
+
+(** {1 Added by T-frontend} *)
+
+(** The device of the node (the first source's that has one), [None] for device-less nodes (CONSTs).
+    tinygrad [UOp.device] (single devices only; {!Buffers.device} is the memoised one). *)
+val device : t -> string option
+
+(** No device or a weak dtype: nothing can back it. tinygrad [UOp.is_virtual]. *)
+val is_virtual : t -> bool
+
+(** A RESHAPE / UNSHARD / MSELECT chain (and AFTER with [after_ok]) down to a BUFFER or PARAM.
+    tinygrad [UOp.has_buffer_identity]. *)
+val has_buffer_identity : ?after_ok:bool -> t -> bool
+
+(** The first source of an AFTER, else the node. tinygrad [UOp.without_after]. *)
+val without_after : t -> t
+
+(** [broadcasted ?reverse x y]: both operands promoted to their least upper dtype, weak CONSTs kept weak.
+    tinygrad [ElementwiseMixin._broadcasted]. *)
+val broadcasted : ?reverse:bool -> t -> t -> t * t

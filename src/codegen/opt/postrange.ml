@@ -215,13 +215,34 @@ let real_axis k (op : Opt.opt_ops) (axis : int option) : int =
       axis
     end
 
-(* tinygrad: Scheduler._apply_tc_opt — tensor cores come with issue 7 *)
-let apply_tc_opt _k ~use_tensor_cores:_ ~axis:_ ~tc_select:_ ~opt_level:_ : Uop.t list option =
-  failwith "opts: issue 7 (tensor cores)"
+(* tinygrad: Scheduler._apply_tc_opt. The tensor-core matching itself comes with the GPU renderers: the CPU renderers
+   have no tensor cores, so the loop over [ren.tensor_cores] finds none and the result is None. *)
+let apply_tc_opt k ~use_tensor_cores ~axis:_ ~tc_select:_ ~opt_level:_ : Uop.t list option =
+  let reduceop = match reduceops k with r :: _ -> r | [] -> raise (Kernel_opt_error "no reduce ops for TensorCore") in
+  if use_tensor_cores <> 0 && (match reduceop.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false) then begin
+    let mul = if reduceop.src.(0).op != Ops.Cast then reduceop.src.(0) else reduceop.src.(0).src.(0) in
+    if mul.op != Ops.Mul then None
+    else if k.ren.tensor_cores = [] then None
+    else failwith "opts: tensor cores are not ported (GPU renderers)"
+  end else None
 
 let opt_to_at = function
   | Opt.LOCAL -> Some Local | Opt.UPCAST -> Some Upcast | Opt.UNROLL -> Some Unroll | Opt.GROUP -> Some Group_reduce
   | Opt.GROUPTOP -> Some Group_reduce | Opt.THREAD -> Some Thread | _ -> None
+
+(* the TC branch of tinygrad's apply_opt: returns the ranges [_apply_tc_opt] picked *)
+let tc_checks k (opt : Opt.t) : Uop.t list =
+  check (k.applied_opts = []) "tensor core opts must be first";
+  check (opt.axis <> None) "tensor core opts must have an axis";
+  match opt.arg with
+  | Opt.Tc (tc_select, tc_opt, use_tensor_cores) ->
+    check (-1 <= tc_select && tc_select < List.length k.ren.tensor_cores) "tensor core opts must have valid tc_select";
+    check (0 <= tc_opt && tc_opt <= 2) "tensor core opts must have valid tc_opt";
+    check (0 < use_tensor_cores && use_tensor_cores <= 2) "use_tensor_cores value is not valid";
+    (match apply_tc_opt k ~use_tensor_cores ~axis:(Option.get opt.axis) ~tc_select ~opt_level:tc_opt with
+     | Some r -> r
+     | None -> raise (Kernel_opt_error "no tensor core available"))
+  | _ -> raise (Kernel_opt_error "tensor core opts must have valid arg")
 
 (* tinygrad: ops.py remove_all_tags *)
 let remove_all_tags : unit P.matcher =
@@ -292,18 +313,7 @@ let apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
         Some (shift_to k rng amt new_type ~top:(List.mem opt.op [ Opt.GROUPTOP; Opt.THREAD ]))
       | None ->
         (match opt.op with
-         | Opt.TC ->
-           check (k.applied_opts = []) "tensor core opts must be first";
-           check (opt.axis <> None) "tensor core opts must have an axis";
-           (match opt.arg with
-            | Opt.Tc (tc_select, tc_opt, use_tensor_cores) ->
-              check (-1 <= tc_select && tc_select < List.length k.ren.tensor_cores) "tensor core opts must have valid tc_select";
-              check (0 <= tc_opt && tc_opt <= 2) "tensor core opts must have valid tc_opt";
-              check (0 < use_tensor_cores && use_tensor_cores <= 2) "use_tensor_cores value is not valid";
-              let r = apply_tc_opt k ~use_tensor_cores ~axis:(Option.get opt.axis) ~tc_select ~opt_level:tc_opt in
-              check (r <> None) "no tensor core available"
-            | _ -> check false "tensor core opts must have valid arg");
-           None
+         | Opt.TC -> ignore (tc_checks k opt); None
          | Opt.PADTO ->
            check (rng.src.(0).op == Ops.Const) "only pad const axes";
            check (not (List.mem (axis_of rng) [ Upcast; Unroll ])) "cannot pad upcasted";
@@ -342,11 +352,16 @@ let apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
     ret
   end
 
-(* tinygrad: codegen/opt/heuristic.py hand_coded_optimizations — comes with issue 7 *)
-let hand_coded_optimizations (_ : t) : t = failwith "opts: issue 7 (hand_coded_optimizations)"
+(* [apply_opt] of a TC opt, returning the tensor-core ranges (tinygrad's apply_opt returns them for TC) *)
+let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t list =
+  let opt = { Opt.op = Opt.TC; axis = Some axis; arg = Opt.Tc (tc_select, tc_opt, use_tc) } in
+  let r = tc_checks k opt in
+  if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
+  r
 
-(* tinygrad: codegen/opt/search.py beam_search — comes with issue 7 *)
-let beam_search (_ : t) (_ : int) : t = failwith "opts: issue 7 (beam_search)"
+(* tinygrad imports heuristic.py and search.py inside apply_opts; here they set these hooks when linked *)
+let hand_coded_optimizations_hook : (t -> t) ref = ref (fun _ -> failwith "opts: heuristic.ml not linked")
+let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "opts: BEAM search is not ported yet")
 
 (* tinygrad: codegen/opt/postrange.py apply_opts *)
 let apply_opts (ast : Uop.t) (ren : Renderer.t) ~(beam : int) : Uop.t =
@@ -358,10 +373,10 @@ let apply_opts (ast : Uop.t) (ren : Renderer.t) ~(beam : int) : Uop.t =
     let k =
       match ki with
       | Some { opts_to_apply = Some opts; _ } -> List.iter (fun o -> ignore (apply_opt k o)) opts; k
-      | _ when beam >= 1 -> beam_search k beam
+      | _ when beam >= 1 -> !beam_search_hook k beam
       | _ when Helpers.noopt.value = 0 && (match ki with None -> true | Some ki -> ki.applied_opts = []) ->
         (* NOTE: hand_coded_optimizations doesn't support multiblock opts yet *)
-        if not (List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice ast)) then hand_coded_optimizations k
+        if not (List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice ast)) then !hand_coded_optimizations_hook k
         else k
       | _ -> k in
     let name_override = match ki with Some ki when ki.kname <> "test" -> Some ki.kname | _ -> None in

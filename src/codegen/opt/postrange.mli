@@ -1,6 +1,5 @@
 (** The kernel Scheduler: opt axes after rangeify, kernel naming and opt application.
-    tinygrad: [codegen/opt/postrange.py]. Tensor cores, [hand_coded_optimizations] and [beam_search] come with
-    issue 7 (they fail with "opts: issue 7 ..."). *)
+    tinygrad: [codegen/opt/postrange.py]. The heuristic is in [Heuristic], BEAM in [Search]. *)
 
 (** tinygrad [Scheduler]: the AST being optimized and its opt state. *)
 type t = {
@@ -96,14 +95,21 @@ val real_axis : t -> Opt.opt_ops -> int option -> int
 (** tinygrad [ops.remove_all_tags]. *)
 val remove_all_tags : unit Upat.matcher
 
-(** tinygrad [apply_opt]; raises [Opt.Kernel_opt_error] when the opt does not apply. TC fails (issue 7). *)
+(** tinygrad [apply_opt]; raises [Opt.Kernel_opt_error] when the opt does not apply (TC: tensor cores are not ported). *)
 val apply_opt : ?append_opt:bool -> t -> Opt.t -> (Uop.t * Uop.t) option
 
-(** Placeholder for tinygrad's heuristic (issue 7): fails with "opts: issue 7 ...". *)
-val hand_coded_optimizations : t -> t
+(** [apply_opt] of [Opt(TC, axis, (tc_select, tc_opt, use_tensor_cores))], returning the tensor-core ranges;
+    raises [Opt.Kernel_opt_error] (always on renderers without tensor cores). *)
+val apply_tc : ?append_opt:bool -> t -> int -> int * int * int -> Uop.t list
 
-(** Placeholder for tinygrad's BEAM search (issue 7): fails with "opts: issue 7 ...". *)
-val beam_search : t -> int -> t
+(** An int sint, or the max of a symbolic one. *)
+val sint_int : Uop.sint -> int
+
+(** [hand_coded_optimizations] (set by [Heuristic]; tinygrad imports it lazily in [apply_opts]). *)
+val hand_coded_optimizations_hook : (t -> t) ref
+
+(** [beam_search k amt] (set by [Search]). *)
+val beam_search_hook : (t -> int -> t) ref
 
 (** tinygrad [apply_opts ast ren beam]: the NOOPT / opts_to_apply paths, then [get_optimized_ast]. *)
 val apply_opts : Uop.t -> Renderer.t -> beam:int -> Uop.t

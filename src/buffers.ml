@@ -1,0 +1,180 @@
+(* tinygrad: uop/ops.py — the [buffers] side table (BUFFER uop -> device Buffer) and the UOp buffer helpers the
+   scheduler needs (new_buffer, device, buf_uop, has_buffer_identity, is_bound_var, param_like, call, ...). *)
+
+open Uop
+
+module Key = struct
+  type nonrec t = Uop.t
+  let equal = ( == )
+  let hash (u : Uop.t) = u.id
+end
+
+(* tinygrad's WeakKeyDictionary: an entry lives as long as its BUFFER uop *)
+module ET = Ephemeron.K1.Make (Key)
+
+let table : Device.Buffer.t ET.t = ET.create 256
+
+let find u = ET.find_opt table u
+let set u b = ET.replace table u b
+let remove u = ET.remove table u
+
+(* tinygrad: UOp.unique_num *)
+let unique_num = ref 0
+
+(* tinygrad: UOp.new_buffer *)
+let new_buffer ?num device size dtype =
+  if Dtype.is_weak dtype then invalid_arg ("new_buffer: cannot create storage for weak dtype " ^ Dtype.to_string dtype);
+  let slot = match num with Some n -> n | None -> let n = !unique_num in incr unique_num; n in
+  create Ops.Buffer ~dtype ~src:[| shape_to_shape_arg [ Sint size ] |]
+    ~arg:(Param { default_param with slot; pdtype = dtype; device = Some device })
+
+(* tinygrad: UOp.device (a recursive_property; memoised in a weak table) *)
+module DT = Ephemeron.K1.Make (Key)
+let device_cache : string option DT.t = DT.create 1024
+
+let rec device (u : Uop.t) : string option =
+  match DT.find_opt device_cache u with
+  | Some d -> d
+  | None ->
+    let r =
+      match u.op, u.arg with
+      | (Ops.Param | Ops.Buffer), Param p -> p.device
+      | Ops.After, _ -> device u.src.(0)
+      | Ops.Copy, Str d -> Some d
+      | _ ->
+        let rec first i = if i >= Array.length u.src then None
+          else match device u.src.(i) with Some d -> Some d | None -> first (i + 1) in
+        first 0 in
+    DT.replace device_cache u r;
+    r
+
+(* tinygrad: UOp.is_virtual *)
+let is_virtual u = device u = None || Dtype.is_weak u.dtype
+
+(* tinygrad: UOp.has_buffer_identity *)
+let rec has_buffer_identity ?(after_ok = false) (u : Uop.t) =
+  match u.op with
+  | Ops.Reshape | Ops.Unshard | Ops.Mselect -> has_buffer_identity ~after_ok u.src.(0)
+  | Ops.After when after_ok -> has_buffer_identity ~after_ok u.src.(0)
+  | Ops.Buffer | Ops.Param -> true
+  | _ -> false
+
+(* tinygrad: UOp.buf_uop *)
+let rec buf_uop (u : Uop.t) : Uop.t =
+  match u.op with
+  | Ops.Buffer | Ops.Param -> u
+  | Ops.Mselect -> invalid_arg "buf_uop: multi-device buffers are not supported"
+  | _ when (base u).op == Ops.After -> base (buf_uop (base u).src.(0))
+  | _ ->
+    let s = ref u in
+    while Array.length !s.src > 0 && not (List.memq !s.op [ Ops.Buffer; Ops.Param; Ops.Stage; Ops.Mstack ]) do s := !s.src.(0) done;
+    !s
+
+(* tinygrad: UOp.is_bound_var *)
+let is_bound_var (u : Uop.t) =
+  u.op == Ops.After && Array.length u.src = 2 && is_variable u.src.(0) && u.src.(1).op == Ops.Store
+  && u.src.(1).src.(0) == u.src.(0) && u.src.(1).src.(1).op == Ops.Const
+
+(* tinygrad: UOp.unbind *)
+let unbind (u : Uop.t) : Uop.t * int =
+  if not (is_bound_var u) then invalid_arg "unbind: not a bound Variable";
+  (u.src.(0), Z.to_int (zi (const_val u.src.(1).src.(1))))
+
+(* tinygrad: UOp.param_like *)
+let param_like slot (u : Uop.t) : Uop.t =
+  if is_bound_var u || is_variable u then begin
+    let b = if u.op == Ops.After then u.src.(0) else u in
+    create Ops.Param ~src:b.src ~arg:(Param { (param_arg b) with slot; name = Some (Printf.sprintf "p%d" slot) })
+  end else begin
+    let addrspace = match addrspace u with Some a -> a | None -> Dtype.Global in
+    param ?shape:(shape_opt u) ?device:(device u) ~addrspace slot u.dtype
+  end
+
+(* tinygrad: UOp.call for opaque bodies (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION): CALL(body, *srcs).
+   The CallInfo arg is not modelled (always the default CallInfo()): the arg is [No_arg]. *)
+let call (body : Uop.t) (srcs : Uop.t list) : Uop.t = create Ops.Call ~src:(Array.of_list (body :: srcs))
+
+(* tinygrad: MovementMixin.reshape (no -1 handling), a no-op for the same shape *)
+let reshape (u : Uop.t) (sh : sint list) = if equal_sints (shape u) sh then u else mop Ops.Reshape u (`Shape sh)
+
+(* tinygrad: MovementMixin.shrink_to: SHRINK to (0, size) on every axis, a no-op for the same shape *)
+let shrink_to (u : Uop.t) (sh : sint list) =
+  if equal_sints (shape u) sh then u else mop Ops.Shrink u (`Pairs (List.map (fun s -> (Sint 0, s)) sh))
+
+(* tinygrad: CreationMixin.empty (int shapes) *)
+let empty ?(device = "CPU") (sh : sint list) dtype =
+  let max_sh = List.map (function Sint i -> Sint i | Suop x -> Sint (Z.to_int (zi (vmax x)))) sh in
+  let n = List.fold_left (fun a s -> match s with Sint i -> a * i | Suop _ -> a) 1 max_sh in
+  shrink_to (reshape (new_buffer device n dtype) max_sh) sh
+
+(* tinygrad: UOp.empty_like *)
+let empty_like (u : Uop.t) =
+  let d = match device u with Some d -> d | None -> invalid_arg "empty_like: no device" in
+  empty ~device:d (shape u) (Dtype.strong_dtype u.dtype)
+
+(* tinygrad: UOp.contiguous (ElementwiseMixin.contiguous) *)
+let contiguous ?tag (u : Uop.t) =
+  if Dtype.is_weak u.dtype then u
+  else if u.op == Ops.Contiguous || device u = None || has_buffer_identity u then u
+  else create Ops.Contiguous ~src:[| u |] ?tag
+
+(* tinygrad: UOp.from_buffer *)
+let from_buffer (b : Device.Buffer.t) : Uop.t =
+  let u = new_buffer b.device b.size b.dtype in
+  set u b;
+  u
+
+(* UOp.contiguous_view (in Callify, which needs the rewrite rules); set when Callify is linked *)
+let contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref = ref (fun _ -> None)
+
+(* tinygrad: UOp.buffer for a BUFFER (created on first use) and its reshapes / AFTERs *)
+let rec buffer (u : Uop.t) : Device.Buffer.t =
+  match u.op with
+  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> buffer u.src.(0)
+  | Ops.Buffer ->
+    (match find u with
+     | Some b -> b
+     | None ->
+       let d = match device u with Some d -> d | None -> invalid_arg "buffer: BUFFER without device" in
+       let b = Device.Buffer.create d (max_numel u) u.dtype in
+       set u b;
+       b)
+  | _ when base u != u || u.op == Ops.Bitcast -> buffer_view u
+  | _ -> invalid_arg ("buffer: must be BUFFER, got " ^ Ops.to_string u.op)
+
+(* a SHRINK / BITCAST view of a BUFFER (what the memory planner makes): a Device view at the byte offset *)
+and buffer_view (u : Uop.t) : Device.Buffer.t =
+  match find u with
+  | Some b -> b
+  | None ->
+    match !contiguous_view_hook u with
+    | Some (b, offset) ->
+      let v = Device.Buffer.view (buffer (base b)) (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
+      set u v;
+      v
+    | None ->
+    let rec go (x : Uop.t) off =
+      match x.op with
+      | Ops.Bitcast | Ops.Reshape -> go x.src.(0) off
+      | Ops.Shrink ->
+        (match marg x with
+         | `Pairs [ (Sint st, _) ] -> go x.src.(0) (off + (st * Dtype.itemsize x.dtype))
+         | _ -> invalid_arg "buffer: only 1-d SHRINK views are supported")
+      | Ops.Buffer -> (buffer x, off)
+      | _ -> invalid_arg (Printf.sprintf "buffer: non-contiguous view is not supported for %s buffer"
+                            (Option.value (device u) ~default:"?")) in
+    let b, off = go u 0 in
+    let v = Device.Buffer.view b (max_numel u) u.dtype off in
+    set u v;
+    v
+
+(* tinygrad: UOp.realized *)
+let realized (u : Uop.t) : Device.Buffer.t option =
+  let u = if u.op == Ops.Unshard then u.src.(0) else u in
+  if u.op <> Ops.Buffer then None
+  else match addrspace u with
+    | Some (Dtype.Local | Dtype.Reg | Dtype.Alu) -> None
+    | _ -> (match find u with Some b when Device.Buffer.is_allocated b -> Some b | _ -> None)
+
+(* tinygrad: UOp.is_realized *)
+let is_realized u = realized (base u) <> None

@@ -1,0 +1,76 @@
+(** The UOp BUFFER -> device Buffer side table (tinygrad's [buffers] WeakKeyDictionary in [uop/ops.py]) and the
+    UOp buffer helpers the scheduler and Tensor need. *)
+
+(** The Buffer recorded for a BUFFER (or view) uop, if any. *)
+val find : Uop.t -> Device.Buffer.t option
+
+(** Records the Buffer of a uop (the entry lives as long as the uop). *)
+val set : Uop.t -> Device.Buffer.t -> unit
+
+(** Forgets the Buffer of a uop. *)
+val remove : Uop.t -> unit
+
+(** tinygrad [UOp.unique_num]: the next BUFFER number. *)
+val unique_num : int ref
+
+(** [new_buffer device size dtype]: a fresh BUFFER uop (1-d, [size] elements). tinygrad [UOp.new_buffer]. *)
+val new_buffer : ?num:int -> string -> int -> Dtype.t -> Uop.t
+
+(** The device of a node, if the graph determines one. tinygrad [UOp.device]. *)
+val device : Uop.t -> string option
+
+(** No device or a weak dtype: nothing to store. tinygrad [UOp.is_virtual]. *)
+val is_virtual : Uop.t -> bool
+
+(** A RESHAPE/UNSHARD/MSELECT (and with [after_ok] AFTER) chain down to a BUFFER/PARAM. tinygrad [has_buffer_identity]. *)
+val has_buffer_identity : ?after_ok:bool -> Uop.t -> bool
+
+(** The BUFFER/PARAM a node stores to or reads. tinygrad [UOp.buf_uop]. *)
+val buf_uop : Uop.t -> Uop.t
+
+(** A bound Variable: [AFTER(var, STORE(var, CONST))]. tinygrad [UOp.is_bound_var]. *)
+val is_bound_var : Uop.t -> bool
+
+(** The Variable and the value of a bound Variable. tinygrad [UOp.unbind]. *)
+val unbind : Uop.t -> Uop.t * int
+
+(** [param_like slot u]: the PARAM standing for [u] in a call body. tinygrad [UOp.param_like]. *)
+val param_like : int -> Uop.t -> Uop.t
+
+(** [call body srcs]: [CALL(body, srcs...)] for an opaque body (CallInfo is not modelled: the arg is [No_arg]).
+    tinygrad [UOp.call]. *)
+val call : Uop.t -> Uop.t list -> Uop.t
+
+(** RESHAPE, a no-op to the same shape. tinygrad [MovementMixin.reshape]. *)
+val reshape : Uop.t -> Uop.sint list -> Uop.t
+
+(** SHRINK to [(0, size)] on each axis, a no-op to the same shape. tinygrad [shrink_to]. *)
+val shrink_to : Uop.t -> Uop.sint list -> Uop.t
+
+(** A fresh BUFFER reshaped (and shrunk) to the shape. tinygrad [CreationMixin.empty]. *)
+val empty : ?device:string -> Uop.sint list -> Dtype.t -> Uop.t
+
+(** {!empty} with the shape, strong dtype and device of the node. tinygrad [UOp.empty_like]. *)
+val empty_like : Uop.t -> Uop.t
+
+(** CONTIGUOUS unless already contiguous, virtual or a buffer. tinygrad [ElementwiseMixin.contiguous]. *)
+val contiguous : ?tag:Uop.arg -> Uop.t -> Uop.t
+
+(** A fresh BUFFER uop backed by this Buffer. tinygrad [UOp.from_buffer]. *)
+val from_buffer : Device.Buffer.t -> Uop.t
+
+(** [UOp.contiguous_view], set by [Callify] (it needs the rewrite rules). *)
+val contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref
+
+(** The Buffer of a BUFFER (created, not allocated, on first use), of its reshapes and AFTERs, and of contiguous
+    views of it (movement ops, SHRINK/BITCAST). tinygrad [UOp.buffer]. *)
+val buffer : Uop.t -> Device.Buffer.t
+
+(** [UOp.contiguous_view], set by [Callify] (it needs the rewrite rules). *)
+val contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref
+
+(** The Buffer of a BUFFER if it is allocated. tinygrad [UOp.realized]. *)
+val realized : Uop.t -> Device.Buffer.t option
+
+(** Whether the base of the node is realized. tinygrad [UOp.is_realized]. *)
+val is_realized : Uop.t -> bool

@@ -1,0 +1,188 @@
+(* tinygrad: engine/realize.py — compile a LINEAR schedule (kernel ASTs lowered to PROGRAMs through Codegen.to_program,
+   deduplicated by AST), run it (kernels and copies on Device buffers), Global_counters and the DEBUG=2 line.
+   BEAM, VALIDATE_WITH_CPU, HCQ, graphs, multi-device and local size search are not ported. *)
+
+open Uop
+module P = Upat
+module GC = Helpers.Global_counters
+
+(* **************** Helpers **************** *)
+
+(* tinygrad: get_call_arg_uops *)
+let get_call_arg_uops (call : Uop.t) =
+  List.filter (fun s -> not (Buffers.is_bound_var s)) (List.tl (Array.to_list call.src))
+
+let program_info (prg : Uop.t) = match prg.arg with Program_info p -> p | _ -> invalid_arg "not a PROGRAM"
+
+(* tinygrad: get_call_name *)
+let get_call_name (call : Uop.t) =
+  let ast = call.src.(0) in
+  match ast.op with
+  | Ops.Program -> (program_info ast).pname
+  | Ops.Copy ->
+    let args = get_call_arg_uops call in
+    let a0 = List.hd args and a1 = List.nth args 1 in
+    let dev u = match Buffers.device u with Some d -> if String.length d > 7 then String.sub d 0 7 else d | None -> "" in
+    Printf.sprintf "copy %10s, %7s <- %-7s" (Helpers.size_to_str (max_numel a0 * Dtype.itemsize a0.dtype)) (dev a0) (dev a1)
+  | _ -> invalid_arg "get_call_name is not implemented"
+
+(* **************** Stat **************** *)
+
+let sint_val var_vals (s : sint) =
+  match s with
+  | Sint i -> i
+  | Suop u -> Z.to_int (zi (sym_infer u (List.map (fun (k, v) -> (k, Dtype.I (Z.of_int v))) var_vals)))
+
+(* tinygrad: estimate_uop — (ops, lds, mem) *)
+let estimate_uop var_vals (call : Uop.t) : int * int * int =
+  let ast = call.src.(0) in
+  match ast.op with
+  | Ops.Program ->
+    (match ast.src.(0).arg with
+     | Kernel_info { estimates = Some e; _ } -> (sint_val var_vals e.ops, sint_val var_vals e.lds, sint_val var_vals e.mem)
+     | _ -> (0, 0, 0))
+  | Ops.Copy ->
+    let a = call.src.(1) in
+    let nbytes = max_numel a * Dtype.itemsize a.dtype in
+    (0, nbytes, nbytes)
+  | _ -> (0, 0, 0)
+
+(* tinygrad: first_run_cache *)
+let first_run_cache : unit Tbl.t = Tbl.create 16
+
+(* tinygrad ansipad *)
+let ansipad s n = s ^ String.make (max 0 (n - Helpers.ansilen s)) ' '
+
+(* tinygrad: track_stats *)
+let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option) =
+  let ops, lds, mem = estimate_uop var_vals call in
+  if update_stats then begin
+    incr GC.kernel_count;
+    GC.global_ops := !GC.global_ops + ops;
+    GC.global_mem := !GC.global_mem + mem;
+    (match et with Some t -> GC.time_sum_s := !GC.time_sum_s +. t | None -> ())
+  end;
+  if Helpers.debug.value >= 2 && update_stats then begin
+    let device = match Buffers.device call.src.(1) with Some d -> d | None -> "?" in
+    let dev7 = if String.length device > 7 then String.sub device 0 7 else device in
+    let fresh = not (Tbl.mem first_run_cache call.src.(0)) in
+    let header = Printf.sprintf "*** %-7s %4d" dev7 !GC.kernel_count in
+    let header = if fresh && Helpers.no_color.value = 0 then "\027[32m" ^ header ^ "\027[0m" else header in
+    let et_v = Option.value et ~default:0.0 in
+    let d = if et_v > 0.0 then et_v else 1e-20 in
+    let flops = float_of_int ops /. d and membw = float_of_int mem /. d and ldsbw = float_of_int lds /. d in
+    let flops_str = if flops < 1e14 then Printf.sprintf "%7.0f GFLOPS" (flops *. 1e-9) else Printf.sprintf "%7.0f TFLOPS" (flops *. 1e-12) in
+    let mem_str = if membw < 1e13 && ldsbw < 1e15 then Printf.sprintf "%4.0f|%-6.0f GB/s" (membw *. 1e-9) (ldsbw *. 1e-9)
+      else Printf.sprintf "%4.0f|%-6.0f TB/s" (membw *. 1e-12) (ldsbw *. 1e-12) in
+    Printf.printf "%s %s arg %2d mem %6.2f GB%s\n%!" header (ansipad (get_call_name call) 46) nargs
+      (float_of_int !GC.mem_used /. 1e9)
+      (match et with
+       | None -> ""
+       | Some t -> Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (!GC.time_sum_s *. 1e3) flops_str mem_str);
+    Tbl.replace first_run_cache call.src.(0) ()
+  end
+
+(* **************** runtime cache **************** *)
+
+(* tinygrad: runtime_cache, keyed by the PROGRAM (hash-consed: identity is its key) and device *)
+let runtime_cache : (string * Device.program) list Tbl.t = Tbl.create 16
+
+(* tinygrad: get_runtime *)
+let get_runtime device (prg : Uop.t) : Device.program =
+  let l = Option.value (Tbl.find_opt runtime_cache prg) ~default:[] in
+  match List.assoc_opt device l with
+  | Some r -> r
+  | None ->
+    let info = program_info prg in
+    let src = match List.find_opt (fun (s : Uop.t) -> s.op == Ops.Source) (Array.to_list prg.src) with
+      | Some { arg = Str s; _ } -> s
+      | _ -> invalid_arg "get_runtime: PROGRAM without SOURCE" in
+    let dev = Device.get device in
+    let lib = dev.compiler.compile_cached src in
+    let runtimevars = List.concat (List.mapi (fun i v -> if expr v = "core_id" then [ (expr v, i) ] else []) info.vars) in
+    let r = dev.runtime ~name:(Helpers.to_function_name info.pname) ~lib ~runtimevars in
+    Tbl.replace runtime_cache prg ((device, r) :: l);
+    r
+
+(* **************** run linear **************** *)
+
+(* tinygrad: _resolve / resolve_params *)
+let resolve (inputs : Uop.t array) (b : Uop.t) : Uop.t =
+  match b.op with
+  | (Ops.Mselect | Ops.Shrink) when b.src.(0).op == Ops.Param ->
+    replace b ~src:(Array.append [| inputs.((param_arg b.src.(0)).slot) |] (Array.sub b.src 1 (Array.length b.src - 1)))
+  | Ops.Param -> inputs.((param_arg b).slot)
+  | _ -> b
+
+let resolve_params (call : Uop.t) inputs = List.map (resolve inputs) (get_call_arg_uops call)
+
+(* tinygrad: exec_copy *)
+let exec_copy ~inputs (call : Uop.t) : float option =
+  match List.map Buffers.buffer (resolve_params call inputs) with
+  | dest :: src :: _ ->
+    let dest = Device.Buffer.ensure_allocated dest and src = Device.Buffer.ensure_allocated src in
+    Device.Buffer.copy_from dest src;
+    None
+  | _ -> invalid_arg "exec_copy: a copy needs two buffers"
+
+(* tinygrad: exec_kernel *)
+let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float option =
+  let info = program_info prg in
+  let resolved = Array.of_list (resolve_params call inputs) in
+  let bufs = List.map (fun g -> Device.Buffer.ensure_allocated (Buffers.buffer resolved.(g))) info.globals in
+  let device = match Buffers.device call.src.(1) with Some d -> d | None -> Device.default () in
+  let rt = get_runtime device prg in
+  let vals = List.map (fun v ->
+      match List.assoc_opt (expr v) var_vals with
+      | Some x -> x
+      | None -> invalid_arg ("exec_kernel: no value for variable " ^ expr v)) info.vars in
+  let gs = Array.of_list (List.map (sint_val var_vals) info.global_size) in
+  let ls = match info.local_size with Some l -> Some (Array.of_list (List.map (sint_val var_vals) l)) | None -> None in
+  let t = Device.run_program ~global_size:gs ?local_size:ls ~wait rt (Device.Launch.of_buffers bufs vals) in
+  if wait then Some t else None
+
+(* tinygrad: pm_flatten_linear — flatten LINEAR-in-LINEAR *)
+let pm_flatten_linear : unit P.matcher =
+  P.(matcher
+       [ rule (make ~op:[ Ops.Linear ] ~name:"lin" ~custom_early_reject:[ Ops.Linear ] ()) (fun m ->
+             let lin = get m "lin" in
+             Some (replace lin ~src:(Array.concat (List.map (fun (c : Uop.t) -> if c.op == Ops.Linear then c.src else [| c |])
+                                                      (Array.to_list lin.src))))) ])
+
+(* the renderer of a device (only the CPU's Clang renderer is in the build) *)
+let renderer_for device =
+  if device = "CPU" || String.length device >= 4 && String.sub device 0 4 = "CPU:" then Cstyle.clang_renderer ()
+  else invalid_arg ("compile_linear: no renderer for device " ^ device)
+
+(* tinygrad: lower_and_compile — every kernel AST lowered once (Codegen.to_program caches by AST), swapped into its
+   calls *)
+let lower_and_compile (linear : Uop.t) : Uop.t =
+  let progs : Uop.t Tbl.t = Tbl.create 16 in
+  let new_src = Array.map (fun (c : Uop.t) ->
+      if c.op == Ops.Call && c.src.(0).op == Ops.Sink then begin
+        let ast = c.src.(0) in
+        let prg = match Tbl.find_opt progs ast with
+          | Some p -> p
+          | None ->
+            let device = match Buffers.device c with Some d -> d | None -> Device.default () in
+            let p = Codegen.to_program ast (renderer_for device) in
+            Tbl.replace progs ast p;
+            p in
+        replace c ~src:(Array.append [| prg |] (Array.sub c.src 1 (Array.length c.src - 1)))
+      end else c) linear.src in
+  replace linear ~src:new_src
+
+(* tinygrad: compile_linear *)
+let compile_linear (linear : Uop.t) : Uop.t = lower_and_compile linear
+
+(* tinygrad: run_linear *)
+let run_linear ?(var_vals = []) ?(input_uops = [||]) ?(update_stats = true) ?(jit = false) ?(wait = false) (linear : Uop.t) : unit =
+  let linear = if jit then linear else compile_linear linear in
+  let wait = wait || Helpers.debug.value >= 2 in
+  Array.iter (fun (call : Uop.t) ->
+      let ast = call.src.(0) in
+      let et = match ast.op with
+        | Ops.Copy -> exec_copy ~inputs:input_uops call
+        | Ops.Program -> exec_kernel ~inputs:input_uops ~var_vals ~wait call ast
+        | op -> invalid_arg ("run_linear: cannot execute a call of " ^ Ops.to_string op) in
+      track_stats ~update_stats ~var_vals ~nargs:(List.length (get_call_arg_uops call)) call et) linear.src

@@ -1,0 +1,28 @@
+(** Compile and run a LINEAR schedule. tinygrad: [engine/realize.py] (compile_linear, run_linear, exec_kernel,
+    exec_copy, track_stats with Global_counters and the DEBUG=2 line). CPU (Clang) only; no BEAM/JIT/graphs. *)
+
+(** tinygrad [get_call_arg_uops]: the call's buffer arguments (bound Variables left out). *)
+val get_call_arg_uops : Uop.t -> Uop.t list
+
+(** tinygrad [get_call_name]: the kernel name, or the copy description. *)
+val get_call_name : Uop.t -> string
+
+(** tinygrad [first_run_cache]: ASTs already shown by DEBUG=2 (the line is green the first time). *)
+val first_run_cache : unit Uop.Tbl.t
+
+(** tinygrad [get_runtime device prg]: the loaded program (compiled through the device's compiler cache). *)
+val get_runtime : string -> Uop.t -> Device.program
+
+(** tinygrad [pm_flatten_linear]: LINEARs inside a LINEAR are inlined. *)
+val pm_flatten_linear : unit Upat.matcher
+
+(** tinygrad [lower_and_compile]: every kernel SINK becomes its PROGRAM (one [Codegen.to_program] per AST). *)
+val lower_and_compile : Uop.t -> Uop.t
+
+(** tinygrad [compile_linear]. *)
+val compile_linear : Uop.t -> Uop.t
+
+(** tinygrad [run_linear linear var_vals]: compile (unless [jit]) and execute every call in order, updating
+    [Helpers.Global_counters] (unless [update_stats] is false) and printing the DEBUG=2 line. *)
+val run_linear :
+  ?var_vals:(string * int) list -> ?input_uops:Uop.t array -> ?update_stats:bool -> ?jit:bool -> ?wait:bool -> Uop.t -> unit

@@ -1,0 +1,85 @@
+(* tinygrad: mixin/creation.py (CreationMixin) as functions over UOps, with UOp.new_buffer / UOp.empty_like *)
+
+open Uop
+
+(* tinygrad: UOp.const (staticmethod); the value's weak dtype when [dtype] is absent *)
+let const ?dtype (b : Dtype.const) = Uop.const ?dtype b
+
+(* tinygrad: CreationMixin.const_like *)
+let const_like ?dtype x (b : Dtype.const) = Uop.const_like ?dtype x b
+
+(* tinygrad: UOp.unique_num (shared with the scheduler: Buffers.unique_num) *)
+let unique_num = Buffers.unique_num
+let next_unique () = let n = !unique_num in incr unique_num; n
+
+(* tinygrad: UOp.new_buffer (Buffers.new_buffer) *)
+let new_buffer = Buffers.new_buffer
+
+(* tinygrad: device.canonicalize_device; unknown devices raise Invalid_argument *)
+let canonicalize_device ?(op = "device") device =
+  let d = Device.canonicalize device in
+  (match Device.get d with
+   | _ -> ()
+   | exception (Invalid_argument m) -> invalid_arg (Printf.sprintf "%s: unknown device %S (%s)" op d m)
+   | exception Failure m -> invalid_arg (Printf.sprintf "%s: unknown device %S (%s)" op d m));
+  d
+
+(* tinygrad: to_max_shape *)
+let to_max_shape (s : sint list) = List.map (function Sint i -> i | Suop u -> Z.to_int (Uop.zi (Uop.vmax u))) s
+
+(* tinygrad: CreationMixin.empty *)
+let empty ?device ?dtype (new_shape : sint list) =
+  let dt = match dtype with Some d -> d | None -> Dtype.default_float () in
+  if List.exists (function Sint i -> i < 0 | _ -> false) new_shape then
+    invalid_arg ("empty: negative dimension in shape " ^ Uop.shape_str new_shape);
+  let max_shape = to_max_shape new_shape in
+  let u = new_buffer (canonicalize_device ~op:"empty" device) (List.fold_left ( * ) 1 max_shape) dt in
+  let u = Mixin_movement.reshape u (List.map (fun i -> Sint i) max_shape) in
+  Mixin_movement.shrink_to u (List.map Option.some new_shape)
+
+(* tinygrad: UOp.empty_like *)
+let empty_like ?dtype ?device (x : Uop.t) =
+  let device = canonicalize_device ~op:"empty_like" (match device with Some d -> Some d | None -> Buffers.device x) in
+  let dtype = match dtype with Some d -> d | None -> Dtype.strong_dtype x.dtype in
+  empty ~device ~dtype (Uop.shape x)
+
+(* tinygrad: CreationMixin.full; [buffer=false] gives the broadcast CONST *)
+let full ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill_value : Dtype.const) =
+  let dt = match dtype with Some d -> d | None -> Dtype.from_const fill_value in
+  let v = Uop.const ~dtype:dt fill_value in
+  let v = Mixin_movement.expand (Mixin_movement.reshape v (List.map (fun _ -> Sint 1) new_shape)) new_shape in
+  if not buffer then v
+  else
+    let ret = empty_like ?dtype ?device v in
+    Uop.after ret [ Uop.store ret v ]
+
+(* tinygrad: CreationMixin.full with a UOp fill value (its dtype) *)
+let full_uop ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill : Uop.t) =
+  let dt = match dtype with Some d -> d | None -> fill.dtype in
+  let v = Uop.cast dt fill in
+  let v = Mixin_movement.expand (Mixin_movement.reshape v (List.map (fun _ -> Sint 1) new_shape)) new_shape in
+  if not buffer then v
+  else
+    let ret = empty_like ?dtype ?device v in
+    Uop.after ret [ Uop.store ret v ]
+
+(* tinygrad: CreationMixin.full_like *)
+let full_like ?dtype ?device ?buffer (x : Uop.t) fill_value =
+  let dtype = match dtype with Some d -> d | None -> x.dtype in
+  let device = match device with Some d -> Some d | None -> Buffers.device x in
+  full ~dtype ?device ?buffer (Uop.shape x) fill_value
+
+(* tinygrad: CreationMixin.invalids *)
+let invalids ?device ?dtype new_shape = full ?dtype ?device new_shape Dtype.Invalid
+
+(* tinygrad: CreationMixin.zeros *)
+let zeros ?dtype ?device ?buffer new_shape = full ?dtype ?device ?buffer new_shape (Dtype.F 0.0)
+
+(* tinygrad: CreationMixin.ones *)
+let ones ?dtype ?device ?buffer new_shape = full ?dtype ?device ?buffer new_shape (Dtype.F 1.0)
+
+(* tinygrad: CreationMixin.zeros_like *)
+let zeros_like ?dtype ?device x = full_like ?dtype ?device x (Dtype.I Z.zero)
+
+(* tinygrad: CreationMixin.ones_like *)
+let ones_like ?dtype ?device x = full_like ?dtype ?device x (Dtype.I Z.one)

@@ -1,0 +1,54 @@
+(** Tensor creation shared by Tensor and UOp. tinygrad: [mixin/creation.py] ([CreationMixin]) and the
+    UOp buffer constructors it calls ([UOp.new_buffer], [UOp.empty_like]). *)
+
+(** A CONST (the value's weak dtype by default). tinygrad [UOp.const]. *)
+val const : ?dtype:Dtype.t -> Dtype.const -> Uop.t
+
+(** A CONST with [x]'s dtype (or [dtype]), expanded to [x]'s shape. tinygrad [CreationMixin.const_like]. *)
+val const_like : ?dtype:Dtype.t -> Uop.t -> Dtype.const -> Uop.t
+
+(** The counter behind buffer slots. tinygrad [UOp.unique_num]. *)
+val unique_num : int ref
+
+(** The next buffer slot. tinygrad [next(UOp.unique_num)]. *)
+val next_unique : unit -> int
+
+(** [new_buffer device size dtype]: a 1-d BUFFER of [size] elements; weak dtypes are refused. tinygrad [UOp.new_buffer]. *)
+val new_buffer : ?num:int -> string -> int -> Dtype.t -> Uop.t
+
+(** The canonical device name; [Invalid_argument] naming [op] for an unknown device. tinygrad [canonicalize_device]. *)
+val canonicalize_device : ?op:string -> string option -> string
+
+(** Symbolic dims replaced by their vmax. tinygrad [to_max_shape]. *)
+val to_max_shape : Uop.sint list -> int list
+
+(** An uninitialised buffer of the shape (default float32 on the default device). tinygrad [CreationMixin.empty]. *)
+val empty : ?device:string -> ?dtype:Dtype.t -> Uop.sint list -> Uop.t
+
+(** An empty buffer shaped like [x] (its strong dtype and device by default). tinygrad [UOp.empty_like]. *)
+val empty_like : ?dtype:Dtype.t -> ?device:string -> Uop.t -> Uop.t
+
+(** A buffer filled with the value (AFTER(buf, STORE(buf, const))), or with [~buffer:false] the broadcast CONST.
+    tinygrad [CreationMixin.full]. *)
+val full : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.sint list -> Dtype.const -> Uop.t
+
+(** {!full} with a UOp fill value. tinygrad [CreationMixin.full] with a UOp. *)
+val full_uop : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.sint list -> Uop.t -> Uop.t
+
+(** {!full} with [x]'s shape, dtype and device. tinygrad [CreationMixin.full_like]. *)
+val full_like : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.t -> Dtype.const -> Uop.t
+
+(** A buffer filled with Invalid. tinygrad [CreationMixin.invalids]. *)
+val invalids : ?device:string -> ?dtype:Dtype.t -> Uop.sint list -> Uop.t
+
+(** Zeros (fill 0.0). tinygrad [CreationMixin.zeros]. *)
+val zeros : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.sint list -> Uop.t
+
+(** Ones (fill 1.0). tinygrad [CreationMixin.ones]. *)
+val ones : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.sint list -> Uop.t
+
+(** Zeros like [x]. tinygrad [CreationMixin.zeros_like]. *)
+val zeros_like : ?dtype:Dtype.t -> ?device:string -> Uop.t -> Uop.t
+
+(** Ones like [x]. tinygrad [CreationMixin.ones_like]. *)
+val ones_like : ?dtype:Dtype.t -> ?device:string -> Uop.t -> Uop.t

@@ -1,0 +1,279 @@
+(* tinygrad: mixin/elementwise.py (ElementwiseMixin) as functions over UOps.
+   The binary ops with weak-dtype promotion (_broadcasted/_binop) live in Uop and are re-exported here;
+   shapes broadcast implicitly in the UOp graph, as tinygrad's do. Python constants are weak CONSTs
+   ([Uop.const_float 2.0]). *)
+
+open Uop
+
+let cf f = Uop.const_float f
+let ci i = Uop.const_int i
+
+(* tinygrad: ElementwiseMixin._broadcasted / _binop *)
+let broadcasted = Uop.broadcasted
+let binop = Uop.binop
+
+(* tinygrad: ElementwiseMixin.usum / uprod *)
+let usum = Uop.usum
+let uprod = Uop.uprod
+
+(* tinygrad: ElementwiseMixin.detach *)
+let detach x = Uop.create Ops.Detach ~src:[| x |]
+
+(* tinygrad: ElementwiseMixin.logical_not *)
+let logical_not = Uop.logical_not
+
+(* tinygrad: ElementwiseMixin.contiguous *)
+let contiguous (x : Uop.t) =
+  if Dtype.is_weak x.dtype then x
+  else if x.op == Ops.Contiguous || Buffers.device x = None || Buffers.has_buffer_identity x then x
+  else Uop.create Ops.Contiguous ~src:[| x |]
+
+(* tinygrad: ElementwiseMixin.contiguous_backward *)
+let contiguous_backward x = Uop.create Ops.Contiguous_backward ~src:[| x |]
+
+let neg = Uop.neg
+let add = Uop.add
+let sub = Uop.sub
+let mul = Uop.mul
+let bitwise_not = Uop.bitwise_not
+let bitwise_and = Uop.and_
+let bitwise_or = Uop.or_
+let bitwise_xor = Uop.xor
+let reciprocal = Uop.reciprocal
+let trunc = Uop.trunc
+let sqrt = Uop.sqrt
+let sin = Uop.sin
+let log2 = Uop.log2
+let exp2 = Uop.exp2
+let lt = Uop.lt
+let gt = Uop.gt
+let ge = Uop.ge
+let le = Uop.le
+let ne = Uop.ne
+let eq = Uop.eq
+let lshift = Uop.shl
+let rshift = Uop.shr
+let maximum = Uop.maximum
+let minimum = Uop.minimum
+
+(* tinygrad: ElementwiseMixin.where *)
+let where = Uop.where
+
+(* tinygrad: ElementwiseMixin.floor *)
+let floor x = let b = trunc x in where (lt x b) (sub b (ci 1)) b
+
+(* tinygrad: ElementwiseMixin.ceil *)
+let ceil x = let b = trunc x in where (gt x b) (add b (ci 1)) b
+
+(* tinygrad: ElementwiseMixin.div; [rounding_mode] is `Trunc or `Floor *)
+let div ?rounding_mode x y =
+  let a, b = broadcasted x y in
+  let is_int (u : Uop.t) = Dtype.is_int u.dtype in
+  match rounding_mode with
+  | Some `Trunc when is_int a && is_int b -> Uop.alu Ops.Cdiv [ a; b ]
+  | Some `Floor when is_int a && is_int b -> Uop.alu Ops.Floordiv [ a; b ]
+  | _ ->
+    let a = if is_int a || a.dtype == Dtype.Bool then Uop.cast (Dtype.default_float ()) a else a in
+    let d = Uop.alu Ops.Mul [ a; reciprocal b ] in
+    (match rounding_mode with None -> d | Some `Trunc -> trunc d | Some `Floor -> floor d)
+
+(* tinygrad: ElementwiseMixin.__floordiv__ *)
+let idiv x y = div ~rounding_mode:`Floor x y
+
+(* tinygrad: ElementwiseMixin.mod *)
+let mod_ x y =
+  let a, b = broadcasted x y in
+  if Dtype.is_int a.dtype && Dtype.is_int b.dtype then Uop.alu Ops.Floormod [ a; b ]
+  else sub a (mul (div ~rounding_mode:`Floor a b) b)
+
+(* tinygrad: ElementwiseMixin.fmod *)
+let fmod x y =
+  let a, b = broadcasted x y in
+  if Dtype.is_int a.dtype && Dtype.is_int b.dtype then Uop.alu Ops.Cmod [ a; b ]
+  else sub a (mul (div ~rounding_mode:`Trunc a b) b)
+
+(* tinygrad: ElementwiseMixin._inverse *)
+let inverse (x : Uop.t) = if Dtype.is_float x.dtype then neg x else bitwise_not x
+
+(* tinygrad: ElementwiseMixin.cos *)
+let cos (x : Uop.t) =
+  let x = Uop.cast (Dtype.least_upper_float x.dtype) x in
+  Uop.cast x.dtype (sin (sub (cf (Float.pi /. 2.)) (Uop.cast (Dtype.least_upper_dtype [ x.dtype; Dtype.Float32 ]) x)))
+
+(* tinygrad: ElementwiseMixin.exp *)
+let exp (x : Uop.t) =
+  let x = Uop.cast (Dtype.least_upper_float x.dtype) x in
+  Uop.cast x.dtype (exp2 (mul (Uop.cast (Dtype.least_upper_dtype [ x.dtype; Dtype.Float32 ]) x) (cf (1. /. Stdlib.log 2.))))
+
+(* tinygrad: ElementwiseMixin.pow *)
+let pow = Uop.pow
+
+(* tinygrad: ElementwiseMixin.square *)
+let square x = mul x x
+
+(* tinygrad: ElementwiseMixin.clamp *)
+let clamp ?min_ ?max_ x =
+  if min_ = None && max_ = None then invalid_arg "clip: at least one of 'min_' or 'max_' must not be None";
+  let ret = match min_ with Some m -> where (lt x m) m x | None -> x in
+  match max_ with Some m -> where (gt ret m) m ret | None -> ret
+
+(* tinygrad: ElementwiseMixin.clip *)
+let clip = clamp
+
+(* tinygrad: ElementwiseMixin.isnan *)
+let isnan x = ne x x
+
+(* tinygrad: ElementwiseMixin.isinf *)
+let isinf ?(detect_positive = true) ?(detect_negative = true) x =
+  add (mul (eq x (cf Float.infinity)) (Uop.const_bool detect_positive))
+    (mul (eq x (cf Float.neg_infinity)) (Uop.const_bool detect_negative))
+
+(* tinygrad: ElementwiseMixin.isfinite *)
+let isfinite x = logical_not (bitwise_or (isinf x) (isnan x))
+
+(* tinygrad: ElementwiseMixin.relu *)
+let relu x = where (gt x (ci 0)) x (ci 0)
+
+(* tinygrad: ElementwiseMixin.sigmoid *)
+let sigmoid x = reciprocal (add (ci 1) (exp2 (mul x (cf (-1. /. Stdlib.log 2.)))))
+
+(* tinygrad: ElementwiseMixin.relu6 *)
+let relu6 x = sub (relu x) (relu (sub x (ci 6)))
+
+(* tinygrad: ElementwiseMixin.hardswish *)
+let hardswish x = mul (mul x (relu6 (add x (ci 3)))) (cf (1. /. 6.))
+
+(* tinygrad: ElementwiseMixin.hardsigmoid *)
+let hardsigmoid ?(alpha = 1. /. 6.) ?(beta = 0.5) x =
+  sub (relu (add (mul (cf alpha) x) (cf beta))) (relu (sub (add (mul (cf alpha) x) (cf beta)) (ci 1)))
+
+(* tinygrad: ElementwiseMixin.hardtanh *)
+let hardtanh ?(min_val = -1.) ?(max_val = 1.) x = clip ~min_:(cf min_val) ~max_:(cf max_val) x
+
+(* tinygrad: ElementwiseMixin.leaky_relu *)
+let leaky_relu ?(neg_slope = 0.01) x = where (lt x (ci 0)) (mul (cf neg_slope) x) x
+
+(* tinygrad: ElementwiseMixin.tanh *)
+let tanh x = sub (mul (cf 2.0) (sigmoid (mul (cf 2.0) x))) (cf 1.0)
+
+(* tinygrad: ElementwiseMixin.quick_gelu *)
+let quick_gelu x = mul x (sigmoid (mul x (cf 1.702)))
+
+(* tinygrad: ElementwiseMixin.rsqrt *)
+let rsqrt x = reciprocal (sqrt x)
+
+(* tinygrad: ElementwiseMixin.log *)
+let log x = mul (log2 x) (cf (Stdlib.log 2.))
+
+(* tinygrad: ElementwiseMixin.log10 *)
+let log10 x = mul (log2 x) (cf (Stdlib.log10 2.))
+
+(* tinygrad: ElementwiseMixin.sign *)
+let sign x =
+  where (ne x (ci 0)) (where (lt x (ci 0)) (Uop.const_like_int x (-1)) (Uop.const_like_int x 1)) (Uop.const_like_int x 0)
+
+(* tinygrad: ElementwiseMixin.abs *)
+let abs x = mul x (sign x)
+
+(* helpers.polyN *)
+let poly_n x p = List.fold_left (fun acc c -> add (mul acc x) (cf c)) (cf 0.0) p
+
+(* tinygrad: ElementwiseMixin.erf *)
+let erf x =
+  let t = div (cf 1.0) (add (cf 1.0) (mul (cf 0.3275911) (abs x))) in
+  mul (sign x) (sub (cf 1.0) (mul (mul t (poly_n t [ 1.061405429; -1.453152027; 1.421413741; -0.284496736; 0.254829592 ]))
+                                (exp (neg (square x)))))
+
+(* tinygrad: ElementwiseMixin.gelu; [approximate] is "tanh" (default) or "none" *)
+let gelu ?(approximate = "tanh") x =
+  match approximate with
+  | "tanh" ->
+    mul (mul (cf 0.5) x)
+      (add (ci 1) (tanh (mul (cf (Stdlib.sqrt (2. /. Float.pi))) (add x (mul (cf 0.044715) (pow x (ci 3)))))))
+  | "none" -> mul (mul x (cf 0.5)) (add (cf 1.0) (erf (div x (cf (Stdlib.sqrt 2.)))))
+  | a -> invalid_arg (Printf.sprintf "gelu: approximate=%S is not supported" a)
+
+(* tinygrad: ElementwiseMixin.swish *)
+let swish x = mul x (sigmoid x)
+
+(* tinygrad: ElementwiseMixin.silu *)
+let silu = swish
+
+(* tinygrad: ElementwiseMixin.logaddexp *)
+let logaddexp x other =
+  let a, b = broadcasted x other in
+  let m = maximum a b in
+  add (log (add (exp (sub a m)) (exp (sub b m)))) m
+
+(* tinygrad: ElementwiseMixin.copysign *)
+let copysign x other =
+  let a, b = broadcasted x other in
+  let mag = abs a in
+  where (bitwise_or (lt b (ci 0)) (lt (reciprocal b) (ci 0))) (neg mag) mag
+
+(* tinygrad: ElementwiseMixin.round (half to even) *)
+let round x =
+  let b = div (trunc x) (cf 2.0) in
+  where (eq (gt x (ci 0)) (eq (trunc b) b)) (ceil (sub x (cf 0.5))) (floor (add x (cf 0.5)))
+
+(* tinygrad: ElementwiseMixin.tan *)
+let tan x = div (sin x) (cos x)
+
+(* tinygrad: ElementwiseMixin.asin *)
+let asin x =
+  let coefficients = [ -0.0012624911; 0.0066700901; -0.0170881256; 0.0308918810; -0.0501743046; 0.0889789874;
+                       -0.2145988016; 1.5707963050 ] in
+  let r = sub (cf (Float.pi /. 2.)) (mul (sqrt (sub (cf 1.0) (abs x))) (poly_n (abs x) coefficients)) in
+  mul (sign x) r
+
+(* tinygrad: ElementwiseMixin.acos *)
+let acos x = sub (cf (Float.pi /. 2.)) (asin x)
+
+(* tinygrad: ElementwiseMixin.atan *)
+let atan x = asin (div x (sqrt (add (ci 1) (mul x x))))
+
+(* tinygrad: ElementwiseMixin.atanh *)
+let atanh x = div (log (div (add (ci 1) x) (sub (ci 1) x))) (ci 2)
+
+(* tinygrad: ElementwiseMixin.asinh *)
+let asinh x = log (add x (sqrt (add (square x) (ci 1))))
+
+(* tinygrad: ElementwiseMixin.acosh *)
+let acosh x = log (add x (sqrt (sub (square x) (ci 1))))
+
+(* tinygrad: ElementwiseMixin.elu *)
+let elu ?(alpha = 1.0) x = sub (relu x) (mul (cf alpha) (relu (sub (ci 1) (exp x))))
+
+(* tinygrad: ElementwiseMixin.celu *)
+let celu ?(alpha = 1.0) x = add (maximum x (ci 0)) (minimum (mul (cf alpha) (sub (exp (div x (cf alpha))) (ci 1))) (ci 0))
+
+(* tinygrad: ElementwiseMixin.selu *)
+let selu ?(alpha = 1.67326) ?(gamma = 1.0507) x =
+  mul (cf gamma) (where (ge x (ci 0)) x (mul (cf alpha) (sub (exp x) (ci 1))))
+
+(* tinygrad: ElementwiseMixin.softplus *)
+let softplus ?(beta = 1.0) x = mul (cf (1. /. beta)) (logaddexp (mul x (cf beta)) (cf 0.0))
+
+(* tinygrad: ElementwiseMixin.mish *)
+let mish x = mul x (tanh (softplus x))
+
+(* tinygrad: ElementwiseMixin.logsigmoid *)
+let logsigmoid x = neg (softplus (neg x))
+
+(* tinygrad: ElementwiseMixin.sinh *)
+let sinh x = div (sub (exp x) (exp (neg x))) (ci 2)
+
+(* tinygrad: ElementwiseMixin.cosh *)
+let cosh x = div (add (exp x) (exp (neg x))) (ci 2)
+
+(* tinygrad: ElementwiseMixin.softsign *)
+let softsign x = div x (add (ci 1) (abs x))
+
+(* tinygrad: ElementwiseMixin.lerp (the uint8 fixed-point path is not ported) *)
+let lerp x end_ weight = add x (mul (sub end_ x) weight)
+
+(* tinygrad: ElementwiseMixin.masked_fill *)
+let masked_fill x mask value = where mask value x
+
+(* tinygrad: ElementwiseMixin.threefry *)
+let threefry x seed = Uop.alu Ops.Threefry [ x; seed ]

@@ -1,0 +1,110 @@
+(** Movement ops shared by Tensor and UOp. tinygrad: [mixin/movement.py] ([MovementMixin]).
+    Shapes are [Uop.sint list]; tinygrad's [None] entries are [option]s. Errors raise [Invalid_argument]
+    naming the op and the shapes. *)
+
+(** The shape. *)
+val shape : Uop.t -> Uop.sint list
+
+(** Number of dimensions. tinygrad [MovementMixin.ndim]. *)
+val ndim : Uop.t -> int
+
+(** Number of elements. tinygrad [MovementMixin.numel]. *)
+val numel : Uop.t -> Uop.sint
+
+(** The shape, or the one dim as a singleton. tinygrad [MovementMixin.size]. *)
+val size : ?dim:int -> Uop.t -> Uop.sint list
+
+(** A possibly negative dim as an index ([extra] allows one past the end). tinygrad [MovementMixin._resolve_dim]. *)
+val resolve_dim : ?op:string -> ?extra:bool -> Uop.t -> int -> int
+
+(** Shapes padded with leading 1s to the same length. tinygrad [_align_left]. *)
+val align_left : Uop.sint list list -> Uop.sint list list
+
+(** Output axes that are added or expanded. tinygrad [broadcast_axes]. *)
+val broadcast_axes : Uop.sint list -> Uop.sint list -> int list
+
+(** Permute the axes. tinygrad [MovementMixin.permute]. *)
+val permute : Uop.t -> int list -> Uop.t
+
+(** Reshape; one [Sint (-1)] is inferred. tinygrad [MovementMixin.reshape]. *)
+val reshape : Uop.t -> Uop.sint list -> Uop.t
+
+(** Broadcast to a shape (left-EXPAND then permute). tinygrad [MovementMixin._broadcast_to]. *)
+val broadcast_to : Uop.t -> Uop.sint list -> Uop.t
+
+(** Expand; [Sint (-1)] keeps a dim. tinygrad [MovementMixin.expand]. *)
+val expand : Uop.t -> Uop.sint list -> Uop.t
+
+(** Zero-pad with (before, after) pairs. tinygrad [MovementMixin.pad]. *)
+val pad : Uop.t -> (Uop.sint * Uop.sint) option list -> Uop.t
+
+(** Shrink to (start, end) pairs. tinygrad [MovementMixin.shrink]. *)
+val shrink : Uop.t -> (Uop.sint * Uop.sint) option list -> Uop.t
+
+(** Reverse the axes. tinygrad [MovementMixin.flip]. *)
+val flip : Uop.t -> int list -> Uop.t
+
+(** The STACK movement op: the sources in their common dtype. tinygrad [UOp._mop(Ops.STACK)]. *)
+val stack_mop : Uop.t -> Uop.t list -> Uop.t
+
+(** Stack along a new axis. tinygrad [MovementMixin.stack]. *)
+val stack : ?dim:int -> Uop.t list -> Uop.t
+
+(** Shrink each axis to [(0, n)]. tinygrad [MovementMixin.shrink_to]. *)
+val shrink_to : Uop.t -> Uop.sint option list -> Uop.t
+
+(** Pad each axis at the end to a size. tinygrad [MovementMixin.pad_to]. *)
+val pad_to : Uop.t -> Uop.sint option list -> Uop.t
+
+(** Alias of {!reshape}. tinygrad [MovementMixin.view]. *)
+val view : Uop.t -> Uop.sint list -> Uop.t
+
+(** Remove size-1 axes (or the given one). tinygrad [MovementMixin.squeeze]. *)
+val squeeze : ?dim:int -> Uop.t -> Uop.t
+
+(** Insert a size-1 axis. tinygrad [MovementMixin.unsqueeze]. *)
+val unsqueeze : Uop.t -> int -> Uop.t
+
+(** Swap two axes (defaults 1 and 0, as tinygrad's mixin). tinygrad [MovementMixin.transpose]. *)
+val transpose : ?dim0:int -> ?dim1:int -> Uop.t -> Uop.t
+
+(** Merge the axes [start_dim..end_dim]. tinygrad [MovementMixin.flatten]. *)
+val flatten : ?start_dim:int -> ?end_dim:int -> Uop.t -> Uop.t
+
+(** Split one axis into sizes. tinygrad [MovementMixin.unflatten]. *)
+val unflatten : Uop.t -> int -> Uop.sint list -> Uop.t
+
+(** Split along an axis into chunks of a size or explicit sizes. tinygrad [MovementMixin.split]. *)
+val split : ?dim:int -> Uop.t -> [ `Size of int | `Sizes of int list ] -> Uop.t list
+
+(** Split into a number of chunks. tinygrad [MovementMixin.chunk]. *)
+val chunk : ?dim:int -> Uop.t -> int -> Uop.t list
+
+(** Tile the tensor. tinygrad [MovementMixin.repeat]. *)
+val repeat : Uop.t -> Uop.sint list -> Uop.t
+
+(** Repeat each element. tinygrad [MovementMixin.repeat_interleave]. *)
+val repeat_interleave : ?dim:int -> Uop.t -> int -> Uop.t
+
+(** Circular shift. tinygrad [MovementMixin.roll]. *)
+val roll : ?dims:int list -> Uop.t -> int list -> Uop.t
+
+(** A 1-d tensor as the diagonal of a square matrix. tinygrad [MovementMixin.diag]. *)
+val diag : Uop.t -> Uop.t
+
+(** [pool ?stride ?dilation x k]: the sliding windows of the last [len k] axes, window axes last (int shapes).
+    tinygrad [MovementMixin._pool]. *)
+val pool : ?stride:int list -> ?dilation:int list -> Uop.t -> int list -> Uop.t
+
+(** Overlapping windows along an axis. tinygrad [MovementMixin.unfold]. *)
+val unfold : Uop.t -> int -> int -> int -> Uop.t
+
+(** A parsed basic index: result size, (start, end) boundary, stride, whether the axis goes away. *)
+type view_index = { vsize : Uop.sint; boundary : Uop.sint * Uop.sint; stride : int; collapse_dim : bool }
+
+(** Parses None / an int / a slice against an axis size. tinygrad [MovementMixin._parse_view_index]. *)
+val parse_view_index :
+  [ `None | `Int of Uop.sint | `Slice of int option * int option * int option ] -> Uop.sint -> view_index
+
+(** Applies shrink, flip and stride of parsed indices. tinygrad [MovementMixin._apply_view_ops]. *)
+val apply_view_ops : Uop.t -> view_index list -> Uop.t

@@ -1,0 +1,496 @@
+(* tinygrad: tensor.py (the Tensor class, less callify which is src/schedule/callify.ml) with the mixins of
+   src/mixin wrapped: a Tensor is a mutable holder of a UOp, registered among the live tensors so the
+   scheduler's buffer map can be applied back to it. *)
+
+open Uop
+
+type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool }
+
+type index = I of int | S of int option * int option * int option | T of t | New | Ellipsis
+
+(* ---------- all_tensors: tinygrad's dict of weakrefs ---------- *)
+
+let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
+let reg_next = ref 0
+
+(* the live tensors, in creation order *)
+let all_tensors () =
+  let r = !registry in
+  let acc = ref [] in
+  for i = !reg_next - 1 downto 0 do
+    match Stdlib.Weak.get r i with Some t -> acc := t :: !acc | None -> ()
+  done;
+  !acc
+
+let register (x : t) =
+  if !reg_next >= Stdlib.Weak.length !registry then begin
+    let live = all_tensors () in
+    let n = List.length live in
+    let cap = if 2 * n > Stdlib.Weak.length !registry then 2 * Stdlib.Weak.length !registry else Stdlib.Weak.length !registry in
+    let r = Stdlib.Weak.create cap in
+    List.iteri (fun i t -> Stdlib.Weak.set r i (Some t)) live;
+    registry := r;
+    reg_next := n
+  end;
+  Stdlib.Weak.set !registry !reg_next (Some x);
+  incr reg_next
+
+(* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
+   mismatch raises here, naming the op *)
+let wrap ?(op = "tensor") (u : Uop.t) =
+  (match Uop.shape_opt u with
+   | _ -> ()
+   | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
+  let x = { uop = u; grad = None; is_param = true } in
+  register x;
+  x
+
+(* tinygrad: _apply_map_to_tensors over the live tensors *)
+let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
+  if m <> [] then
+    Callify.apply_map_to_tensors ~get:(fun (x : t) -> x.uop) ~set:(fun (x : t) u -> x.uop <- u) (all_tensors ()) m
+
+let uop x = x.uop
+let of_uop u = wrap u
+
+(* ---------- properties ---------- *)
+
+let sints l = List.map (fun i -> Sint i) (Array.to_list l)
+let int_shape ?(op = "shape") (u : Uop.t) =
+  Array.of_list (List.map (function Sint i -> i | Suop _ -> invalid_arg (op ^ ": symbolic shape")) (Uop.shape u))
+let shape x = int_shape x.uop
+let dtype x = x.uop.dtype
+let device x = match Buffers.device x.uop with Some d -> d | None -> Device.default ()
+let ndim x = List.length (Uop.shape x.uop)
+let numel x = Array.fold_left ( * ) 1 (shape x)
+let shape_str a = Uop.shape_str (sints a)
+let element_size x = Mixin_dtype.element_size x.uop
+let is_floating_point x = Mixin_dtype.is_floating_point x.uop
+
+(* ---------- creation ---------- *)
+
+let check_len op shp n =
+  if Array.exists (fun d -> d < 0) shp then invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (shape_str shp));
+  let p = Array.fold_left ( * ) 1 shp in
+  if p <> n then invalid_arg (Printf.sprintf "%s: %d values for shape %s (%d elements)" op n (shape_str shp) p)
+
+(* tinygrad: Tensor(list) — our data goes straight into a device Buffer (a copyin, not a COPY kernel) *)
+let from_host op ?device dt shp n (fill : Device.Buffer.t -> unit) =
+  if Dtype.is_weak dt then invalid_arg (op ^ ": cannot create storage for weak dtype " ^ Dtype.to_string dt);
+  check_len op shp n;
+  let device = Mixin_creation.canonicalize_device ~op device in
+  let b = Device.Buffer.create device n dt in
+  if n > 0 then fill b;
+  let u = Buffers.from_buffer b in
+  wrap ~op (Mixin_movement.reshape u (sints shp))
+
+let of_float_array ?dtype ?device shp (data : float array) =
+  let dt = match dtype with Some d -> d | None -> Dtype.default_float () in
+  from_host "of_float_array" ?device dt shp (Array.length data) (fun b -> Device.Buffer.copyin_floats b data)
+
+let of_int_array ?dtype ?device shp (data : int array) =
+  let dt = match dtype with Some d -> d | None -> Dtype.default_int () in
+  if Dtype.is_float dt then
+    from_host "of_int_array" ?device dt shp (Array.length data)
+      (fun b -> Device.Buffer.copyin_floats b (Array.map float_of_int data))
+  else from_host "of_int_array" ?device dt shp (Array.length data) (fun b -> Device.Buffer.copyin_ints b data)
+
+(* tinygrad: Tensor(3.0) — a device-less CONST, weak unless [dtype] *)
+let scalar ?dtype v = wrap ~op:"scalar" (Uop.const ?dtype (Dtype.F v))
+
+(* tinygrad: Tensor(3) *)
+let scalar_int ?dtype v = wrap ~op:"scalar" (Uop.const ?dtype (Dtype.I (Z.of_int v)))
+
+let check_shape op shp =
+  if Array.exists (fun d -> d < 0) shp then invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (shape_str shp))
+
+let full ?dtype ?device shp v =
+  check_shape "full" shp;
+  let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"full" (Some d)) device in
+  wrap ~op:"full" (Mixin_creation.full ?dtype ?device (sints shp) (Dtype.F v))
+let zeros ?dtype ?device shp =
+  check_shape "zeros" shp;
+  let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"zeros" (Some d)) device in
+  wrap ~op:"zeros" (Mixin_creation.zeros ?dtype ?device (sints shp))
+let ones ?dtype ?device shp =
+  check_shape "ones" shp;
+  let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"ones" (Some d)) device in
+  wrap ~op:"ones" (Mixin_creation.ones ?dtype ?device (sints shp))
+let empty ?dtype ?device shp =
+  check_shape "empty" shp;
+  wrap ~op:"empty" (Mixin_creation.empty ?dtype ?device (sints shp))
+let full_like ?dtype x v = wrap ~op:"full_like" (Mixin_creation.full_like ?dtype x.uop (Dtype.F v))
+let zeros_like ?dtype x = wrap ~op:"zeros_like" (Mixin_creation.zeros_like ?dtype x.uop)
+let ones_like ?dtype x = wrap ~op:"ones_like" (Mixin_creation.ones_like ?dtype x.uop)
+let empty_like ?dtype x = wrap ~op:"empty_like" (Mixin_creation.empty_like ?dtype x.uop)
+
+(* ---------- realize ---------- *)
+
+(* tinygrad: Tensor.linear_with_vars *)
+let linear_with_vars (xs : t list) =
+  List.iter (fun x ->
+      if Dtype.is_weak x.uop.dtype && Buffers.device x.uop <> None then
+        invalid_arg "realize: cannot realize a weak dtype; cast to a concrete dtype first") xs;
+  let big_sink = Uop.sink (List.map (fun x -> x.uop) xs) in
+  let call, becomes_map = Callify.transform_to_call big_sink in
+  apply_map_to_tensors becomes_map;
+  Schedule.create_linear_with_vars call
+
+(* tinygrad: Tensor.realize over several tensors *)
+let realize_all (xs : t list) =
+  let to_realize = List.filter (fun x -> not (Buffers.is_virtual x.uop) && not (Buffers.has_buffer_identity x.uop)) xs in
+  if to_realize <> [] then begin
+    let linear, var_vals = linear_with_vars to_realize in
+    Realize.run_linear ~var_vals linear
+  end
+
+(* tinygrad: Tensor.realize *)
+let realize x = realize_all [ x ]; x
+
+(* ---------- dtype ---------- *)
+
+let cast x dt = if x.uop.dtype == dt then x else wrap ~op:"cast" (Mixin_dtype.cast x.uop dt)
+let bitcast x dt = wrap ~op:"bitcast" (Mixin_dtype.bitcast x.uop dt)
+let float x = cast x Dtype.Float32
+let half x = cast x Dtype.Float16
+let int x = cast x Dtype.Int32
+let bool x = cast x Dtype.Bool
+
+(* ---------- elementwise ---------- *)
+
+let un op f x = wrap ~op (f x.uop)
+
+(* API.md: [scalar 3.] adopts the dtype of the tensor it meets, so an integral float literal meeting an int
+   tensor acts as Python's int literal [3] (tinygrad itself promotes [int_tensor + 3.0] to weakfloat). *)
+let int_literal (x : Uop.t) (other : Uop.t) =
+  if x.op == Ops.Const && x.dtype == Dtype.Weakfloat && Dtype.is_int other.dtype then
+    match Uop.const_val x with
+    | Dtype.F v when Float.is_integer v -> Uop.const (Dtype.I (Z.of_float v))
+    | _ -> x
+  else x
+
+let bin op f x y = wrap ~op (f (int_literal x.uop y.uop) (int_literal y.uop x.uop))
+
+let add = bin "add" Mixin_elementwise.add
+let sub = bin "sub" Mixin_elementwise.sub
+let mul = bin "mul" Mixin_elementwise.mul
+let div = bin "div" (fun a b -> Mixin_elementwise.div a b)
+let idiv = bin "idiv" Mixin_elementwise.idiv
+let ( mod ) = bin "mod" Mixin_elementwise.mod_
+let fmod = bin "fmod" Mixin_elementwise.fmod
+let pow = bin "pow" Mixin_elementwise.pow
+let maximum = bin "maximum" Mixin_elementwise.maximum
+let minimum = bin "minimum" Mixin_elementwise.minimum
+let lt = bin "lt" Mixin_elementwise.lt
+let gt = bin "gt" Mixin_elementwise.gt
+let le = bin "le" Mixin_elementwise.le
+let ge = bin "ge" Mixin_elementwise.ge
+let eq = bin "eq" Mixin_elementwise.eq
+let ne = bin "ne" Mixin_elementwise.ne
+let bitwise_and = bin "bitwise_and" Mixin_elementwise.bitwise_and
+let bitwise_or = bin "bitwise_or" Mixin_elementwise.bitwise_or
+let bitwise_xor = bin "bitwise_xor" Mixin_elementwise.bitwise_xor
+let lshift = bin "lshift" Mixin_elementwise.lshift
+let rshift = bin "rshift" Mixin_elementwise.rshift
+let logaddexp = bin "logaddexp" Mixin_elementwise.logaddexp
+let copysign = bin "copysign" Mixin_elementwise.copysign
+
+let neg = un "neg" Mixin_elementwise.neg
+let reciprocal = un "reciprocal" Mixin_elementwise.reciprocal
+let sqrt = un "sqrt" Mixin_elementwise.sqrt
+let rsqrt = un "rsqrt" Mixin_elementwise.rsqrt
+let exp = un "exp" Mixin_elementwise.exp
+let exp2 = un "exp2" Mixin_elementwise.exp2
+let log = un "log" Mixin_elementwise.log
+let log2 = un "log2" Mixin_elementwise.log2
+let log10 = un "log10" Mixin_elementwise.log10
+let sin = un "sin" Mixin_elementwise.sin
+let cos = un "cos" Mixin_elementwise.cos
+let tan = un "tan" Mixin_elementwise.tan
+let asin = un "asin" Mixin_elementwise.asin
+let acos = un "acos" Mixin_elementwise.acos
+let atan = un "atan" Mixin_elementwise.atan
+let sinh = un "sinh" Mixin_elementwise.sinh
+let cosh = un "cosh" Mixin_elementwise.cosh
+let atanh = un "atanh" Mixin_elementwise.atanh
+let asinh = un "asinh" Mixin_elementwise.asinh
+let acosh = un "acosh" Mixin_elementwise.acosh
+let erf = un "erf" Mixin_elementwise.erf
+let abs = un "abs" Mixin_elementwise.abs
+let sign = un "sign" Mixin_elementwise.sign
+let square = un "square" Mixin_elementwise.square
+let trunc = un "trunc" Mixin_elementwise.trunc
+let floor = un "floor" Mixin_elementwise.floor
+let ceil = un "ceil" Mixin_elementwise.ceil
+let round = un "round" Mixin_elementwise.round
+let relu = un "relu" Mixin_elementwise.relu
+let relu6 = un "relu6" Mixin_elementwise.relu6
+let sigmoid = un "sigmoid" Mixin_elementwise.sigmoid
+let logsigmoid = un "logsigmoid" Mixin_elementwise.logsigmoid
+let hardswish = un "hardswish" Mixin_elementwise.hardswish
+let hardsigmoid x = un "hardsigmoid" (fun u -> Mixin_elementwise.hardsigmoid u) x
+let tanh = un "tanh" Mixin_elementwise.tanh
+let gelu x = un "gelu" (fun u -> Mixin_elementwise.gelu u) x
+let quick_gelu = un "quick_gelu" Mixin_elementwise.quick_gelu
+let silu = un "silu" Mixin_elementwise.silu
+let swish = un "swish" Mixin_elementwise.swish
+let mish = un "mish" Mixin_elementwise.mish
+let softsign = un "softsign" Mixin_elementwise.softsign
+let leaky_relu ?neg_slope x = un "leaky_relu" (Mixin_elementwise.leaky_relu ?neg_slope) x
+let elu ?alpha x = un "elu" (Mixin_elementwise.elu ?alpha) x
+let celu ?alpha x = un "celu" (Mixin_elementwise.celu ?alpha) x
+let selu ?alpha ?gamma x = un "selu" (Mixin_elementwise.selu ?alpha ?gamma) x
+let softplus ?beta x = un "softplus" (Mixin_elementwise.softplus ?beta) x
+let hardtanh ?min_val ?max_val x = un "hardtanh" (Mixin_elementwise.hardtanh ?min_val ?max_val) x
+let logical_not = un "logical_not" Mixin_elementwise.logical_not
+let bitwise_not = un "bitwise_not" Mixin_elementwise.bitwise_not
+let isnan = un "isnan" Mixin_elementwise.isnan
+let isinf = un "isinf" (fun u -> Mixin_elementwise.isinf u)
+let isfinite = un "isfinite" Mixin_elementwise.isfinite
+
+let clip ?min ?max x =
+  wrap ~op:"clip" (Mixin_elementwise.clip ?min_:(Option.map (fun f -> Uop.const_float f) min) ?max_:(Option.map (fun f -> Uop.const_float f) max) x.uop)
+
+let where c x y = wrap ~op:"where" (Mixin_elementwise.where c.uop (int_literal x.uop y.uop) (int_literal y.uop x.uop))
+let masked_fill x mask value = wrap ~op:"masked_fill" (Mixin_elementwise.masked_fill x.uop mask.uop value.uop)
+let lerp x end_ weight = wrap ~op:"lerp" (Mixin_elementwise.lerp x.uop end_.uop weight.uop)
+
+let contiguous x = wrap ~op:"contiguous" (Mixin_elementwise.contiguous x.uop)
+let contiguous_backward x = wrap ~op:"contiguous_backward" (Mixin_elementwise.contiguous_backward x.uop)
+let detach x = wrap ~op:"detach" (Mixin_elementwise.detach x.uop)
+
+(* ---------- reductions ---------- *)
+
+let sum ?axis ?keepdim x = wrap ~op:"sum" (Mixin_reduce.sum ?axis ?keepdim x.uop)
+let prod ?axis ?keepdim x = wrap ~op:"prod" (Mixin_reduce.prod ?axis ?keepdim x.uop)
+let max ?axis ?keepdim x = wrap ~op:"max" (Mixin_reduce.max ?axis ?keepdim x.uop)
+let min ?axis ?keepdim x = wrap ~op:"min" (Mixin_reduce.min ?axis ?keepdim x.uop)
+let mean ?axis ?keepdim x = wrap ~op:"mean" (Mixin_reduce.mean ?axis ?keepdim x.uop)
+let var ?axis ?keepdim ?correction x = wrap ~op:"var" (Mixin_reduce.var ?axis ?keepdim ?correction x.uop)
+let std ?axis ?keepdim ?correction x = wrap ~op:"std" (Mixin_reduce.std ?axis ?keepdim ?correction x.uop)
+let any ?axis ?keepdim x = wrap ~op:"any" (Mixin_reduce.any ?axis ?keepdim x.uop)
+let all ?axis ?keepdim x = wrap ~op:"all" (Mixin_reduce.all ?axis ?keepdim x.uop)
+
+(* ---------- movement ---------- *)
+
+let reshape x shp = wrap ~op:"reshape" (Mixin_movement.reshape x.uop (sints shp))
+let view = reshape
+let permute x order = wrap ~op:"permute" (Mixin_movement.permute x.uop (Array.to_list order))
+let expand x shp = wrap ~op:"expand" (Mixin_movement.expand x.uop (sints shp))
+
+(* tinygrad: OpMixin.pad with mode="constant" (pairs per dim; negative pads crop) *)
+let pad ?(value = 0.0) x pads =
+  if Array.length pads <> ndim x then
+    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads) (shape_str (shape x)));
+  wrap ~op:"pad" (Mixin_reduce.pad_constant x.uop (List.map Option.some (Array.to_list pads)) (Dtype.F value))
+
+let shrink x arg =
+  wrap ~op:"shrink" (Mixin_movement.shrink x.uop (List.map (fun (a, b) -> Some (Sint a, Sint b)) (Array.to_list arg)))
+let flip x axis = wrap ~op:"flip" (Mixin_movement.flip x.uop axis)
+let transpose ?(dim0 = -2) ?(dim1 = -1) x = wrap ~op:"transpose" (Mixin_movement.transpose ~dim0 ~dim1 x.uop)
+let flatten ?start_dim ?end_dim x = wrap ~op:"flatten" (Mixin_movement.flatten ?start_dim ?end_dim x.uop)
+let unflatten x dim sizes = wrap ~op:"unflatten" (Mixin_movement.unflatten x.uop dim (sints sizes))
+let squeeze ?axis x = wrap ~op:"squeeze" (Mixin_movement.squeeze ?dim:axis x.uop)
+let unsqueeze x dim = wrap ~op:"unsqueeze" (Mixin_movement.unsqueeze x.uop dim)
+let repeat x repeats = wrap ~op:"repeat" (Mixin_movement.repeat x.uop (sints repeats))
+let repeat_interleave ?dim x repeats = wrap ~op:"repeat_interleave" (Mixin_movement.repeat_interleave ?dim x.uop repeats)
+let roll ?dims x shifts = wrap ~op:"roll" (Mixin_movement.roll ?dims x.uop shifts)
+let split ?dim x sizes = List.map (wrap ~op:"split") (Mixin_movement.split ?dim x.uop sizes)
+let chunk ?dim x n = List.map (wrap ~op:"chunk") (Mixin_movement.chunk ?dim x.uop n)
+let cat ?(axis = 0) xs = wrap ~op:"cat" (Mixin_reduce.cat ~dim:axis (List.map (fun x -> x.uop) xs))
+let stack ?(axis = 0) xs = wrap ~op:"stack" (Mixin_movement.stack ~dim:axis (List.map (fun x -> x.uop) xs))
+let diag x = wrap ~op:"diag" (Mixin_movement.diag x.uop)
+
+(* ---------- data out ---------- *)
+
+(* tinygrad: UOp.clone *)
+let clone ?device x =
+  let device = match device with Some d -> Some d | None -> Buffers.device x.uop in
+  let ret = Mixin_creation.empty_like ?device x.uop in
+  wrap ~op:"clone" (Uop.after ret [ Uop.store ret (Uop.cast ret.dtype x.uop) ])
+
+(* tinygrad: Tensor.assign (single device, no DISK) *)
+let assign x v =
+  if Dtype.is_weak x.uop.dtype then invalid_arg "assign: cannot assign into a weak tensor; it has no storage";
+  if x.uop == v.uop then x
+  else begin
+    let vu = (try Mixin_movement.broadcast_to v.uop (Uop.shape x.uop)
+              with Invalid_argument m -> invalid_arg ("assign: " ^ m)) in
+    let vu = if Dtype.is_weak vu.dtype then Uop.cast (Dtype.least_upper_dtype [ x.uop.dtype; vu.dtype ]) vu else vu in
+    if vu.dtype != x.uop.dtype then
+      invalid_arg (Printf.sprintf "assign: dtype mismatch %s != %s" (Dtype.to_string x.uop.dtype) (Dtype.to_string vu.dtype));
+    (match Buffers.device vu, Buffers.device x.uop with
+     | Some a, Some b when a <> b -> invalid_arg (Printf.sprintf "assign: device mismatch %s != %s" b a)
+     | _ -> ());
+    let assign = Uop.after x.uop [ Uop.store x.uop vu ] in
+    let rec find_ib (ib : Uop.t) =
+      if (not (Buffers.has_buffer_identity ib)) && (Ops.Group.is_movement ib.op || ib.op == Ops.Bitcast || ib.op == Ops.Detach)
+      then find_ib ib.src.(0) else ib in
+    let ib = find_ib x.uop in
+    if ib != x.uop && Buffers.has_buffer_identity ~after_ok:true ib then
+      (* view assign: replace at the buffer-identity level *)
+      apply_map_to_tensors [ (ib, Uop.after ib [ assign ]) ]
+    else x.uop <- assign;
+    x
+  end
+
+(* tinygrad: UOp.buffer — with views of a buffer (movement ops that stay a contiguous range) as Buffer views *)
+let rec uop_buffer op (u : Uop.t) : Device.Buffer.t =
+  match u.op with
+  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> uop_buffer op u.src.(0)
+  | _ when u != Uop.base u || u.op == Ops.Bitcast ->
+    (match Buffers.find u with
+     | Some b -> b
+     | None ->
+       (match Callify.contiguous_view u with
+        | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
+        | Some (b, offset) ->
+          let buf = Buffers.buffer (Uop.base b) in
+          let v = Device.Buffer.view buf (Uop.max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
+          Buffers.set u v;
+          v))
+  | _ -> Buffers.buffer u
+
+(* tinygrad: Tensor._buffer — contiguous, realized, on a device *)
+let buffer_of op x =
+  let x = if Dtype.is_weak x.uop.dtype then cast x (Dtype.strong_dtype x.uop.dtype) else x in
+  let c = contiguous x in
+  let c = if Buffers.device c.uop = None then clone ~device:(Device.default ()) c else c in
+  ignore (realize c);
+  Device.Buffer.ensure_allocated (uop_buffer op c.uop)
+
+let to_float_array x =
+  let n = numel x in
+  if n = 0 then [||]
+  else
+    let b = buffer_of "to_float_array" x in
+    let v = Device.Buffer.to_floats b in
+    if Array.length v = n then v else Array.sub v 0 n
+
+let to_int_array x =
+  if Dtype.is_float x.uop.dtype then
+    invalid_arg ("to_int_array: " ^ Dtype.to_string x.uop.dtype ^ " is not an int or bool dtype; use to_float_array");
+  let n = numel x in
+  if n = 0 then [||]
+  else
+    let b = buffer_of "to_int_array" x in
+    let v = Device.Buffer.to_ints b in
+    if Array.length v = n then v else Array.sub v 0 n
+
+(* tinygrad: OpMixin.item *)
+let item x =
+  if numel x <> 1 then invalid_arg (Printf.sprintf "item: must have one element for item, shape %s" (shape_str (shape x)));
+  (to_float_array x).(0)
+
+let to_string x =
+  let sh = shape x in
+  let dt = x.uop.dtype in
+  let vals =
+    if Dtype.is_float dt then Array.map (fun f -> Dtype.float_repr f) (to_float_array x)
+    else if dt == Dtype.Bool then Array.map (fun i -> if i <> 0 then "True" else "False") (to_int_array x)
+    else Array.map string_of_int (to_int_array x) in
+  (* nested brackets in C order *)
+  let buf = Buffer.create 64 in
+  let rec go dim off =
+    if dim = Array.length sh then Buffer.add_string buf vals.(off)
+    else begin
+      let stride = Array.fold_left ( * ) 1 (Array.sub sh (dim + 1) (Array.length sh - dim - 1)) in
+      Buffer.add_char buf '[';
+      for i = 0 to sh.(dim) - 1 do
+        if i > 0 then Buffer.add_string buf ", ";
+        go (dim + 1) (off + i * stride)
+      done;
+      Buffer.add_char buf ']'
+    end in
+  if Array.length vals > 0 || Array.length sh > 0 then go 0 0;
+  Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str sh) (Dtype.to_string dt) (device x) (Buffer.contents buf)
+
+
+(* tinygrad: UOp.copy_to_device *)
+let copy_to_device (u : Uop.t) device =
+  if Dtype.is_weak u.dtype then invalid_arg ("to_device: cannot create storage for weak dtype " ^ Dtype.to_string u.dtype);
+  let padded = Mixin_movement.pad_to u (List.map (fun i -> Some (Sint i)) (Uop.max_shape u)) in
+  Mixin_movement.shrink_to (Uop.create Ops.Copy ~src:[| padded |] ~arg:(Str device)) (List.map Option.some (Uop.shape u))
+
+(* tinygrad: Tensor.to *)
+let to_device x device =
+  match Buffers.device x.uop with
+  | None -> x
+  | Some d ->
+    let device = Mixin_creation.canonicalize_device ~op:"to_device" (Some device) in
+    if device = d then x
+    else begin
+      let ret = wrap ~op:"to_device" (copy_to_device x.uop device) in
+      ret.is_param <- x.is_param;
+      ret
+    end
+
+(* tinygrad: Tensor.training *)
+let training = ref false
+
+(* ==================== T-ops block: wrappers of src/mixin/mixin_op.ml (tinygrad mixin/op.py) ==================== *)
+
+let arange ?(start = 0) ?(step = 1) ?dtype ?device stop =
+  (* tinygrad's arange is a device-less CONST graph; [device] is accepted for the API and not used *)
+  ignore (device : string option);
+  wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
+let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
+  wrap ~op:"arange" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
+let linspace ?dtype start stop steps = wrap ~op:"linspace" (Mixin_op.linspace ?dtype start stop steps)
+let eye ?m ?dtype n = wrap ~op:"eye" (Mixin_op.eye ?m ?dtype n)
+let triu ?diagonal x = wrap ~op:"triu" (Mixin_op.triu ?diagonal x.uop)
+let tril ?diagonal x = wrap ~op:"tril" (Mixin_op.tril ?diagonal x.uop)
+
+let getitem x (idx : index list) =
+  let conv = function
+    | I i -> Mixin_op.I i | S (a, b, c) -> Mixin_op.S (a, b, c) | T t -> Mixin_op.T t.uop
+    | New -> Mixin_op.New | Ellipsis -> Mixin_op.Ellipsis in
+  wrap ~op:"getitem" (Mixin_op.getitem x.uop (List.map conv idx))
+let gather x ~axis index = wrap ~op:"gather" (Mixin_op.gather x.uop ~dim:axis index.uop)
+let one_hot x n = wrap ~op:"one_hot" (Mixin_op.one_hot x.uop n)
+
+let dot x w = wrap ~op:"dot" (Mixin_op.dot x.uop w.uop)
+let matmul x w = wrap ~op:"matmul" (Mixin_op.matmul x.uop w.uop)
+let linear ?bias x weight = wrap ~op:"linear" (Mixin_op.linear ?bias:(Option.map uop bias) x.uop weight.uop)
+
+let logsumexp ?axis ?keepdim x = wrap ~op:"logsumexp" (Mixin_op.logsumexp ?axis ?keepdim x.uop)
+let softmax ?axis x = wrap ~op:"softmax" (Mixin_op.softmax ?axis x.uop)
+let log_softmax ?axis x = wrap ~op:"log_softmax" (Mixin_op.log_softmax ?axis x.uop)
+let argmax ?axis ?keepdim x = wrap ~op:"argmax" (Mixin_op.argmax ?axis ?keepdim x.uop)
+let argmin ?axis ?keepdim x = wrap ~op:"argmin" (Mixin_op.argmin ?axis ?keepdim x.uop)
+let cumsum ?axis x = wrap ~op:"cumsum" (Mixin_op.cumsum ?axis x.uop)
+let cumprod ~axis x = wrap ~op:"cumprod" (Mixin_op.cumprod ~axis x.uop)
+let layernorm ?axis ?eps x = wrap ~op:"layernorm" (Mixin_op.layernorm ?axis ?eps x.uop)
+let batchnorm x ~weight ~bias ~mean ~invstd =
+  wrap ~op:"batchnorm" (Mixin_op.batchnorm x.uop ~weight:(Option.map uop weight) ~bias:(Option.map uop bias)
+                          ~mean:mean.uop ~invstd:invstd.uop)
+
+let one_opt = Option.map (fun i -> [ i ])
+let conv2d ?bias ?stride ?padding ?dilation ?groups x w =
+  wrap ~op:"conv2d" (Mixin_op.conv2d ?bias:(Option.map uop bias) ?groups ?stride:(one_opt stride) ?dilation:(one_opt dilation)
+                       ?padding:(one_opt padding) x.uop w.uop)
+let max_pool2d ?(kernel_size = 2) ?stride ?padding x =
+  wrap ~op:"max_pool2d" (Mixin_op.max_pool2d ~kernel_size:[ kernel_size; kernel_size ] ?stride:(one_opt stride)
+                           ?padding:(one_opt padding) x.uop)
+let avg_pool2d ?(kernel_size = 2) ?stride ?padding x =
+  wrap ~op:"avg_pool2d" (Mixin_op.avg_pool2d ~kernel_size:[ kernel_size; kernel_size ] ?stride:(one_opt stride)
+                           ?padding:(one_opt padding) x.uop)
+
+let cross_entropy ?label_smoothing x y = wrap ~op:"cross_entropy" (Mixin_op.cross_entropy ?label_smoothing x.uop y.uop)
+let sparse_categorical_crossentropy ?ignore_index ?label_smoothing x y =
+  wrap ~op:"sparse_categorical_crossentropy" (Mixin_op.sparse_categorical_crossentropy ?ignore_index ?label_smoothing x.uop y.uop)
+let binary_crossentropy x y = wrap ~op:"binary_crossentropy" (Mixin_op.binary_crossentropy x.uop y.uop)
+let binary_crossentropy_logits x y = wrap ~op:"binary_crossentropy_logits" (Mixin_op.binary_crossentropy_logits x.uop y.uop)
+
+(* API.md's [O.( @ )] is [matmul]: it belongs in [module O] above, which must then follow this block (T-frontend's). *)
+(* ==================== end of T-ops block ==================== *)
+
+(* infix operators (after the T-ops block: [@] is its matmul) *)
+module O = struct
+  let ( + ) = add
+  let ( - ) = sub
+  let ( * ) = mul
+  let ( / ) = div
+  let ( ~- ) = neg
+  let ( @ ) = matmul
+end

@@ -1,0 +1,179 @@
+(* Kernel optimizations (codegen/opt): tinygrad's hand_coded_optimizations against the golden corpus's DEFAULT mode
+   (/work/shared/golden/corpus/*/cpu_default.json, harvested by tinygrad 0.14.0 with NUM_CPU_THREADS=8 and the
+   default ClangRenderer). For every kernel the rebuilt AST goes through the pipeline with the default opts and the
+   applied opts, the kernel name, the global size and the C source (whitespace-normalised) are compared with the
+   corpus ("golden default: M/N match"). Every kernel not in [known_mismatches] must match. *)
+
+open Tinygrad
+open Test_util
+
+(* every kernel of cpu_default.json: (program, index, json record) *)
+let kernels () =
+  List.concat_map (fun prog ->
+      let j = Golden.read_file (Filename.concat (Filename.concat (Golden.corpus_dir ()) prog) "cpu_default.json") in
+      List.mapi (fun i k -> (prog, i, k)) (Golden.to_list (Golden.member "kernels" j)))
+    (Golden.programs ~file:"cpu_default.json")
+
+(* the corpus's opts record {"op": "UPCAST", "axis": 0, "arg": 4} as "UPCAST:0:4" *)
+let corpus_opt (j : Golden.json) =
+  let num k = match Golden.member_opt k j with
+    | Some (Golden.Num n) -> n | Some Golden.Null | None -> "None"
+    | Some (Golden.Arr l) -> "(" ^ String.concat ", " (List.map (function Golden.Num n -> n | _ -> "?") l) ^ ")"
+    | Some _ -> "?" in
+  Printf.sprintf "%s:%s:%s" (Golden.to_str (Golden.member "op" j)) (num "axis") (num "arg")
+
+let our_opt (o : Opt.t) =
+  let op = Opt.opt_ops_to_string o.op in
+  let op = String.sub op 7 (String.length op - 7) in
+  let axis = match o.axis with None -> "None" | Some a -> string_of_int a in
+  let arg = match o.arg with Opt.No_arg -> "None" | Opt.Int i -> string_of_int i
+                           | Opt.Tc (a, b, c) -> Printf.sprintf "(%d, %d, %d)" a b c in
+  Printf.sprintf "%s:%s:%s" op axis arg
+
+(* kernels ("program[index]") known to differ from tinygrad's default mode; every other corpus kernel must match
+   exactly. Empty: all 196 kernels match (opts, name, global size and source). *)
+let known_mismatches : string list = []
+let expected_to_match id = not (List.mem id known_mismatches)
+
+let normalise = Test_codegen_golden.normalise
+
+let program_of ast =
+  Helpers.context [ Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
+      Codegen.to_program ast (Cstyle.clang_renderer ()))
+
+(* compare one kernel: Ok () or Error with the first difference *)
+let check_kernel (k : Golden.json) : (unit, string) result =
+  let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
+  let prg = program_of ast in
+  let sink = prg.Uop.src.(0) in
+  let opts = match sink.Uop.arg with Uop.Kernel_info ki -> List.map our_opt ki.applied_opts | _ -> [] in
+  let want_opts = List.map corpus_opt (Golden.to_list (Golden.member "opts" k)) in
+  let pi = match prg.Uop.arg with Uop.Program_info p -> p | _ -> failwith "no ProgramInfo" in
+  let gs = List.map (function Uop.Sint i -> string_of_int i | Uop.Suop u -> Uop.render u) pi.global_size in
+  let want_gs = List.map (function Golden.Num n -> n | _ -> "?") (Golden.to_list (Golden.member "global_size" k)) in
+  let src = Golden.program_source prg and want_src = Golden.to_str (Golden.member "src" k) in
+  let want_name = Golden.to_str (Golden.member "name" k) in
+  if opts <> want_opts then
+    Error (Printf.sprintf "opts [%s], corpus [%s]" (String.concat " " opts) (String.concat " " want_opts))
+  else if pi.pname <> want_name then Error (Printf.sprintf "name %s, corpus %s" pi.pname want_name)
+  else if gs <> want_gs then Error (Printf.sprintf "global size [%s], corpus [%s]" (String.concat "," gs) (String.concat "," want_gs))
+  else if normalise src <> normalise want_src then Error ("src " ^ Test_codegen_golden.first_diff src want_src)
+  else Ok ()
+
+let test_default_sources () =
+  let ks = kernels () in
+  if ks = [] then print_endline "golden default: corpus absent, skipped"
+  else begin
+    let verbose = Sys.getenv_opt "GOLDEN_VERBOSE" <> None in
+    let only = Sys.getenv_opt "GOLDEN_ONLY" in
+    let ks = List.filter (fun (prog, _, _) -> match only with None -> true | Some p -> p = prog) ks in
+    let results = List.map (fun (prog, i, k) ->
+        let id = Printf.sprintf "%s[%d]" prog i in
+        let r = try check_kernel k with e -> Error ("exception " ^ Printexc.to_string e) in
+        (match r with Error m when verbose -> Printf.printf "golden default MISMATCH %s: %s\n" id m | _ -> ());
+        (id, r)) ks in
+    let ok = List.length (List.filter (fun (_, r) -> r = Ok ()) results) in
+    Printf.printf "golden default: %d/%d match\n%!" ok (List.length results);
+    if Sys.getenv_opt "GOLDEN_LIST" <> None then
+      print_endline (String.concat "; " (List.filter_map (fun (id, r) -> if r = Ok () then Some (Printf.sprintf "%S" id) else None) results));
+    let bad = List.filter_map (fun (id, r) -> match r with
+        | Error m when expected_to_match id -> Some (id ^ ": " ^ m) | _ -> None) results in
+    if bad <> [] then fail "%d expected kernels differ:\n%s" (List.length bad) (String.concat "\n" bad)
+  end
+
+
+(* ---------- results with opts equal results without ---------- *)
+
+(* Every corpus kernel is compiled with NOOPT=1 and with the default opts and both run on the same inputs (floats
+   from a closed formula, ints in [0, 3), so gathers stay in bounds); every buffer must come out the same (floats
+   within 1e-5 relative: upcasts and unrolls reassociate sums). THREAD kernels run their core_id shards. *)
+
+let gen_input dt n slot =
+  if Dtype.is_float dt then Array.init n (fun i -> float_of_int ((((i * 37) + (slot * 11)) mod 23) - 11) /. 4.0)
+  else if dt = Dtype.Bool then Array.init n (fun i -> float_of_int ((i + slot) mod 2))
+  else Array.init n (fun i -> float_of_int (((i * 7) + (slot * 5)) mod 3))
+
+(* the global PARAMs of an AST: slot -> (dtype, size) *)
+let params (ast : Uop.t) =
+  List.filter_map (fun (u : Uop.t) ->
+      if u.op == Ops.Param && (Uop.param_arg u).slot >= 0 then
+        let n = match u.src with [| c |] when c.op == Ops.Const -> Z.to_int (Uop.zi (Uop.const_val c)) | _ -> 1 in
+        Some ((Uop.param_arg u).slot, ((Uop.param_arg u).pdtype, n))
+      else None) (Uop.toposort ast)
+  |> List.sort_uniq compare
+
+let run_with ~noopt ast =
+  let prg = Helpers.context [ Helpers.Bind (Helpers.noopt, noopt); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
+      Codegen.to_program ast (Cstyle.clang_renderer ())) in
+  let info = match prg.Uop.arg with Uop.Program_info p -> p | _ -> fail "to_program: no Program_info" in
+  let dev = Device.get "CPU" in
+  let lib = dev.compiler.compile_cached (Golden.program_source prg) in
+  let vnames = List.map Uop.expr info.vars in
+  let runtimevars = List.concat (List.mapi (fun i v -> if v = "core_id" then [ (v, i) ] else []) vnames) in
+  if List.exists (fun v -> v <> "core_id") vnames then fail "vars other than core_id: %s" (String.concat "," vnames);
+  let p = dev.runtime ~name:(Helpers.to_function_name info.pname) ~lib ~runtimevars in
+  let bufs = List.map (fun (slot, (dt, n)) ->
+      let b = Device.Buffer.create "CPU" n dt in
+      Device.Buffer.copyin_floats b (gen_input dt n slot);
+      (slot, b)) (params ast) in
+  let launch = Device.Launch.of_buffers (List.map (fun s -> List.assoc s bufs) info.globals) (List.map (fun _ -> 0) vnames) in
+  let gs = Array.of_list (List.map (function Uop.Sint i -> i | Uop.Suop _ -> fail "symbolic global size") info.global_size) in
+  ignore (Device.run_program ~global_size:gs p launch);
+  List.map (fun (slot, b) -> (slot, Device.Buffer.to_floats b)) bufs
+
+let close a b = (Float.is_nan a && Float.is_nan b) || a = b || Float.abs (a -. b) <= 1e-5 *. Float.max 1.0 (Float.abs a)
+
+let test_default_equals_noopt () =
+  let ks = kernels () in
+  if ks = [] then print_endline "opts results: corpus absent, skipped"
+  else begin
+    let bad = List.filter_map (fun (prog, i, k) ->
+        let id = Printf.sprintf "%s[%d]" prog i in
+        match
+          let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
+          let a = run_with ~noopt:1 ast and b = run_with ~noopt:0 ast in
+          List.concat (List.map2 (fun (slot, x) (_, y) ->
+              match List.find_opt (fun j -> not (close x.(j) y.(j))) (List.init (Array.length x) (fun j -> j)) with
+              | Some j -> [ Printf.sprintf "%s: buffer %d [%d]: noopt %.9g, default %.9g" id slot j x.(j) y.(j) ]
+              | None -> []) a b)
+        with
+        | [] -> None
+        | m :: _ -> Some m
+        | exception e -> Some (id ^ ": exception " ^ Printexc.to_string e)) ks in
+    Printf.printf "opts results: %d/%d kernels give the same buffers with and without opts\n%!"
+      (List.length ks - List.length bad) (List.length ks);
+    if bad <> [] then fail "%d kernels differ:\n%s" (List.length bad) (String.concat "\n" bad)
+  end
+
+(* ---------- BEAM ---------- *)
+
+(* BEAM=2 on red_sum_axis1[0] (sum over axis 1 of 8x16): the search runs (cache disabled) and stores its opts; a
+   second search, and apply_opts with beam=2, are answered from the disk cache with the same opts; the kernel with
+   the found opts gives the NOOPT result *)
+let test_beam () =
+  match List.find_opt (fun (prog, i, _) -> prog = "red_sum_axis1" && i = 0) (kernels ()) with
+  | None -> print_endline "opts beam: corpus absent, skipped"
+  | Some (_, _, k) ->
+    let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
+    let ren = Cstyle.clang_renderer () in
+    let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
+    let n0 = !Search.searches in
+    let r1 = Search.beam_search ~disable_cache:true (sched ()) 2 in
+    check_int ~what:"searches run by BEAM with the cache disabled" (n0 + 1) !Search.searches;
+    let found = List.map our_opt r1.applied_opts in
+    Printf.printf "opts beam: BEAM=2 picked [%s]\n" (String.concat " " found);
+    let r2 = Search.beam_search (sched ()) 2 in
+    check_int ~what:"searches run by the second BEAM (disk cache)" (n0 + 1) !Search.searches;
+    check (List.map our_opt r2.applied_opts = found) "cached opts differ";
+    let opt_ast = Postrange.apply_opts ast ren ~beam:2 in
+    check_int ~what:"searches run by apply_opts ~beam:2 (disk cache)" (n0 + 1) !Search.searches;
+    (match opt_ast.Uop.arg with
+     | Uop.Kernel_info ki -> check (List.map our_opt ki.applied_opts = found) "apply_opts: opts differ"
+     | _ -> fail "apply_opts: no KernelInfo");
+    let a = run_with ~noopt:1 ast and b = run_with ~noopt:0 opt_ast in
+    List.iter2 (fun (slot, x) (_, y) ->
+        Array.iteri (fun j v -> check (close v y.(j)) "beam kernel buffer %d [%d]: noopt %g, beam %g" slot j v y.(j)) x) a b
+
+let tests : case list = [ ("golden_default_sources", test_default_sources);
+                          ("default_equals_noopt", test_default_equals_noopt);
+                          ("beam", test_beam) ]
