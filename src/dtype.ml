@@ -451,3 +451,22 @@ let bitcast v in_dt out_dt =
   if itemsize in_dt <> itemsize out_dt then
     invalid_arg (Printf.sprintf "bitcast: itemsize mismatch %s -> %s" (to_string in_dt) (to_string out_dt));
   of_bits out_dt (bits_of in_dt v)
+
+(* API.md names: Dtype.float32, Dtype.int32, ... as values *)
+let void = Void
+let bool = Bool
+let int8 = Int8
+let uint8 = Uint8
+let int16 = Int16
+let uint16 = Uint16
+let int32 = Int32
+let uint32 = Uint32
+let int64 = Int64
+let uint64 = Uint64
+let float16 = Float16
+let bfloat16 = Bfloat16
+let float32 = Float32
+let float64 = Float64
+let half = Float16
+let float = Float32
+let double = Float64

@@ -188,3 +188,56 @@ val fp8_to_float : int -> t -> float
 
 (** Reinterpret the bits of a value of one dtype as another of the same itemsize. *)
 val bitcast : const -> t -> t -> const
+
+(** {1 Lower-case names (API.md): [Dtype.float32] is [Float32], with tinygrad's aliases} *)
+
+(** [Void]. *)
+val void : t
+
+(** [Bool]. *)
+val bool : t
+
+(** [Int8]. *)
+val int8 : t
+
+(** [Uint8]. *)
+val uint8 : t
+
+(** [Int16]. *)
+val int16 : t
+
+(** [Uint16]. *)
+val uint16 : t
+
+(** [Int32]. *)
+val int32 : t
+
+(** [Uint32]. *)
+val uint32 : t
+
+(** [Int64]. *)
+val int64 : t
+
+(** [Uint64]. *)
+val uint64 : t
+
+(** [Float16]. *)
+val float16 : t
+
+(** [Bfloat16]. *)
+val bfloat16 : t
+
+(** [Float32]. *)
+val float32 : t
+
+(** [Float64]. *)
+val float64 : t
+
+(** [Float16] (tinygrad alias [dtypes.half]). *)
+val half : t
+
+(** [Float32] (tinygrad alias [dtypes.float]). *)
+val float : t
+
+(** [Float64] (tinygrad alias [dtypes.double]). *)
+val double : t

@@ -1,3 +1,4 @@
+# Prints tinygrad 0.14.0 UOp.key of the tensor graphs in test/test_tensor.ml (tinygrad_keys); run with /work/ref/venv/bin/python.
 import itertools, math
 from tinygrad import Tensor, dtypes
 from tinygrad.uop.ops import UOp

@@ -197,7 +197,7 @@ let graph_cases = [
 ]
 
 
-(* ---------- values after realize, against numpy (test/gen_tensor_oracle.py, second part) ---------- *)
+(* ---------- values after realize, against numpy (test/gen_tensor_values.py, numpy only) ---------- *)
 
 let numpy_values = [
   ("add_broadcast", [| 11.0; 22.0; 33.0; 14.0; 25.0; 36.0 |]);

@@ -76,7 +76,8 @@ let debug_rangeify = Helpers.debug_rangeify
 
 (* tinygrad: schedule/indexing.py IndexingContext *)
 type indexing_context = {
-  realize_map : int list option Tbl.t;  (* None: to realize, ranges not chosen yet; Some axes: the realized axes *)
+  (* None: to realize, ranges not chosen yet; Some axes: the realized axes *)
+  realize_map : int list option Tbl.t;
   non_removable : unit Tbl.t;
   range_map : (Uop.t list * Uop.t list) Tbl.t;  (* (input ranges, output ranges) *)
   mutable range_idx : int;
@@ -111,7 +112,9 @@ let is_always_contiguous (op : Ops.t) = List.memq op always_contiguous
 let broadcast_axes (src_shape : sint list) (out_shape : sint list) : int list =
   let nleft = List.length out_shape - List.length src_shape in
   if nleft < 0 then
-    invalid_arg (Printf.sprintf "broadcast_axes: cannot broadcast %s into %s" (shape_str src_shape) (shape_str out_shape));
+    invalid_arg
+      (Printf.sprintf "broadcast_axes: cannot broadcast %s into %s" (shape_str src_shape)
+         (shape_str out_shape));
   let out = Array.of_list out_shape in
   let is1 = function Sint i -> i = 1 | Suop u -> resolve ~default:false (eq u (const_int 1)) in
   let ne1 = function Sint i -> i <> 1 | Suop u -> resolve (ne u (const_int 1)) in
@@ -138,13 +141,16 @@ let realize (ctx : indexing_context) (tr : Uop.t) : unit = Tbl.replace ctx.reali
 
 (* tinygrad: schedule/indexing.py realize_srcs *)
 let realize_srcs (ctx : indexing_context) (rb : Uop.t) : unit =
-  Array.iter (fun s -> if not (is_always_contiguous (base s).op) then Tbl.replace ctx.realize_map s None) rb.src
+  Array.iter (fun s -> if not (is_always_contiguous (base s).op) then Tbl.replace ctx.realize_map s None)
+    rb.src
 
 (* tinygrad: schedule/indexing.py realize_store_after_src *)
 let realize_store_after_src (ctx : indexing_context) (dest : Uop.t) (src : Uop.t) : unit =
-  (* you don't usually have to do this for assign unless there's a WAR hazard like TestAssign.test_assign_double_diamond_reduce *)
+  (* you don't usually have to do this for assign unless there's a WAR hazard like
+     TestAssign.test_assign_double_diamond_reduce *)
   let db = base dest in
-  if List.exists (fun u -> u == db) (toposort ~enter_calls:false src) then Tbl.replace ctx.realize_map src None
+  if List.exists (fun u -> u == db) (toposort ~enter_calls:false src) then
+    Tbl.replace ctx.realize_map src None
 
 (* tinygrad: schedule/indexing.py realize_custom_kernel_srcs *)
 let realize_custom_kernel_srcs (ctx : indexing_context) (c : Uop.t) : unit =
@@ -165,12 +171,15 @@ let side f = fun ctx m -> f ctx m; None
 let pm_generate_realize_map : indexing_context P.matcher =
   P.matcher
     [ (* realize the inputs of custom kernel calls *)
-      P.rule_ctx (P.pat Ops.Call ~src:(P.In_order [ P.ops [ Ops.Sink; Ops.Program ] ]) ~name:"c" ~allow_any_len:true)
+      P.rule_ctx
+        (P.pat Ops.Call ~src:(P.In_order [ P.ops [ Ops.Sink; Ops.Program ] ]) ~name:"c" ~allow_any_len:true)
         (side (fun ctx m -> realize_custom_kernel_srcs ctx (P.get m "c")));
       (* always realize *)
-      P.rule_ctx (P.ops [ Ops.Contiguous; Ops.Store ] ~name:"tr") (side (fun ctx m -> realize ctx (P.get m "tr")));
+      P.rule_ctx (P.ops [ Ops.Contiguous; Ops.Store ] ~name:"tr")
+        (side (fun ctx m -> realize ctx (P.get m "tr")));
       (* realize srcs of these *)
-      P.rule_ctx (P.ops [ Ops.Mselect; Ops.Mstack ] ~name:"rb") (side (fun ctx m -> realize_srcs ctx (P.get m "rb")));
+      P.rule_ctx (P.ops [ Ops.Mselect; Ops.Mstack ] ~name:"rb")
+        (side (fun ctx m -> realize_srcs ctx (P.get m "rb")));
       (* sometimes we need to realize the src of STORE if there's a self-access *)
       P.rule_ctx (P.pat Ops.Store ~src:(P.In_order [ P.var "dest"; P.var "src" ]))
         (side (fun ctx m -> realize_store_after_src ctx (P.get m "dest") (P.get m "src"))) ]
@@ -181,10 +190,13 @@ let broadcast_rngs (x : Uop.t) (src : Uop.t) (rngs : Uop.t list) : Uop.t list =
   else begin
     let xs = shape x in
     let baxes = broadcast_axes (shape src) xs and nleft = List.length xs - List.length (shape src) in
-    List.concat (List.mapi (fun j r -> if j < nleft then [] else if List.mem j baxes then [ const_like_int r 0 ] else [ r ]) rngs)
+    List.concat
+      (List.mapi (fun j r ->
+           if j < nleft then [] else if List.mem j baxes then [ const_like_int r 0 ] else [ r ]) rngs)
   end
 
-(* TODO: srcs contain (real data srcs, something else, ranges) and the boundary is confusing. see range_start *)
+(* TODO: srcs contain (real data srcs, something else, ranges) and the boundary is confusing.
+   see range_start *)
 (* tinygrad: schedule/indexing.py data_srcs *)
 let data_srcs (op : Ops.t) (src : Uop.t array) : Uop.t list =
   let open Ops in
@@ -205,7 +217,7 @@ let create_bufferize_and_index_srcs (ctx : indexing_context) (x : Uop.t) : Uop.t
   List.mapi (fun i (s : Uop.t) ->
       let src_rngs () = match xr with Some (rngs, _) -> broadcast_rngs x s rngs | None -> [] in
       if List.memq s.op Ops.[ Param; Buffer; Mstack; Mselect; After ] then
-        (if xr <> None && i < data_src_count then index s (src_rngs ()) else s)
+        (if Option.is_some xr && i < data_src_count then index s (src_rngs ()) else s)
       else if mem ctx s then begin
         let realized_ranges = match Tbl.find ctx.realize_map s with
           | Some l -> l | None -> failwith "realize map must contain range list" in
@@ -221,10 +233,12 @@ let create_bufferize_and_index_srcs (ctx : indexing_context) (x : Uop.t) : Uop.t
           let bdevice = match device_of s with Some d -> Bdev d | None -> Bdev_none in
           (* LOCAL: None in the device assigns it a number later *)
           let opts =
-            if List.length s_out = List.length realized_ranges then { bdevice; baddrspace = Dtype.Global; removable }
+            if List.length s_out = List.length realized_ranges then
+              { bdevice; baddrspace = Dtype.Global; removable }
             else { bdevice; baddrspace = Dtype.Local; removable } in
-          let new_src = create Ops.Stage ~src:(Array.of_list (s :: closed_ranges)) ~arg:(Bufferize_opts opts) in
-          if xr <> None then index new_src (filter_idx realized_ranges (src_rngs ())) else new_src
+          let new_src =
+            create Ops.Stage ~src:(Array.of_list (s :: closed_ranges)) ~arg:(Bufferize_opts opts) in
+          if Option.is_some xr then index new_src (filter_idx realized_ranges (src_rngs ())) else new_src
         end
       end else s)
     (Array.to_list x.src)
@@ -316,7 +330,9 @@ let render_ranges ?realized (rngs_list : Uop.t list list) : string =
          "[" ^ rng ^ "]"))
 
 let rec zip_lists (ls : 'a list list) : 'a list list =
-  if ls = [] || List.exists (fun l -> l = []) ls then [] else List.map List.hd ls :: zip_lists (List.map List.tl ls)
+  let is_empty = function [] -> true | _ :: _ -> false in
+  if is_empty ls || List.exists is_empty ls then []
+  else List.map List.hd ls :: zip_lists (List.map List.tl ls)
 
 let range_args_gt (a : Uop.t) (b : Uop.t) =
   match a.arg, b.arg with
@@ -371,7 +387,8 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
             2. from the single consumer if this op only has one consumer
             3. potentially new if this op has 2+ consumers *)
         let consumer_rngs =
-          List.filter_map (fun c -> Option.map (fun (r, _) -> broadcast_rngs c x r) (Tbl.find_opt rctx.range_map c)) cons in
+          List.filter_map
+            (fun c -> Option.map (fun (r, _) -> broadcast_rngs c x r) (Tbl.find_opt rctx.range_map c)) cons in
         let out_rngs =
           if Tbl.mem rctx.realize_map x then begin
             (* if this is in the realize_map, we create new ranges (at the output) *)
@@ -391,7 +408,9 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
             | _ ->
               (* if this has two consumers, we have to merge the ranges and might create new ones *)
               let all_rngs = zip_lists consumer_rngs in
-              let rngs_valids = List.map (fun valid_rngs -> (List.map get_idx valid_rngs, List.map get_valid valid_rngs)) all_rngs in
+              let rngs_valids =
+                List.map (fun valid_rngs -> (List.map get_idx valid_rngs, List.map get_valid valid_rngs))
+                  all_rngs in
               let same l = Helpers.all_same (List.map (fun (u : Uop.t) -> u.id) l) in
               (* TODO: in RANGEIFY > 1 all_all_same isn't required *)
               let all_all_same = List.for_all (fun (l, _) -> same l) rngs_valids in
@@ -417,19 +436,23 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
         | Some out_rngs ->
           let out_rngs = ref out_rngs in
           (* if this element is a reduce and there's ended ranges, we might have to end some other ranges *)
-          if get_ending x <> [] && (Ops.Group.is_elementwise x.op || x.op == Ops.Reduce) then begin
+          let has_ending = match get_ending x with [] -> false | _ :: _ -> true in
+          if has_ending && (Ops.Group.is_elementwise x.op || x.op == Ops.Reduce) then begin
             let realize_axis =
               ref (match Tbl.find_opt rctx.realize_map x with Some (Some l) -> l | _ -> []) in
             List.iteri (fun i (r : Uop.t) ->
                 if not (List.mem i !realize_axis) then
                   if not (pcontig.value > 1)
-                  || List.exists (fun rr -> List.exists (fun e -> range_args_gt rr e) (get_ending x)) (ranges r)
+                  || List.exists (fun rr -> List.exists (fun e -> range_args_gt rr e) (get_ending x))
+                       (ranges r)
                   then realize_axis := !realize_axis @ [ i ]) !out_rngs;
             Tbl.replace ending_ranges x [];
             if !realize_axis <> [] then begin
               Tbl.replace rctx.realize_map x (Some !realize_axis);
               let shp = Array.of_list (shape x) in
-              out_rngs := List.mapi (fun i r -> if List.mem i !realize_axis then new_range rctx shp.(i) else r) !out_rngs
+              out_rngs :=
+                List.mapi (fun i r -> if List.mem i !realize_axis then new_range rctx shp.(i) else r)
+                  !out_rngs
             end
           end;
           Tbl.replace ending_ranges x (get_ending x @ broadcast_ending_ranges);
@@ -445,10 +468,13 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
           (* STACK: the leading range selects the src, srcs get the trailing ranges *)
           if x.op == Ops.Stack then rngs := List.tl out_rngs;
           (* if the EXPAND is used to inject a range, we don't mark it as ending_ranges. otherwise we do.
-             NOTE: this doesn't actually always end a range, but this is why convs are realized, so for now we need it *)
-          if x.op == Ops.Expand && List.for_all (function Sint _ -> true | Suop y -> y.op != Ops.Range) (shape x) then begin
+             NOTE: this doesn't actually always end a range, but this is why convs are realized,
+             so for now we need it *)
+          if x.op == Ops.Expand
+          && List.for_all (function Sint _ -> true | Suop y -> y.op != Ops.Range) (shape x) then begin
             let n = match marg x with `Shape s -> List.length s | _ -> 0 in
-            Tbl.replace ending_ranges x (get_ending x @ ranges (sink (List.filteri (fun i _ -> i < n) out_rngs)))
+            let injected = ranges (sink (List.filteri (fun i _ -> i < n) out_rngs)) in
+            Tbl.replace ending_ranges x (get_ending x @ injected)
           end;
           (* REDUCE creates ranges for the axes it is reducing *)
           (match x.op, x.arg with
@@ -467,7 +493,8 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
               (match shape_opt x with Some s -> shape_str s | None -> "None")
               (List.length (get_ending x)) disp
           end;
-          (* assign to the range map. rngs are the input ranges, out_rngs are the output ranges, from the x op. *)
+          (* assign to the range map. rngs are the input ranges, out_rngs are the output ranges,
+             from the x op. *)
           Tbl.replace rctx.range_map x (!rngs, out_rngs)
       end) (List.rev tsink_toposort);
   (* NOTE: SPEC=3 is broken here with shape *)

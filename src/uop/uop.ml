@@ -75,6 +75,8 @@ and t = {
   mutable shape_c : shape_cache;
   mutable minmax_c : (const * const) option;
   mutable ranges_c : t list option;
+  mutable device_c : string option option;  (* None: not computed yet *)
+  mutable addrspace_c : Dtype.addrspace option option;  (* None: not computed yet *)
 }
 
 and shape_cache = Unknown | No_shape | Shape of sint list
@@ -143,7 +145,7 @@ let compute_hash op dtype src arg tag =
 
 let mk op dtype src arg tag =
   let cand = { op; dtype; src; arg; tag; id = !next_id; hash = compute_hash op dtype src arg tag;
-               shape_c = Unknown; minmax_c = None; ranges_c = None } in
+               shape_c = Unknown; minmax_c = None; ranges_c = None; device_c = None; addrspace_c = None } in
   let r = W.merge ucache cand in
   if r == cand then incr next_id;
   r
@@ -1199,29 +1201,30 @@ let sym_infer u (var_vals : (string * const) list) : const =
 (* ---------- added by the renderer helper: tinygrad UOp.addrspace, max_shape, max_numel ---------- *)
 
 (* tinygrad: UOp.addrspace (a recursive_property; memoised per call here) *)
+(* tinygrad: UOp.addrspace (a recursive_property: cached on the node, filled bottom-up without recursion) *)
+let compute_addrspace u : Dtype.addrspace option =
+  let go (s : t) = match s.addrspace_c with Some a -> a | None -> None in
+  let open Ops in
+  match u.op with
+  | Param | Buffer -> (match u.arg with Param p -> p.addrspace | _ -> None)
+  | Special | Range -> Some Dtype.Alu
+  | Load -> Some Dtype.Alu  (* LOAD brings things into the ALU *)
+  | Index | Cast | After | Reduce | Store | Mstack | Mselect | End | Unshard -> go u.src.(0)
+  | op when Group.is_movement op -> go u.src.(0)
+  | op when op == Stack || op == Wmma || op == Group || Group.is_elementwise op ->
+    let ad = List.filter_map go (Array.to_list u.src) in
+    (match ad with
+     | a :: rest when List.for_all (fun b -> b = a) rest -> Some a
+     | _ -> None)
+  | _ -> None
+
 let addrspace u : Dtype.addrspace option =
-  let memo = Tbl.create 16 in
-  let rec go u =
-    match Tbl.find_opt memo u with
-    | Some a -> a
-    | None ->
-      let open Ops in
-      let r =
-        match u.op with
-        | Param | Buffer -> (match u.arg with Param p -> p.addrspace | _ -> None)
-        | Special | Range -> Some Dtype.Alu
-        | Load -> Some Dtype.Alu  (* LOAD brings things into the ALU *)
-        | Index | Cast | After | Reduce | Store | Mstack | Mselect | End | Unshard -> go u.src.(0)
-        | op when Group.is_movement op -> go u.src.(0)
-        | op when op == Stack || op == Wmma || op == Group || Group.is_elementwise op ->
-          let ad = List.filter_map go (Array.to_list u.src) in
-          (match ad with
-           | a :: rest when List.for_all (fun b -> b = a) rest -> Some a
-           | _ -> None)
-        | _ -> None in
-      Tbl.replace memo u r;
-      r in
-  go u
+  match u.addrspace_c with
+  | Some a -> a
+  | None ->
+    List.iter (fun n -> if n.addrspace_c = None then n.addrspace_c <- Some (compute_addrspace n))
+      (toposort ~gate:(fun n -> n.addrspace_c = None) u);
+    (match u.addrspace_c with Some a -> a | None -> None)
 
 (* tinygrad: to_max_shape / MovementMixin.max_shape: symbolic dims replaced by their vmax *)
 let max_shape u = List.map (function Sint i -> i | Suop x -> Z.to_int (zi (vmax x))) (shape u)
@@ -1231,26 +1234,26 @@ let max_numel u = List.fold_left ( * ) 1 (max_shape u)
 
 (* ---------- added by T-frontend: tinygrad UOp.device, is_virtual, has_buffer_identity, without_after ---------- *)
 
-(* tinygrad: UOp.device (a recursive_property; memoised per call here). Multi-device tuples are not ported. *)
+(* tinygrad: UOp.device (a recursive_property: cached on the node). Multi-device tuples are not ported. *)
+let compute_device u : string option =
+  let go (s : t) = match s.device_c with Some d -> d | None -> None in
+  let open Ops in
+  match u.op, u.arg with
+  | (Param | Buffer), Param p -> p.device
+  | After, _ -> go u.src.(0)
+  | Copy, Str d -> Some d
+  | _ ->
+    let n = Array.length u.src in
+    let rec first i = if i >= n then None else match go u.src.(i) with Some d -> Some d | None -> first (i + 1) in
+    first 0
+
 let device u : string option =
-  let memo = Tbl.create 16 in
-  let rec go u =
-    match Tbl.find_opt memo u with
-    | Some d -> d
-    | None ->
-      let open Ops in
-      let r =
-        match u.op, u.arg with
-        | (Param | Buffer), Param p -> p.device
-        | After, _ -> go u.src.(0)
-        | Copy, Str d -> Some d
-        | _ ->
-          let n = Array.length u.src in
-          let rec first i = if i >= n then None else match go u.src.(i) with Some d -> Some d | None -> first (i + 1) in
-          first 0 in
-      Tbl.replace memo u r;
-      r in
-  go u
+  match u.device_c with
+  | Some d -> d
+  | None ->
+    List.iter (fun n -> if n.device_c = None then n.device_c <- Some (compute_device n))
+      (toposort ~gate:(fun n -> n.device_c = None) u);
+    (match u.device_c with Some d -> d | None -> None)
 
 (* tinygrad: UOp.is_virtual — no device means no place to store, weak means no width to store *)
 let is_virtual u = device u = None || Dtype.is_weak u.dtype

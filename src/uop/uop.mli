@@ -91,6 +91,8 @@ and t = private {
   mutable shape_c : shape_cache;  (** cache of {!shape_opt} *)
   mutable minmax_c : (Dtype.const * Dtype.const) option;  (** cache of {!min_max} *)
   mutable ranges_c : t list option;  (** cache of the ranges of the sources *)
+  mutable device_c : string option option;  (** cache of [device] *)
+  mutable addrspace_c : Dtype.addrspace option option;  (** cache of [addrspace] *)
 }
 
 (** The state of a node's shape cache. *)
