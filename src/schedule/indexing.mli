@@ -1,14 +1,17 @@
-(** Range propagation: the definition of the movement ops on index ranges and [run_rangeify], which gives every
-    node of the tensor graph its loop ranges (consumer to producer) and decides what is realized.
+(** Range propagation: the definition of the movement ops on index ranges and [run_rangeify], which gives
+    every node of the tensor graph its loop ranges (consumer to producer) and decides what is realized.
     tinygrad: [schedule/indexing.py]. *)
 
 (** A movement op's argument, as {!Uop.marg} returns it. *)
-type marg = [ `Shape of Uop.sint list | `Pairs of (Uop.sint * Uop.sint) list | `Perm of int list | `Flip of bool list ]
+type marg =
+  [ `Shape of Uop.sint list | `Pairs of (Uop.sint * Uop.sint) list | `Perm of int list | `Flip of bool list ]
 
-(** tinygrad [_apply_reshape in_shape out_shape urngs]: the input indices (a SINK) of a reshape given the output ones. *)
+(** tinygrad [_apply_reshape in_shape out_shape urngs]: the input indices (a SINK) of a reshape given the
+    output ones. *)
 val apply_reshape : Uop.sint list -> Uop.sint list -> Uop.t -> Uop.t
 
-(** tinygrad [apply_movement_op op in_shape arg rngs]: the source indices of a movement op given its output indices. *)
+(** tinygrad [apply_movement_op op in_shape arg rngs]: the source indices of a movement op given its output
+    indices. *)
 val apply_movement_op : Ops.t -> Uop.sint list -> marg -> Uop.t list -> Uop.t list
 
 (** {1 run_rangeify} *)
@@ -31,7 +34,8 @@ type indexing_context = {
 (** An empty {!indexing_context}. *)
 val create_context : unit -> indexing_context
 
-(** tinygrad [IndexingContext.new_range s axistype]: a new RANGE over [s] (a RANGE [s] itself; CONST 0 when [s] is 1). *)
+(** tinygrad [IndexingContext.new_range s axistype]: a new RANGE over [s] (a RANGE [s] itself; CONST 0 when
+    [s] is 1). *)
 val new_range : ?axis_type:Uop.axis_type -> indexing_context -> Uop.sint -> Uop.t
 
 (** tinygrad [ALWAYS_CONTIGUOUS]: ops whose value is already in memory. *)
@@ -52,13 +56,15 @@ val realize_srcs : indexing_context -> Uop.t -> unit
 (** tinygrad [realize_store_after_src ctx dest src]: realize the stored value if it reads the destination. *)
 val realize_store_after_src : indexing_context -> Uop.t -> Uop.t -> unit
 
-(** tinygrad [realize_custom_kernel_srcs ctx c]: realize (not removably) the inputs of a custom kernel CALL. *)
+(** tinygrad [realize_custom_kernel_srcs ctx c]: realize (not removably) the inputs of a custom kernel
+    CALL. *)
 val realize_custom_kernel_srcs : indexing_context -> Uop.t -> unit
 
 (** tinygrad [pm_generate_realize_map]: fills the context's realize map (never rewrites). *)
 val pm_generate_realize_map : indexing_context Upat.matcher
 
-(** tinygrad [broadcast_rngs x src rngs]: the ranges [src] sees when [x] broadcasts it (broadcast axes become 0). *)
+(** tinygrad [broadcast_rngs x src rngs]: the ranges [src] sees when [x] broadcasts it (broadcast axes
+    become 0). *)
 val broadcast_rngs : Uop.t -> Uop.t -> Uop.t list -> Uop.t list
 
 (** tinygrad [data_srcs op src]: the sources that carry data (not shapes, bounds or ranges). *)
@@ -68,7 +74,8 @@ val data_srcs : Ops.t -> Uop.t array -> Uop.t list
     wrapped in STAGE (or END for a STORE) and indexed. *)
 val create_bufferize_and_index_srcs : indexing_context -> Uop.t -> Uop.t list
 
-(** tinygrad [create_bufferize_and_index_based_on_ranges ctx x]: [x] with those sources (not for STAGE/INDEX). *)
+(** tinygrad [create_bufferize_and_index_based_on_ranges ctx x]: [x] with those sources (not for
+    STAGE/INDEX). *)
 val create_bufferize_and_index_based_on_ranges : indexing_context -> Uop.t -> Uop.t option
 
 (** tinygrad [convert_pad_to_where_to_keep_behavior_local]: a ranged PAD becomes a WHERE on its valids. *)
@@ -89,9 +96,10 @@ val pm_apply_rangeify : indexing_context Upat.matcher
 (** tinygrad [pm_fix_deviceless]: a GLOBAL STAGE without a device gets the context device. *)
 val pm_fix_deviceless : string option Upat.matcher
 
-(** tinygrad [render_ranges *rngs_list realized]: the debug text of lists of ranges, realized axes in yellow. *)
+(** tinygrad [render_ranges *rngs_list realized]: the debug text of lists of ranges, realized axes in
+    yellow. *)
 val render_ranges : ?realized:int list -> Uop.t list list -> string
 
-(** tinygrad [run_rangeify tsink debug]: the tensor graph with movement ops replaced by ranges and the realized
-    nodes wrapped in STAGE (the fusion decision). [~debug:true] prints every node's ranges. *)
+(** tinygrad [run_rangeify tsink debug]: the tensor graph with movement ops replaced by ranges and the
+    realized nodes wrapped in STAGE (the fusion decision). [~debug:true] prints every node's ranges. *)
 val run_rangeify : ?debug:bool -> Uop.t -> Uop.t
