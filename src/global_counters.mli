@@ -9,8 +9,6 @@ val global_mem : int ref
 (** Seconds spent in kernels (when timed). *)
 val time_sum_s : float ref
 
-(** Kernels run. *)
-val kernel_count : int ref
 
 (** Bytes allocated on all devices (not reset). *)
 val mem_used : int ref
@@ -23,3 +21,6 @@ val add_mem_used : string -> int -> unit
 
 (** Bytes allocated on a device. *)
 val mem_used_on : string -> int
+
+(** Compiled kernels run since the last [reset], copies not counted (API.md). *)
+val kernel_count : unit -> int

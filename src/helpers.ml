@@ -254,10 +254,11 @@ module Global_counters = struct
   let global_mem = ref 0
   let time_sum_s = ref 0.0
   let kernel_count = ref 0
+  let compute_kernel_count = ref 0  (* kernel_count without copies (the API's Global_counters.kernel_count) *)
   let mem_used = ref 0
   let mem_used_per_device : (string, int) Hashtbl.t = Hashtbl.create 4
 
-  let reset () = global_ops := 0; global_mem := 0; time_sum_s := 0.0; kernel_count := 0
+  let reset () = global_ops := 0; global_mem := 0; time_sum_s := 0.0; kernel_count := 0; compute_kernel_count := 0
 
   let add_mem_used device n =
     mem_used := !mem_used + n;

@@ -263,6 +263,9 @@ module Global_counters : sig
   (** Kernels run. *)
   val kernel_count : int ref
 
+  (** Compiled kernels run (kernel_count without the copies). *)
+  val compute_kernel_count : int ref
+
   (** Bytes allocated on all devices (not reset). *)
   val mem_used : int ref
 

@@ -58,6 +58,7 @@ let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option
   let ops, lds, mem = estimate_uop var_vals call in
   if update_stats then begin
     incr GC.kernel_count;
+    if call.src.(0).op != Ops.Copy then incr GC.compute_kernel_count;
     GC.global_ops := !GC.global_ops + ops;
     GC.global_mem := !GC.global_mem + mem;
     (match et with Some t -> GC.time_sum_s := !GC.time_sum_s +. t | None -> ())
