@@ -133,10 +133,12 @@ let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float opt
   let bufs = List.map (fun g -> Device.Buffer.ensure_allocated (Buffers.buffer resolved.(g))) info.globals in
   let device = match Buffers.device call.src.(1) with Some d -> d | None -> Device.default () in
   let rt = get_runtime device prg in
+  (* tinygrad ProgramInfo.vals: runtime vars (core_id) get no value here, the runtime fills them in per shard *)
   let vals = List.map (fun v ->
-      match List.assoc_opt (expr v) var_vals with
-      | Some x -> x
-      | None -> invalid_arg ("exec_kernel: no value for variable " ^ expr v)) info.vars in
+      if expr v = "core_id" then 0
+      else match List.assoc_opt (expr v) var_vals with
+        | Some x -> x
+        | None -> invalid_arg ("exec_kernel: unbound Variable " ^ expr v ^ " used by " ^ info.pname)) info.vars in
   let gs = Array.of_list (List.map (sint_val var_vals) info.global_size) in
   let ls = match info.local_size with Some l -> Some (Array.of_list (List.map (sint_val var_vals) l)) | None -> None in
   let t = Device.run_program ~global_size:gs ?local_size:ls ~wait rt (Device.Launch.of_buffers bufs vals) in
