@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test demo bench clean
+.PHONY: deps build test test-ops demo bench clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -17,6 +17,10 @@ build: deps
 
 test: build
 	dune exec --no-build test/test_main.exe
+
+# the whole golden op suite (the default run replays the first case of each test function)
+test-ops: build
+	OPS_ALL=1 TEST_FILTER=ops_golden. dune exec --no-build test/test_main.exe
 
 demo: build
 	dune exec --no-build examples/demo.exe

@@ -147,8 +147,9 @@ val sub : t -> t -> t
 (** [x * y]. *)
 val mul : t -> t -> t
 
-(** True division (ints give float). *)
-val div : t -> t -> t
+(** True division (ints give float); with [rounding_mode] the quotient is truncated ([`Trunc]) or floored
+    ([`Floor]), staying int for int operands. *)
+val div : ?rounding_mode:[ `Trunc | `Floor ] -> t -> t -> t
 
 (** Floor division. *)
 val idiv : t -> t -> t
@@ -312,8 +313,8 @@ val hardsigmoid : t -> t
 (** Hyperbolic tangent. *)
 val tanh : t -> t
 
-(** GELU (tanh approximation). *)
-val gelu : t -> t
+(** GELU; [approximate] is "tanh" (default) or "none" (the erf form). *)
+val gelu : ?approximate:string -> t -> t
 
 (** [x * sigmoid(1.702 x)]. *)
 val quick_gelu : t -> t
@@ -427,8 +428,9 @@ val permute : t -> int array -> t
 (** Expand size-1 axes (and add leading ones); -1 keeps a size. *)
 val expand : t -> int array -> t
 
-(** Pad with one (before, after) pair per axis, filled with [value] (default 0); negative pads crop. *)
-val pad : ?value:float -> t -> (int * int) array -> t
+(** Pad with one (before, after) pair per axis, filled with [value] (default 0) in the default [`Constant] mode, or
+    [`Reflect], [`Replicate], [`Circular]; negative pads crop. tinygrad [Tensor.pad] (grouped padding). *)
+val pad : ?mode:Mixin_op_ext.pad_mode -> ?value:float -> t -> (int * int) array -> t
 
 (** Keep [(start, end)] of each axis. *)
 val shrink : t -> (int * int) array -> t
@@ -557,19 +559,232 @@ val max_pool2d : ?kernel_size:int -> ?stride:int -> ?padding:int -> t -> t
 (** Average pooling over the last two axes, padding counted (kernel default 2, stride default the kernel). *)
 val avg_pool2d : ?kernel_size:int -> ?stride:int -> ?padding:int -> t -> t
 
-(** Mean cross-entropy of logits (class axis 1) against int labels or class probabilities. *)
-val cross_entropy : ?label_smoothing:float -> t -> t -> t
+(** Cross-entropy of logits (class axis 1) against int labels or class probabilities (mean by default). *)
+val cross_entropy : ?reduction:Mixin_op.reduction -> ?label_smoothing:float -> t -> t -> t
 
-(** Mean cross-entropy of logits (class axis -1) against int labels. *)
-val sparse_categorical_crossentropy : ?ignore_index:int -> ?label_smoothing:float -> t -> t -> t
+(** Cross-entropy of logits (class axis -1) against int labels (mean over the non-ignored by default). *)
+val sparse_categorical_crossentropy :
+  ?ignore_index:int -> ?label_smoothing:float -> ?reduction:Mixin_op.reduction -> t -> t -> t
 
-(** Mean binary cross-entropy of probabilities against targets. *)
-val binary_crossentropy : t -> t -> t
+(** Binary cross-entropy of probabilities against targets (mean by default). *)
+val binary_crossentropy : ?reduction:Mixin_op.reduction -> t -> t -> t
 
-(** Mean binary cross-entropy of logits against targets. *)
-val binary_crossentropy_logits : t -> t -> t
+(** Binary cross-entropy of logits against targets (mean by default), positives weighted by [pos_weight]. *)
+val binary_crossentropy_logits : ?reduction:Mixin_op.reduction -> ?pos_weight:t -> t -> t -> t
 
 (** (end of the T-ops block) *)
+
+(** {1 G-autograd block: autograd. tinygrad [tensor.py] backward and [mixin/op.py] gradient} *)
+
+(** [gradient y targets]: d(y)/d(target) for each target ([y] a float scalar; zeros for unreached targets).
+    tinygrad [Tensor.gradient]. *)
+val gradient : t -> t list -> t list
+
+(** {!gradient} with an explicit output gradient [gradient] (then [y] need not be a scalar).
+    tinygrad [Tensor.gradient] with its [gradient] keyword. *)
+val gradient_with : ?gradient:t -> t -> t list -> t list
+
+(** The gradient stored by {!backward}, if any. tinygrad [Tensor.grad]. *)
+val grad : t -> t option
+
+(** [backward ?gradient y]: fills (or accumulates into) [grad] of every live float tensor with a device that
+    [y]'s graph reaches ([y] a scalar unless [gradient] is given). DETACH stops the flow. tinygrad
+    [Tensor.backward]. *)
+val backward : ?gradient:t -> t -> unit
+
+(** (end of the G-autograd block) *)
+
+(** {1 G-ops-C block: more of tinygrad mixin/op.py ({!Mixin_op}). Lists are tinygrad's int-or-tuple arguments:
+    a one-element list is tinygrad's int; paddings may also be one per side ([left; right; top; bottom ...]).} *)
+
+(** tinygrad's [ReductionStr]: [`Mean], [`Sum], [`None]. *)
+type reduction = Mixin_op.reduction
+
+(** The reduction named ["mean"], ["sum"] or ["none"]; others raise [Invalid_argument]. *)
+val reduction_of_string : string -> reduction
+
+(** {!conv2d} with tinygrad's tuple arguments (any number of spatial dims). tinygrad [Tensor.conv2d]. *)
+val conv_nd :
+  ?bias:t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> t -> t -> t
+
+(** {!max_pool2d} with tinygrad's tuple arguments and [ceil_mode]. tinygrad [Tensor.max_pool2d]. *)
+val max_pool_nd :
+  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> t -> t
+
+(** Max pooling with the int32 flat spatial argmax. tinygrad [Tensor.max_pool2d(return_indices=True)]. *)
+val max_pool_nd_with_indices :
+  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> t ->
+  t * t
+
+(** {!avg_pool2d} with tinygrad's tuple arguments, [ceil_mode], [count_include_pad]. tinygrad [Tensor.avg_pool2d]. *)
+val avg_pool_nd :
+  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool ->
+  ?count_include_pad:bool -> t -> t
+
+(** Transposed convolution, weight (cin, cout/groups, *k). tinygrad [Tensor.conv_transpose2d]. *)
+val conv_transpose2d :
+  ?bias:t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_padding:int list ->
+  t -> t -> t
+
+(** [max_unpool2d x indices]: partial inverse of {!max_pool_nd_with_indices}. tinygrad [Tensor.max_unpool2d]. *)
+val max_unpool2d :
+  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
+  t -> t -> t
+
+(** [einsum formula operands]. tinygrad [Tensor.einsum]. *)
+val einsum : ?dtype:Dtype.t -> string -> t list -> t
+
+(** [interpolate x size]: resize the last axes (default mode [`Linear]). tinygrad [Tensor.interpolate]. *)
+val interpolate : ?mode:Mixin_op.interpolate_mode -> ?align_corners:bool -> t -> int list -> t
+
+(** The diagonal of two axes, as the last axis. tinygrad [Tensor.diagonal]. *)
+val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> t -> t
+
+(** Negative log-likelihood of log-probabilities (class axis 1) against int labels. tinygrad [Tensor.nll_loss]. *)
+val nll_loss : ?weight:t -> ?ignore_index:int -> ?reduction:reduction -> t -> t -> t
+
+(** (end of the G-ops-C block) *)
+
+(** {1 G-ops-A block: more of tinygrad mixin/elementwise.py ({!Mixin_elementwise})} *)
+
+(** [isclose x other]: [|x - other| <= atol + rtol * |other|] elementwise (bool), infinities close when equal, NaNs
+    close only with [equal_nan] (defaults rtol 1e-5, atol 1e-8). tinygrad [Tensor.isclose]. *)
+val isclose : ?rtol:float -> ?atol:float -> ?equal_nan:bool -> t -> t -> t
+
+(** [named op f]: [f ()], with ["op: "] put in front of the message of an [Invalid_argument] it raises that does not
+    already start with it (errors from the mixins name the public op). *)
+val named : string -> (unit -> 'a) -> 'a
+
+(** (end of the G-ops-A block) *)
+
+(** {1 G-ops-B block: scans, sort, scatter, more movement ({!Mixin_op_ext}, {!Mixin_movement})} *)
+
+(** [cummax ?axis x]: running maximum along [axis] (default 0) and its int32 indices. tinygrad [Tensor.cummax]. *)
+val cummax : ?axis:int -> t -> t * t
+
+(** [cummin ?axis x]: running minimum and its int32 indices. tinygrad [Tensor.cummin]. *)
+val cummin : ?axis:int -> t -> t * t
+
+(** [log(cumsum(exp x))] along [axis] (default 0). tinygrad [Tensor.logcumsumexp]. *)
+val logcumsumexp : ?axis:int -> t -> t
+
+(** Sorted values along [dim] (default -1) and their int32 indices (stable). tinygrad [Tensor.sort]. *)
+val sort : ?dim:int -> ?descending:bool -> t -> t * t
+
+(** The indices that sort along [dim]. tinygrad [Tensor.argsort]. *)
+val argsort : ?dim:int -> ?descending:bool -> t -> t
+
+(** [topk x k]: the [k] largest (smallest unless [largest]) values along [dim] and their indices. tinygrad [Tensor.topk]. *)
+val topk : ?dim:int -> ?largest:bool -> ?sorted_:bool -> t -> int -> t * t
+
+(** The reductions of {!scatter_reduce}. *)
+type scatter_reduction = Mixin_op_ext.scatter_reduction
+
+(** tinygrad's reduce names ("sum", "prod", "mean", "amax", "amin"); others raise [Invalid_argument]. *)
+val scatter_reduction_of_string : string -> scatter_reduction
+
+(** [scatter_reduce x ~dim index src reduce]: [src] reduced into [x] at [index] along [dim] ([include_self] default
+    true). tinygrad [Tensor.scatter_reduce]. *)
+val scatter_reduce : ?include_self:bool -> t -> dim:int -> t -> t -> scatter_reduction -> t
+
+(** tinygrad's scatter reduce names ("add", "multiply"); others raise [Invalid_argument]. *)
+val scatter_mode_of_string : string -> [ `Add | `Multiply ]
+
+(** [scatter x ~dim index src]: [src] written at [index] along [dim] (the last write wins); with [reduce] (scalar
+    [src] only) added or multiplied in. tinygrad [Tensor.scatter]. *)
+val scatter : ?reduce:[ `Add | `Multiply ] -> t -> dim:int -> t -> [ `Tensor of t | `Scalar of float ] -> t
+
+(** Lp normalisation along [dim] (default p=2, dim=1, eps=1e-12). tinygrad [Tensor.normalize]. *)
+val normalize : ?p:float -> ?dim:int -> ?eps:float -> t -> t
+
+(** [softmax(-x)] over [axis] (default -1). tinygrad [Tensor.softmin]. *)
+val softmin : ?axis:int -> t -> t
+
+(** (var, mean). tinygrad [Tensor.var_mean]. *)
+val var_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
+
+(** (std, mean). tinygrad [Tensor.std_mean]. *)
+val std_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
+
+(** [unfold x dim size step]: sliding windows of [size] with [step] along [dim], as a new last axis. tinygrad
+    [Tensor.unfold]. *)
+val unfold : t -> int -> int -> int -> t
+
+(** Coordinate grids of 0-d / 1-d tensors (default [`Ij]). tinygrad [Tensor.meshgrid]. *)
+val meshgrid : ?indexing:[ `Ij | `Xy ] -> t list -> t list
+
+(** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise [Invalid_argument]. *)
+val pad_mode_of_string : string -> Mixin_op_ext.pad_mode
+
+(** The elements where the (broadcast) bool mask is true, flattened; with [size] padded with [fill_value] (default
+    0) or truncated, else realizes the count first. tinygrad [Tensor.masked_select]. *)
+val masked_select : ?size:int -> ?fill_value:float -> t -> t -> t
+
+(** The (n, ndim) int32 indices of the non-zero elements; with [size] padded with [fill_value] or truncated.
+    tinygrad [Tensor.nonzero]. *)
+val nonzero : ?size:int -> ?fill_value:int -> t -> t
+
+(** (end of the G-ops-B block) *)
+
+(** {1 G-rand block: random numbers (tinygrad tensor.py RNG state, mixin/rand.py via {!Mixin_rand})}
+    Counter-based threefry: the same seed gives tinygrad's values bit for bit. Each device gets a 2-word uint32 key
+    and a 2-word counter, created on first use as small tensors copied from the PYTHON device (two COPYs). *)
+
+(** [Tensor(list, device, dtype)] for small library tensors: a PYTHON-device buffer copied lazily to [device]. *)
+val from_py_ints : device:string -> Dtype.t -> int array -> t
+
+(** Sets the seed and forgets every device's key and counter. tinygrad [Tensor.manual_seed]. *)
+val manual_seed : int -> unit
+
+(** The device's (key, counter) for a draw of [num] words, advancing its counter. tinygrad [Tensor._next_counter]. *)
+val next_counter : string -> int -> Uop.t * Uop.t
+
+(** Uniform [0, 1) (default float32; a concrete float dtype). tinygrad [Tensor.rand]. *)
+val rand : ?dtype:Dtype.t -> ?device:string -> ?contiguous:bool -> int array -> t
+
+(** {!rand} with the shape, device and (unless [dtype]) dtype of a tensor. tinygrad [rand_like]. *)
+val rand_like : ?dtype:Dtype.t -> ?contiguous:bool -> t -> t
+
+(** Standard normal (Box-Muller). tinygrad [Tensor.randn]. *)
+val randn : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+(** {!randn} like a tensor. tinygrad [randn_like]. *)
+val randn_like : ?dtype:Dtype.t -> t -> t
+
+(** Uniform integers in [[low, high)] (low default 0, int32). tinygrad [Tensor.randint]. *)
+val randint : ?dtype:Dtype.t -> ?device:string -> ?low:int -> high:int -> int array -> t
+
+(** Uniform in [[low, high)] (default [0, 1)). tinygrad [Tensor.uniform]. *)
+val uniform : ?dtype:Dtype.t -> ?device:string -> ?low:float -> ?high:float -> int array -> t
+
+(** Normal with [mean] (0) and [std] (1). tinygrad [Tensor.normal]. *)
+val normal : ?dtype:Dtype.t -> ?device:string -> ?mean:float -> ?std:float -> int array -> t
+
+(** Uniform in [[-n^-0.5, n^-0.5)], n the element count. tinygrad [Tensor.scaled_uniform]. *)
+val scaled_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+(** Glorot uniform. tinygrad [Tensor.glorot_uniform]. *)
+val glorot_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+(** Kaiming uniform ([a] 0.01). tinygrad [Tensor.kaiming_uniform]. *)
+val kaiming_uniform : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -> t
+
+(** Kaiming normal ([a] 0.01). tinygrad [Tensor.kaiming_normal]. *)
+val kaiming_normal : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -> t
+
+(** Indices drawn from a 1-d / 2-d weight tensor (with replacement, or one sample). tinygrad [multinomial]. *)
+val multinomial : ?num_samples:int -> ?replacement:bool -> t -> t
+
+(** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when {!training} (or TRAINING=1),
+    else the identity. tinygrad [dropout]. *)
+val dropout : ?p:float -> t -> t
+
+(** [scaled_dot_product_attention q k v]: [softmax(q k^T / sqrt d + mask) v] (a bool [mask] selects; [is_causal]
+    masks the upper triangle; [dropout_p] applies when training). tinygrad [scaled_dot_product_attention]. *)
+val scaled_dot_product_attention :
+  ?mask:t -> ?dropout_p:float -> ?is_causal:bool -> ?enable_gqa:bool -> t -> t -> t -> t
+
+(** (end of the G-rand block) *)
 
 (** Infix operators: [open Tensor.O]. *)
 module O : sig

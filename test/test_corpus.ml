@@ -9,7 +9,10 @@
    - reported, not failed: how many kernels' scheduled AST has the corpus ast_key and how many C sources equal the
      corpus src (whitespace-normalised); acceptance 2 wants >= 80%.
    Only the programs not in [known_failures] fail the suite; the others are counted in the summary lines
-   ("corpus: ..."). CORPUS_VERBOSE=1 prints one line per program, CORPUS_ONLY=id1,id2 selects programs. *)
+   ("corpus: ..."). CORPUS_VERBOSE=1 prints one line per program, CORPUS_ONLY=id1,id2 selects programs.
+   [run_program ~mode:Default] runs a program as a user gets it (the default heuristics, no NOOPT) against
+   cpu_default.json: the "corpus default" case at the end of the file. Both modes pin NUM_CPU_THREADS=8 (the
+   Helpers.num_cpu_threads context var, ClangRenderer.global_max) as the harvester did. *)
 
 open Tinygrad
 open Test_util
@@ -22,7 +25,18 @@ let expected_to_pass id = not (List.mem_assoc id known_failures)
 
 (* ---------- the corpus side ---------- *)
 
-type ckernel = { kname : string; ksrc : string; kkey : string }
+type ckernel = { kname : string; ksrc : string; kkey : string; kopts : string list }
+
+(* the two harvested CPU modes: NOOPT=1 (cpu_noopt.json) and the default heuristics (cpu_default.json) *)
+type mode = Noopt | Default
+
+let mode_file = function Noopt -> "cpu_noopt.json" | Default -> "cpu_default.json"
+
+(* the harvester's pinned environment: DEV=CPU NUM_CPU_THREADS=8, plus NOOPT=1 for the noopt mode; the names
+   without ANSI colors *)
+let mode_bindings = function
+  | Noopt -> Helpers.[ Bind (noopt, 1); Bind (no_color, 1); Bind (num_cpu_threads, 8) ]
+  | Default -> Helpers.[ Bind (noopt, 0); Bind (no_color, 1); Bind (num_cpu_threads, 8) ]
 
 type expected = {
   inputs : string list;                 (* input names in the order inp() made them *)
@@ -49,11 +63,13 @@ let input_names id =
     | _ -> List.rev acc in
   take [] (skip ls)
 
-let expected id =
-  let j = Golden.read_file (Filename.concat (dir id) "cpu_noopt.json") in
+let expected ?(mode = Noopt) id =
+  let j = Golden.read_file (Filename.concat (dir id) (mode_file mode)) in
   let kernels = Array.of_list (List.map (fun k ->
       { kname = Golden.to_str (Golden.member "name" k); ksrc = Golden.to_str (Golden.member "src" k);
-        kkey = Golden.to_str (Golden.member "ast_key" k) }) (Golden.to_list (Golden.member "kernels" j))) in
+        kkey = Golden.to_str (Golden.member "ast_key" k);
+        kopts = List.map Test_opts.corpus_opt (Golden.to_list (Golden.member "opts" k)) })
+      (Golden.to_list (Golden.member "kernels" j))) in
   let calls phases = List.filter_map (fun c ->
       if Golden.to_str (Golden.member "kind" c) = "kernel" && List.mem (Golden.to_str (Golden.member "phase" c)) phases
       then Some kernels.(Golden.to_int (Golden.member "kernel" c)) else None) (Golden.to_list (Golden.member "calls" j)) in
@@ -74,12 +90,15 @@ let first_milestone () =
 
 (* ---------- the port side: kernels as they are compiled ---------- *)
 
-type pkernel = { pname : string; psrc : string; pkey : string }
+type pkernel = { pname : string; psrc : string; pkey : string; popts : string list }
 
 (* a compiled kernel CALL of a LINEAR: (program, scheduled ast) *)
 let kernel_of_program ~(ast : Uop.t) (prg : Uop.t) =
   let name = match prg.Uop.arg with Uop.Program_info p -> Helpers.ansistrip p.Uop.pname | _ -> "?" in
-  { pname = name; psrc = Golden.program_source prg; pkey = String.sub (Golden.hex (Golden.uop_key ast)) 0 16 }
+  let opts = match prg.Uop.src.(0).Uop.arg with
+    | Uop.Kernel_info ki -> List.map Test_opts.our_opt ki.Uop.applied_opts | _ -> [] in
+  { pname = name; psrc = Golden.program_source prg; pkey = String.sub (Golden.hex (Golden.uop_key ast)) 0 16;
+    popts = opts }
 
 (* the kernels of a compiled LINEAR, in call order, with the scheduled AST of the same call *)
 let kernels_of ~(sched : Uop.t) (compiled : Uop.t) =
@@ -162,6 +181,8 @@ type result = {
   n_src : int;                (* kernels compared *)
   src_ok : int;               (* of which the C source equals the corpus's *)
   key_ok : int;               (* of which the scheduled AST has the corpus ast_key *)
+  opts_ok : int;              (* of which the applied opts equal the corpus's *)
+  src_bad : string list;      (* the kernels whose C source differs: "name (first difference)" *)
 }
 
 let normalise s =
@@ -170,13 +191,13 @@ let normalise s =
 
 let names ks = "[" ^ String.concat "; " ks ^ "]"
 
-let run_program id (prog : Corpus_programs.program) =
-  let exp = expected id in
+let run_program ?(mode = Noopt) id (prog : Corpus_programs.program) =
+  let exp = expected ~mode id in
   let errors = ref [] in
   let err fmt = Printf.ksprintf (fun s -> errors := s :: !errors) fmt in
   let pairs = ref [] in
   (match
-     Helpers.context [ Helpers.Bind (Helpers.noopt, 1); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
+     Helpers.context (mode_bindings mode) (fun () ->
          let inputs = List.map (fun n -> (n, make_input id n)) exp.inputs in
          let inp n = match List.assoc_opt n inputs with Some t -> t | None -> invalid_arg ("no input " ^ n) in
          Helpers.Global_counters.reset ();
@@ -208,7 +229,16 @@ let run_program id (prog : Corpus_programs.program) =
   let n_src = List.length exp.realize_kernels + List.length exp.readback_kernels in
   let src_ok = List.length (List.filter (fun (p, c) -> normalise p.psrc = normalise c.ksrc) !pairs) in
   let key_ok = List.length (List.filter (fun (p, c) -> p.pkey = c.kkey) !pairs) in
-  { id; errors = List.rev !errors; n_src; src_ok; key_ok }
+  let opts_ok = List.length (List.filter (fun (p, c) -> p.popts = c.kopts) !pairs) in
+  let src_bad = List.filter_map (fun (p, c) ->
+      if normalise p.psrc = normalise c.ksrc then None
+      else Some (Printf.sprintf "%s (%s)" c.kname (Test_codegen_golden.first_diff p.psrc c.ksrc))) !pairs in
+  (* the applied opts are checked in the default mode (NOOPT applies none on either side) *)
+  if mode = Default then
+    List.iteri (fun i (p, c) -> if p.popts <> c.kopts then
+                   errors := Printf.sprintf "kernel %d %s: opts [%s], expected [%s]" i c.kname
+                       (String.concat " " p.popts) (String.concat " " c.kopts) :: !errors) !pairs;
+  { id; errors = List.rev !errors; n_src; src_ok; key_ok; opts_ok; src_bad }
 
 (* ---------- the suite ---------- *)
 
@@ -259,3 +289,98 @@ let test_corpus () =
   end
 
 let tests : case list = [ ("first_milestone", test_corpus) ]
+
+(* ==================== G-rand block: the rn_* programs (features "rand": threefry RNG, tier 3) ==================== *)
+
+(* their desc.txt "python source", with the Tensor API; the seed/counter tensors are made from Python lists inside
+   tinygrad (two COPY PYTHON->CPU in the realize, counted by Global_counters as the corpus's "copies") *)
+let rand_programs : (string * Corpus_programs.program) list = [
+  (* Tensor.manual_seed(7); Tensor.randn(16, 16) *)
+  ("rn_randn", fun _ -> T.manual_seed 7; [ T.randn [| 16; 16 |] ]);
+  (* Tensor.manual_seed(3); [Tensor.randint(10, low=0, high=100), Tensor.rand(5)] *)
+  (* the draws are let-bound: OCaml evaluates a list literal's elements right to left, which would draw rand first *)
+  ("rn_randint_two", fun _ ->
+      T.manual_seed 3;
+      let a = T.randint ~low:0 ~high:100 [| 10 |] in
+      let b = T.rand [| 5 |] in
+      [ a; b ]);
+  (* Tensor.manual_seed(1); with Context(TRAINING=1): a.dropout(0.5) *)
+  ("rn_dropout", fun i ->
+      let a = i "a" in
+      T.manual_seed 1;
+      [ Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () -> T.dropout ~p:0.5 a) ]);
+]
+
+(* rn_* programs known to fail, with the reason (reported, not failed) *)
+let rand_known_failures : (string * string) list = []
+
+let test_rand_programs () =
+  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then print_endline "corpus rand: absent, skipped"
+  else begin
+    let results = List.map (fun (id, prog) -> run_program id prog) rand_programs in
+    let ok = List.filter (fun r -> r.errors = []) results in
+    let sum f = List.fold_left (fun a r -> a + f r) 0 results in
+    Printf.printf "corpus rand: %d/%d rn_* programs pass (count, names, values); C sources equal %d/%d, ast_key %d/%d\n%!"
+      (List.length ok) (List.length results) (sum (fun r -> r.src_ok)) (sum (fun r -> r.n_src)) (sum (fun r -> r.key_ok))
+      (sum (fun r -> r.n_src));
+    List.iter (fun r -> if r.errors <> [] then Printf.printf "  corpus %s: %s\n" r.id (String.concat "; " r.errors)) results;
+    let bad = List.filter (fun r -> r.errors <> [] && not (List.mem_assoc r.id rand_known_failures)) results in
+    if bad <> [] then fail "rn_* corpus programs failed: %s" (String.concat ", " (List.map (fun r -> r.id) bad))
+  end
+
+let tests = tests @ [ ("rand_programs", test_rand_programs) ]
+(* ==================== end of G-rand block ==================== *)
+
+(* ==================== default mode: the programs as a user runs them (no NOOPT) vs cpu_default.json ==================== *)
+
+(* every written program (first_milestone and the rn_ ones) again with the default heuristics (hand_coded_optimizations,
+   THREAD with core_id) and NUM_CPU_THREADS=8, checked against cpu_default.json: kernel count, names and
+   Global_counters as in NOOPT mode, the applied opts of every kernel, the output values (out<i>.npy are from this
+   very run) and every kernel's C source. A program fails on any difference, C sources included, unless it is in
+   [default_known_failures]. "corpus default: ..." summary lines; CORPUS_VERBOSE / CORPUS_ONLY as above. *)
+
+(* programs known to differ in the default mode, with the reason (reported, not failed) *)
+let default_known_failures : (string * string) list = []
+
+let default_programs () =
+  List.filter_map (fun id -> Option.map (fun p -> (id, p)) (List.assoc_opt id all_programs)) (first_milestone ())
+  @ rand_programs
+
+let test_default_mode () =
+  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then
+    print_endline "corpus default: absent, skipped"
+  else begin
+    let verbose = Sys.getenv_opt "CORPUS_VERBOSE" <> None in
+    let progs = List.filter (fun (id, _) -> selected id) (default_programs ()) in
+    let results = List.map (fun (id, prog) ->
+        let t0 = Helpers.perf_counter_ns () in
+        let r = run_program ~mode:Default id prog in
+        let r = if r.src_bad = [] then r
+          else { r with errors = r.errors @ List.map (fun m -> "C source of " ^ m) r.src_bad } in
+        if verbose then
+          Printf.printf "  corpus default %-24s %s  src %d/%d  opts %d/%d  ast_key %d/%d  %.2fs\n%!" id
+            (if r.errors = [] then "ok  " else "FAIL") r.src_ok r.n_src r.opts_ok r.n_src r.key_ok r.n_src
+            (float_of_int (Helpers.perf_counter_ns () - t0) *. 1e-9);
+        r) progs in
+    let ok = List.filter (fun r -> r.errors = []) results in
+    let sum f = List.fold_left (fun a r -> a + f r) 0 results in
+    let n_src = sum (fun r -> r.n_src) and src_ok = sum (fun r -> r.src_ok) and opts_ok = sum (fun r -> r.opts_ok)
+    and key_ok = sum (fun r -> r.key_ok) in
+    let pct a b = if b = 0 then 0.0 else 100.0 *. float_of_int a /. float_of_int b in
+    Printf.printf "corpus default: %d programs (first_milestone + rn_*), %d pass (count, names, opts, values, sources), %d fail (%d known)\n"
+      (List.length results) (List.length ok) (List.length results - List.length ok)
+      (List.length (List.filter (fun r -> r.errors <> [] && List.mem_assoc r.id default_known_failures) results));
+    Printf.printf "corpus default: C sources equal to cpu_default.json: %d/%d (%.1f%%); applied opts equal: %d/%d; scheduled ASTs with the corpus ast_key: %d/%d\n%!"
+      src_ok n_src (pct src_ok n_src) opts_ok n_src key_ok n_src;
+    List.iter (fun r -> if r.errors <> [] then
+                  Printf.printf "  corpus default %s: %s: %s\n" r.id
+                    (match List.assoc_opt r.id default_known_failures with Some why -> "known (" ^ why ^ ")" | None -> "UNEXPECTED")
+                    (let m = String.concat "; " r.errors in if String.length m > 600 then String.sub m 0 600 ^ "..." else m))
+      results;
+    let bad = List.filter (fun r -> r.errors <> [] && not (List.mem_assoc r.id default_known_failures)) results in
+    if bad <> [] then fail "%d corpus programs failed in the default mode: %s" (List.length bad)
+        (String.concat ", " (List.map (fun r -> r.id) bad))
+  end
+
+let tests = tests @ [ ("default_mode", test_default_mode) ]
+(* ==================== end of the default-mode block ==================== *)

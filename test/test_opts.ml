@@ -38,7 +38,9 @@ let expected_to_match id = not (List.mem id known_mismatches)
 let normalise = Test_codegen_golden.normalise
 
 let program_of ast =
-  Helpers.context [ Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
+  (* the corpus was harvested with NUM_CPU_THREADS=8 (ClangRenderer.global_max) *)
+  Helpers.context [ Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Helpers.no_color, 1);
+                    Helpers.Bind (Helpers.num_cpu_threads, 8) ] (fun () ->
       Codegen.to_program ast (Cstyle.clang_renderer ()))
 
 (* compare one kernel: Ok () or Error with the first difference *)

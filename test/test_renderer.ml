@@ -2105,11 +2105,11 @@ let unit_cases = [
       List.iter (fun op -> Test_util.check (not (Renderer.supports ren op)) "clang does not render %s" (Ops.to_string op))
         [ Ops.Exp2; Ops.Log2; Ops.Sin; Ops.Reciprocal; Ops.Max; Ops.Mulacc ]);
   ("clang_global_max", fun () ->
-      (* the corpus pins NUM_CPU_THREADS=8 *)
+      (* tinygrad: ClangRenderer.global_max = (NUM_CPU_THREADS.value, 0, 0), the context var (default: the CPU count) *)
       let ren = Cstyle.clang_renderer () in
-      match Sys.getenv_opt "NUM_CPU_THREADS" with
-      | None -> Test_util.check (ren.global_max = Some [ 8; 0; 0 ]) "global_max (8,0,0)"
-      | Some _ -> ());
+      Test_util.check (ren.global_max = Some [ Helpers.num_cpu_threads.value; 0; 0 ]) "global_max (NUM_CPU_THREADS,0,0)";
+      Helpers.context [ Helpers.Bind (Helpers.num_cpu_threads, 8) ] (fun () ->
+          Test_util.check ((Cstyle.clang_renderer ()).global_max = Some [ 8; 0; 0 ]) "global_max (8,0,0) under NUM_CPU_THREADS=8"));
 ]
 
 (* decompositions (codegen/decomp/op.py); magic numbers from tinygrad's magicgu *)

@@ -36,9 +36,18 @@ let add = Uop.add
 let sub = Uop.sub
 let mul = Uop.mul
 let bitwise_not = Uop.bitwise_not
-let bitwise_and = Uop.and_
-let bitwise_or = Uop.or_
-let bitwise_xor = Uop.xor
+(* tinygrad rejects AND/OR/XOR/SHL/SHR on floats when verifying the UOp graph (a RuntimeError at realize); here the
+   op refuses them up front, naming itself *)
+let check_int_operands op x y =
+  let a, b = broadcasted x y in
+  let ok (u : Uop.t) = Dtype.is_int u.dtype || Dtype.is_bool u.dtype in
+  if not (ok a && ok b) then
+    invalid_arg (Printf.sprintf "%s: operands must be int or bool, got %s and %s" op (Dtype.to_string x.dtype)
+                   (Dtype.to_string y.dtype))
+
+let bitwise_and x y = check_int_operands "bitwise_and" x y; Uop.and_ x y
+let bitwise_or x y = check_int_operands "bitwise_or" x y; Uop.or_ x y
+let bitwise_xor x y = check_int_operands "bitwise_xor" x y; Uop.xor x y
 let reciprocal = Uop.reciprocal
 let trunc = Uop.trunc
 let sqrt = Uop.sqrt
@@ -51,8 +60,8 @@ let ge = Uop.ge
 let le = Uop.le
 let ne = Uop.ne
 let eq = Uop.eq
-let lshift = Uop.shl
-let rshift = Uop.shr
+let lshift x y = check_int_operands "lshift" x y; Uop.shl x y
+let rshift x y = check_int_operands "rshift" x y; Uop.shr x y
 let maximum = Uop.maximum
 let minimum = Uop.minimum
 
@@ -105,8 +114,16 @@ let exp (x : Uop.t) =
   let x = Uop.cast (Dtype.least_upper_float x.dtype) x in
   Uop.cast x.dtype (exp2 (mul (Uop.cast (Dtype.least_upper_dtype [ x.dtype; Dtype.Float32 ]) x) (cf (1. /. Stdlib.log 2.))))
 
-(* tinygrad: ElementwiseMixin.pow *)
-let pow = Uop.pow
+(* tinygrad: ElementwiseMixin.pow — a Python-number operand (a weak CONST) must be a non-negative int unless the
+   result is a float ("base needs to be float"; int pow with a negative or float constant is refused) *)
+let pow x y =
+  let a, b = broadcasted x y in
+  let py_const (u : Uop.t) = u.op == Ops.Const && Dtype.is_weak u.dtype in
+  let nonneg_int (u : Uop.t) = match Uop.const_val u with Dtype.I z -> Z.sign z >= 0 | _ -> false in
+  if not (Dtype.is_float (Dtype.least_upper_dtype [ a.dtype; b.dtype ]))
+  && List.exists (fun u -> py_const u && not (nonneg_int u)) [ x; y ] then
+    invalid_arg "pow: base needs to be float (an int tensor to a negative or float constant power)";
+  Uop.pow x y
 
 (* tinygrad: ElementwiseMixin.square *)
 let square x = mul x x
@@ -277,3 +294,12 @@ let masked_fill x mask value = where mask value x
 
 (* tinygrad: ElementwiseMixin.threefry *)
 let threefry x seed = Uop.alu Ops.Threefry [ x; seed ]
+
+(* tinygrad: ElementwiseMixin.isclose *)
+let isclose ?(rtol = 1e-05) ?(atol = 1e-08) ?(equal_nan = false) x other =
+  let is_finite_close =
+    bitwise_and (bitwise_and (isfinite x) (isfinite other))
+      (le (abs (sub x other)) (add (cf atol) (mul (cf rtol) (abs other)))) in
+  let is_infinite_close = bitwise_and (bitwise_or (isinf x) (isinf other)) (eq x other) in
+  let is_nan_close = bitwise_and (bitwise_and (isnan x) (isnan other)) (Uop.const_bool equal_nan) in
+  bitwise_or (bitwise_or is_finite_close is_infinite_close) is_nan_close

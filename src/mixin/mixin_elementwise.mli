@@ -133,7 +133,8 @@ val cos : Uop.t -> Uop.t
 (** tinygrad: ElementwiseMixin.exp. *)
 val exp : Uop.t -> Uop.t
 
-(** tinygrad: ElementwiseMixin.pow. *)
+(** tinygrad: ElementwiseMixin.pow; [Invalid_argument] when the result is not a float and an operand is a Python
+    constant (weak CONST) other than a non-negative int. *)
 val pow : Uop.t -> Uop.t -> Uop.t
 
 (** tinygrad: ElementwiseMixin.square. *)
@@ -153,6 +154,10 @@ val isinf : ?detect_positive:bool -> ?detect_negative:bool -> Uop.t -> Uop.t
 
 (** tinygrad: ElementwiseMixin.isfinite. *)
 val isfinite : Uop.t -> Uop.t
+
+(** tinygrad: ElementwiseMixin.isclose: [|x - other| <= atol + rtol * |other|] for finite values, equal infinities,
+    and NaN pairs when [equal_nan] (defaults rtol 1e-5, atol 1e-8). *)
+val isclose : ?rtol:float -> ?atol:float -> ?equal_nan:bool -> Uop.t -> Uop.t -> Uop.t
 
 (** tinygrad: ElementwiseMixin.relu. *)
 val relu : Uop.t -> Uop.t

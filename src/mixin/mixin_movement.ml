@@ -281,6 +281,17 @@ let diag x =
   let u = pad_to (unsqueeze x (-1)) [ None; Some (Uop.sint_add (Sint 1) n) ] in
   reshape (shrink_to (flatten u) [ Some (Uop.sint_mul n n) ]) [ n; n ]
 
+(* tinygrad: MovementMixin.meshgrid *)
+let meshgrid ?(indexing = `Ij) (tensors : Uop.t list) =
+  match tensors with
+  | [] | [ _ ] -> tensors
+  | _ ->
+    let n = List.length tensors in
+    let basis = match indexing with `Ij -> range n | `Xy -> [ 1; 0 ] @ List.init (n - 2) (fun i -> i + 2) in
+    let ts = List.map2 (fun i t -> reshape t (Sint (-1) :: List.init (n - 1 - i) (fun _ -> Sint 1))) basis tensors in
+    let output_shape = Uop.broadcast_shape (List.map shape ts) in
+    List.map (fun t -> broadcast_to t output_shape) ts
+
 (* **** pool level **** *)
 
 (* tinygrad: MovementMixin._pool (int shapes only) *)

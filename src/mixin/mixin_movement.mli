@@ -92,6 +92,9 @@ val roll : ?dims:int list -> Uop.t -> int list -> Uop.t
 (** A 1-d tensor as the diagonal of a square matrix. tinygrad [MovementMixin.diag]. *)
 val diag : Uop.t -> Uop.t
 
+(** [meshgrid ?indexing tensors]: coordinate grids of 0-d / 1-d tensors ([`Ij] matrix or [`Xy] Cartesian indexing). *)
+val meshgrid : ?indexing:[ `Ij | `Xy ] -> Uop.t list -> Uop.t list
+
 (** [pool ?stride ?dilation x k]: the sliding windows of the last [len k] axes, window axes last (int shapes).
     tinygrad [MovementMixin._pool]. *)
 val pool : ?stride:int list -> ?dilation:int list -> Uop.t -> int list -> Uop.t

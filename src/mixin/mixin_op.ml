@@ -403,7 +403,8 @@ let apply_ceil_mode u (pads : ints) (k_ : ints) (s_ : ints) (d_ : ints) =
   List.concat_map (fun (a, b) -> [ a; b ]) (List.rev g)
 
 let pool_setup ?stride u kernel_size =
-  let k_ = kernel_size in
+  (* tinygrad make_tuple(kernel_size, 2): a one-element list is tinygrad's int *)
+  let k_ = match kernel_size with [ k ] -> [ k; k ] | l -> l in
   let nk = List.length k_ in
   let s_ = match make_tuple stride nk with None -> k_ | Some s -> s in
   let nd = ndim u in
@@ -530,3 +531,233 @@ let nll_loss ?weight ?ignore_index ?(reduction = `Mean) u y =
   match reduction with
   | `Mean -> div (sum nll) (sum masked_weight)
   | r -> do_reduction r nll
+
+(* ==================== G-ops-C additions (issue 5): conv_transpose2d, einsum, interpolate, max_pool2d indices,
+   max_unpool2d, reduction strings ==================== *)
+
+(* tinygrad: the ReductionStr check of OpMixin._do_reduction, for a reduction named by a string *)
+let reduction_of_string = function
+  | "mean" -> `Mean
+  | "sum" -> `Sum
+  | "none" -> `None
+  | r -> invalid_arg (Printf.sprintf "reduction=%S must be one of ('none', 'mean', 'sum')" r)
+
+(* tinygrad MovementMixin.diagonal *)
+let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
+  let dim1 = resolve_dim u dim1 and dim2 = resolve_dim u dim2 in
+  if dim1 = dim2 then invalid_arg "diagonal: dim1 and dim2 cannot be the same dimension";
+  let n = ndim u in
+  let x = permute u (List.filter (fun i -> i <> dim1 && i <> dim2) (range n) @ [ dim1; dim2 ]) in
+  let sh = ishape x in
+  let a = List.nth sh (n - 2) and b = List.nth sh (n - 1) in
+  let x =
+    if offset >= 0 then Mixin_movement.shrink x (List.init (n - 1) (fun _ -> None) @ [ Some (Sint offset, Sint b) ])
+    else Mixin_movement.shrink x (List.init (n - 2) (fun _ -> None) @ [ Some (Sint (- offset), Sint a); None ]) in
+  let sh = ishape x in
+  let lead = take (n - 2) sh in
+  let d = min (List.nth sh (n - 2)) (List.nth sh (n - 1)) in
+  if d <= 0 then reshape x (lead @ [ 0 ])
+  else begin
+    let nones = List.map (fun _ -> None) lead in
+    let x = shrink_to x (nones @ [ Some d; Some d ]) in
+    let x = Mixin_movement.pad_to (flatten ~start_dim:(-2) x) (List.map (fun _ -> None) nones @ [ Some (Sint (d * (d + 1))) ]) in
+    squeeze (shrink_to (unflatten x (-1) [ d; d + 1 ]) (nones @ [ None; Some 1 ])) (-1)
+  end
+
+(* tinygrad OpMixin.conv_transpose2d (any number of spatial dims) *)
+let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(output_padding = [ 0 ])
+    u weight =
+  let ws = ishape weight in
+  if List.length ws < 2 then invalid_arg "conv_transpose2d: weight needs at least 2 dims";
+  let nw = List.length ws in
+  let w = Mixin_movement.flip (transpose (unflatten weight 0 [ groups; -1 ]) 1 2) (List.init (nw - 2) (fun i -> 3 + i)) in
+  let hw = drop 2 ws in
+  let nhw = List.length hw in
+  let padding = flat_to_grouped (resolve_pool_pads padding nhw) in
+  let tup name l =
+    let l = Option.get (make_tuple (Some l) nhw) in
+    if List.length l <> nhw then invalid_arg (Printf.sprintf "conv_transpose2d: %s needs 1 or %d values" name nhw);
+    l in
+  let stride = tup "stride" stride and dilation = tup "dilation" dilation and output_padding = tup "output_padding" output_padding in
+  let x =
+    if List.exists (fun s -> s > 1) stride then begin
+      (* handle strides: (k) -> reshape -> (k,1) -> pad -> (k,s) -> reshape -> (k*s) -> shrink (k-(s-1)) *)
+      let xs = ishape u in
+      let lead = take 2 xs and sp = drop 2 xs in
+      let x = reshape u (lead @ List.concat_map (fun k -> [ k; 1 ]) sp) in
+      let x = pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
+      let x = reshape x (lead @ List.map2 (fun k s -> k * s) sp stride) in
+      shrink_to x ([ None; None ] @ List.map2 (fun k s -> Some (k * s - (s - 1))) sp stride)
+    end else u in
+  let rows = List.combine (List.combine hw dilation) (List.combine padding output_padding) in
+  let padding = List.concat_map (fun ((k, d), ((pb, pa), op)) -> [ (k - 1) * d - pb; (k - 1) * d - pa + op ]) (List.rev rows) in
+  conv2d ?bias ~groups ~dilation ~padding x (flatten ~end_dim:1 w)
+
+(* python's sorted() of the distinct characters of [s] that satisfy [p] (with repetitions kept when [dups]) *)
+let sorted_chars l = List.sort_uniq compare l
+let chars s = List.init (String.length s) (String.get s)
+let count c s = List.length (List.filter (( = ) c) (chars s))
+let index_of c s = match String.index_opt s c with Some i -> i | None -> invalid_arg (Printf.sprintf "einsum: no %c in %S" c s)
+
+(* python str.replace of every occurrence *)
+let replace_all s sub by =
+  let ls = String.length s and lsub = String.length sub in
+  let b = Buffer.create ls in
+  let rec go i =
+    if i > ls - lsub then Buffer.add_string b (String.sub s i (ls - i))
+    else if String.sub s i lsub = sub then (Buffer.add_string b by; go (i + lsub))
+    else (Buffer.add_char b s.[i]; go (i + 1)) in
+  go 0; Buffer.contents b
+
+let split_on s sep =
+  (* python str.split(sep) for a 2-char separator "->" *)
+  let ls = String.length s in
+  let rec go start i acc =
+    if i > ls - 2 then List.rev (String.sub s start (ls - start) :: acc)
+    else if s.[i] = sep.[0] && s.[i + 1] = sep.[1] then go (i + 2) (i + 2) (String.sub s start (i - start) :: acc)
+    else go start (i + 1) acc in
+  go 0 0 []
+
+let contains s sub = replace_all s sub "" <> s
+let is_alpha c = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+let rec zip a b = match a, b with x :: a, y :: b -> (x, y) :: zip a b | _ -> []
+
+(* tinygrad OpMixin.einsum *)
+let einsum ?dtype formula (xs : t list) =
+  let formula = replace_all formula " " "" in
+  let formula =
+    if contains formula "..." then begin
+      let ascii_letters = chars "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" in
+      let ell = String.of_seq (List.to_seq (List.filter (fun c -> not (String.contains formula c)) ascii_letters)) in
+      let lhs = List.hd (split_on formula "->") in
+      let inputs = String.split_on_char ',' lhs in
+      let pairs = zip inputs xs in
+      let ell_n = List.map (fun (s, x) -> if contains s "..." then max 0 (ndim x - String.length s + 3) else 0) pairs in
+      let mx = List.fold_left max 0 ell_n in
+      let inputs' = List.mapi (fun i s ->
+          match List.nth_opt ell_n i with
+          | Some n -> replace_all s "..." (String.sub ell (mx - n) n)
+          | None -> s) inputs in
+      let auto = String.of_seq (List.to_seq (List.sort compare
+                   (List.filter (fun c -> count c lhs = 1 && is_alpha c && not (String.contains ell c)) (chars lhs)))) in
+      let lhs' = String.concat "," inputs' in
+      let rhs = match split_on formula "->" with
+        | [ _; r ] -> replace_all r "..." (String.sub ell 0 mx)
+        | _ -> String.sub ell 0 mx ^ auto in
+      lhs' ^ "->" ^ rhs
+    end else formula in
+  let lhs, rhs = match split_on formula "->" with
+    | [ l ] -> (l, String.of_seq (List.to_seq (List.sort compare
+                 (List.filter (fun c -> count c formula = 1 && is_alpha c) (chars formula)))))
+    | [ l; r ] -> (l, r)
+    | _ -> invalid_arg (Printf.sprintf "einsum: bad formula %S" formula) in
+  let inputs = String.split_on_char ',' lhs in
+  if List.length xs <> List.length inputs then
+    invalid_arg (Printf.sprintf "einsum: number of operands doesn't match, expected %d, got %d" (List.length inputs) (List.length xs));
+  (* trace: take diagonal when letter repeats in single input *)
+  let traced = List.map2 (fun s x ->
+      let s = ref s and x = ref x in
+      List.iter (fun c ->
+          while count c !s > 1 do
+            let j = index_of c !s in
+            let k = j + 1 + index_of c (String.sub !s (j + 1) (String.length !s - j - 1)) in
+            let n = List.nth (ishape !x) j in
+            let nd = ndim !x in
+            let perm = List.filter (fun d -> d <> j && d <> k) (range nd) @ [ j; k ] in
+            x := if nd > 2 then
+                getitem (unflatten (pad_constant (flatten ~start_dim:(-2) (permute !x perm))
+                                      (List.init (nd - 2) (fun _ -> Some (0, 0)) @ [ Some (0, n) ]) (Dtype.F 0.)) (-1) [ n; n + 1 ])
+                  [ Ellipsis; I 0 ]
+              else diagonal !x;
+            s := String.sub !s 0 k ^ String.sub !s (k + 1) (String.length !s - k - 1)
+          done) (sorted_chars (chars !s));
+      (!s, !x)) inputs xs in
+  (* check sizes and build sorted alphabet (tinygrad helpers.merge_dicts) *)
+  let sz = Hashtbl.create 16 in
+  List.iter (fun (s, x) ->
+      List.iter (fun (c, d) ->
+          match Hashtbl.find_opt sz c with
+          | Some d' when d' <> d -> invalid_arg (Printf.sprintf "einsum: letter %c has different sizes %d and %d" c d' d)
+          | _ -> Hashtbl.replace sz c d) (zip (chars s) (ishape x))) traced;
+  let alpha = List.sort compare (Hashtbl.fold (fun c _ acc -> c :: acc) sz []) in
+  (* align all tensors to alphabet, multiply, sum non-output, permute to output order *)
+  let xs = List.map (fun (s, x) ->
+      if s = "" then x
+      else reshape (permute x (List.map (fun c -> index_of c s) (List.sort compare (chars s))))
+          (List.map (fun c -> if String.contains s c then Hashtbl.find sz c else 1) alpha)) traced in
+  let prodx = List.fold_left mul (List.hd xs) (List.tl xs) in
+  let red = sum ~axis:(List.concat (List.mapi (fun i c -> if String.contains rhs c then [] else [ i ]) alpha)) ?dtype prodx in
+  let argsort l = List.map snd (List.sort compare (List.mapi (fun i v -> (v, i)) l)) in
+  let rl = chars rhs in
+  if List.length rl <> ndim red then invalid_arg (Printf.sprintf "einsum: output subscripts %S do not match the operands" rhs);
+  permute red (argsort (argsort rl))
+
+type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
+
+(* tinygrad OpMixin.interpolate *)
+let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
+  let n = ndim u in
+  let ls = List.length size in
+  if not (0 < ls && ls <= n) then invalid_arg (Printf.sprintf "interpolate: invalid size of %d dims for a %dD tensor" ls n);
+  if align_corners && mode <> `Linear then
+    invalid_arg "interpolate: align_corners option can only be set with the interpolating mode linear";
+  let sh = Array.of_list (ishape u) in
+  let expand_ = Array.copy sh in
+  let size = Array.of_list size in
+  let x = ref u in
+  for i = -1 downto - ls do
+    let ax = n + i and sz = size.(ls + i) in
+    let in_sz = sh.(ax) in
+    let reshape_ = Array.make n 1 in
+    reshape_.(ax) <- sz; expand_.(ax) <- sz;
+    let fit y = expand (reshape y (Array.to_list reshape_)) (Array.to_list expand_) in
+    if mode = `Linear then begin
+      let arr = arange sz in
+      let num, den = if align_corners then (mul arr (const_int (in_sz - 1)), sz - 1)
+        else (sub (mul (add (mul arr (const_int 2)) (const_int 1)) (const_int in_sz)) (const_int sz), sz * 2) in
+      let num = Mixin_elementwise.clip ~min_:(const_int 0) ~max_:(const_int ((in_sz - 1) * den)) num in
+      let e = Mixin_elementwise.idiv in
+      let low = fit (e num (const_int den)) and high = fit (e (add num (const_int (den - 1))) (const_int den))
+      and perc = fit (div (cast Dtype.Float32 (Mixin_elementwise.mod_ num (const_int den))) (const_int den)) in
+      x := Mixin_elementwise.lerp (gather !x ~dim:i low) (gather !x ~dim:i high) perc
+    end else begin
+      let scale = float_of_int in_sz /. float_of_int sz and arr = arange ~dtype:Dtype.Float32 sz in
+      let v = if mode = `Nearest_exact then mul (const_float scale) (add arr (const_float 0.5)) else mul (const_float scale) arr in
+      x := gather !x ~dim:i (fit (cast Dtype.Int32 v))
+    end
+  done;
+  cast u.dtype !x
+
+(* tinygrad OpMixin.max_pool2d with return_indices=True: the values and the flat argmax over the spatial dims (int32) *)
+let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(ceil_mode = false) u =
+  let k_, s_, axis, grouped = pool_setup ?stride u kernel_size in
+  let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
+  let pads = resolve_pool_pads padding (List.length k_) in
+  let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
+  let pooled = pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
+  let spatial_shape = drop (ndim u - List.length k_) (ishape u) in
+  let spatial_sz = prod spatial_shape in
+  let idx = reshape (arange ~start:spatial_sz ~step:(-1) 0) spatial_shape in
+  let m = eq pooled (max_ ~axis ~keepdim:true pooled) in
+  let idx = mul m (pool ~stride:s_ ~dilation:d_
+                     (pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
+  (max_ ~axis pooled, sub (const_int spatial_sz) (max_ ~axis idx))
+
+(* tinygrad OpMixin.max_unpool2d *)
+let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?output_size u indices =
+  let sh = ishape u in
+  if List.length sh < 3 then invalid_arg "max_unpool2d: needs (bs, c, *spatial) input";
+  let bs = List.nth sh 0 and c = List.nth sh 1 and spatial_shape = drop 2 sh in
+  let ns = List.length spatial_shape in
+  let output_size = match output_size with
+    | None ->
+      let mk l = Option.get (make_tuple (Some l) ns) in
+      let k_ = mk kernel_size and d_ = mk dilation and s_ = mk (Option.value stride ~default:kernel_size) in
+      let p_ = flat_to_grouped (resolve_pool_pads padding ns) in
+      List.map2 (fun ((i, k), (d, s)) (pa, pb) -> (i - 1) * s - (pb + pa) + (d * (k - 1) + 1))
+        (List.combine (List.combine spatial_shape k_) (List.combine d_ s_)) p_
+    | Some o -> drop (List.length o - ns) o in
+  let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (prod output_size))
+                              (reshape u [ bs; c; 1; -1 ]) (const_int 0)) in
+  reshape ret ([ bs; c ] @ output_size)
+(* ==================== end of G-ops-C additions ==================== *)

@@ -148,3 +148,40 @@ val cross_entropy : ?reduction:reduction -> ?label_smoothing:float -> Uop.t -> U
 
 (** Negative log-likelihood of log-probabilities against int labels. tinygrad [OpMixin.nll_loss]. *)
 val nll_loss : ?weight:Uop.t -> ?ignore_index:int -> ?reduction:reduction -> Uop.t -> Uop.t -> Uop.t
+
+(** {1 G-ops-C additions (issue 5)} *)
+
+(** A reduction named as tinygrad's [ReductionStr] (["mean"], ["sum"], ["none"]); others raise. tinygrad
+    [OpMixin._do_reduction]'s check. *)
+val reduction_of_string : string -> reduction
+
+(** The diagonal of [dim1], [dim2] (defaults 0, 1) moved to the last axis. tinygrad [MovementMixin.diagonal]. *)
+val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> Uop.t -> Uop.t
+
+(** Transposed convolution ([weight] is (cin, cout/groups, *k)); lists as in {!conv2d}. tinygrad
+    [OpMixin.conv_transpose2d]. *)
+val conv_transpose2d :
+  ?bias:Uop.t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list ->
+  ?output_padding:int list -> Uop.t -> Uop.t -> Uop.t
+
+(** [einsum formula operands]: Einstein summation (traces, [...] broadcasting, implicit output). tinygrad
+    [OpMixin.einsum]. *)
+val einsum : ?dtype:Dtype.t -> string -> Uop.t list -> Uop.t
+
+(** tinygrad's interpolate modes "linear", "nearest", "nearest-exact". *)
+type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
+
+(** [interpolate x size]: resizes the last [List.length size] axes. tinygrad [OpMixin.interpolate]. *)
+val interpolate : ?mode:interpolate_mode -> ?align_corners:bool -> Uop.t -> int list -> Uop.t
+
+(** Max pooling returning the values and the int32 flat argmax within the spatial dims. tinygrad
+    [OpMixin.max_pool2d(return_indices=True)]. *)
+val max_pool2d_with_indices :
+  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> Uop.t ->
+  Uop.t * Uop.t
+
+(** [max_unpool2d x indices]: scatters [x] to the flat spatial [indices] of {!max_pool2d_with_indices}. tinygrad
+    [OpMixin.max_unpool2d]. *)
+val max_unpool2d :
+  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
+  Uop.t -> Uop.t -> Uop.t

@@ -513,7 +513,8 @@ let clang_renderer () : Renderer.t =
     device = "CPU";
     has_local = false;
     has_threads = Helpers.threads.value <> 0;
-    global_max = Some [ Helpers.getenv "NUM_CPU_THREADS" 8; 0; 0 ];
+    (* tinygrad: the global_max property, (NUM_CPU_THREADS.value, 0, 0): the context var, read when the renderer is made *)
+    global_max = Some [ Helpers.num_cpu_threads.value; 0; 0 ];
     code_for_op = List.map fst lang.code_for_op;
     extra_matcher = Some (P.lift clang_extra_matcher);
     (* ClangRenderer.supported_dtypes: bfloat16 only on x86/arm (assumed here), no fp8 *)

@@ -128,5 +128,5 @@ val clang_language : lang
 (** Casts through float32 and software bfloat16. tinygrad [ClangRenderer.extra_matcher]. *)
 val clang_extra_matcher : unit Upat.matcher
 
-(** The CPU renderer. tinygrad [ClangRenderer()]. *)
+(** The CPU renderer. tinygrad [ClangRenderer()]; [global_max] is ([Helpers.num_cpu_threads], 0, 0), read at the call. *)
 val clang_renderer : unit -> Renderer.t
