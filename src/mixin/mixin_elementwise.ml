@@ -287,7 +287,15 @@ let cosh x = div (add (exp x) (exp (neg x))) (ci 2)
 let softsign x = div x (add (ci 1) (abs x))
 
 (* tinygrad: ElementwiseMixin.lerp (the uint8 fixed-point path is not ported) *)
-let lerp x end_ weight = add x (mul (sub end_ x) weight)
+let lerp x end_ weight =
+  (* uint8 with a tensor weight: fixed point with 7 bits of weight precision, as tinygrad *)
+  if x.dtype == Dtype.Uint8 && (Uop.base weight).op != Ops.Const then begin
+    let w_prec = 7 in
+    let w_i = Uop.cast Dtype.Int16 (add (mul weight (Uop.const_int (1 lsl w_prec))) (Uop.const_float 0.5)) in
+    let d = add (mul (Uop.cast Dtype.Int8 (sub end_ x)) w_i) (Uop.const_int (1 lsl (w_prec - 1))) in
+    Uop.cast Dtype.Uint8 (add x (rshift (Uop.cast Dtype.Uint16 d) (Uop.const_int w_prec)))
+  end
+  else add x (mul (sub end_ x) weight)
 
 (* tinygrad: ElementwiseMixin.masked_fill *)
 let masked_fill x mask value = where mask value x
