@@ -361,6 +361,8 @@ let rec uop_buffer op (u : Uop.t) : Device.Buffer.t =
 
 (* tinygrad: Tensor._buffer — contiguous, realized, on a device *)
 let buffer_of op x =
+  if !Realize.capturing <> [] && Helpers.getenv "UNSAFE_ALLOW_JIT_BUFFER" 0 = 0 then
+    raise (Realize.Jit_error (op ^ ": cannot access tensor data during JIT capture, the value will be baked in"));
   let x = if Dtype.is_weak x.uop.dtype then cast x (Dtype.strong_dtype x.uop.dtype) else x in
   let c = contiguous x in
   let c = if Buffers.device c.uop = None then clone ~device:(Device.default ()) c else c in
@@ -613,6 +615,15 @@ let from_py_ints ~device dt (data : int array) =
   let n = Array.length data in
   let b = Device.Buffer.create "PYTHON" n dt in
   if n > 0 then Device.Buffer.copyin_ints b data;
+  let u = Mixin_movement.reshape (Buffers.from_buffer b) [ Sint n ] in
+  wrap ~op:"tensor" (copy_to_device u device)
+
+(* tinygrad: Tensor(list of floats, device=..., dtype=...) — as [from_py_ints] (nn/optim.py's lr tensor) *)
+let from_py_floats ~device dt (data : float array) =
+  Lazy.force python_device;
+  let n = Array.length data in
+  let b = Device.Buffer.create "PYTHON" n dt in
+  if n > 0 then Device.Buffer.copyin_floats b data;
   let u = Mixin_movement.reshape (Buffers.from_buffer b) [ Sint n ] in
   wrap ~op:"tensor" (copy_to_device u device)
 

@@ -733,6 +733,9 @@ val nonzero : ?size:int -> ?fill_value:int -> t -> t
 (** [Tensor(list, device, dtype)] for small library tensors: a PYTHON-device buffer copied lazily to [device]. *)
 val from_py_ints : device:string -> Dtype.t -> int array -> t
 
+(** [Tensor(list, device, dtype)] of floats, as {!from_py_ints} (nn/optim.py's learning-rate tensor). *)
+val from_py_floats : device:string -> Dtype.t -> float array -> t
+
 (** Sets the seed and forgets every device's key and counter. tinygrad [Tensor.manual_seed]. *)
 val manual_seed : int -> unit
 

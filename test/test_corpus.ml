@@ -384,3 +384,80 @@ let test_default_mode () =
 
 let tests = tests @ [ ("default_mode", test_default_mode) ]
 (* ==================== end of the default-mode block ==================== *)
+
+(* ==================== N-nn block: the tr_* training programs (autograd + nn.optim) ==================== *)
+
+(* the tr_* programs that are not first_milestone (tr_mlp_forward and tr_sparse_ce are in Corpus_programs_ops),
+   their desc.txt python source with the Tensor API and Nn.Optim; run in both modes (NOOPT vs cpu_noopt.json, the
+   default heuristics vs cpu_default.json, C sources included) *)
+let train_programs : (string * Corpus_programs.program) list =
+  let mlp i = T.add (T.matmul (T.relu (T.add (T.matmul (i "x") (i "w1")) (i "b1"))) (i "w2")) (i "b2") in
+  let grad t = match T.grad t with Some g -> g | None -> invalid_arg "no grad" in
+  let training f = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f in
+  [
+    (* loss = (a * b).sum(); loss.backward(); [loss, a.grad, b.grad] *)
+    ("tr_grad_simple", fun i ->
+        let a = i "a" and b = i "b" in
+        let loss = T.sum (T.mul a b) in
+        T.backward loss;
+        [ loss; grad a; grad b ]);
+    (* loss = ((x @ w1 + b1).relu() @ w2 + b2).sparse_categorical_crossentropy(y); loss.backward() *)
+    ("tr_mlp_backward", fun i ->
+        let loss = T.sparse_categorical_crossentropy (mlp i) (i "y") in
+        T.backward loss;
+        [ loss; grad (i "w1"); grad (i "b1"); grad (i "w2"); grad (i "b2") ]);
+    (* opt = nn.optim.Adam([w1, b1, w2, b2], lr=0.01); with Context(TRAINING=1): opt.zero_grad(); loss = ...;
+       loss.backward(); [loss] + opt.schedule_step() *)
+    ("tr_adam_step", fun i ->
+        let opt = Nn.Optim.adam ~lr:0.01 [ i "w1"; i "b1"; i "w2"; i "b2" ] in
+        training (fun () ->
+            Nn.Optim.zero_grad opt;
+            let loss = T.sparse_categorical_crossentropy (mlp i) (i "y") in
+            T.backward loss;
+            loss :: Nn.Optim.schedule_step opt));
+    (* opt = nn.optim.SGD([w], lr=0.1, momentum=0.9); with Context(TRAINING=1): opt.zero_grad();
+       loss = ((x @ w) - y).square().mean(); loss.backward(); [loss] + opt.schedule_step() *)
+    ("tr_sgd_momentum", fun i ->
+        let w = i "w" in
+        let opt = Nn.Optim.sgd ~lr:0.1 ~momentum:0.9 [ w ] in
+        training (fun () ->
+            Nn.Optim.zero_grad opt;
+            let loss = T.mean (T.square (T.sub (T.matmul (i "x") w) (i "y"))) in
+            T.backward loss;
+            loss :: Nn.Optim.schedule_step opt));
+    (* loss = x.conv2d(w, padding=1).relu().mean(); loss.backward(); [loss, x.grad, w.grad] *)
+    ("tr_conv_backward", fun i ->
+        let x = i "x" and w = i "w" in
+        let loss = T.mean (T.relu (T.conv2d ~padding:1 x w)) in
+        T.backward loss;
+        [ loss; grad x; grad w ]);
+  ]
+
+(* tr_* programs known to fail, with the reason (reported, not failed) *)
+let train_known_failures : (string * string) list = []
+
+let test_train_programs () =
+  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then print_endline "corpus train: absent, skipped"
+  else begin
+    let progs = List.filter (fun (id, _) -> selected id) train_programs in
+    let results = List.concat_map (fun (id, prog) ->
+        let r1 = run_program ~mode:Noopt id prog in
+        let r2 = run_program ~mode:Default id prog in
+        let r2 = if r2.src_bad = [] then r2
+          else { r2 with errors = r2.errors @ List.map (fun m -> "C source of " ^ m) r2.src_bad } in
+        [ ("noopt", r1); ("default", r2) ]) progs in
+    let ok = List.filter (fun (_, r) -> r.errors = []) results in
+    let sum f = List.fold_left (fun a (_, r) -> a + f r) 0 results in
+    Printf.printf "corpus train: %d/%d tr_* program runs pass (NOOPT and default); C sources equal %d/%d, ast_key %d/%d\n%!"
+      (List.length ok) (List.length results) (sum (fun r -> r.src_ok)) (sum (fun r -> r.n_src)) (sum (fun r -> r.key_ok))
+      (sum (fun r -> r.n_src));
+    List.iter (fun (m, r) -> if r.errors <> [] then
+                  Printf.printf "  corpus train %s (%s): %s\n" r.id m
+                    (let s = String.concat "; " r.errors in if String.length s > 600 then String.sub s 0 600 ^ "..." else s))
+      results;
+    let bad = List.filter (fun (_, r) -> r.errors <> [] && not (List.mem_assoc r.id train_known_failures)) results in
+    if bad <> [] then fail "tr_* corpus programs failed: %s" (String.concat ", " (List.map (fun (m, r) -> r.id ^ "/" ^ m) bad))
+  end
+
+let tests = tests @ [ ("train_programs", test_train_programs) ]
+(* ==================== end of N-nn block ==================== *)

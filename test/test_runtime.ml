@@ -82,6 +82,52 @@ let write_tmp s =
   let oc = open_out_bin f in
   output_string oc s; close_out oc; f
 
+
+(* ---------- the core_id shard pool ---------- *)
+
+(* each shard adds (1 + data2_) to its own slot of data0 and writes data1[core_id] = core_id * data3_: a shard run
+   twice or never shows in the counts; core_id is var slot 1, between two other vars *)
+let pool_src = "void E_acc_t(int* restrict data0_64, int* restrict data1_64, const int data2_, const int core_id, const int data3_) {\n\
+               \  *(data0_64+core_id) = (*(data0_64+core_id))+1+data2_;\n\
+               \  *(data1_64+core_id) = core_id*data3_;\n}\n"
+
+(* a shard sums 1024 rows x 1024 floats /(n shards) and writes each row sum: real work, so the shards overlap *)
+let pool_rows_src = "void r_rows_t(float* restrict data0_256, float* restrict data1_262144, const int core_id) {\n\
+                    \  for (int Lidx0 = 0; Lidx0 < 64; Lidx0++) {\n\
+                    \    int row = core_id*64+Lidx0;\n\
+                    \    float acc0 = 0.0f;\n\
+                    \    for (int Ridx0 = 0; Ridx0 < 1024; Ridx0++) { acc0 = (acc0+(*(data1_262144+row*1024+Ridx0))); }\n\
+                    \    *(data0_256+row) = acc0;\n\
+                    \  }\n}\n"
+
+(* 20 vars, core_id in slot 17: grows the pool's per-thread var arrays *)
+let pool_many_vars_src =
+  let ps = List.init 20 (fun i -> if i = 17 then "const int core_id" else Printf.sprintf "const int data%d_" (i + 1)) in
+  Printf.sprintf "void E_mv_t(int* restrict data0_8, %s) {\n\
+                 \  *(data0_8+core_id) = data1_+data19_*100+data20_*1000+core_id*10;\n}\n" (String.concat ", " ps)
+
+let with_pool n f = Helpers.(context [ Bind (Ops_cpu.cpu_pool, n) ]) f
+
+(* (name, global size 0) of the compiled kernels of a tensor that have a core_id var; the LINEAR is compiled and then
+   run (linear_with_vars hands the tensor's buffers over to it) *)
+let realize_thread_kernels t =
+  let lin, var_vals = Tensor.linear_with_vars [ t ] in
+  let lin = Realize.compile_linear lin in
+  Realize.run_linear ~var_vals ~jit:true lin;
+  List.filter_map (fun (c : Uop.t) ->
+      let ast = c.src.(0) in
+      if ast.op != Ops.Program then None
+      else
+        let info = match ast.arg with Uop.Program_info p -> p | _ -> fail "PROGRAM without ProgramInfo" in
+        if List.exists (fun v -> Uop.expr v = "core_id") info.vars then
+          Some (info.pname, (match info.global_size with Uop.Sint g :: _ -> g | _ -> -1))
+        else None) (Array.to_list lin.src)
+
+(* Tensor(list(range(512*1024)), dtype=int32).reshape(512,1024).sum(1): row r is r*1024*1024 + 1023*1024/2 *)
+let rows_sum_expected rows cols = Array.init rows (fun r -> r * cols * cols + (cols - 1) * cols / 2)
+let rows_sum rows cols =
+  Tensor.sum ~axis:[ 1 ] (Tensor.of_int_array ~dtype:Dtype.Int32 [| rows; cols |] (Array.init (rows * cols) Fun.id))
+
 let tests : case list = [
   ("helpers_to_function_name", fun () ->
       check_str ~what:"plain" "E_4_4" (Helpers.to_function_name "E_4_4");
@@ -264,4 +310,98 @@ let tests : case list = [
           let p1 = Compiler_cpu.compile_cached c e_add_src and p2 = Compiler_cpu.compile_cached c e_add_src in
           check_int ~what:"compiled twice" (n0 + 2) !Compiler_cpu.compile_count;
           check (p1 <> p2) "two temporary objects")));
+  ("pool_shards_each_run_once_many_calls", fun () ->
+      let prog = Ops_cpu.load ~name:"E_acc_t" ~lib:((cpu ()).compiler.compile_cached pool_src) ~runtimevars:[ ("core_id", 1) ] in
+      let acc = buf Dtype.Int32 64 and ids = buf Dtype.Int32 64 in
+      Device.Buffer.copyin_ints acc (Array.make 64 0);
+      let l = Device.Launch.of_buffers [ acc; ids ] [ 0; 0; 0 ] in
+      (* call k (1..300) runs shards 0 .. (k mod 7)+1 with data2_ = k mod 5; CPU_POOL=3 makes 3 threads share up to
+         8 shards (each runs every third), also on a 1-CPU machine *)
+      let expected = Array.make 64 0 in
+      with_pool 3 (fun () ->
+          for k = 1 to 300 do
+            let n = (k mod 7) + 2 in
+            Device.Launch.set_var l 0 (k mod 5); Device.Launch.set_var l 2 k;
+            Ops_cpu.call prog l ~global_size:[| n; 1; 1 |];
+            for i = 0 to n - 1 do expected.(i) <- expected.(i) + 1 + (k mod 5) done
+          done);
+      check (Device.Buffer.to_ints acc = expected) "each shard ran exactly once per call";
+      let ids_now = Device.Buffer.to_ints ids in
+      (* the last call: k = 300, 300 mod 7 + 2 = 7 shards, data3_ = 300 *)
+      check (Array.sub ids_now 0 7 = Array.init 7 (fun i -> i * 300)) "last call's shards saw their core_id and vars";
+      check_int ~what:"launch vars untouched (var 0)" 0 (Int64.to_int l.vars.{0});
+      check (Ops_cpu.pool_workers () >= 2) "the pool started workers (%d)" (Ops_cpu.pool_workers ()));
+
+  ("pool_equals_sequential_rows", fun () ->
+      let lib = (cpu ()).compiler.compile_cached pool_rows_src in
+      let prog = Ops_cpu.load ~name:"r_rows_t" ~lib ~runtimevars:[ ("core_id", 0) ] in
+      (* row r holds (r*1024 + j) mod 17 for j < 1024: exact small integers, so any summation order gives the same *)
+      let inp = floats_buf (Array.init (256 * 1024) (fun i -> float_of_int (i mod 17))) in
+      let expected = Array.init 256 (fun r ->
+          let s = ref 0 in for j = 0 to 1023 do s := !s + (r * 1024 + j) mod 17 done; float_of_int !s) in
+      let run f =
+        let o = buf Dtype.Float32 256 in
+        Device.Buffer.copyin_floats o (Array.make 256 (-1.));
+        f (Device.Launch.of_buffers [ o; inp ] [ 0 ]);
+        Device.Buffer.to_floats o in
+      let gs = [| 4; 1; 1 |] in
+      check_floats ~what:"sequential" expected (run (fun l -> Ops_cpu.call_sequential prog l ~global_size:gs));
+      check_floats ~what:"pool (default)" expected (run (fun l -> Ops_cpu.call prog l ~global_size:gs));
+      check_floats ~what:"pool, 2 threads" expected (with_pool 2 (fun () -> run (fun l -> Ops_cpu.call prog l ~global_size:gs)));
+      check_floats ~what:"pool, 4 threads" expected (with_pool 4 (fun () -> run (fun l -> Ops_cpu.call prog l ~global_size:gs)));
+      check_floats ~what:"CPU_POOL=0" expected (with_pool 0 (fun () -> run (fun l -> Ops_cpu.call prog l ~global_size:gs)));
+      check_floats ~what:"call_blocking" expected (with_pool 4 (fun () -> run (fun l -> Ops_cpu.call_blocking prog l ~global_size:gs)));
+      check_floats ~what:"through Device.run_program" expected
+        (with_pool 4 (fun () -> run (fun l -> ignore (Device.run_program ~global_size:gs (load ~runtimevars:[ ("core_id", 0) ] pool_rows_src) l)))));
+
+  ("pool_grows_var_arrays", fun () ->
+      let lib = (cpu ()).compiler.compile_cached pool_many_vars_src in
+      let prog = Ops_cpu.load ~name:"E_mv_t" ~lib ~runtimevars:[ ("core_id", 17) ] in
+      let o = buf Dtype.Int32 8 in
+      let vars = List.init 20 (fun i -> if i = 0 then 5 else if i = 18 then 3 else if i = 19 then 7 else 0) in
+      with_pool 8 (fun () -> Ops_cpu.call prog (Device.Launch.of_buffers [ o ] vars) ~global_size:[| 8; 1; 1 |]);
+      (* 5 + 3*100 + 7*1000 + core_id*10 *)
+      check (Device.Buffer.to_ints o = Array.init 8 (fun i -> 7305 + i * 10)) "20 vars reach every shard");
+
+  ("pool_compile_error_and_bad_buffer_unaffected", fun () ->
+      let lib = (cpu ()).compiler.compile_cached pool_src in
+      let prog = Ops_cpu.load ~name:"E_acc_t" ~lib ~runtimevars:[ ("core_id", 1) ] in
+      let acc = buf Dtype.Int32 64 and ids = buf Dtype.Int32 64 in
+      Device.Buffer.copyin_ints acc (Array.make 64 0);
+      with_pool 4 (fun () -> Ops_cpu.call prog (Device.Launch.of_buffers [ acc; ids ] [ 0; 0; 1 ]) ~global_size:[| 4; 1; 1 |]);
+      (match (cpu ()).compiler.compile "void E_bad_t(int* restrict data0_1, const int core_id) {\n  *(data0_1+0) = nope;\n}\n" with
+       | _ -> fail "expected Compile_error"
+       | exception Device.Compile_error _ -> ());
+      (match Ops_cpu.load ~name:"E_missing" ~lib ~runtimevars:[] with
+       | _ -> fail "expected a dlsym failure"
+       | exception Failure _ -> ());
+      check_invalid_arg ~what:"copyin size" (fun () -> Device.Buffer.copyin acc (Bigarray.(Array1.create int32 c_layout 3)));
+      with_pool 4 (fun () -> Ops_cpu.call prog (Device.Launch.of_buffers [ acc; ids ] [ 1; 0; 1 ]) ~global_size:[| 4; 1; 1 |]);
+      check (Array.sub (Device.Buffer.to_ints acc) 0 5 = [| 3; 3; 3; 3; 0 |]) "the pool still runs after the errors");
+
+  ("pool_tensor_thread_kernel_matches_sequential", fun () ->
+      Helpers.(context [ Bind (num_cpu_threads, 2) ]) @@ fun () ->
+      let expected = rows_sum_expected 512 1024 in
+      let t = rows_sum 512 1024 in
+      let ks = realize_thread_kernels t in
+      check (List.exists (fun (_, g) -> g = 2) ks) "a THREAD kernel with 2 shards (got %d core_id kernels)" (List.length ks);
+      check (Tensor.to_int_array t = expected) "pool result";
+      let t0 = rows_sum 512 1024 in
+      ignore (with_pool 0 (fun () -> realize_thread_kernels t0));
+      check (Tensor.to_int_array t0 = expected) "CPU_POOL=0 result";
+      for _ = 1 to 20 do
+        let t = rows_sum 512 1024 in
+        check (Tensor.to_int_array t = expected) "repeated realize"
+      done);
+
+  ("threads_0_disables_thread_opt", fun () ->
+      (* NUM_CPU_THREADS=3 (a key no other test compiles with) and a shape of its own, so no cached program is reused *)
+      Helpers.(context [ Bind (num_cpu_threads, 3); Bind (threads, 0) ]) @@ fun () ->
+      let t = rows_sum 384 1024 in
+      check_int ~what:"core_id kernels with THREADS=0" 0 (List.length (realize_thread_kernels t));
+      check (Tensor.to_int_array t = rows_sum_expected 384 1024) "THREADS=0 result";
+      Helpers.(context [ Bind (threads, 1) ]) @@ fun () ->
+      let t = rows_sum 384 2048 in
+      check (List.exists (fun (_, g) -> g = 3) (realize_thread_kernels t)) "THREADS=1: a 3-shard kernel";
+      check (Tensor.to_int_array t = rows_sum_expected 384 2048) "THREADS=1 result");
 ]

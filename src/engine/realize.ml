@@ -189,3 +189,11 @@ let run_linear ?(var_vals = []) ?(input_uops = [||]) ?(update_stats = true) ?(ji
         | Ops.Program -> exec_kernel ~inputs:input_uops ~var_vals ~wait call ast
         | op -> invalid_arg ("run_linear: cannot execute a call of " ^ Ops.to_string op) in
       track_stats ~update_stats ~var_vals ~nargs:(List.length (get_call_arg_uops call)) call et) linear.src
+
+(* **************** JIT capture (N-jit) **************** *)
+
+(* tinygrad: jit.py JitError (here so that Tensor can raise it while capturing) *)
+exception Jit_error of string
+
+(* tinygrad: capturing — the JITs capturing schedules (their add_linear) *)
+let capturing : (Uop.t -> (string * int) list -> unit) list ref = ref []

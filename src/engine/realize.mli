@@ -26,3 +26,12 @@ val compile_linear : Uop.t -> Uop.t
     [Helpers.Global_counters] (unless [update_stats] is false) and printing the DEBUG=2 line. *)
 val run_linear :
   ?var_vals:(string * int) list -> ?input_uops:Uop.t array -> ?update_stats:bool -> ?jit:bool -> ?wait:bool -> Uop.t -> unit
+
+(** {1 JIT capture} *)
+
+(** tinygrad [JitError] (engine/jit.py): misuse of the JIT (re-exported as [Tiny_jit.Jit_error]). *)
+exception Jit_error of string
+
+(** tinygrad [capturing]: the [add_linear] of the JIT capturing now (at most one); while non-empty (and
+    CAPTURING=1) [Schedule.create_linear_with_vars] hands its LINEAR here and returns an empty one. *)
+val capturing : (Uop.t -> (string * int) list -> unit) list ref

@@ -254,6 +254,12 @@ let create_linear_with_vars (big_sink : Uop.t) : Uop.t * (string * int) list =
           if not (List.mem_assoc nm !var_vals) then var_vals := !var_vals @ [ (nm, value) ]
         end
       end) big_sink.src;
+  (* jit captures this schedule, no need to execute. *)
+  match !Realize.capturing with
+  | add_linear :: _ when Helpers.capturing.value <> 0 ->
+    add_linear linear !var_vals;
+    (create Ops.Linear ~src:[||], !var_vals)
+  | _ ->
   let held_bufs = if linear_call.op == Ops.Call then List.filter (fun (b : Uop.t) -> b.op == Ops.Buffer) (tl_list linear_call.src) else [] in
   (Memory.memory_plan_rewrite ~held_bufs linear, !var_vals)
 

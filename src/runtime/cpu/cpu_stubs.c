@@ -92,6 +92,203 @@ value tg_cpu_call_blocking_byte(value fn, value bufs, value vars, value slot, va
   return tg_cpu_call_blocking(Nativeint_val(fn), bufs, vars, Long_val(slot), Long_val(n));
 }
 
+/* ---------- the thread pool for core_id shards (tinygrad runs them one after another) ----------
+   A persistent pool of pthreads, created lazily and grown to the most threads a call has needed (at most the
+   [maxp] the OCaml side allows: the CPU count by default). One call ("job") of n shards may use P = min(n, maxp)
+   threads: the calling thread and workers 1 .. P-1. Each thread has its own copy of the vars, where it sets the
+   core_id slot to the shard it runs, so the launch's vars are not written.
+   The job is published in one 64-bit word, [ticket] = gen:24 | P:8 | n:16 | next:16. Threads claim shards by a
+   compare-and-swap of next -> next+1 that fails once the generation has moved on, so a worker that wakes late
+   cannot take a shard of another job; the caller claims shards too (usually shard 0: it publishes, then claims at once), and
+   waits until [done] reaches n. The job's other fields are read only by a thread holding a claimed shard, and
+   the caller does not change them before all shards are done. So the caller never waits for a worker that has not
+   woken up: with the machine oversubscribed the caller runs the shards itself, as tinygrad would.
+   Workers spin briefly on [ticket], then sleep on [start_cv]; the caller spins briefly on [done], then sleeps on
+   [done_cv]. Nothing is allocated per call: the per-thread var arrays grow only when a kernel has more vars than
+   any before. One job runs at a time: a caller that finds the pool busy (another OCaml thread or domain) runs its
+   shards in order itself. */
+
+#include <pthread.h>
+#include <signal.h>
+
+#define TG_POOL_MAX 255
+#define TG_SPIN 4000
+
+#define TK_GEN(t) ((t) >> 40)
+#define TK_P(t) ((int)(((t) >> 32) & 0xff))
+#define TK_N(t) ((intnat)(((t) >> 16) & 0xffff))
+#define TK_NEXT(t) ((intnat)((t) & 0xffff))
+
+typedef struct {
+  pthread_mutex_t mu;          /* guards sleeping on start_cv / done_cv */
+  pthread_mutex_t busy;        /* held by the caller for the whole job */
+  pthread_cond_t start_cv, done_cv;
+  unsigned long long ticket;   /* gen:24 | P:8 | n:16 | next:16 (atomic) */
+  intnat done;                 /* shards of the current job finished (atomic) */
+  int nworkers;                /* worker threads started (workers 1 .. nworkers) */
+  unsigned long long seen0[TG_POOL_MAX + 1];  /* the ticket when each worker was started */
+  /* the job, stable while one of its shards is claimed and not done */
+  tg_entry_fn fn;
+  void **bufs;
+  int slot;
+  /* per-thread var arrays (0: the caller), vcap long longs each */
+  long long *vars[TG_POOL_MAX + 1];
+  int vcap;
+} tg_pool_t;
+
+static tg_pool_t tg_pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+                             PTHREAD_COND_INITIALIZER, 0, 0, 0, { 0 }, NULL, NULL, 0, { NULL }, 0 };
+static int tg_pool_atfork_done = 0;
+
+static inline void tg_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* thread [id] claims and runs shards of the job of generation [gen] until none is left */
+static void tg_pool_work(tg_pool_t *pl, int id, unsigned long long gen) {
+  unsigned long long t = __atomic_load_n(&pl->ticket, __ATOMIC_ACQUIRE);
+  for (;;) {
+    /* (id < P also for this job: after a 2^24-job wrap of gen the vars[id] copy is still this job's) */
+    if (TK_GEN(t) != gen || TK_NEXT(t) >= TK_N(t) || id >= TK_P(t)) return;
+    if (!__atomic_compare_exchange_n(&pl->ticket, &t, t + 1, 1, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) continue;
+    intnat i = TK_NEXT(t), n = TK_N(t);
+    long long *v = pl->vars[id];
+    v[pl->slot] = i;
+    pl->fn(pl->bufs, v);
+    if (__atomic_add_fetch(&pl->done, 1, __ATOMIC_ACQ_REL) == n) {
+      pthread_mutex_lock(&pl->mu);
+      pthread_cond_signal(&pl->done_cv);
+      pthread_mutex_unlock(&pl->mu);
+      return;
+    }
+    t = __atomic_load_n(&pl->ticket, __ATOMIC_ACQUIRE);
+  }
+}
+
+static void *tg_pool_worker(void *arg) {
+  tg_pool_t *pl = &tg_pool;
+  int id = (int)(intptr_t)arg;
+  unsigned long long seen = TK_GEN(pl->seen0[id]);
+  for (;;) {
+    unsigned long long t;
+    int spins = 0;
+    while (TK_GEN(t = __atomic_load_n(&pl->ticket, __ATOMIC_ACQUIRE)) == seen && spins < TG_SPIN) { tg_cpu_relax(); spins++; }
+    if (TK_GEN(t) == seen) {
+      pthread_mutex_lock(&pl->mu);
+      while (TK_GEN(t = __atomic_load_n(&pl->ticket, __ATOMIC_ACQUIRE)) == seen) pthread_cond_wait(&pl->start_cv, &pl->mu);
+      pthread_mutex_unlock(&pl->mu);
+    }
+    seen = TK_GEN(t);
+    if (id < TK_P(t)) tg_pool_work(pl, id, seen);
+  }
+  return NULL;
+}
+
+/* after fork() only the forking thread exists in the child: forget the workers and reset the locks */
+static void tg_pool_atfork_child(void) {
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+  tg_pool.mu = m; tg_pool.busy = m; tg_pool.start_cv = c; tg_pool.done_cv = c;
+  tg_pool.nworkers = 0;
+}
+
+/* makes room for [P] threads with [nvars] vars each; called with [busy] held, no job running.
+   Returns the number of threads available (fewer when memory or threads cannot be had). */
+static int tg_pool_reserve(int P, int nvars) {
+  tg_pool_t *pl = &tg_pool;
+  if (nvars > pl->vcap) {
+    int cap = nvars < 8 ? 8 : nvars;
+    for (int i = 0; i <= TG_POOL_MAX; i++)
+      if (pl->vars[i] != NULL) {
+        long long *nv = realloc(pl->vars[i], (size_t)cap * sizeof(long long));
+        if (nv == NULL) return 0;
+        pl->vars[i] = nv;
+      }
+    pl->vcap = cap;
+  }
+  for (int i = 0; i < P; i++)
+    if (pl->vars[i] == NULL && (pl->vars[i] = malloc((size_t)pl->vcap * sizeof(long long))) == NULL) return i;
+  if (P - 1 > pl->nworkers) {
+    if (!tg_pool_atfork_done) { pthread_atfork(NULL, NULL, tg_pool_atfork_child); tg_pool_atfork_done = 1; }
+    /* workers take no signals: OCaml handles them on its own threads */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    while (pl->nworkers < P - 1) {
+      pthread_t th;
+      pl->seen0[pl->nworkers + 1] = __atomic_load_n(&pl->ticket, __ATOMIC_ACQUIRE);
+      if (pthread_create(&th, &attr, tg_pool_worker, (void *)(intptr_t)(pl->nworkers + 1)) != 0) break;
+      pl->nworkers++;
+    }
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (P - 1 > pl->nworkers) P = pl->nworkers + 1;
+  }
+  return P;
+}
+
+static inline void tg_run_in_order(tg_entry_fn f, void **b, long long *v, int slot, intnat n) {
+  for (intnat i = 0; i < n; i++) { v[slot] = i; f(b, v); }
+}
+
+/* runs shards 0 .. n-1 of [f] on up to [maxp] threads; [v] (nvars long longs) is copied, not written, unless the
+   shards run in order on this thread */
+static void tg_pool_call(tg_entry_fn f, void **b, long long *v, int nvars, int slot, intnat n, intnat maxp) {
+  tg_pool_t *pl = &tg_pool;
+  intnat P = n < maxp ? n : maxp;
+  if (P > TG_POOL_MAX) P = TG_POOL_MAX;
+  if (P <= 1 || n > 0xffff || pthread_mutex_trylock(&pl->busy) != 0) { tg_run_in_order(f, b, v, slot, n); return; }
+  P = tg_pool_reserve((int)P, nvars);
+  if (P <= 1) { pthread_mutex_unlock(&pl->busy); tg_run_in_order(f, b, v, slot, n); return; }
+  for (int p = 0; p < P; p++) memcpy(pl->vars[p], v, (size_t)nvars * sizeof(long long));
+  pl->fn = f; pl->bufs = b; pl->slot = slot;
+  __atomic_store_n(&pl->done, 0, __ATOMIC_RELAXED);
+  unsigned long long gen = (TK_GEN(__atomic_load_n(&pl->ticket, __ATOMIC_RELAXED)) + 1) & 0xffffff;
+  pthread_mutex_lock(&pl->mu);
+  __atomic_store_n(&pl->ticket, (gen << 40) | ((unsigned long long)P << 32) | ((unsigned long long)n << 16),
+                   __ATOMIC_RELEASE);
+  pthread_cond_broadcast(&pl->start_cv);
+  pthread_mutex_unlock(&pl->mu);
+  tg_pool_work(pl, 0, gen);
+  int spins = 0;
+  while (__atomic_load_n(&pl->done, __ATOMIC_ACQUIRE) != n && spins < TG_SPIN) { tg_cpu_relax(); spins++; }
+  if (__atomic_load_n(&pl->done, __ATOMIC_ACQUIRE) != n) {
+    pthread_mutex_lock(&pl->mu);
+    while (__atomic_load_n(&pl->done, __ATOMIC_ACQUIRE) != n) pthread_cond_wait(&pl->done_cv, &pl->mu);
+    pthread_mutex_unlock(&pl->mu);
+  }
+  pthread_mutex_unlock(&pl->busy);
+}
+
+/* the pooled launch: [n] core_id shards in [slot] on up to [maxp] threads (the caller included), the runtime
+   lock released meanwhile (the Bigarrays are registered roots, and Bigarray data never moves) */
+value tg_cpu_call_pool(intnat fn, value bufs, value vars, intnat slot, intnat n, intnat maxp) {
+  CAMLparam2(bufs, vars);
+  tg_entry_fn f = (tg_entry_fn)fn;
+  void **b = (void **)Caml_ba_data_val(bufs);
+  long long *v = (long long *)Caml_ba_data_val(vars);
+  int nvars = (int)Caml_ba_array_val(vars)->dim[0];
+  caml_enter_blocking_section();
+  tg_pool_call(f, b, v, nvars, (int)slot, n, maxp);
+  caml_leave_blocking_section();
+  CAMLreturn(Val_unit);
+}
+value tg_cpu_call_pool_byte(value *argv, int argn) {
+  (void)argn;
+  return tg_cpu_call_pool(Nativeint_val(argv[0]), argv[1], argv[2], Long_val(argv[3]), Long_val(argv[4]),
+                          Long_val(argv[5]));
+}
+
+/* worker threads the pool has started (for tests) */
+value tg_cpu_pool_workers(value unit) { (void)unit; return Val_int(tg_pool.nworkers); }
+
 /* monotonic clock in nanoseconds */
 intnat tg_time_ns(value unit) {
   (void)unit;

@@ -1,5 +1,6 @@
 (* tinygrad: runtime/ops_cpu.py — the CPU device: host memory, the clang compiler, kernels loaded with dlopen and
-   called through their uniform entry. tinygrad runs core_id shards one after another; so does this for now. *)
+   called through their uniform entry. tinygrad runs core_id shards one after another; here they run in parallel
+   on a persistent C thread pool (cpu_stubs.c), unless CPU_POOL=0. *)
 open Bigarray
 
 type bytes_ba = Device.bytes_ba
@@ -18,6 +19,21 @@ external cpu_call :
 external cpu_call_blocking :
   (nativeint[@unboxed]) -> (nativeint, nativeint_elt, c_layout) Array1.t -> (int64, int64_elt, c_layout) Array1.t ->
   (int[@untagged]) -> (int[@untagged]) -> unit = "tg_cpu_call_blocking_byte" "tg_cpu_call_blocking"
+
+external cpu_call_pool :
+  (nativeint[@unboxed]) -> (nativeint, nativeint_elt, c_layout) Array1.t -> (int64, int64_elt, c_layout) Array1.t ->
+  (int[@untagged]) -> (int[@untagged]) -> (int[@untagged]) -> unit = "tg_cpu_call_pool_byte" "tg_cpu_call_pool"
+
+external pool_workers : unit -> int = "tg_cpu_pool_workers"
+
+(* not in tinygrad: 0 runs core_id shards in order as tinygrad does; 1 (default) on the pool with at most as many
+   threads as CPUs; n >= 2 on at most n threads *)
+let cpu_pool = Helpers.int_var "CPU_POOL" 1
+
+let pool_cpus = lazy (Helpers.get_cpu_count ())
+
+(* the most threads (the caller included) one call may use; <= 1 means sequential *)
+let pool_threads () = match cpu_pool.value with 0 -> 1 | 1 -> Lazy.force pool_cpus | n -> n
 
 let ba_nbytes a = Array1.dim a * kind_size_in_bytes (Array1.kind a)
 
@@ -55,8 +71,20 @@ let load ~name ~lib ~runtimevars =
   let entry = dlsym h (Compiler_cpu.entry_name name) in
   { name; lib; entry; core_id = List.assoc_opt "core_id" runtimevars }
 
-(* tinygrad: CPUProgram.__call__; global_size.(0) shards when the kernel has a core_id var *)
+(* tinygrad: CPUProgram.__call__; global_size.(0) shards when the kernel has a core_id var. One shard: the noalloc
+   stub, runtime lock kept; more: the pool, the runtime lock released while the shards run *)
 let call p (l : Device.launch) ~global_size =
+  match p.core_id with
+  | None -> cpu_call p.entry l.bufs l.vars (-1) 0
+  | Some slot ->
+    let n = global_size.(0) in
+    if n <= 1 then cpu_call p.entry l.bufs l.vars slot n
+    else
+      let maxp = pool_threads () in
+      if maxp <= 1 then cpu_call p.entry l.bufs l.vars slot n else cpu_call_pool p.entry l.bufs l.vars slot n maxp
+
+(* tinygrad's CPUProgram.__call__ exactly: the shards one after another on this thread *)
+let call_sequential p (l : Device.launch) ~global_size =
   match p.core_id with
   | None -> cpu_call p.entry l.bufs l.vars (-1) 0
   | Some slot -> cpu_call p.entry l.bufs l.vars slot global_size.(0)
@@ -65,7 +93,10 @@ let call p (l : Device.launch) ~global_size =
 let call_blocking p (l : Device.launch) ~global_size =
   match p.core_id with
   | None -> cpu_call_blocking p.entry l.bufs l.vars (-1) 0
-  | Some slot -> cpu_call_blocking p.entry l.bufs l.vars slot global_size.(0)
+  | Some slot ->
+    let n = global_size.(0) and maxp = pool_threads () in
+    if n > 1 && maxp > 1 then cpu_call_pool p.entry l.bufs l.vars slot n maxp
+    else cpu_call_blocking p.entry l.bufs l.vars slot n
 
 let runtime ~name ~lib ~runtimevars =
   let p = load ~name ~lib ~runtimevars in

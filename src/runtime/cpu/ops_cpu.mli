@@ -10,10 +10,22 @@ type program = { name : string; lib : string; entry : nativeint; core_id : int o
 (** Loads a kernel (its library is opened once per process); [runtimevars] maps var names to var slots. *)
 val load : name:string -> lib:string -> runtimevars:(string * int) list -> program
 
-(** Runs a kernel (no allocation, runtime lock kept); with a core_id, runs [global_size.(0)] shards in order. *)
+(** [CPU_POOL] (1, not in tinygrad): 0 runs core_id shards in order as tinygrad does, 1 in parallel on at most
+    as many threads as CPUs, n >= 2 on at most n threads. *)
+val cpu_pool : int Helpers.context_var
+
+(** Runs a kernel (no allocation); with a core_id, runs [global_size.(0)] shards, in parallel on the thread pool
+    (the calling thread takes shards too, each thread has its own copy of the vars, the runtime lock is released
+    meanwhile) unless there is one shard or [CPU_POOL=0] (then in order, runtime lock kept). *)
 val call : program -> Device.launch -> global_size:int array -> unit
 
-(** Like [call] but releases the OCaml runtime lock while the kernel runs. *)
+(** tinygrad's CPUProgram.__call__: the core_id shards one after another on this thread, runtime lock kept. *)
+val call_sequential : program -> Device.launch -> global_size:int array -> unit
+
+(** Worker threads the shard pool has started so far (the pool grows to the most shards a call needed). *)
+val pool_workers : unit -> int
+
+(** Like [call] but releases the OCaml runtime lock while the kernel runs, also with one shard. *)
 val call_blocking : program -> Device.launch -> global_size:int array -> unit
 
 (** The CPU device record (tinygrad's CPUDevice). *)

@@ -1,0 +1,76 @@
+(** State dicts and the safetensors format. tinygrad: [nn/state.py] ([get_state_dict], [get_parameters],
+    [load_state_dict], [safe_load_metadata], [safe_load], [safe_save]). A state dict is an association list in
+    insertion order, as Python's dict. tinygrad reads and writes through DISK tensors; here the file is read into one
+    uint8 tensor that [safe_load] slices and bitcasts lazily (as tinygrad does), and written with OCaml channels. *)
+
+(** The JSON of a safetensors header, read and written as Python's [json] ([separators=(',', ':')], ASCII output). *)
+module Json : sig
+  (** A JSON value; numbers without a fraction or exponent are [Int]. *)
+  type t = Null | Bool of bool | Int of int | Float of float | String of string | List of t list
+         | Assoc of (string * t) list
+
+  (** Raised by {!of_string} with the reason and byte position. *)
+  exception Parse_error of string
+
+  (** Compact JSON text, non-ASCII escaped as [\uXXXX], as Python's [json.dumps(v, separators=(',', ':'))]. *)
+  val to_string : t -> string
+
+  (** Parses JSON text (keys keep their order). *)
+  val of_string : string -> t
+end
+
+(** A model as tinygrad's [get_state_dict] sees a Python object: a tensor, a list (keys ["0"], ["1"], ...), a dict
+    or an object's attributes (keys the attribute names, in order), or something without tensors. *)
+type obj = Tensor of Tensor.t | List of obj list | Dict of (string * obj) list | Nothing
+
+(** A layer's named tensors (e.g. [Nn.Linear.state_dict l]) as a {!Dict} of {!Tensor}s. *)
+val of_named : (string * Tensor.t) list -> obj
+
+(** The tensors of a model keyed by dotted paths (["l1.weight"]), in order; a repeated key keeps its first place and
+    its last tensor. tinygrad [get_state_dict(obj, prefix)]. *)
+val get_state_dict : ?prefix:string -> obj -> (string * Tensor.t) list
+
+(** Same as {!get_state_dict} (the name API.md uses). *)
+val state_dict : ?prefix:string -> obj -> (string * Tensor.t) list
+
+(** The tensors of {!get_state_dict}, in order. tinygrad [get_parameters]. *)
+val get_parameters : obj -> Tensor.t list
+
+(** [replace v x]: [v] now stands for [x]'s graph (same shape). tinygrad [Tensor.replace]. *)
+val replace : Tensor.t -> Tensor.t -> unit
+
+(** [load_state_dict model sd]: every tensor of the model takes the state dict's tensor of the same key (moved to its
+    device, a [()] / [(1,)] shape difference reshaped; realized unless [realize] is false); returns the loaded tensors.
+    A missing key raises [Invalid_argument] unless [strict] is false (default true); a shape mismatch raises
+    [Invalid_argument]. [verbose] (default true) prints the time taken, as tinygrad's [Timing].
+    tinygrad [load_state_dict] (no [consume], single device). *)
+val load_state_dict :
+  ?strict:bool -> ?verbose:bool -> ?realize:bool -> obj -> (string * Tensor.t) list -> Tensor.t list
+
+(** The safetensors dtype names and dtypes. tinygrad [safe_dtypes]. *)
+val safe_dtypes : (string * Dtype.t) list
+
+(** A uint8 tensor (1-d) holding the bytes, on [device] (the default device). *)
+val tensor_of_bytes : ?device:string -> string -> Tensor.t
+
+(** The bytes of a tensor in C order, little-endian (realizes). tinygrad [Tensor.data()]. *)
+val tensor_data : Tensor.t -> string
+
+(** [safe_load_metadata fn]: the file as a uint8 tensor, the byte offset where the data start and the JSON header.
+    tinygrad [safe_load_metadata]. *)
+val safe_load_metadata : ?device:string -> string -> Tensor.t * int * Json.t
+
+(** {!safe_load_metadata} of a 1-d uint8 tensor holding a safetensors file. *)
+val safe_load_metadata_tensor : Tensor.t -> Tensor.t * int * Json.t
+
+(** [safe_load fn]: the state dict of a [.safetensors] file, in header order (lazy slices of the file's bytes,
+    bitcast and reshaped). Malformed headers raise [Invalid_argument]. tinygrad [safe_load]. *)
+val safe_load : ?device:string -> string -> (string * Tensor.t) list
+
+(** {!safe_load} of a 1-d uint8 tensor holding a safetensors file. *)
+val safe_load_tensor : Tensor.t -> (string * Tensor.t) list
+
+(** [safe_save sd fn]: writes the tensors (realized) to a [.safetensors] file with optional string [metadata] (the
+    ["__metadata__"] entry); the header is padded with spaces to a multiple of 8. Weak dtypes raise
+    [Invalid_argument]. tinygrad [safe_save]. *)
+val safe_save : ?metadata:(string * string) list -> (string * Tensor.t) list -> string -> unit
