@@ -76,9 +76,10 @@ let train ~jit ~seed ~steps ~bs =
   T.manual_seed seed;
   let m = create_model () in
   let opt = Nn.Optim.adam m.params in
-  let step = if jit then (let j = Tiny_jit.create (train_step m opt bs) in fun () -> Tiny_jit.call j [ x; y ])
-    else fun () -> train_step m opt bs [ x; y ] in
+  let j = Tiny_jit.create (train_step m opt bs) in
+  let step () = if jit then Tiny_jit.call j [ x; y ] else train_step m opt bs [ x; y ] in
   let losses = List.init steps (fun _ -> T.item (step ())) in
+  if jit && steps >= 3 then check (Tiny_jit.jit_cache_len j > 0) "the JIT captured no calls";
   (losses, List.map (fun t -> T.to_float_array t) m.params)
 
 let test_loss_decreases () =
