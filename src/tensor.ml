@@ -24,6 +24,10 @@ let all_tensors () =
 
 let register (x : t) =
   if !reg_next >= Stdlib.Weak.length !registry then begin
+    (* Python frees a dead tensor at once (refcounting); here dead tensors (and their UOp graphs and buffers) only
+       leave the weak registry after a major collection, so finish one before compacting: without it the registry,
+       the hash-consing table and the buffers grow between collections (eager training loops) *)
+    Gc.full_major ();
     let live = all_tensors () in
     let n = List.length live in
     let cap = if 2 * n > Stdlib.Weak.length !registry then 2 * Stdlib.Weak.length !registry else Stdlib.Weak.length !registry in
