@@ -28,36 +28,10 @@ let new_buffer ?num device size dtype =
   create Ops.Buffer ~dtype ~src:[| shape_to_shape_arg [ Sint size ] |]
     ~arg:(Param { default_param with slot; pdtype = dtype; device = Some device })
 
-(* tinygrad: UOp.device (a recursive_property; memoised in a weak table) *)
-module DT = Ephemeron.K1.Make (Key)
-let device_cache : string option DT.t = DT.create 1024
-
-let rec device (u : Uop.t) : string option =
-  match DT.find_opt device_cache u with
-  | Some d -> d
-  | None ->
-    let r =
-      match u.op, u.arg with
-      | (Ops.Param | Ops.Buffer), Param p -> p.device
-      | Ops.After, _ -> device u.src.(0)
-      | Ops.Copy, Str d -> Some d
-      | _ ->
-        let rec first i = if i >= Array.length u.src then None
-          else match device u.src.(i) with Some d -> Some d | None -> first (i + 1) in
-        first 0 in
-    DT.replace device_cache u r;
-    r
-
-(* tinygrad: UOp.is_virtual *)
-let is_virtual u = device u = None || Dtype.is_weak u.dtype
-
-(* tinygrad: UOp.has_buffer_identity *)
-let rec has_buffer_identity ?(after_ok = false) (u : Uop.t) =
-  match u.op with
-  | Ops.Reshape | Ops.Unshard | Ops.Mselect -> has_buffer_identity ~after_ok u.src.(0)
-  | Ops.After when after_ok -> has_buffer_identity ~after_ok u.src.(0)
-  | Ops.Buffer | Ops.Param -> true
-  | _ -> false
+(* tinygrad: UOp.device, is_virtual, has_buffer_identity — one port, in Uop (device is cached on the node) *)
+let device = Uop.device
+let is_virtual = Uop.is_virtual
+let has_buffer_identity = Uop.has_buffer_identity
 
 (* tinygrad: UOp.buf_uop *)
 let rec buf_uop (u : Uop.t) : Uop.t =

@@ -82,45 +82,9 @@ let replace_store_after_with_contig (u : Uop.t) (src : Uop.t) =
   while List.memq !assigned_to.op [ Ops.Bitcast; Ops.After; Ops.Unshard ] do assigned_to := base !assigned_to.src.(0) done;
   if !assigned_to.op <> Ops.Buffer then Some (create Ops.Contiguous ~src:[| src |] ~tag:u.tag) else None
 
-(* tinygrad: pm_contiguous_view_offset (uop/ops.py); ctx is the source UOp *)
-let element_size (u : Uop.t) = Dtype.itemsize u.dtype
-let numel (u : Uop.t) = max_numel u
-let flatten (u : Uop.t) = Buffers.reshape u [ Sint (numel u) ]
-
-let pm_contiguous_view_offset : Uop.t P.matcher =
-  P.matcher
-    [ (* normalize to 1d bitcasts *)
-      P.rule (P.pat Ops.Bitcast ~name:"b") (fun m ->
-          let b = P.get m "b" in
-          if List.length (shape b) <> 1 then Some (Buffers.reshape (bitcast b.dtype (flatten b.src.(0))) (shape b)) else None);
-      P.rule_ctx (P.index (P.pat Ops.Bitcast ~name:"b") [ P.cvar "c" ]) (fun ctx m ->
-          let b = P.get m "b" and c = P.get m "c" in
-          if tag_truthy b.tag || b.tag = Bool true then begin
-            let osz = element_size b and isz = element_size b.src.(0) in
-            let ci = Z.to_int (zi (const_val c)) in
-            let r = range (Sint (numel ctx * osz / isz)) 0 and off = ci * osz / isz in
-            Some (index (flatten b.src.(0)) [ O.(r + i off) ])
-          end else None);
-      P.rule (P.pat Ops.Index ~src:(P.In_order [ P.var "b" ])) (fun m -> Some (index (rtag (P.get m "b")) [ O.i 0 ]));
-      P.rule (P.pat Ops.Index ~src:(P.In_order [ P.var "b"; P.pat Ops.Range ])) (fun m ->
-          Some (index (rtag (P.get m "b")) [ O.i 0 ]));
-      P.rule (P.pat Ops.Index ~src:(P.In_order [ P.var "b"; P.O.(P.pat Ops.Range + P.cvar "c") ])) (fun m ->
-          Some (index (rtag (P.get m "b")) [ P.get m "c" ]));
-      P.rule_ctx (P.pat Ops.Index ~src:(P.In_order [ P.var "b"; P.cvar "c" ])) (fun ctx m ->
-          if numel ctx = 1 then Some (index (rtag (P.get m "b")) [ P.get m "c" ]) else None) ]
-
-let pm_view_offset_all = lazy P.(lift Rangeify.pm_mops @@@ lift Symbolic.symbolic @@@ pm_contiguous_view_offset)
-
-(* tinygrad: UOp.contiguous_view — (buffer, element offset) when the view is a contiguous range of a buffer *)
-let contiguous_view (u : Uop.t) : (Uop.t * int) option =
-  let idx = index (flatten u) [ range (Sint (numel u)) 0 ] in
-  let out = P.graph_rewrite (Lazy.force pm_view_offset_all) u idx in
-  if out.op <> Ops.Index || Array.length out.src < 2 then None
-  else begin
-    let b = out.src.(0) and c = out.src.(1) in
-    if b.tag = No_arg || c.op <> Ops.Const then None
-    else match const_val c with I z -> Some (replace b ~tag:No_arg, Z.to_int z) | _ -> None
-  end
+(* tinygrad: pm_contiguous_view_offset / UOp.contiguous_view — ported once in Rangeify (which Callify depends on) *)
+let pm_contiguous_view_offset = Rangeify.pm_contiguous_view_offset
+let contiguous_view = Rangeify.contiguous_view
 
 let () = Buffers.contiguous_view_hook := contiguous_view
 
@@ -129,7 +93,7 @@ let make_buffer_view (src : Uop.t) : Uop.t option =
   match contiguous_view src with
   | None -> None
   | Some (buf, offset) ->
-    let size = max_numel src * element_size src / element_size buf in
+    let size = max_numel src * Dtype.itemsize src.dtype / Dtype.itemsize buf.dtype in
     if buf.op <> Ops.Buffer then None
     else Some (bitcast src.dtype (mop Ops.Shrink buf (`Pairs [ (Sint offset, Sint size) ])))
 
