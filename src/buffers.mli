@@ -66,9 +66,6 @@ val contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref
     views of it (movement ops, SHRINK/BITCAST). tinygrad [UOp.buffer]. *)
 val buffer : Uop.t -> Device.Buffer.t
 
-(** [UOp.contiguous_view], set by [Callify] (it needs the rewrite rules). *)
-val contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref
-
 (** The Buffer of a BUFFER if it is allocated. tinygrad [UOp.realized]. *)
 val realized : Uop.t -> Device.Buffer.t option
 

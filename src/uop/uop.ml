@@ -34,6 +34,16 @@ type arg =
   | Kernel_info of kernel_info
   | Program_info of program_info
   | Bufferize_opts of bufferize_opts  (* added by S-rangeify: the arg of STAGE *)
+  | Wmma_arg of wmma_arg  (* the arg of WMMA *)
+
+(* tinygrad UOp.wmma: arg=(dims, dtype_in, device, threads, tc_upcast_axes) *)
+and wmma_arg = {
+  wdims : int * int * int;  (* N, M, K *)
+  wdtype_in : Dtype.t;
+  wdevice : string;
+  wthreads : int;
+  wupcast_axes : (int * int) list list;  (* for A, B and C: (range number, size) pairs *)
+}
 
 (* tinygrad schedule/indexing.py BufferizeOpts: the arg of STAGE (on LOCAL, device is the id) — added by S-rangeify *)
 and bufferize_opts = { bdevice : bdevice; baddrspace : Dtype.addrspace; removable : bool }
@@ -108,7 +118,10 @@ let rec equal_arg a b =
     && (match p.local_size, q.local_size with None, None -> true | Some a, Some b -> equal_sints a b | _ -> false)
   | (No_arg | Dtype _ | Int _ | Str _ | Range _ | Reduce_arg _ | Ints _ | Bools _ | Op _ | Bool _), _ -> a = b
   | Bufferize_opts x, Bufferize_opts y -> x = y
-  | (Const _ | Param _ | Tuple _ | Kernel_info _ | Program_info _ | Bufferize_opts _), _ -> false
+  | Wmma_arg x, Wmma_arg y ->
+    x.wdims = y.wdims && x.wdtype_in == y.wdtype_in && x.wdevice = y.wdevice && x.wthreads = y.wthreads
+    && x.wupcast_axes = y.wupcast_axes
+  | (Const _ | Param _ | Tuple _ | Kernel_info _ | Program_info _ | Bufferize_opts _ | Wmma_arg _), _ -> false
 
 and equal_sint a b = match a, b with Sint x, Sint y -> x = y | Suop x, Suop y -> x == y | _ -> false
 and equal_sints a b = List.length a = List.length b && List.for_all2 equal_sint a b
@@ -120,6 +133,7 @@ let rec hash_arg = function
   | Tuple l -> List.fold_left (fun h a -> (h * 65599) + hash_arg a) 17 l
   | Kernel_info k -> Hashtbl.hash (k.kname, k.axis_types, k.beam)
   | Program_info p -> Hashtbl.hash (p.pname, p.globals, p.outs, p.ins)
+  | Wmma_arg w -> Hashtbl.hash (w.wdims, w.wdevice, w.wthreads, w.wupcast_axes)
   | a -> Hashtbl.hash a
 
 (* ---------- hash-consing: a weak set keyed by (op, dtype, src ids, arg, tag) ---------- *)
@@ -990,6 +1004,11 @@ let rec arg_to_string = function
       k.kname at (if List.length k.axis_types = 1 then "," else "") (if k.dont_use_locals then "True" else "False")
       (opts k.applied_opts) (match k.opts_to_apply with None -> "None" | Some l -> opts l) k.beam
   | Program_info p -> Printf.sprintf "ProgramInfo(name='%s')" p.pname
+  | Wmma_arg w ->
+    let (n, m, k) = w.wdims in
+    let pairs l = "(" ^ String.concat ", " (List.map (fun (a, b) -> Printf.sprintf "(%d, %d)" a b) l) ^ (if List.length l = 1 then ",)" else ")") in
+    Printf.sprintf "((%d, %d, %d), %s, '%s', %d, (%s))" n m k (Dtype.to_string w.wdtype_in) w.wdevice w.wthreads
+      (String.concat ", " (List.map pairs w.wupcast_axes))
   | Bufferize_opts b ->
     Printf.sprintf "BufferizeOpts(device=%s, addrspace=%s, removable=%s)"
       (match b.bdevice with Bdev_none -> "None" | Bdev d -> "'" ^ d ^ "'" | Bdev_id i -> string_of_int i)

@@ -43,6 +43,16 @@ type arg =
   | Kernel_info of kernel_info
   | Program_info of program_info
   | Bufferize_opts of bufferize_opts  (** the arg of STAGE (added by S-rangeify) *)
+  | Wmma_arg of wmma_arg  (** the arg of WMMA *)
+
+(** tinygrad [UOp.wmma]'s arg [(dims, dtype_in, device, threads, tc_upcast_axes)]. *)
+and wmma_arg = {
+  wdims : int * int * int;  (** N, M, K of the tensor core *)
+  wdtype_in : Dtype.t;  (** dtype of A and B (kept in the arg: bitcasts change the srcs' dtypes) *)
+  wdevice : string;  (** the renderer's device *)
+  wthreads : int;  (** threads that make the warp *)
+  wupcast_axes : (int * int) list list;  (** for A, B and C: (range number, size) pairs *)
+}
 
 (** tinygrad [BufferizeOpts] (schedule/indexing.py): the arg of STAGE. *)
 and bufferize_opts = {
