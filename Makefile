@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-ops test-long demo demo-symbolic dataset bench bench-mnist clean
+.PHONY: deps build test test-ops test-long demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -13,7 +13,8 @@ deps:
 	fi
 
 build: deps
-	dune build @install test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe examples/demo.exe examples/beautiful_mnist.exe
+	dune build @install test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe bench/bench_ops.exe examples/demo.exe examples/beautiful_mnist.exe \
+	  examples/readme_example.exe docs/gen_tour.exe
 
 test: build
 	dune exec --no-build test/test_main.exe
@@ -25,6 +26,19 @@ test-ops: build
 # the long training checks (a 2,000-step MLP loop with resident memory flat)
 test-long: build
 	TRAINING_LONG=1 TEST_FILTER=training. dune exec --no-build test/test_main.exe
+
+# the golden op replay and the corpus on a GPU (GPU_DEV=CUDA by default, or METAL): needs the optional backend,
+# i.e. opam's cudajit >= 0.7.2 (CUDA toolkit at $$CUDA_PATH, default /usr/local/cuda) or metal >= 0.1.1 (macOS)
+GPU_DEV ?= CUDA
+test-gpu: build
+	@st=0; for s in gpu_runtime. ops_golden. corpus.; do \
+	  echo "DEV=$(GPU_DEV) TEST_FILTER=$$s"; DEV=$(GPU_DEV) TEST_FILTER=$$s dune exec --no-build test/test_main.exe || st=1; \
+	done; exit $$st
+
+# type-checks the optional CUDA/Metal backends against mock interfaces of cudajit 0.7.2 / metal 0.1.1 (no GPU,
+# no packages needed; a separate dune workspace in _build_mockgpu, the real build is untouched)
+check-gpu-backends:
+	sh tools/mock_gpu_libs/check.sh
 
 # Fashion-MNIST (MIT licence) from Debian's dataset-fashion-mnist, in /usr/share/datasets/fashion-mnist
 dataset:
@@ -40,9 +54,19 @@ demo: build dataset
 demo-symbolic: build
 	dune exec --no-build examples/demo.exe
 
-# side by side with tinygrad when a python with tinygrad 0.14.0 is given: make bench PYTHON=/path/to/venv/bin/python
+# ops and training steps side by side with tinygrad 0.14.0, default opts and BEAM=2 (bench/compare.py): PYTHON is
+# used when it imports tinygrad 0.14.0, else bench/.venv is created with pip. The first BEAM run searches (minutes).
 PYTHON ?= python3
 bench: build
+	PYTHON=$(PYTHON) python3 bench/compare.py --ours _build/default/bench/bench_ops.exe
+
+# a quick smoke run of the same (3 reps, small sizes, default opts only)
+bench-quick: build
+	BENCH_QUICK=1 PYTHON=$(PYTHON) python3 bench/compare.py --ours _build/default/bench/bench_ops.exe --modes default
+
+# micro benchmarks: symbolic simplifier, kernel launch overhead and the thread pool, scheduler (side by side with
+# tinygrad when PYTHON imports it)
+bench-micro: build
 	dune exec --no-build bench/bench_symbolic.exe
 	dune exec --no-build bench/bench_launch.exe
 	dune exec --no-build bench/bench_schedule.exe
@@ -55,5 +79,23 @@ bench-mnist: build dataset
 	@if $(PYTHON) -c "import tinygrad" 2>/dev/null; then $(PYTHON) bench/beautiful_mnist.py; \
 	else echo "(tinygrad not importable with $(PYTHON): skipping the side-by-side run)"; fi
 
+# docs/tour.md is printed by docs/gen_tour.exe; test/test_docs.ml fails until it is regenerated after a change
+tour: build
+	dune exec --no-build docs/gen_tour.exe > docs/tour.md.tmp && mv docs/tour.md.tmp docs/tour.md
+
+# the API reference (odoc, from Debian's ocaml-odoc) in _build/default/_doc/_html/index.html. odoc prints its
+# warnings only when it rebuilds, so the odoc files are removed first. "Couldn't find the following modules:
+# Stdlib" is dune 2.9 not building the stdlib's docs (ocaml/dune#5229) and is not counted; any other warning fails.
+doc: deps
+	@dpkg -s ocaml-odoc >/dev/null 2>&1 || { echo "installing: ocaml-odoc"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ocaml-odoc; }
+	@rm -rf _build/default/_doc; find _build/default -name '*.odoc' -delete 2>/dev/null || true
+	@log=$$(mktemp); dune build @doc 2>$$log; rc=$$?; cat $$log; \
+	n=$$(grep '^Warning:' $$log | grep -vc "Couldn't find the following modules"); rm -f $$log; \
+	if [ $$rc -ne 0 ] || [ $$n -ne 0 ]; then echo "make doc: $$n odoc warnings"; exit 1; fi; \
+	echo "make doc: no warnings; open _build/default/_doc/_html/index.html"
+
 clean:
 	dune clean
+	rm -rf _build_mockgpu

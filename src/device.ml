@@ -44,7 +44,8 @@ let lru_allocator (base : allocator) =
     match Hashtbl.find_opt cache (size, spec) with
     | Some (o :: rest) -> Hashtbl.replace cache (size, spec) rest; o
     | Some [] | None -> (
-        try base.alloc size spec with Out_of_memory -> free_cache (); base.alloc size spec) in
+        (* tinygrad catches RuntimeError/MemoryError: here Out_of_memory, or Failure from a GPU backend *)
+        try base.alloc size spec with Out_of_memory | Failure _ -> free_cache (); base.alloc size spec) in
   let free o size spec =
     if Helpers.lru.value <> 0 && not (spec.nolru || spec.zero) then
       Hashtbl.replace cache (size, spec) (o :: Option.value ~default:[] (Hashtbl.find_opt cache (size, spec)))
@@ -64,8 +65,13 @@ type launch = {
   keep : opaque option array;
 }
 
-(* tinygrad: Program *)
-type program = { name : string; call : launch -> global_size:int array -> local_size:int array -> unit }
+(* tinygrad: Program; [timed_call] is Program.__call__(wait=True): runs to completion and returns the seconds the
+   device measured (GPU events), for backends that can time kernels *)
+type program = {
+  name : string;
+  call : launch -> global_size:int array -> local_size:int array -> unit;
+  timed_call : (launch -> global_size:int array -> local_size:int array -> float) option;
+}
 
 (* tinygrad: Compiled *)
 type compiled = {
@@ -84,9 +90,29 @@ let all_devices = [ "METAL"; "AMD"; "NV"; "CUDA"; "QCOM"; "CL"; "CPU"; "DSP"; "W
 let classes : (string, string -> compiled) Hashtbl.t = Hashtbl.create 8
 let opened : (string, compiled) Hashtbl.t = Hashtbl.create 8
 
-let register name make = Hashtbl.replace classes (String.uppercase_ascii name) make
+(* devices this build knows of but cannot open, with the reason; an optional backend library removes its entry when
+   it is linked (it registers itself) *)
+let not_built : (string, string) Hashtbl.t = Hashtbl.create 4
+let () =
+  Hashtbl.replace not_built "CUDA" "backend not built (opam package cudajit >= 0.7.2 not installed)";
+  Hashtbl.replace not_built "METAL" "backend not built (opam package metal >= 0.1.1 not installed; macOS only)"
+
+let register name make =
+  let name = String.uppercase_ascii name in
+  Hashtbl.remove not_built name;
+  Hashtbl.replace classes name make
+
+let set_unavailable name reason =
+  let name = String.uppercase_ascii name in
+  Hashtbl.remove classes name;
+  Hashtbl.replace not_built name reason
 
 let registered () = List.filter (Hashtbl.mem classes) all_devices
+
+let unavailable () =
+  List.filter_map (fun d -> Option.map (fun r -> (d, r)) (Hashtbl.find_opt not_built d)) all_devices
+
+let unavailable_reason name = Hashtbl.find_opt not_built (String.uppercase_ascii name)
 
 (* tinygrad: _Device._select_device, the first device in ALL_DEVICES that opens *)
 let select_device = lazy (
@@ -95,7 +121,21 @@ let select_device = lazy (
     | d :: rest -> (match (Hashtbl.find classes d) d with _ -> d | exception _ -> go rest) in
   go (registered ()))
 
-let default () = match Helpers.dev_device () with "" -> Lazy.force select_device | d -> d
+let base_name ix = match String.index_opt ix ':' with Some i -> String.sub ix 0 i | None -> ix
+
+(* the message for a device that cannot be opened because no backend for it is linked *)
+let no_backend what ix =
+  let b = base_name ix in
+  match Hashtbl.find_opt not_built b with
+  | Some reason -> Printf.sprintf "%s: %s: %s" what b reason
+  | None -> Printf.sprintf "%s: no device %s (built: %s)" what ix (String.concat ", " (registered ()))
+
+(* DEV names a device: it must be one this build has a backend for *)
+let default () = match Helpers.dev_device () with
+  | "" -> Lazy.force select_device
+  | d ->
+    let b = String.uppercase_ascii (base_name d) in
+    if Hashtbl.mem classes b then d else invalid_arg (no_backend ("DEV=" ^ d) b)
 
 (* tinygrad: _Device._canonicalize, "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1" *)
 let canonicalize device =
@@ -107,8 +147,6 @@ let canonicalize device =
   let n = String.length s in
   if n >= 2 && String.sub s (n - 2) 2 = ":0" then String.sub s 0 (n - 2) else s
 
-let base_name ix = match String.index_opt ix ':' with Some i -> String.sub ix 0 i | None -> ix
-
 (* tinygrad: Device[ix] *)
 let get ix =
   let ix = canonicalize (Some ix) in
@@ -119,11 +157,25 @@ let get ix =
   | None ->
     let make = match Hashtbl.find_opt classes (base_name ix) with
       | Some m -> m
-      | None -> invalid_arg (Printf.sprintf "Device.get: no device %s (built: %s)" ix (String.concat ", " (registered ()))) in
+      | None -> invalid_arg (no_backend "Device.get" ix) in
     let d = make ix in
     if Helpers.debug.value >= 1 then Printf.printf "opened device %s\n%!" ix;
     Hashtbl.replace opened ix d;
     d
+
+(* tinygrad: Compiled.renderer — the renderer of each device class that is not the CPU (whose Clang renderer the
+   engine builds itself); a backend registers it with its device class, the function gets the device ("CUDA:1") *)
+let renderers : (string, string -> Renderer.t) Hashtbl.t = Hashtbl.create 4
+
+let register_renderer name f = Hashtbl.replace renderers (String.uppercase_ascii name) f
+
+let renderer ix =
+  let ix = canonicalize (Some ix) in
+  match Hashtbl.find_opt renderers (base_name ix) with
+  | Some f -> f ix
+  | None ->
+    if Hashtbl.mem classes (base_name ix) then invalid_arg (Printf.sprintf "Device.renderer: no renderer for device %s" ix)
+    else invalid_arg (no_backend "Device.renderer" ix)
 
 (* ---------- Buffer ---------- *)
 
@@ -341,8 +393,12 @@ end
 
 let default_size = [| 1; 1; 1 |]
 
-(* runs a program; with [wait] the wall time in seconds, else 0. *)
+(* runs a program; with [wait] the device-measured time in seconds when the backend times kernels, else the wall
+   time; 0 without [wait] *)
 let run_program ?(global_size = default_size) ?(local_size = default_size) ?(wait = false) (p : program) l =
+  match p.timed_call with
+  | Some timed when wait -> timed l ~global_size ~local_size
+  | _ ->
   if wait then begin
     let st = Helpers.perf_counter_ns () in
     p.call l ~global_size ~local_size;

@@ -45,8 +45,14 @@ type launch = {
   keep : opaque option array;
 }
 
-(** tinygrad's Program: a loaded kernel. *)
-type program = { name : string; call : launch -> global_size:int array -> local_size:int array -> unit }
+(** tinygrad's Program: a loaded kernel; [call] launches it (asynchronously on a GPU), [timed_call] (for backends
+    that time kernels on the device, e.g. with GPU events) runs it to completion and returns the device time in
+    seconds (tinygrad's [Program.__call__(wait=True)]). *)
+type program = {
+  name : string;
+  call : launch -> global_size:int array -> local_size:int array -> unit;
+  timed_call : (launch -> global_size:int array -> local_size:int array -> float) option;
+}
 
 (** tinygrad's Compiled: a device's allocator, compiler and runtime ([runtime ~name ~lib ~runtimevars] loads a
     kernel; [runtimevars] maps runtime var names such as "core_id" to var slots). *)
@@ -61,20 +67,39 @@ type compiled = {
 (** tinygrad's ALL_DEVICES, in the order a default device is looked for. *)
 val all_devices : string list
 
-(** Registers a device class under its base name ("CPU"); the function opens a device ("CPU", "CUDA:1"). *)
+(** Registers a device class under its base name ("CPU"); the function opens a device ("CPU", "CUDA:1").
+    Optional backend libraries (tinygrad.cuda, tinygrad.metal) call it when they are linked. *)
 val register : string -> (string -> compiled) -> unit
 
 (** The registered device names, in ALL_DEVICES order. *)
 val registered : unit -> string list
 
-(** [Device.DEFAULT]: DEV's device, else the first registered device that opens (CPU when only CPU is built). *)
+(** Devices this build knows of but has no backend for, with the reason, in ALL_DEVICES order (CUDA and METAL
+    until their optional libraries register them). *)
+val unavailable : unit -> (string * string) list
+
+(** The reason a device (base name) is unavailable, if it is. *)
+val unavailable_reason : string -> string option
+
+(** [set_unavailable name reason] unregisters a device class and records why it is unavailable. *)
+val set_unavailable : string -> string -> unit
+
+(** [Device.DEFAULT]: DEV's device, else the first registered device that opens (CPU when only CPU is built);
+    [Invalid_argument] naming the device and the reason when DEV names a device without a backend. *)
 val default : unit -> string
 
 (** "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1"; [None] is the default device. *)
 val canonicalize : string option -> string
 
-(** [Device[ix]]: opens a device once and returns it; [Invalid_argument] for an unknown device. *)
+(** [Device[ix]]: opens a device once and returns it; [Invalid_argument] for an unknown device or one without a
+    backend (the message names the device and the reason). *)
 val get : string -> compiled
+
+(** Registers the renderer of a device class (tinygrad's [Compiled.renderer]); the function gets the device. *)
+val register_renderer : string -> (string -> Renderer.t) -> unit
+
+(** The renderer of a (non-CPU) device; [Invalid_argument] when none is registered. *)
+val renderer : string -> Renderer.t
 
 (** tinygrad's Buffer: allocated on first use, views share their base's memory. *)
 module Buffer : sig

@@ -484,7 +484,8 @@ val to_device : t -> string -> t
 (** Whether dropout and friends are active. tinygrad [Tensor.training]. *)
 val training : bool ref
 
-(** {1 T-ops block: tinygrad mixin/op.py ({!Mixin_op})} *)
+(** {1 Creation helpers, indexing, linear algebra and nn functions}
+    tinygrad [mixin/op.py] (see {!Mixin_op}). *)
 
 (** [arange ?start ?step stop]: [start, start+step, ...] below [stop] (int32 unless [dtype]). [device] is accepted for
     the API; the result is a device-less CONST graph, as tinygrad's. *)
@@ -572,9 +573,9 @@ val binary_crossentropy : ?reduction:Mixin_op.reduction -> t -> t -> t
 (** Binary cross-entropy of logits against targets (mean by default), positives weighted by [pos_weight]. *)
 val binary_crossentropy_logits : ?reduction:Mixin_op.reduction -> ?pos_weight:t -> t -> t -> t
 
-(** (end of the T-ops block) *)
 
-(** {1 G-autograd block: autograd. tinygrad [tensor.py] backward and [mixin/op.py] gradient} *)
+(** {1 Autograd}
+    tinygrad [tensor.py] backward and [mixin/op.py] gradient. *)
 
 (** [gradient y targets]: d(y)/d(target) for each target ([y] a float scalar; zeros for unreached targets).
     tinygrad [Tensor.gradient]. *)
@@ -592,10 +593,10 @@ val grad : t -> t option
     [Tensor.backward]. *)
 val backward : ?gradient:t -> t -> unit
 
-(** (end of the G-autograd block) *)
 
-(** {1 G-ops-C block: more of tinygrad mixin/op.py ({!Mixin_op}). Lists are tinygrad's int-or-tuple arguments:
-    a one-element list is tinygrad's int; paddings may also be one per side ([left; right; top; bottom ...]).} *)
+(** {1 Convolutions, pooling, einsum, interpolation and losses}
+    More of tinygrad [mixin/op.py] (see {!Mixin_op}). Lists are tinygrad's int-or-tuple arguments: a
+    one-element list is tinygrad's int; paddings may also be one per side ([left; right; top; bottom ...]). *)
 
 (** tinygrad's [ReductionStr]: [`Mean], [`Sum], [`None]. *)
 type reduction = Mixin_op.reduction
@@ -643,9 +644,9 @@ val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> t -> t
 (** Negative log-likelihood of log-probabilities (class axis 1) against int labels. tinygrad [Tensor.nll_loss]. *)
 val nll_loss : ?weight:t -> ?ignore_index:int -> ?reduction:reduction -> t -> t -> t
 
-(** (end of the G-ops-C block) *)
 
-(** {1 G-ops-A block: more of tinygrad mixin/elementwise.py ({!Mixin_elementwise})} *)
+(** {1 More elementwise functions}
+    tinygrad [mixin/elementwise.py] (see {!Mixin_elementwise}). *)
 
 (** [isclose x other]: [|x - other| <= atol + rtol * |other|] elementwise (bool), infinities close when equal, NaNs
     close only with [equal_nan] (defaults rtol 1e-5, atol 1e-8). tinygrad [Tensor.isclose]. *)
@@ -655,9 +656,9 @@ val isclose : ?rtol:float -> ?atol:float -> ?equal_nan:bool -> t -> t -> t
     already start with it (errors from the mixins name the public op). *)
 val named : string -> (unit -> 'a) -> 'a
 
-(** (end of the G-ops-A block) *)
 
-(** {1 G-ops-B block: scans, sort, scatter, more movement ({!Mixin_op_ext}, {!Mixin_movement})} *)
+(** {1 Scans, sort, scatter, more movement}
+    See {!Mixin_op_ext} and {!Mixin_movement}. *)
 
 (** [cummax ?axis x]: running maximum along [axis] (default 0) and its int32 indices. tinygrad [Tensor.cummax]. *)
 val cummax : ?axis:int -> t -> t * t
@@ -724,9 +725,9 @@ val masked_select : ?size:int -> ?fill_value:float -> t -> t -> t
     tinygrad [Tensor.nonzero]. *)
 val nonzero : ?size:int -> ?fill_value:int -> t -> t
 
-(** (end of the G-ops-B block) *)
 
-(** {1 G-rand block: random numbers (tinygrad tensor.py RNG state, mixin/rand.py via {!Mixin_rand})}
+(** {1 Random numbers}
+    tinygrad [tensor.py] RNG state and [mixin/rand.py] (see {!Mixin_rand}).
     Counter-based threefry: the same seed gives tinygrad's values bit for bit. Each device gets a 2-word uint32 key
     and a 2-word counter, created on first use as small tensors copied from the PYTHON device (two COPYs). *)
 
@@ -742,7 +743,7 @@ val manual_seed : int -> unit
 (** The device's (key, counter) for a draw of [num] words, advancing its counter. tinygrad [Tensor._next_counter]. *)
 val next_counter : string -> int -> Uop.t * Uop.t
 
-(** Uniform [0, 1) (default float32; a concrete float dtype). tinygrad [Tensor.rand]. *)
+(** Uniform \[0, 1) (default float32; a concrete float dtype). tinygrad [Tensor.rand]. *)
 val rand : ?dtype:Dtype.t -> ?device:string -> ?contiguous:bool -> int array -> t
 
 (** {!rand} with the shape, device and (unless [dtype]) dtype of a tensor. tinygrad [rand_like]. *)
@@ -754,16 +755,16 @@ val randn : ?dtype:Dtype.t -> ?device:string -> int array -> t
 (** {!randn} like a tensor. tinygrad [randn_like]. *)
 val randn_like : ?dtype:Dtype.t -> t -> t
 
-(** Uniform integers in [[low, high)] (low default 0, int32). tinygrad [Tensor.randint]. *)
+(** Uniform integers in \[low, high) (low default 0, int32). tinygrad [Tensor.randint]. *)
 val randint : ?dtype:Dtype.t -> ?device:string -> ?low:int -> high:int -> int array -> t
 
-(** Uniform in [[low, high)] (default [0, 1)). tinygrad [Tensor.uniform]. *)
+(** Uniform in \[low, high) (default \[0, 1)). tinygrad [Tensor.uniform]. *)
 val uniform : ?dtype:Dtype.t -> ?device:string -> ?low:float -> ?high:float -> int array -> t
 
 (** Normal with [mean] (0) and [std] (1). tinygrad [Tensor.normal]. *)
 val normal : ?dtype:Dtype.t -> ?device:string -> ?mean:float -> ?std:float -> int array -> t
 
-(** Uniform in [[-n^-0.5, n^-0.5)], n the element count. tinygrad [Tensor.scaled_uniform]. *)
+(** Uniform in \[-n^-0.5, n^-0.5), n the element count. tinygrad [Tensor.scaled_uniform]. *)
 val scaled_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
 
 (** Glorot uniform. tinygrad [Tensor.glorot_uniform]. *)
@@ -787,7 +788,6 @@ val dropout : ?p:float -> t -> t
 val scaled_dot_product_attention :
   ?mask:t -> ?dropout_p:float -> ?is_causal:bool -> ?enable_gqa:bool -> t -> t -> t -> t
 
-(** (end of the G-rand block) *)
 
 (** Infix operators: [open Tensor.O]. *)
 module O : sig

@@ -1,3 +1,6 @@
+(* the suites assume CPU unless DEV says otherwise (a linked GPU backend would otherwise become the default) *)
+let () = if Tinygrad.Helpers.dev_device () = "" then Tinygrad.Helpers.dev.value <- Tinygrad.Helpers.dev_of_string "CPU"
+
 let () =
   Test_util.run_suites
     [ ("dtype", Test_dtype.tests);
@@ -16,4 +19,4 @@ let () =
       ("kernels", Test_kernels.tests);
       ("renderer", Test_renderer.tests);
       ("transcendental", Test_transcendental.tests); ("mixin_op", Test_mixin_op.tests);
-      ("corpus", Test_corpus.tests); ("errors", Test_errors.tests); ("schedule", Test_schedule.tests); ("indexing", Test_indexing.tests); ("rangeify", Test_rangeify.tests); ("tensor", Test_tensor.tests); ("gradient", Test_gradient.tests); ("ops_golden", Test_ops_golden.tests); ("bad_input", Test_bad_input.tests); ("rand", Test_rand.tests); ("nn", Test_nn.tests); ("state", Test_state.tests); ("datasets", Test_datasets.tests); ("jit", Test_jit.tests); ("training", Test_training.tests) ]
+      ("corpus", Test_corpus.tests); ("errors", Test_errors.tests); ("schedule", Test_schedule.tests); ("indexing", Test_indexing.tests); ("rangeify", Test_rangeify.tests); ("tensor", Test_tensor.tests); ("gradient", Test_gradient.tests); ("ops_golden", Test_ops_golden.tests); ("bad_input", Test_bad_input.tests); ("rand", Test_rand.tests); ("nn", Test_nn.tests); ("state", Test_state.tests); ("datasets", Test_datasets.tests); ("jit", Test_jit.tests); ("training", Test_training.tests); ("gpu_opts", Test_gpu_opts.tests); ("gpu_render", Test_gpu_render.tests); ("gpu_runtime", Test_gpu_runtime.tests); ("docs", Test_docs.tests); ("diff_render", Test_diff_render.tests) ]

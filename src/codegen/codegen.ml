@@ -1,7 +1,8 @@
 (* tinygrad: codegen/__init__.py — the kernel pipeline: full_rewrite_to_sink (every pass in order), the
    linearize/render steps of to_program, and ProgramInfo.from_sink (uop/ops.py).
-   Not ported: the ISA renderer branches (instruction selection, register allocation, do_assemble), tensor-core
-   (WMMA) rules, GROUP_REDUCE (fix_group_for_reduce) and LOCAL staging (add_local_buffer): they fail loudly. *)
+   Includes the GPU passes: the tensor-core (WMMA) rules, GROUP_REDUCE (fix_group_for_reduce) and LOCAL staging
+   (add_local_buffer). Not ported: the ISA renderer branches (instruction selection, register allocation, do_assemble).
+   A WMMA arg's [wupcast_axes] is [[]] once expanded (tinygrad sets it to None). *)
 
 open Uop
 
@@ -130,7 +131,42 @@ let expand_reduce (r : Uop.t) =
     Some (reshape red out_shape)
   end
 
-(* tinygrad: expander2 (the WMMA rule, expand_wmma, comes with tensor cores) *)
+let wmma_arg u = match u.arg with Wmma_arg w -> w | _ -> invalid_arg "WMMA arg"
+let sint_int = function Sint i -> i | Suop u -> vmax_int u
+
+(* tinygrad: contract_axis — move the axes of [arg] (range number, size) last and merge them *)
+let contract_axis (ctx : (int, int) Hashtbl.t) (u : Uop.t) (arg : (int * int) list) =
+  let permute_tail = List.map (fun (rn, _) -> Hashtbl.find ctx rn) arg in
+  let nd = List.length (shape u) in
+  let permute_head = List.filter (fun i -> not (List.mem i permute_tail)) (List.init nd (fun i -> i)) in
+  let out = permute u (permute_head @ permute_tail) in
+  let oshape = shape out in
+  let nh = List.length permute_head in
+  let head = List.filteri (fun i _ -> i < nh) oshape in
+  let rest = List.fold_left (fun acc s -> acc * sint_int s) 1 (List.filteri (fun i _ -> i >= nh) oshape) in
+  reshape out (head @ [ Sint rest ])
+
+(* tinygrad: unroll_axis — split the last axis into the axes of [arg] and put them at their expander positions *)
+let unroll_axis (ctx : (int, int) Hashtbl.t) (u : Uop.t) (arg : (int * int) list) =
+  let permute_tail = List.map (fun (rn, _) -> Hashtbl.find ctx rn) arg in
+  let us = shape u in
+  let out = reshape u (List.filteri (fun i _ -> i < List.length us - 1) us @ List.map (fun (_, nm) -> Sint nm) arg) in
+  let nd = List.length (shape out) in
+  let permute_head = List.filter (fun i -> not (List.mem i permute_tail)) (List.init nd (fun i -> i)) in
+  permute out (Helpers.argsort (permute_head @ permute_tail))
+
+(* tinygrad: expand_wmma — the WMMA's upcast axes (its arg) are contracted into its sources and unrolled out
+   (a WMMA whose upcast axes are [None], here [[]], is done) *)
+let expand_wmma (ctx : (int, int) Hashtbl.t) (u : Uop.t) =
+  let w = wmma_arg u in
+  match w.wupcast_axes with
+  | [ in0; in1; out0 ] ->
+    let wmma = Uop.replace ~src:[| contract_axis ctx u.src.(0) in0; contract_axis ctx u.src.(1) in1; u.src.(2) |]
+        ~arg:(Wmma_arg { w with wupcast_axes = [] }) u in
+    Some (unroll_axis ctx wmma out0)
+  | _ -> None
+
+(* tinygrad: expander2 *)
 let expander2 : (int, int) Hashtbl.t Upat.matcher =
   Upat.(matcher [
       rule (pat ~name:"r" Ops.Reduce) (fun c -> expand_reduce (get c "r"));
@@ -141,7 +177,8 @@ let expander2 : (int, int) Hashtbl.t Upat.matcher =
           | Some pos ->
             let n = vmax_int r + 1 in
             let cst = ustack (List.init n (fun i -> const_int ~dtype:r.dtype i)) in
-            Some (reshape cst (List.init (Hashtbl.length ctx) (fun i -> Sint (if i = pos then n else 1))))) ]
+            Some (reshape cst (List.init (Hashtbl.length ctx) (fun i -> Sint (if i = pos then n else 1)))));
+      rule_ctx (pat ~name:"u" Ops.Wmma) (fun ctx c -> expand_wmma ctx (get c "u")) ]
         @@@ lift Simplify.pm_flatten_range @@@ lift Movement.mop_cleanup)
 
 (* ---------- broadcast / devectorize ---------- *)
@@ -157,11 +194,47 @@ let expand_broadcast (x : Uop.t) =
       let shp = broadcast_shape shapes in
       Some (Uop.replace ~src:(Array.map (fun u -> expand u shp) x.src) x)
 
-(* tinygrad: pm_expand_broadcast (pm_wmma_add and broadcast_and_devec_wmma come with tensor cores) *)
-let pm_expand_broadcast : unit Upat.matcher =
+let but_last l = List.filteri (fun i _ -> i < List.length l - 1) l
+let last l = List.nth l (List.length l - 1)
+
+(* tinygrad: broadcast_and_devec_wmma — WMMAs whose sources differ in the leading (non-vector) axes are broadcast
+   and split into one WMMA per leading index *)
+let broadcast_and_devec_wmma (b : Uop.t) =
+  let shapes = List.map (fun u -> but_last (shape u)) (Array.to_list b.src) in
+  if List.for_all (sint_list_equal (List.hd shapes)) shapes then None
+  else begin
+    let shp = broadcast_shape shapes in
+    let src_expanded = Array.map (fun u -> expand u (shp @ [ last (shape u) ])) b.src in
+    let dims = List.map sint_int (but_last (shape b)) in
+    let src = List.map (fun idx ->
+        Uop.replace ~src:(Array.map (fun x -> index x (List.map iconst idx)) src_expanded) b) (product dims) in
+    Some (reshape (ustack src) (shape b))
+  end
+
+(* tinygrad: pm_wmma_add — an ADD onto a WMMA goes into its accumulator *)
+let pm_wmma_add : unit Upat.matcher =
   Upat.(matcher [
+      rule (alu Ops.Add [ pat ~name:"wmma" Ops.Wmma; var "add" ]) (fun c ->
+          let wmma = get c "wmma" and a = get c "add" in
+          Some (create Ops.Wmma ~src:[| wmma.src.(0); wmma.src.(1); Uop.add wmma.src.(2) a |] ~arg:wmma.arg));
+      (* push permute/reshape to the other side of the add *)
+      rule (alu Ops.Add [ pat ~name:"permute" ~src:(In_order [ pat ~name:"wmma" Ops.Wmma ]) Ops.Permute; var "add" ]) (fun c ->
+          let wmma = get c "wmma" and pm = get c "permute" and a = get c "add" in
+          let perm = match marg pm with `Perm p -> p | _ -> invalid_arg "PERMUTE arg" in
+          Some (permute (Uop.add wmma (permute a (Helpers.argsort perm))) perm));
+      rule (alu Ops.Add [ pat ~name:"permute" Ops.Permute
+                            ~src:(In_order [ pat ~name:"reshape" Ops.Reshape ~src:(In_order [ pat ~name:"wmma" Ops.Wmma; wild ]) ]);
+                          var "add" ]) (fun c ->
+          let wmma = get c "wmma" and rs = get c "reshape" and pm = get c "permute" and a = get c "add" in
+          let perm = match marg pm with `Perm p -> p | _ -> invalid_arg "PERMUTE arg" in
+          Some (permute (reshape (Uop.add wmma (reshape (permute a (Helpers.argsort perm)) (shape wmma))) (shape rs)) perm)) ])
+
+(* tinygrad: pm_expand_broadcast *)
+let pm_expand_broadcast : unit Upat.matcher =
+  Upat.(pm_wmma_add @@@ matcher [
       rule (make ~op:(List.filter (fun o -> Ops.Group.is_binary o || Ops.Group.is_ternary o) (Array.to_list Ops.all) @ [ Ops.Store ])
-              ~name:"x" ()) (fun c -> expand_broadcast (get c "x")) ])
+              ~name:"x" ()) (fun c -> expand_broadcast (get c "x"));
+      rule (pat ~name:"b" Ops.Wmma) (fun c -> broadcast_and_devec_wmma (get c "b")) ])
 
 (* tinygrad: do_devectorize — an op on shaped values becomes a STACK of scalar ops (a GROUP of STOREs) *)
 let do_devectorize (b : Uop.t) =
@@ -179,11 +252,21 @@ let do_devectorize (b : Uop.t) =
 
 let elementwise = List.filter Ops.Group.is_elementwise (Array.to_list Ops.all)
 
+(* tinygrad: do_stack_wmma — the WMMA sources become STACKs of scalars *)
+let do_stack_wmma (u : Uop.t) =
+  if Array.for_all (fun x -> x.op == Ops.Stack || x.op == Ops.Wmma) u.src then None
+  else begin
+    assert (List.length (shape u) = 1);
+    let src = Array.map (fun b ->
+        if b.op != Ops.Stack then ustack (List.init (max_numel b) (fun i -> index b [ iconst i ])) else b) u.src in
+    Some (Uop.replace ~src u)
+  end
+
 (* tinygrad: ew_devectorizer *)
 let ew_devectorizer : unit Upat.matcher =
   Upat.(matcher [ rule (make ~op:elementwise ~name:"b" ()) (fun c -> do_devectorize (get c "b")) ])
 
-(* tinygrad: devectorizer2 (the WMMA unpack rule, do_stack_wmma, comes with tensor cores) *)
+(* tinygrad: devectorizer2 *)
 let devectorizer2 : unit Upat.matcher =
   let bufpat = Upat.ops ~name:"b" [ Ops.Param; Ops.Buffer ] in
   Upat.(lift Movement.mop_cleanup @@@ Rangeify.pm_mops @@@ matcher [
@@ -191,6 +274,8 @@ let devectorizer2 : unit Upat.matcher =
       rule (make ~op:(elementwise @ [ Ops.Load; Ops.Store ]) ~name:"b" ()) (fun c -> do_devectorize (get c "b"));
       (* INDEX without src is nothing *)
       rule (pat Ops.Index ~src:(In_order [ var "x" ])) (fun c -> Some (get c "x"));
+      (* unpack WMMA *)
+      rule (pat ~name:"u" Ops.Wmma) (fun c -> do_stack_wmma (get c "u"));
       (* stacked INDEX is many INDEX *)
       rule (pat Ops.Index ~name:"x" ~src:(In_order [ bufpat; pat ~name:"s" Ops.Stack ])) (fun c ->
           let b = get c "b" and s = get c "s" and x = get c "x" in
@@ -214,11 +299,26 @@ let devectorizer2 : unit Upat.matcher =
 
 (* ---------- remove reduces ---------- *)
 
-(* tinygrad: fix_group_for_reduce — GROUP_REDUCE ranges need a LOCAL buffer (not ported yet) *)
+(* tinygrad: fix_group_for_reduce — the GROUP_REDUCE ranges are reduced through a LOCAL buffer: the other reduces
+   happen first, the partial results are staged (STAGE on LOCAL) and reduced again over new REDUCE ranges *)
 let fix_group_for_reduce (x : Uop.t) =
-  if List.exists (fun u -> u.op == Ops.Range && range_axis_type u = Group_reduce) (srcs_from x 1) then
-    failwith "fix_group_for_reduce: GROUP_REDUCE is not ported yet"
-  else None
+  let is_gfr u = u.op == Ops.Range && range_axis_type u = Group_reduce in
+  let reduce_gfr = List.filter is_gfr (srcs_from x 1) and reduce_r = List.filter (fun u -> not (is_gfr u)) (srcs_from x 1) in
+  if reduce_gfr = [] then None
+  else begin
+    (* NOTE: if there's other locals here, we need them in the buffer too *)
+    let upstream_locals = List.filter (fun u -> u.op == Ops.Range && range_axis_type u = Local) (toposort x) in
+    (* do only the non grouped reduces early *)
+    let ret = Uop.replace ~src:(Array.of_list (x.src.(0) :: reduce_r)) x in
+    let reduce_loop = List.map (fun r -> Uop.replace ~arg:(Range ([ range_axis_id r + 100 ], Reduce)) r) reduce_gfr in
+    let bopts = { bdevice = Bdev_id (range_axis_id (List.hd reduce_gfr)); baddrspace = Dtype.Local; removable = true } in
+    let staged = create Ops.Stage ~src:(Array.of_list (ret :: (upstream_locals @ reduce_gfr))) ~arg:(Bufferize_opts bopts) in
+    let buf = index staged (upstream_locals @ reduce_loop) in
+    (* do the final reduce (if/barrier are added in gpudims step) *)
+    (* NOTE: we remove all horizontal reduces here, they remain in the first reduce *)
+    let op, _ = reduce_arg x in
+    Some (create Ops.Reduce ~src:(Array.of_list (buf :: reduce_loop)) ~arg:(Reduce_arg (op, 0)))
+  end
 
 (* tinygrad: ReduceContext *)
 type reduce_context = { mutable acc_num : int }
@@ -287,9 +387,9 @@ let expand_horizontal_reduce (r : Uop.t) =
   | [] -> invalid_arg "expand_horizontal_reduce: nothing to reduce"
   | v :: rest -> List.fold_left (fun x y -> alu op [ x; y ]) v rest
 
-(* tinygrad: pm_reduce_local (pm_wmma_add comes with tensor cores) *)
+(* tinygrad: pm_reduce_local *)
 let pm_reduce_local : reduce_context Upat.matcher =
-  Upat.(matcher [
+  Upat.(lift pm_wmma_add @@@ matcher [
       (* fix group for reduce *)
       rule (pat ~name:"x" Ops.Reduce) (fun c -> fix_group_for_reduce (get c "x"));
       (* remove reduces *)
@@ -318,10 +418,19 @@ let pm_add_loads : unit Upat.matcher =
           let x = get c "x" in
           Some (Uop.replace ~src:(Array.concat [ [| x.src.(0); maybe_load x.src.(1) |]; Array.sub x.src 2 (Array.length x.src - 2) ]) x)) ])
 
-(* tinygrad: pm_add_local_buffers (add_local_buffer needs BufferizeOpts on STAGE: not ported yet) *)
-let pm_add_local_buffers : unit Upat.matcher =
-  Upat.(matcher [ rule (pat Ops.Stage) (fun _ -> failwith "add_local_buffer: STAGE (local buffers) is not ported yet") ]
-        @@@ Rangeify.pm_mops)
+(* tinygrad: add_local_buffer — a STAGE becomes a buffer of its addrspace, stored over its ranges *)
+let add_local_buffer (ctx : int ref) (x : Uop.t) =
+  let slot = !ctx in
+  incr ctx;
+  let addrspace = match x.arg with Bufferize_opts b -> b.baddrspace | _ -> invalid_arg "add_local_buffer: STAGE arg" in
+  let buf = placeholder (max_shape x) x.dtype ~slot ~addrspace in
+  let rngs = srcs_from x 1 in
+  after buf [ end_ (store (index buf rngs) x.src.(0)) rngs ]
+
+(* tinygrad: pm_add_local_buffers *)
+let pm_add_local_buffers : int ref Upat.matcher =
+  Upat.(matcher [ rule_ctx (pat ~name:"x" Ops.Stage) (fun ctx c -> Some (add_local_buffer ctx (get c "x"))) ]
+        @@@ lift Rangeify.pm_mops)
 
 (* tinygrad: pm_cast_float_alu — float ALUs need a float operand, made explicit before the decomps *)
 let pm_cast_float_alu : unit Upat.matcher =
@@ -414,7 +523,7 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   (* remove reduce *)
   let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0 } sink in
   (* add locals *)
-  let sink = gr ~name:"add local buffers" pm_add_local_buffers () sink in
+  let sink = gr ~name:"add local buffers" pm_add_local_buffers (ref 0) sink in
   (* add gpu dims (late). this works after devectorize, but it's faster here *)
   let sink = gr ~name:"add gpudims" Gpudims.pm_add_gpudims ren sink in
   (* **** optimizations are done, now we lower to actual code **** *)

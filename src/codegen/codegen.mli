@@ -29,8 +29,8 @@ val pm_reduce_local : reduce_context Upat.matcher
 (** tinygrad's [pm_add_loads]: memory read by ALUs and STOREs gets an explicit LOAD. *)
 val pm_add_loads : unit Upat.matcher
 
-(** tinygrad's [pm_add_local_buffers] (STAGE to LOCAL buffers is not ported yet and fails). *)
-val pm_add_local_buffers : unit Upat.matcher
+(** tinygrad's [pm_add_local_buffers]: a STAGE becomes a buffer (ctx: the next slot, [itertools.count(0)]). *)
+val pm_add_local_buffers : int ref Upat.matcher
 
 (** tinygrad's [pm_cast_float_alu]: SIN/LOG2/EXP2/SQRT/RECIPROCAL get an operand of their own (float) dtype. *)
 val pm_cast_float_alu : unit Upat.matcher

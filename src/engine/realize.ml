@@ -1,6 +1,6 @@
 (* tinygrad: engine/realize.py — compile a LINEAR schedule (kernel ASTs lowered to PROGRAMs through Codegen.to_program,
    deduplicated by AST), run it (kernels and copies on Device buffers), Global_counters and the DEBUG=2 line.
-   BEAM, VALIDATE_WITH_CPU, HCQ, graphs, multi-device and local size search are not ported. *)
+   VALIDATE_WITH_CPU, HCQ, graphs, multi-device and local size search are not ported. *)
 
 open Uop
 module P = Upat
@@ -152,10 +152,10 @@ let pm_flatten_linear : unit P.matcher =
              Some (replace lin ~src:(Array.concat (List.map (fun (c : Uop.t) -> if c.op == Ops.Linear then c.src else [| c |])
                                                       (Array.to_list lin.src))))) ])
 
-(* the renderer of a device (only the CPU's Clang renderer is in the build) *)
+(* the renderer of a device: the CPU's Clang renderer, else the one its backend registered in Device *)
 let renderer_for device =
   if device = "CPU" || String.length device >= 4 && String.sub device 0 4 = "CPU:" then Cstyle.clang_renderer ()
-  else invalid_arg ("compile_linear: no renderer for device " ^ device)
+  else Device.renderer device  (* the renderer an optional backend registered (CUDA, METAL) *)
 
 (* tinygrad: lower_and_compile — every kernel AST lowered once (Codegen.to_program caches by AST), swapped into its
    calls *)
@@ -175,8 +175,23 @@ let lower_and_compile (linear : Uop.t) : Uop.t =
       end else c) linear.src in
   replace linear ~src:new_src
 
-(* tinygrad: compile_linear *)
-let compile_linear (linear : Uop.t) : Uop.t = lower_and_compile linear
+(* tinygrad: pm_beam — a kernel SINK not searched yet gets the BEAM width in its KernelInfo *)
+let pm_beam : int P.matcher =
+  P.(matcher
+       [ rule_ctx (pat Ops.Call ~name:"call" ~src:(In_order [ pat Ops.Sink ~name:"sink" ]) ~allow_any_len:true)
+           (fun beam m ->
+              let call = get m "call" and sink = get m "sink" in
+              match sink.arg with
+              | Kernel_info k when k.beam = 0 ->
+                let sink = replace sink ~arg:(Kernel_info { k with beam }) in
+                Some (replace call ~src:(Array.append [| sink |] (Array.sub call.src 1 (Array.length call.src - 1))))
+              | _ -> None) ])
+
+(* tinygrad: compile_linear (BEAM from [beam], else the BEAM context var) *)
+let compile_linear ?beam (linear : Uop.t) : Uop.t =
+  let beam_val = match beam with Some b -> b | None -> Helpers.beam.value in
+  let linear = if beam_val >= 1 then P.graph_rewrite ~walk:true pm_beam beam_val linear else linear in
+  lower_and_compile linear
 
 (* tinygrad: run_linear *)
 let run_linear ?(var_vals = []) ?(input_uops = [||]) ?(update_stats = true) ?(jit = false) ?(wait = false) (linear : Uop.t) : unit =

@@ -1,5 +1,5 @@
 (** Compile and run a LINEAR schedule. tinygrad: [engine/realize.py] (compile_linear, run_linear, exec_kernel,
-    exec_copy, track_stats with Global_counters and the DEBUG=2 line). CPU (Clang) only; no BEAM/JIT/graphs. *)
+    exec_copy, track_stats with Global_counters and the DEBUG=2 line). CPU (Clang) only; no JIT graphs. *)
 
 (** tinygrad [get_call_arg_uops]: the call's buffer arguments (bound Variables left out). *)
 val get_call_arg_uops : Uop.t -> Uop.t list
@@ -19,8 +19,9 @@ val pm_flatten_linear : unit Upat.matcher
 (** tinygrad [lower_and_compile]: every kernel SINK becomes its PROGRAM (one [Codegen.to_program] per AST). *)
 val lower_and_compile : Uop.t -> Uop.t
 
-(** tinygrad [compile_linear]. *)
-val compile_linear : Uop.t -> Uop.t
+(** tinygrad [compile_linear]: lower and compile every kernel, BEAM-searching their opts when [beam] (default: the
+    BEAM context var) is at least 1. *)
+val compile_linear : ?beam:int -> Uop.t -> Uop.t
 
 (** tinygrad [run_linear linear var_vals]: compile (unless [jit]) and execute every call in order, updating
     [Helpers.Global_counters] (unless [update_stats] is false) and printing the DEBUG=2 line. *)

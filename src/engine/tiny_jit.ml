@@ -2,7 +2,7 @@
    realizes schedule (Schedule.create_linear_with_vars hands them to [Realize.capturing]), memory-plans and compiles
    them with the input buffers as PARAMs, and runs them; from the third call the captured LINEAR is replayed on the
    new input buffers. The CPU has no graph runner here, so graph_split_rewrite / GraphRunner are not ported (every
-   captured call runs through [Realize.run_linear ~jit:true]); JITBEAM is not ported (no BEAM). *)
+   captured call runs through [Realize.run_linear ~jit:true]); JITBEAM as tinygrad's. *)
 
 open Uop
 module P = Upat
@@ -39,7 +39,7 @@ let jit_lower (linear : Uop.t) (held_bufs : Uop.t list) (input_uops : Uop.t list
     P.substitute ~walk:true linear
       (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.device u) i u.dtype)) input_uops) in
   let linear = Memory.memory_plan_rewrite ~held_bufs linear in
-  Realize.compile_linear linear
+  Realize.compile_linear ~beam:(Helpers.getenv "JITBEAM" Helpers.beam.value) linear
 
 (* tinygrad: get_call_outs_ins *)
 let get_call_outs_ins (call : Uop.t) : int list * int list =

@@ -1,8 +1,8 @@
 (** TinyJit: capture a step function on its second call and replay it from the third. tinygrad: [engine/jit.py]
     (TinyJit / _TinyJit, CapturedJit, _prepare_jit_inputs, jit_lower, prune_linear, _copy_input). The function's
     inputs are the tensors of the list it is called with; it is replayed with the new inputs' buffers, and returns
-    the value captured on the second call (whose tensors the replay overwrites). Graph runners and JITBEAM are not
-    ported: the captured calls run one by one. JIT=0 runs the function every time. *)
+    the value captured on the second call (whose tensors the replay overwrites). Graph runners are not ported: the
+    captured calls run one by one; the capture is compiled with BEAM=JITBEAM (default BEAM). JIT=0 runs the function every time. *)
 
 (** tinygrad [JitError]: nothing captured, duplicate or virtual inputs, reading tensor data while capturing. *)
 exception Jit_error of string

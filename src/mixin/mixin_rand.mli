@@ -18,7 +18,7 @@ val threefry_random_bits : Uop.t -> Uop.t -> Uop.t -> Uop.t
     tinygrad [RandMixin.random_bits]. *)
 val random_bits : Uop.t -> Uop.t -> int -> Uop.t
 
-(** [bits_to_rand bits shape dtype]: uniform [0, 1) floats of [dtype] from uint32 words (mantissa fill).
+(** [bits_to_rand bits shape dtype]: uniform \[0, 1) floats of [dtype] from uint32 words (mantissa fill).
     tinygrad [RandMixin._bits_to_rand]. *)
 val bits_to_rand : Uop.t -> int list -> Dtype.t -> Uop.t
 
@@ -29,7 +29,7 @@ val rand_from : Uop.t -> Uop.t -> int list -> Dtype.t -> contiguous:bool -> Uop.
     counter. tinygrad [_next_counter]; raises until Tensor installs its state. *)
 val next_counter_hook : (string -> int -> Uop.t * Uop.t) ref
 
-(** Uniform [0, 1) of a concrete float dtype (default float). tinygrad [RandMixin.rand]. *)
+(** Uniform \[0, 1) of a concrete float dtype (default float). tinygrad [RandMixin.rand]. *)
 val rand : ?device:string -> ?dtype:Dtype.t -> ?contiguous:bool -> int list -> Uop.t
 
 (** {!rand} with the shape and device of a node (its dtype unless [dtype]). tinygrad [RandMixin.rand_like]. *)
@@ -45,16 +45,16 @@ val randn : ?device:string -> ?dtype:Dtype.t -> int list -> Uop.t
     promotion as in tinygrad). *)
 val uniform_c : ?device:string -> ?dtype:Dtype.t -> low:Dtype.const -> high:Dtype.const -> int list -> Uop.t
 
-(** Uniform [[low, high)] (default [0, 1)). tinygrad [RandMixin.uniform]. *)
+(** Uniform in \[low, high) (default \[0, 1)). tinygrad [RandMixin.uniform]. *)
 val uniform : ?device:string -> ?dtype:Dtype.t -> ?low:float -> ?high:float -> int list -> Uop.t
 
-(** Uniform integers in [[low, high)] (default [0, 10), int32). tinygrad [RandMixin.randint]. *)
+(** Uniform integers in \[low, high) (default \[0, 10), int32). tinygrad [RandMixin.randint]. *)
 val randint : ?device:string -> ?low:int -> ?high:int -> ?dtype:Dtype.t -> int list -> Uop.t
 
 (** Normal with [mean] and [std]. tinygrad [RandMixin.normal]. *)
 val normal : ?device:string -> ?dtype:Dtype.t -> ?mean:float -> ?std:float -> int list -> Uop.t
 
-(** Uniform in [[-prod(shape)^-0.5, prod(shape)^-0.5)]. tinygrad [RandMixin.scaled_uniform]. *)
+(** Uniform in \[-prod(shape)^-0.5, prod(shape)^-0.5). tinygrad [RandMixin.scaled_uniform]. *)
 val scaled_uniform : ?device:string -> ?dtype:Dtype.t -> int list -> Uop.t
 
 (** Glorot (Xavier) uniform. tinygrad [RandMixin.glorot_uniform]. *)

@@ -23,7 +23,7 @@ end
     or an object's attributes (keys the attribute names, in order), or something without tensors. *)
 type obj = Tensor of Tensor.t | List of obj list | Dict of (string * obj) list | Nothing
 
-(** A layer's named tensors (e.g. [Nn.Linear.state_dict l]) as a {!Dict} of {!Tensor}s. *)
+(** A layer's named tensors (e.g. [Nn.Linear.state_dict l]) as a {!Dict} of {!module-Tensor}s. *)
 val of_named : (string * Tensor.t) list -> obj
 
 (** The tensors of a model keyed by dotted paths (["l1.weight"]), in order; a repeated key keeps its first place and

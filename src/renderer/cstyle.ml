@@ -1,4 +1,4 @@
-(* tinygrad: renderer/cstyle.py (CStyleLanguage, base_rewrite, ClangRenderer; CUDA/Metal/OpenCL later) *)
+(* tinygrad: renderer/cstyle.py (CStyleLanguage, base_rewrite, ClangRenderer, MetalRenderer, CUDARenderer) *)
 
 open Uop
 
@@ -144,6 +144,15 @@ let cval c = Uop.const_val (g c "c")
 let cstr c = Dtype.const_to_string (cval c)  (* python str(c.val) *)
 let const_cast ?name dts = P.make ~op:[ Ops.Cast ] ?dtype:dts ~src:(P.In_order [ P.cvar "c" ]) ?name ()
 
+(* tinygrad: _wmma_name. Spaces of DType.name are sanitized (int8 = "signed char"). *)
+let wmma_name (u : Uop.t) =
+  match u.arg with
+  | Wmma_arg w ->
+    let n, m, k = w.wdims in
+    replace_all ~sub:" " ~by:"_"
+      (Printf.sprintf "WMMA_%d_%d_%d_%s_%s" n m k (Dtype.name w.wdtype_in) (Dtype.name u.dtype))
+  | _ -> invalid_arg "render: WMMA arg must be a Wmma_arg"
+
 let base_rewrite : rule list = [
   (* local/reg buffers *)
   (P.pat Ops.Buffer ~name:"x", fun ctx c -> Some (render_buffer ctx (g c "x")));
@@ -220,7 +229,10 @@ let base_rewrite : rule list = [
       Some (Printf.sprintf "(%s?%s:%s)" ctx.%[g c "gate"] (render_access ctx (g c "bidx")) ctx.%[g c "var"]));
   (P.pat Ops.Store ~src:(P.In_order [ P.var "bidx"; P.var "var" ]), fun ctx c ->
       Some (Printf.sprintf "%s = %s;" (render_access ctx (g c "bidx")) ctx.%[g c "var"]));
-  (* alu/gep; WMMA is not ported yet (no tensor cores) *)
+  (* alu/gep *)
+  (P.pat Ops.Wmma ~name:"x", fun ctx c ->
+      let x = g c "x" in
+      Some (Printf.sprintf "__%s(%s, %s, %s)" (wmma_name x) ctx.%[x.src.(0)] ctx.%[x.src.(1)] ctx.%[x.src.(2)]));
   (P.ops Ops.Group.alu ~name:"x", fun ctx c ->
       let x = g c "x" in
       let f = match List.assq_opt x.op ctx.lang.code_for_op with
@@ -521,7 +533,240 @@ let clang_renderer () : Renderer.t =
     supported_dtypes = List.filter (fun d -> not (List.memq d Dtype.fp8s)) (Renderer.base_supported_dtypes ());
     render = (fun _ uops -> render lang uops) }
 
-(* ---------- room for the GPU languages ----------
-   OpenCLRenderer, CUDARenderer, MetalRenderer, HIPRenderer: each is [cstyle_language] with its fields
-   overridden (kernel_typedef, smem_prefix, code_for_workitem, type_map, string_rewrite = own rules @
-   base_rewrite, render_kernel with its prefix lines) and a [Renderer.t] built like [clang_renderer]. *)
+(* ---------- tensor core helpers ---------- *)
+
+(* one WMMA helper function to emit (tinygrad: the tuple of wmma_args) *)
+type wmma_fn = {
+  fname : string;  (** _wmma_name *)
+  fdims : int * int * int;  (** (N, M, K) *)
+  fdtype_in : Dtype.t;
+  fdtype_out : Dtype.t;
+  fdevice : string;
+  fthreads : int;
+  fupcast_sizes : int * int * int;  (** the last dim of the shapes of A, B and C *)
+}
+
+(* tinygrad: wmma_args *)
+let wmma_args (uops : Uop.t list) =
+  let last (u : Uop.t) = match List.rev (Uop.shape u) with
+    | Sint n :: _ -> n
+    | _ -> invalid_arg "wmma_args: WMMA source needs a concrete last dim" in
+  Helpers.dedup (List.filter_map (fun (u : Uop.t) ->
+      match u.op, u.arg with
+      | Ops.Wmma, Wmma_arg w ->
+        Some { fname = wmma_name u; fdims = w.wdims; fdtype_in = w.wdtype_in; fdtype_out = u.dtype; fdevice = w.wdevice;
+               fthreads = w.wthreads; fupcast_sizes = (last u.src.(0), last u.src.(1), last u.src.(2)) }
+      | _ -> None) uops)
+
+(* python dict update: an existing key keeps its position, new keys go last *)
+let dict_update l kvs =
+  List.fold_left (fun l (k, v) ->
+      if List.mem_assq k l then List.map (fun (k', v') -> if k' == k then (k, v) else (k', v')) l else l @ [ (k, v) ]) l kvs
+
+(* chr(120+int(x)): the .x/.y/.z of a dim letter *)
+let xyz d = String.make 1 (Char.chr (120 + int_of_string d))
+
+let fp8_ocp = [ Dtype.Fp8e4m3; Dtype.Fp8e5m2 ]
+let fp8_fnuz = [ Dtype.Fp8e4m3fnuz; Dtype.Fp8e5m2fnuz ]
+
+(* ---------- MetalRenderer ---------- *)
+
+(* tinygrad: MetalRenderer.render_kernel: the metal_stdlib prefix and one simdgroup 8x8x8 helper per WMMA *)
+let metal_render_kernel lang ?prefix:_ function_name kernel bufs uops =
+  let deduped = Helpers.dedup (List.map (fun w -> (w.fname, w.fdtype_in, w.fdtype_out)) (wmma_args uops)) in
+  let helpers = List.map (fun (name, dtype_in, dtype_out) ->
+      let dstr_out = render_dtype_full ~sz:2 ~addrspace:(Some Dtype.Reg) lang dtype_out
+      and dstr_in = render_dtype_full ~sz:2 ~addrspace:(Some Dtype.Reg) lang dtype_in in
+      Printf.sprintf
+        "%s __%s(%s a, %s b, %s c){\n\
+        \  simdgroup_%s8x8 mat_a, mat_b; simdgroup_%s8x8 mat_c;\n\
+        \  mat_a.thread_elements()[0] = a[0]; mat_b.thread_elements()[0] = b[0]; mat_c.thread_elements()[0] = c[0];\n\
+        \  mat_a.thread_elements()[1] = a[1]; mat_b.thread_elements()[1] = b[1]; mat_c.thread_elements()[1] = c[1];\n\
+        \  simdgroup_multiply_accumulate(mat_c, mat_a, mat_b, mat_c);\n\
+        \  return %s(mat_c.thread_elements()[0], mat_c.thread_elements()[1]);\n}"
+        dstr_out name dstr_in dstr_in dstr_out (render_dtype lang dtype_in) (render_dtype lang dtype_out) dstr_out) deduped in
+  let prefix = [ "#include <metal_stdlib>"; "using namespace metal;" ] @ helpers in
+  base_render_kernel lang ~prefix function_name kernel bufs uops
+
+(* tinygrad: MetalRenderer.string_rewrite (its own rule, then base_rewrite) *)
+let metal_string_rewrite : rule list =
+  (P.pat Ops.Bitcast ~name:"x", fun ctx c ->
+      let x = g c "x" in
+      match Uop.addrspace x with
+      | Some (Dtype.Global | Dtype.Local) -> None
+      | _ -> Some (Printf.sprintf "as_type<%s>((%s)(%s))" (render_dtype ctx.lang x.dtype) (render_dtype ctx.lang x.src.(0).dtype)
+                     ctx.%[x.src.(0)]))
+  :: base_rewrite
+
+let metal_language : lang =
+  { cstyle_language with
+    kernel_typedef = "kernel void";
+    buffer_prefix = "device ";
+    smem_prefix = "threadgroup __attribute__((aligned(16))) ";
+    var_prefix = "constant ";
+    var_suffix = "&";
+    barrier = "threadgroup_barrier(mem_flags::mem_threadgroup);";
+    float4 = Some "float4";
+    code_for_workitem = [ ('g', fun x -> "gid." ^ xyz x); ('l', fun x -> "lid." ^ xyz x) ];
+    (* uint3 used for gid/lid - TODO: this should probably be `ushort3 lid [[thread_position_in_threadgroup]]` *)
+    extra_args = [ "uint3 gid [[threadgroup_position_in_grid]]"; "uint3 lid [[thread_position_in_threadgroup]]" ];
+    type_map = [ (Dtype.Uint32, "uint"); (Dtype.Bfloat16, "bfloat") ];
+    (* precise::sin *)
+    code_for_op = dict_update base_code_for_op
+        [ (Ops.Sin, fun args _ -> match args with [ x ] -> Printf.sprintf "precise::sin(%s)" x | _ -> invalid_arg "code_for_op: arity") ];
+    string_rewrite = metal_string_rewrite;
+    render_kernel = metal_render_kernel }
+
+(* tinygrad: MetalRenderer.extra_matcher: upcast to float32 all the ops that don't support bfloat16 *)
+let metal_extra_matcher : unit P.matcher =
+  let open P in
+  matcher [
+    (* NOTE: this is copied from PTX *)
+    P.rule (P.ops [ Ops.Sqrt; Ops.Exp2; Ops.Log2; Ops.Sin ] ~dtype:[ Dtype.Bfloat16 ] ~name:"x") (fun c ->
+        let x = g c "x" in
+        Some (Uop.cast Dtype.Bfloat16 (Uop.create x.op ~src:(Array.map (Uop.cast Dtype.Float32) x.src) ~arg:x.arg))) ]
+  @@@ pm_manual_bf16_cast
+
+(* tinygrad: MetalRenderer.__init__ (tensor cores on Apple7+) and supported_dtypes *)
+let metal_renderer ?(arch = "Apple9") () : Renderer.t =
+  let lang = metal_language in
+  let apple_ge n =
+    String.length arch > 5 && String.sub arch 0 5 = "Apple"
+    && (match int_of_string_opt (String.sub arch 5 (String.length arch - 5)) with Some v -> v >= n | None -> false) in
+  { Renderer.default with
+    device = "METAL";
+    tensor_cores = (if apple_ge 7 then Tc.metal else []);
+    code_for_op = List.map fst lang.code_for_op;
+    extra_matcher = Some (P.lift metal_extra_matcher);
+    supported_dtypes = List.filter (fun d ->
+        (d != Dtype.Bfloat16 || apple_ge 6) && not (List.memq d (Dtype.fp8s @ [ Dtype.Float64 ])))
+        (Renderer.base_supported_dtypes ());
+    render = (fun _ uops -> render lang uops) }
+
+(* ---------- CUDARenderer ---------- *)
+
+let nms = List.map (String.make 1) (List.init 16 (fun i -> "xyzwabcdefghijkl".[i])) @ List.init 16 (fun i -> Printf.sprintf "v%d" (i + 16))
+
+let rec take n = function x :: r when n > 0 -> x :: take (n - 1) r | _ -> []
+let rec drop n = function _ :: r when n > 0 -> drop (n - 1) r | l -> l
+
+(* tinygrad: CUDARenderer.render_vector_prefix: a struct and its make_ constructor *)
+let cuda_render_vector_prefix lang dt count =
+  let vec = render_dtype_full ~sz:count ~addrspace:(Some Dtype.Reg) lang dt and scal = render_dtype lang dt in
+  let ns = take count nms in
+  let elems = String.concat ", " ns and header = String.concat ", " (List.map (fun x -> scal ^ " " ^ x) ns) in
+  Printf.sprintf "struct __align__(%d) %s { %s %s; }; __device__ %s make_%s(%s) { %s r={%s}; return r; }"
+    (Dtype.itemsize dt * count) vec scal elems vec vec header vec elems
+
+(* tinygrad: CUDARenderer.render_kernel: the prefix lines, the vector structs and one mma.sync helper per WMMA *)
+let cuda_render_kernel lang ?prefix:_ function_name kernel bufs uops =
+  let prefix = ref [ "typedef unsigned int uint;"; "#define INFINITY (__int_as_float(0x7f800000))";
+                     "#define NAN (__int_as_float(0x7fffffff))";
+                     "template <class T, class F> __device__ __forceinline__ T tg_bitcast(F v) { union U { F f; T t; }; U u; u.f = v; return u.t; }" ] in
+  let add l = prefix := !prefix @ l in
+  let used_dtypes = uops_to_dtypes uops in
+  if List.exists (fun (dt, _) -> List.memq dt Dtype.fp8s) used_dtypes then add [ "#include <cuda_fp8.h>" ];
+  if List.exists (fun (dt, _) -> dt == Dtype.Float16) used_dtypes then add [ "#include <cuda_fp16.h>" ];
+  if List.exists (fun (dt, _) -> dt == Dtype.Bfloat16) used_dtypes then add [ "#include <cuda_bf16.h>" ];
+  add (List.filter_map (fun (dt, count) ->
+      if ((count = 4 || count = 8) && (dt == Dtype.Float16 || dt == Dtype.Bfloat16))
+      || (List.mem count [ 2; 4; 8; 16 ] && List.memq dt Dtype.fp8s)
+      then Some (lang.render_vector_prefix lang dt count) else None) used_dtypes);
+  let dt_map_in = function
+    | Dtype.Float32 -> "tf32" | Dtype.Float16 -> "f16" | Dtype.Bfloat16 -> "bf16" | Dtype.Fp8e4m3 -> "e4m3" | Dtype.Fp8e5m2 -> "e5m2"
+    | d -> invalid_arg ("CUDA WMMA: no mma input type for " ^ Dtype.to_string d) in
+  let dt_map_out = function
+    | Dtype.Float32 -> "f32" | Dtype.Float16 -> "f16"
+    | d -> invalid_arg ("CUDA WMMA: no mma output type for " ^ Dtype.to_string d) in
+  List.iter (fun w ->
+      let n, m, k = w.fdims in
+      let sa, sb, sc = w.fupcast_sizes in
+      let dts = [ (w.fdtype_in, sa); (w.fdtype_in, sb); (w.fdtype_out, sc) ] in
+      let wmma_dtypes = List.map (fun (dt, sz) -> render_dtype_full ~sz ~addrspace:(Some Dtype.Reg) lang dt) dts in
+      (* 4 => CUDA reg size in bytes *)
+      let n_ops = List.map (fun (dt, sz) -> sz * Dtype.itemsize dt / 4) dts in
+      let n0 = List.nth n_ops 0 and n1 = List.nth n_ops 1 and n2 = List.nth n_ops 2 in
+      let operands = List.init (n0 + n1 + n2) (fun i -> "%" ^ string_of_int i) in
+      let total = List.length operands in
+      let j = String.concat ", " in
+      let din = dt_map_in w.fdtype_in and dout = dt_map_out w.fdtype_out in
+      (* mma operands => {c}, {a}, {b}, {c} *)
+      add [ Printf.sprintf
+              "__device__ %s __%s(%s a, %s b, %s c){\n\
+              \  int *a_pk = (int *)(&a), *b_pk = (int *)(&b), *c_pk = (int *)(&c);\n\
+              \  asm(\"mma.sync.aligned.m%dn%dk%d.row.col.%s.%s.%s.%s\"\n\
+              \      \"{%s}, {%s},\"\n\
+              \      \"{%s}, {%s};\"\n\
+              \    : %s\n\
+              \    : %s, %s);\n\
+              \  return c;\n}"
+              (List.nth wmma_dtypes 2) w.fname (List.nth wmma_dtypes 0) (List.nth wmma_dtypes 1) (List.nth wmma_dtypes 2)
+              m n k dout din din dout
+              (j (take n2 operands)) (j (take n0 (drop n2 operands)))
+              (j (drop (if n1 = 0 then 0 else total - n1) operands)) (j (take n2 operands))
+              (j (List.init n2 (fun i -> Printf.sprintf "\"+r\"(c_pk[%d])" i)))
+              (j (List.init n0 (fun i -> Printf.sprintf "\"r\"(a_pk[%d])" i)))
+              (j (List.init n1 (fun i -> Printf.sprintf "\"r\"(b_pk[%d])" i))) ]) (wmma_args uops);
+  base_render_kernel lang ~prefix:!prefix function_name kernel bufs uops
+
+(* tinygrad: CUDARenderer.string_rewrite (its own rule, then base_rewrite) *)
+let cuda_string_rewrite : rule list =
+  (P.pat Ops.Bitcast ~name:"x", fun ctx c ->
+      let x = g c "x" in
+      match Uop.addrspace x with
+      | Some (Dtype.Global | Dtype.Local) -> None
+      | _ -> Some (Printf.sprintf "tg_bitcast<%s>((%s)(%s))" (render_dtype ctx.lang x.dtype) (render_dtype ctx.lang x.src.(0).dtype)
+                     ctx.%[x.src.(0)]))
+  :: base_rewrite
+
+let cuda_language : lang =
+  let p = Printf.sprintf in
+  let h name fallback = fun args dt -> match args with
+    | [ x ] -> if dt == Dtype.Float16 || dt == Dtype.Bfloat16 then p "%s(%s)" name x else fallback x
+    | _ -> invalid_arg "code_for_op: arity" in
+  { cstyle_language with
+    (* https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html *)
+    kernel_typedef = "extern \"C\" __global__ void __launch_bounds__({launch_bounds})";
+    smem_prefix = "__shared__ __align__(16) ";
+    smem_prefix_for_cast = false;
+    barrier = "__syncthreads();";
+    float4 = Some "make_float4";
+    gep_arr_threshold = 8;
+    code_for_workitem = [ ('g', fun x -> "blockIdx." ^ xyz x); ('l', fun x -> "threadIdx." ^ xyz x);
+                          ('i', fun x -> p "(blockIdx.%s*blockDim.%s+threadIdx.%s)" (xyz x) (xyz x) (xyz x)) ];
+    code_for_op = dict_update base_code_for_op [
+        (Ops.Trunc, h "htrunc" (p "trunc(%s)")); (Ops.Sin, h "hsin" (p "sin(%s)")); (Ops.Log2, h "hlog2" (p "log2(%s)"));
+        (Ops.Exp2, h "hexp2" (p "exp2(%s)")); (Ops.Sqrt, h "hsqrt" (p "sqrt(%s)")); (Ops.Reciprocal, h "hrcp" (p "(1/%s)")) ];
+    type_map = [ (Dtype.Uint32, "uint"); (Dtype.Bfloat16, "nv_bfloat16"); (Dtype.Fp8e4m3, "__nv_fp8_e4m3");
+                 (Dtype.Fp8e5m2, "__nv_fp8_e5m2") ];
+    string_rewrite = cuda_string_rewrite;
+    render_kernel = cuda_render_kernel;
+    render_vector_prefix = cuda_render_vector_prefix }
+
+(* tinygrad: CUDARenderer.extra_matcher *)
+let cuda_extra_matcher : unit P.matcher =
+  let open P in
+  create_non_native_float_pats ~casting:false Dtype.fp8s
+  @@@ matcher [
+    P.rule (P.pat Ops.Cast ~dtype:Dtype.fp8s ~src:(P.Repeat (P.var ~dtype:Dtype.fp8s "x")) ~name:"y") (fun c ->
+        let x = g c "x" and y = g c "y" in
+        if x.dtype != y.dtype then Some (Uop.cast y.dtype (Uop.cast Dtype.Float32 x)) else None) ]
+
+(* tinygrad: CUDARenderer(Target) (tensor cores tc.get_cuda(arch)) and supported_dtypes *)
+let cuda_renderer ~arch : Renderer.t =
+  let lang = cuda_language in
+  let ver = match int_of_string_opt (if String.length arch > 3 then String.sub arch 3 (String.length arch - 3) else "") with
+    | Some v -> v | None -> invalid_arg ("cuda_renderer: arch must look like sm_89, got " ^ arch) in
+  { Renderer.default with
+    device = "CUDA";
+    global_max = Some [ 2147483647; 65535; 65535 ];
+    local_max = Some [ 1024; 1024; 64 ];
+    shared_max = 49152;
+    tensor_cores = Tc.get_cuda arch;
+    code_for_op = List.map fst lang.code_for_op;
+    extra_matcher = Some (P.lift cuda_extra_matcher);
+    supported_dtypes = List.filter (fun d ->
+        (d != Dtype.Float16 || ver >= 53) && (d != Dtype.Bfloat16 || ver >= 80)
+        && (not (List.memq d fp8_ocp) || ver >= 89) && not (List.memq d fp8_fnuz))
+        (Renderer.base_supported_dtypes ());
+    render = (fun _ uops -> render lang uops) }

@@ -1,7 +1,7 @@
 (** C-style source renderers. tinygrad: [renderer/cstyle.py] ([CStyleLanguage], [base_rewrite],
-    [ClangRenderer]).
+    [ClangRenderer], [MetalRenderer], [CUDARenderer]).
 
-    A language is a {!lang} record (tinygrad's class attributes); a subclass is
+    A language is a {!type-lang} record (tinygrad's class attributes); a subclass is
     [{ cstyle_language with ... }].
     Rendering names every value of the linearized program, renders each with the language's string rules and
     inlines the single-use ones. *)
@@ -72,6 +72,10 @@ val render_index : ctx -> Uop.t -> Uop.t -> string
 (** The declaration of a local / register buffer. tinygrad [CStyleLanguage.render_buffer]. *)
 val render_buffer : ctx -> Uop.t -> string
 
+(** The C name of a WMMA's helper function, ["WMMA_N_M_K_<in>_<out>"] with spaces as ["_"].
+    tinygrad [_wmma_name]. *)
+val wmma_name : Uop.t -> string
+
 (** The string rules shared by every C-style language. tinygrad [base_rewrite]. *)
 val base_rewrite : rule list
 
@@ -130,3 +134,66 @@ val clang_extra_matcher : unit Upat.matcher
 
 (** The CPU renderer. tinygrad [ClangRenderer()]; [global_max] is ([Helpers.num_cpu_threads], 0, 0), read at the call. *)
 val clang_renderer : unit -> Renderer.t
+
+(** {1 Tensor core helpers} *)
+
+(** One WMMA helper function to emit: tinygrad's [wmma_args] tuple. *)
+type wmma_fn = {
+  fname : string;  (** [_wmma_name] of the WMMA *)
+  fdims : int * int * int;  (** (N, M, K) *)
+  fdtype_in : Dtype.t;  (** dtype of A and B *)
+  fdtype_out : Dtype.t;  (** dtype of C and D (the WMMA's dtype) *)
+  fdevice : string;  (** the device of the WMMA arg *)
+  fthreads : int;  (** threads of the warp *)
+  fupcast_sizes : int * int * int;  (** the last dim of the shapes of A, B and C *)
+}
+
+(** The distinct WMMA helpers of a linearized program, in order. tinygrad [wmma_args]. *)
+val wmma_args : Uop.t list -> wmma_fn list
+
+(** {1 Metal} *)
+
+(** The metal_stdlib prefix and one simdgroup 8x8x8 helper per WMMA, then the kernel.
+    tinygrad [MetalRenderer.render_kernel]. *)
+val metal_render_kernel :
+  lang -> ?prefix:string list -> string -> string list -> (string * (Uop.t * bool)) list -> Uop.t list ->
+  string
+
+(** [as_type<>] bitcasts, then {!base_rewrite}. tinygrad [MetalRenderer.string_rewrite]. *)
+val metal_string_rewrite : rule list
+
+(** The Metal Shading Language. tinygrad [MetalRenderer] attributes. *)
+val metal_language : lang
+
+(** SQRT/EXP2/LOG2/SIN of bfloat16 computed in float32, and software bfloat16 casts.
+    tinygrad [MetalRenderer.extra_matcher]. *)
+val metal_extra_matcher : unit Upat.matcher
+
+(** The Metal renderer. tinygrad [MetalRenderer(Target)] for [arch] (default ["Apple9"], the corpus target):
+    tensor cores {!Tc.metal} on Apple7+, bfloat16 on Apple6+, no fp8 or double. *)
+val metal_renderer : ?arch:string -> unit -> Renderer.t
+
+(** {1 CUDA} *)
+
+(** A [struct __align__(n) half4 {...}] and its [make_half4] constructor.
+    tinygrad [CUDARenderer.render_vector_prefix]. *)
+val cuda_render_vector_prefix : lang -> Dtype.t -> int -> string
+
+(** The CUDA prefix lines (uint, INFINITY/NAN, tg_bitcast, fp8/fp16/bf16 headers, vector structs, one
+    [mma.sync] helper per WMMA), then the kernel. tinygrad [CUDARenderer.render_kernel]. *)
+val cuda_render_kernel :
+  lang -> ?prefix:string list -> string -> string list -> (string * (Uop.t * bool)) list -> Uop.t list ->
+  string
+
+(** [tg_bitcast<>] bitcasts, then {!base_rewrite}. tinygrad [CUDARenderer.string_rewrite]. *)
+val cuda_string_rewrite : rule list
+
+(** CUDA C++. tinygrad [CUDARenderer] attributes. *)
+val cuda_language : lang
+
+(** fp8 ALU ops in float32 and fp8 to fp8 casts through float32. tinygrad [CUDARenderer.extra_matcher]. *)
+val cuda_extra_matcher : unit Upat.matcher
+
+(** The CUDA renderer for [arch] (["sm_89"], ...). tinygrad [CUDARenderer(Target)]: tensor cores
+    [Tc.get_cuda arch], the CUDA launch limits and the dtypes the arch supports. *)
+val cuda_renderer : arch:string -> Renderer.t

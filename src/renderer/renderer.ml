@@ -12,7 +12,7 @@ type t = {
   local_max : int list option;
   global_prod_max : int list option;
   shared_max : int;
-  tensor_cores : unit list;
+  tensor_cores : Tc.t list;
   code_for_op : Ops.t list;
   extra_matcher : t Upat.matcher option;
   supported_dtypes : Dtype.t list;
@@ -123,7 +123,12 @@ module Estimates = struct
           lds := Uop.sint_add !lds (Uop.sint_mul (Uop.Sint (Uop.max_numel u * Dtype.itemsize u.src.(1).dtype)) !mults)
         | op when Group.is_alu op && not (Uop.Tbl.mem excluded u) ->
           flops := Uop.sint_add !flops (mul_int (mul_int !mults (if op == Mulacc then 2 else 1)) (Uop.max_numel u))
-        | Wmma -> invalid_arg "Estimates.from_uops: WMMA (tensor cores) is not ported yet"
+        | Wmma when not (Uop.Tbl.mem excluded u) ->
+          (match u.arg with
+           | Uop.Wmma_arg w ->
+             let n, m, k = w.wdims in
+             flops := Uop.sint_add !flops (Uop.sint_mul (Uop.Sint (2 * n * m * k / w.wthreads)) !mults)
+           | _ -> invalid_arg "Estimates.from_uops: WMMA arg")
         | _ -> ()) uops;
     let mem_total = List.fold_left (fun acc (_, v) -> Uop.sint_add acc v) (Uop.Sint 0) !mem in
     { ops = !flops; lds = !lds; mem = mem_total }

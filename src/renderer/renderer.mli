@@ -13,7 +13,7 @@ type t = {
   local_max : int list option;
   global_prod_max : int list option;
   shared_max : int;
-  tensor_cores : unit list;  (** placeholder until tensor cores are ported *)
+  tensor_cores : Tc.t list;  (** tinygrad [tensor_cores] *)
   code_for_op : Ops.t list;
   extra_matcher : t Upat.matcher option;
   supported_dtypes : Dtype.t list;  (** tinygrad's [supported_dtypes()] *)

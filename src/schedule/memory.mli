@@ -1,7 +1,7 @@
 (** The arena memory planner. tinygrad: [schedule/memory.py] and the TLSFAllocator of
     [runtime/support/memory.py]. *)
 
-(** tinygrad [TLSFAllocator]: a Two-Level Segregated Fit suballocator over [0, size). *)
+(** tinygrad [TLSFAllocator]: a Two-Level Segregated Fit suballocator over \[0, size). *)
 module Tlsf : sig
   (** An allocator. *)
   type t

@@ -51,7 +51,7 @@ and wmma_arg = {
   wdtype_in : Dtype.t;  (** dtype of A and B (kept in the arg: bitcasts change the srcs' dtypes) *)
   wdevice : string;  (** the renderer's device *)
   wthreads : int;  (** threads that make the warp *)
-  wupcast_axes : (int * int) list list;  (** for A, B and C: (range number, size) pairs *)
+  wupcast_axes : (int * int) list list;  (** for A, B and C: (range number, size) pairs; [[]] once expanded (None) *)
 }
 
 (** tinygrad [BufferizeOpts] (schedule/indexing.py): the arg of STAGE. *)
@@ -148,7 +148,7 @@ val rebuild_dtype : t -> t array -> Dtype.t
 (** The node under movement ops and DETACH. tinygrad [UOp.base]. *)
 val base : t -> t
 
-(** The {!param_arg} of a PARAM / BUFFER; [Invalid_argument] otherwise. *)
+(** The {!type-param_arg} of a PARAM / BUFFER; [Invalid_argument] otherwise. *)
 val param_arg : t -> param_arg
 
 (** Whether the node is a CONST. *)
@@ -257,7 +257,7 @@ val reduce : ?arg:Ops.t -> t -> t list -> t
 (** A [KernelInfo] with tinygrad's defaults and name ["test"]. *)
 val default_kernel_info : kernel_info
 
-(** A {!param_arg} with defaults (slot -1, GLOBAL, no name), to update with [{ default_param with ... }]. *)
+(** A {!type-param_arg} with defaults (slot -1, GLOBAL, no name), to update with [{ default_param with ... }]. *)
 val default_param : param_arg
 
 (** [variable name lo hi]: a Variable (0-d BUFFER in the ALU addrspace); [~param:true] gives the PARAM form.

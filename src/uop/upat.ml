@@ -528,11 +528,18 @@ let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
 let rewrite_fns ?(walk = false) ?(enter_calls = false) ~pm ~bpm sink =
   if walk then walk_rewrite ~pm ~bpm ~enter_calls sink else unified_rewrite ~pm ~bpm ~enter_calls sink
 
+(* tinygrad: the name given to graph_rewrite is what VIZ shows; here an optional tracer sees each named pass *)
+let rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) option ref = ref None
+
 (* tinygrad: graph_rewrite *)
-let graph_rewrite ?(bottom_up = false) ?bpm ?walk ?enter_calls ?name:_ pm ctx sink =
-  let f = Some (rewrite pm ctx) in
-  let pm_f, bpm_f = if bottom_up then (None, f) else (f, Option.map (fun b -> rewrite b ctx) bpm) in
-  rewrite_fns ?walk ?enter_calls ~pm:pm_f ~bpm:bpm_f sink
+let graph_rewrite ?(bottom_up = false) ?bpm ?walk ?enter_calls ?name pm ctx sink =
+  let run () =
+    let f = Some (rewrite pm ctx) in
+    let pm_f, bpm_f = if bottom_up then (None, f) else (f, Option.map (fun b -> rewrite b ctx) bpm) in
+    rewrite_fns ?walk ?enter_calls ~pm:pm_f ~bpm:bpm_f sink in
+  match !rewrite_tracer, name with
+  | Some trace, Some name -> trace name sink run
+  | _ -> run ()
 
 (* tinygrad: _substitute *)
 let substitute_pm : Uop.t Tbl.t matcher =

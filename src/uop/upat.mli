@@ -255,6 +255,11 @@ val graph_rewrite :
   ?bottom_up:bool -> ?bpm:'ctx matcher -> ?walk:bool -> ?enter_calls:bool -> ?name:string -> 'ctx matcher -> 'ctx ->
   Uop.t -> Uop.t
 
+(** A tracer of named passes (tinygrad's VIZ / TRACK_MATCH_STATS in spirit): when set, every [graph_rewrite]
+    given a [~name] calls [trace name input run], where [run ()] performs the rewrite and returns its result;
+    the tracer must return that result. [None] (the default) costs one test per call. *)
+val rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) option ref
+
 (** tinygrad's [_substitute]: every node found in the context table is replaced by its value. *)
 val substitute_pm : Uop.t Uop.Tbl.t matcher
 

@@ -24,7 +24,7 @@ type t = {
   mutable dont_use_locals : bool;
   mutable applied_opts : Opt.t list;
   mutable opt_range : int;  (** the next value of tinygrad's [count] of new range ids *)
-  mutable tensor_core : unit option;  (** placeholder until tensor cores are ported *)
+  mutable tensor_core : Tc.t option;  (** the tensor core TC picked *)
 }
 
 let kernel_info (ast : Uop.t) = match ast.arg with Kernel_info ki -> Some ki | _ -> None
@@ -215,23 +215,153 @@ let real_axis k (op : Opt.opt_ops) (axis : int option) : int =
       axis
     end
 
-(* tinygrad: Scheduler._apply_tc_opt. The tensor-core matching itself comes with the GPU renderers: the CPU renderers
-   have no tensor cores, so the loop over [ren.tensor_cores] finds none and the result is None. *)
-let apply_tc_opt k ~use_tensor_cores ~axis:_ ~tc_select:_ ~opt_level:_ : Uop.t list option =
+let index_q x l =
+  let rec go i = function [] -> raise Not_found | y :: t -> if y == x then i else go (i + 1) t in
+  go 0 l
+
+(* tinygrad: Scheduler._apply_tc_opt. [apply_opt] is passed in (it is defined below and applies the PADTO). *)
+let apply_tc_opt ~apply_opt k ~use_tensor_cores ~axis ~tc_select ~opt_level : Uop.t list option =
   let reduceop = match reduceops k with r :: _ -> r | [] -> raise (Kernel_opt_error "no reduce ops for TensorCore") in
-  if use_tensor_cores <> 0 && (match reduceop.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false) then begin
+  if not (use_tensor_cores <> 0 && (match reduceop.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)) then None
+  else begin
     let mul = if reduceop.src.(0).op != Ops.Cast then reduceop.src.(0) else reduceop.src.(0).src.(0) in
     if mul.op != Ops.Mul then None
-    else if k.ren.tensor_cores = [] then None
-    else failwith "opts: tensor cores are not ported (GPU renderers)"
-  end else None
+    else begin
+      let in0 = mul.src.(0) and in1 = mul.src.(1) in
+      let tensor_cores =
+        if tc_select = -1 then k.ren.tensor_cores
+        else match List.nth_opt k.ren.tensor_cores tc_select with
+          | Some tc when tc_select >= 0 -> [ tc ]
+          | _ -> raise (Kernel_opt_error (Printf.sprintf "invalid tensor core choice %d" tc_select)) in
+      let by_id_desc l = List.stable_sort (fun a b -> compare (List.hd (range_ids b)) (List.hd (range_ids a))) l in
+      let rec try_tcs = function
+        | [] -> None
+        | (tc : Tc.t) :: rest ->
+          if (k.ren.device = "CUDA" || k.ren.device = "NV") && tc.dtype_in == Dtype.Float32 && Helpers.allow_tf32.value = 0
+          then try_tcs rest
+          else if not (tc.dtype_in == in0.dtype && tc.dtype_in == in1.dtype && tc.dtype_out == reduceop.dtype) then try_tcs rest
+          else begin
+            (* tensor cores have three ranges. X, Y, and REDUCE *)
+            let r0 = ranges in0 and r1 = ranges in1 in
+            let in0_ranges = by_id_desc (List.filter (fun u -> not (List.memq u r1)) r0) in
+            let in1_ranges = by_id_desc (List.filter (fun u -> not (List.memq u r0)) r1) in
+            let red_ranges = by_id_desc (List.tl (Array.to_list reduceop.src)) in
+            if Helpers.debug.value >= 3 then begin
+              let f l = "[" ^ String.concat ", " (List.map (fun x ->
+                  Printf.sprintf "(%d, %d)" (List.hd (range_ids x)) (int_of_const (vmax x) + 1)) l) ^ "]" in
+              Printf.printf "TC(%d): %s %s %s\n" axis (f in0_ranges) (f in1_ranges) (f red_ranges)
+            end;
+            if in0_ranges = [] || in1_ranges = [] || red_ranges = [] then try_tcs rest
+            else begin
+              (* pick ranges *)
+              (* NOTE: why are in1 and in0 switched? *)
+              let axis_choices =
+                List.concat_map (fun a -> List.concat_map (fun b -> List.map (fun c -> [ a; b; c ]) red_ranges) in0_ranges)
+                  in1_ranges in
+              match List.nth_opt axis_choices axis with
+              | None -> try_tcs rest
+              | Some choice ->
+                let axes = Array.of_list choice in
+                if axis_of axes.(0) = Reduce || axis_of axes.(1) = Reduce then
+                  raise (Kernel_opt_error "tensor core X/Y axes can't be REDUCE");
+                (* tag the reduceop *)
+                k.ast <- P.substitute k.ast [ (reduceop, replace reduceop ~tag:(Str "TC")) ];
+                (* do optimizations and save the ranges *)
+                let dims = let n, m, kk = tc.dims in [| n; m; kk |] in
+                let padded =
+                  try
+                    Array.iteri (fun i a ->
+                        let idx = index_q a (rngs k) in
+                        if (int_of_const (vmax a) + 1) mod dims.(i) <> 0 then begin
+                          if opt_level < 2 then raise (Kernel_opt_error "tc padding requires opt_level >= 2");
+                          (* apply_opt should return the updated range? *)
+                          ignore (apply_opt ~append_opt:false k { Opt.op = Opt.PADTO; axis = Some idx; arg = Opt.Int dims.(i) });
+                          axes.(i) <- List.nth (rngs k) idx
+                        end) (Array.copy axes);
+                    true
+                  with Kernel_opt_error _ -> false in
+                if not padded then try_tcs rest
+                else begin
+                  (* we create the warp as a whole thing, in case some of these ranges are moved/removed later *)
+                  let warp = ref (range ~axis_type:Warp (Sint tc.threads) (-1)) in
+                  let ne = ref [] in
+                  List.iter (fun (opt : string) ->
+                      let d = Char.code opt.[1] - Char.code '0' in
+                      let replaced, new_range =
+                        match opt.[0] with
+                        | 'l' ->
+                          let r = shift_to k axes.(d) 2 Local ~input_new_rng:(mod_ !warp (const_int 2)) in
+                          warp := idiv !warp (const_int 2);
+                          r
+                        | 'u' -> shift_to k axes.(d) 2 Upcast
+                        | c -> failwith (Printf.sprintf "unsupported opt %c in tensor cores" c) in
+                      axes.(d) <- replaced;
+                      ne := !ne @ [ new_range ]) tc.opts;
+                  List.iter (fun (_, amt) ->
+                      let replaced, new_range = shift_to k axes.(2) amt Unroll in
+                      axes.(2) <- replaced;
+                      ne := !ne @ [ new_range ]) (Tc.get_reduce_axes tc);
+                  let ne = !ne in
+                  if use_tensor_cores <> 2 then begin
+                    (* fix the srcs *)
+                    let reduceop =
+                      match List.filter (fun (x : Uop.t) -> x.op == Ops.Reduce && equal_arg x.tag (Str "TC")) (toposort k.ast) with
+                      | [ r ] -> r
+                      | l -> invalid_arg (Printf.sprintf "get_single_element: %d TC reduces" (List.length l)) in
+                    let tne = List.map (fun x -> replace x ~tag:(Int 1)) ne in
+                    let ret = P.substitute reduceop (List.combine ne tne) in
+                    let s0 = if ret.src.(0).op != Ops.Cast then ret.src.(0) else ret.src.(0).src.(0) in
+                    let p0, p1 = Tc.permutes_for_shape_str tc (Tc.base_shape_str tc) in
+                    let nea = Array.of_list ne in
+                    let srcs = List.map2 (fun x p ->
+                        P.substitute x (List.combine tne (List.map (fun i -> nea.(i)) (Helpers.argsort p))))
+                        [ s0.src.(0); s0.src.(1) ] [ p0; p1 ] in
+                    (* get reduce/upcast axes for the tensor cores *)
+                    let tc_reduce_axes =
+                      shape_str_to_axis k (List.init (List.length (Tc.get_reduce_axes tc)) (Printf.sprintf "r%d")) in
+                    let base_upcast_axes = List.map (fun s -> (s, 2)) (shape_str_to_axis k (Tc.base_upcast_axes tc)) in
+                    let e0, e1, e2 = tc.elements_per_thread in
+                    let take n l = List.filteri (fun i _ -> i < n) l in
+                    let tc_upcast_axes = List.map (fun e -> take (Tc.log2_int e) base_upcast_axes) [ e0; e1; e2 ] in
+                    (* axes to range number (was done in lowerer) *)
+                    let rs = Array.of_list (rngs k) in
+                    let tc_upcast_axes =
+                      List.map (List.map (fun (a, sz) -> (List.hd (range_ids rs.(a)), sz))) tc_upcast_axes in
+                    let tc_reduce_axes = List.map (fun a -> List.hd (range_ids rs.(a))) tc_reduce_axes in
+                    let with_missing_tc_axes arg =
+                      let extra = List.concat (take 2 tc_upcast_axes) in
+                      List.fold_left (fun ret (rn, _) -> if List.mem_assoc rn ret then ret else ret @ [ (rn, 1) ]) arg extra in
+                    let tc_upcast_axes = List.map with_missing_tc_axes tc_upcast_axes in
+                    (* construct the op *)
+                    let a = List.nth srcs 0 and b = List.nth srcs 1 in
+                    let acc = Uop.stack (List.init e2 (fun _ -> const ~dtype:tc.dtype_out (Dtype.F 0.0))) in
+                    let tc_uop = Uop.create Ops.Wmma ~src:[| a; b; acc |]
+                        ~arg:(Wmma_arg { wdims = tc.dims; wdtype_in = a.dtype; wdevice = k.ren.device; wthreads = tc.threads;
+                                         wupcast_axes = tc_upcast_axes }) in
+                    (* preserve extra reduces *)
+                    let reduce_ranges = List.filter (fun (x : Uop.t) ->
+                        x.op == Ops.Range && not (List.mem (List.hd (range_ids x)) tc_reduce_axes))
+                        (toposort (sink (List.tl (Array.to_list reduceop.src)))) in
+                    let tc_uop = if reduce_ranges <> [] then
+                        Uop.create Ops.Reduce ~src:(Array.of_list (tc_uop :: reduce_ranges)) ~arg:(Reduce_arg (Ops.Add, 0))
+                      else tc_uop in
+                    k.ast <- P.substitute k.ast [ (reduceop, tc_uop) ]
+                  end;
+                  k.tensor_core <- Some tc;
+                  Some (Array.to_list axes)
+                end
+            end
+          end in
+      try_tcs tensor_cores
+    end
+  end
 
 let opt_to_at = function
   | Opt.LOCAL -> Some Local | Opt.UPCAST -> Some Upcast | Opt.UNROLL -> Some Unroll | Opt.GROUP -> Some Group_reduce
   | Opt.GROUPTOP -> Some Group_reduce | Opt.THREAD -> Some Thread | _ -> None
 
 (* the TC branch of tinygrad's apply_opt: returns the ranges [_apply_tc_opt] picked *)
-let tc_checks k (opt : Opt.t) : Uop.t list =
+let tc_checks ~apply_opt k (opt : Opt.t) : Uop.t list =
   check (k.applied_opts = []) "tensor core opts must be first";
   check (opt.axis <> None) "tensor core opts must have an axis";
   match opt.arg with
@@ -239,7 +369,8 @@ let tc_checks k (opt : Opt.t) : Uop.t list =
     check (-1 <= tc_select && tc_select < List.length k.ren.tensor_cores) "tensor core opts must have valid tc_select";
     check (0 <= tc_opt && tc_opt <= 2) "tensor core opts must have valid tc_opt";
     check (0 < use_tensor_cores && use_tensor_cores <= 2) "use_tensor_cores value is not valid";
-    (match apply_tc_opt k ~use_tensor_cores ~axis:(Option.get opt.axis) ~tc_select ~opt_level:tc_opt with
+    (match (try apply_tc_opt ~apply_opt k ~use_tensor_cores ~axis:(Option.get opt.axis) ~tc_select ~opt_level:tc_opt
+            with Not_found -> raise (Kernel_opt_error "ValueError")) with
      | Some r -> r
      | None -> raise (Kernel_opt_error "no tensor core available"))
   | _ -> raise (Kernel_opt_error "tensor core opts must have valid arg")
@@ -250,7 +381,7 @@ let remove_all_tags : unit P.matcher =
       let x = P.get m "x" in if x.tag <> No_arg then Some (replace x ~tag:No_arg) else None) ]
 
 (* tinygrad: Scheduler.apply_opt. Returns the (replaced, new) ranges of a shift. *)
-let apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
+let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
   if opt.op = Opt.NOLOCALS then begin
     check (List.for_all (fun x -> not (List.mem x [ Warp; Local; Group_reduce ])) (axis_types k)) "no locals can't have locals";
     if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
@@ -313,7 +444,7 @@ let apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
         Some (shift_to k rng amt new_type ~top:(List.mem opt.op [ Opt.GROUPTOP; Opt.THREAD ]))
       | None ->
         (match opt.op with
-         | Opt.TC -> ignore (tc_checks k opt); None
+         | Opt.TC -> ignore (tc_checks ~apply_opt:(fun ~append_opt k o -> apply_opt ~append_opt k o) k opt); None
          | Opt.PADTO ->
            check (rng.src.(0).op == Ops.Const) "only pad const axes";
            check (not (List.mem (axis_of rng) [ Upcast; Unroll ])) "cannot pad upcasted";
@@ -355,7 +486,7 @@ let apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
 (* [apply_opt] of a TC opt, returning the tensor-core ranges (tinygrad's apply_opt returns them for TC) *)
 let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t list =
   let opt = { Opt.op = Opt.TC; axis = Some axis; arg = Opt.Tc (tc_select, tc_opt, use_tc) } in
-  let r = tc_checks k opt in
+  let r = tc_checks ~apply_opt:(fun ~append_opt k o -> apply_opt ~append_opt k o) k opt in
   if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
   r
 

@@ -8,7 +8,7 @@ type t = {
   mutable dont_use_locals : bool;
   mutable applied_opts : Opt.t list;
   mutable opt_range : int;  (** the next value of tinygrad's [count] of new range ids *)
-  mutable tensor_core : unit option;  (** placeholder until tensor cores are ported *)
+  mutable tensor_core : Tc.t option;  (** the tensor core TC picked *)
 }
 
 (** [Scheduler(ast, ren)]. *)
@@ -95,7 +95,7 @@ val real_axis : t -> Opt.opt_ops -> int option -> int
 (** tinygrad [ops.remove_all_tags]. *)
 val remove_all_tags : unit Upat.matcher
 
-(** tinygrad [apply_opt]; raises [Opt.Kernel_opt_error] when the opt does not apply (TC: tensor cores are not ported). *)
+(** tinygrad [apply_opt]; raises [Opt.Kernel_opt_error] when the opt does not apply (TC: when no tensor core of the renderer applies). *)
 val apply_opt : ?append_opt:bool -> t -> Opt.t -> (Uop.t * Uop.t) option
 
 (** [apply_opt] of [Opt(TC, axis, (tc_select, tc_opt, use_tensor_cores))], returning the tensor-core ranges;

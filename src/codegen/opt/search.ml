@@ -113,17 +113,19 @@ let get_kernel_actions ?(include_0 = true) ?max_up (s : K.t) : (int * K.t) list 
         let s2 = K.copy s in
         try
           ignore (K.apply_opt s2 a);
-          (* tensor cores are not ported: tc_up is 1 *)
           let up = ref 1 and lcl = ref 1 in
+          let tc_up = match s2.K.tensor_core with
+            | Some tc -> let n, m, k = tc.Tc.dims in n * m * k / tc.Tc.threads
+            | None -> 1 in
           List.iter2 (fun x t ->
               let x = K.sint_int x in
               match t with
               | Upcast | Unroll -> up := !up * x
               | Warp | Local | Group_reduce -> lcl := !lcl * x
               | _ -> ()) (K.full_shape s2) (K.axis_types s2);
-          if !up > max_up || !lcl > max_lcl then begin
+          if !up / tc_up > max_up || !lcl > max_lcl then begin
             if Helpers.getenv "BEAM_LOG_SURPASS_MAX" 0 <> 0 then
-              Printf.printf "too many upcast/local. up=%d, max_up=%d, lcl=%d, max_lcl=%d\n" !up max_up !lcl max_lcl
+              Printf.printf "too many upcast/local. up//tc_up=%d, max_up=%d, lcl=%d, max_lcl=%d\n" (!up / tc_up) max_up !lcl max_lcl
           end else acted := (i + 1, s2) :: !acted
         with Opt.Kernel_opt_error _ -> ()
       end) kernel_actions;

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <caml/mlvalues.h>
 #include <caml/alloc.h>
+#include <caml/custom.h>
 #include <caml/memory.h>
 #include <caml/fail.h>
 #include <caml/bigarray.h>
@@ -321,6 +322,22 @@ value tg_machine(value unit) {
 #else
   return caml_copy_string("unknown");
 #endif
+}
+
+/* A custom block that only carries GC pressure: caml_ba_alloc_dims with a data pointer tells the GC about 0 bytes
+   of outside memory, so dead host buffers would not speed up the major GC and their memory would be found dead
+   (and reused or freed) far too late. Allocating this block with mem = the buffer's size accounts for it as
+   caml_ba_alloc with data = NULL does (the block itself is dropped at once). ops_cpu.ml also calls it when it
+   reuses dead memory, so the collector keeps pace with the program's buffer allocations. */
+static struct custom_operations tg_pressure_ops = {
+  "tinygrad.host_pressure", custom_finalize_default, custom_compare_default, custom_hash_default,
+  custom_serialize_default, custom_deserialize_default, custom_compare_ext_default, custom_fixed_length_default
+};
+
+value tg_host_pressure(value vsize) {
+  intnat size = Long_val(vsize);
+  (void)caml_alloc_custom_mem(&tg_pressure_ops, sizeof(value), size > 0 ? (mlsize_t)size : 1);
+  return Val_unit;
 }
 
 /* a zero-filled (when asked) 64-byte aligned char Bigarray, freed by the GC (CAML_BA_MANAGED frees with free()) */

@@ -6,6 +6,7 @@ open Bigarray
 type bytes_ba = Device.bytes_ba
 
 external alloc_aligned : int -> bool -> bytes_ba = "tg_alloc_aligned"
+external host_pressure : int -> unit = "tg_host_pressure"
 external ba_addr : ('a, 'b, c_layout) Array1.t -> nativeint = "tg_ba_addr"
 external ba_blit : ('a, 'b, c_layout) Array1.t -> int -> ('c, 'd, c_layout) Array1.t -> int -> int -> unit
   = "tg_ba_blit" [@@noalloc]
@@ -39,6 +40,58 @@ let ba_nbytes a = Array1.dim a * kind_size_in_bytes (Array1.kind a)
 
 let host = function Device.Host a -> a | _ -> invalid_arg "CPU allocator: not a host buffer"
 
+(* Host memory the GC found unreachable, kept for reuse by size. tinygrad's Buffer.__del__ hands a dead buffer's
+   memory to the LRUAllocator's cache at once (refcounting); here a finaliser on the host Bigarray does it when the
+   GC finds the memory unreachable (from buffers, launches, anything), so the next allocation of that size reuses
+   it instead of mapping fresh pages (a page fault per 4 KiB on first touch). Finalisers only push onto [returned]
+   (no Hashtbl work inside a finaliser); [alloc] drains it. *)
+let returned : bytes_ba list ref = ref []
+let reuse : (int, bytes_ba list) Hashtbl.t = Hashtbl.create 16
+
+let drain_returned () =
+  let l = !returned in
+  returned := [];
+  List.iter (fun a -> let n = Array1.dim a in
+              Hashtbl.replace reuse n (a :: Option.value ~default:[] (Hashtbl.find_opt reuse n))) l
+
+let reclaim a = returned := a :: !returned
+
+(* fresh host bytes allocated since the last forced collection; a miss forces one past max(16 MiB, twice the
+   OCaml heap), so the collections cost about what touching that fresh memory would *)
+let fresh_bytes = ref 0
+let collect_bytes = 16 * 1024 * 1024
+
+let host_alloc size zero =
+  (* the GC counts no outside memory for a Bigarray made from a pointer: tell it, for fresh and reused memory *)
+  host_pressure size;
+  drain_returned ();
+  let n = max 1 size in
+  let a = match Hashtbl.find_opt reuse n with
+    | Some (a :: rest) ->
+      if rest = [] then Hashtbl.remove reuse n else Hashtbl.replace reuse n rest;
+      if zero then Array1.fill a '\000';
+      a
+    | Some [] | None ->
+      (* a miss: when the fresh memory taken since the last collection passes [collect_bytes], finish a major
+         collection first (dead buffers are found at once, as Python's refcounting frees them) and look again *)
+      fresh_bytes := !fresh_bytes + n;
+      if !fresh_bytes >= max collect_bytes (2 * (Gc.quick_stat ()).heap_words * (Sys.word_size / 8)) then begin
+        fresh_bytes := 0; Gc.full_major (); drain_returned () end;
+      (match Hashtbl.find_opt reuse n with
+       | Some (a :: rest) ->
+         if rest = [] then Hashtbl.remove reuse n else Hashtbl.replace reuse n rest;
+         if zero then Array1.fill a '\000';
+         a
+       | Some [] | None ->
+      (try alloc_aligned size zero
+       with Out_of_memory ->
+         (* tinygrad's LRUAllocator.alloc: free the cache and retry (two collections: the first finds dead memory,
+            whose finalisers put it in [returned]; dropped from there, the second frees it) *)
+         Hashtbl.reset reuse; Gc.full_major (); drain_returned (); Hashtbl.reset reuse; Gc.full_major ();
+         alloc_aligned size zero)) in
+  Gc.finalise reclaim a;
+  a
+
 (* tinygrad: CPUAllocator (64-byte aligned host memory, so vector loads of any width are aligned) *)
 let allocator () =
   let copyin : 'a 'b. Device.opaque -> int -> ('a, 'b, c_layout) Array1.t -> unit = fun dst off src ->
@@ -50,11 +103,11 @@ let allocator () =
     if off < 0 || off + n > Array1.dim s then invalid_arg "CPU copyout: out of bounds";
     ba_blit s off dst 0 n in
   Device.lru_allocator
-    { alloc = (fun size (spec : Device.buffer_spec) -> Device.Host (alloc_aligned size spec.zero));
-      free = (fun _ _ _ -> ());  (* the GC frees host memory *)
+    { alloc = (fun size (spec : Device.buffer_spec) -> Device.Host (host_alloc size spec.zero));
+      free = (fun _ _ _ -> ());  (* the GC finds host memory unreachable; [reclaim] keeps it for reuse *)
       copyin; copyout;
       addr = (fun o -> ba_addr (host o));
-      free_cache = (fun () -> ()) }
+      free_cache = (fun () -> drain_returned (); Hashtbl.reset reuse) }
 
 (* a loaded kernel: the entry's address *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }
@@ -100,7 +153,7 @@ let call_blocking p (l : Device.launch) ~global_size =
 
 let runtime ~name ~lib ~runtimevars =
   let p = load ~name ~lib ~runtimevars in
-  { Device.name; call = (fun l ~global_size ~local_size:_ -> call p l ~global_size) }
+  { Device.name; call = (fun l ~global_size ~local_size:_ -> call p l ~global_size); timed_call = None }
 
 (* tinygrad: CPUDevice *)
 let create device =

@@ -1,0 +1,152 @@
+(* Op and training-step benchmark (issue 7), the OCaml side of bench/compare.py; bench/bench_ops.py runs the same
+   workloads in tinygrad 0.14.0 with the same timing method:
+   - inputs are realized before timing;
+   - warm-up runs (compilation, BEAM search, the JIT's run and capture calls) are not timed;
+   - then the median of N timed runs, each building the lazy graph, realizing it and synchronizing the device,
+     N = clamp(round(budget / first timed-like run), 5, 200) (budget 1 s; BENCH_QUICK=1: N = 3).
+   Mode comes from the environment as in tinygrad: BEAM (0 = hand-coded opts), NUM_CPU_THREADS (default: the CPU
+   count, as tinygrad's). BENCH_ONLY=name,name selects workloads (a prefix matches). BENCH_QUICK=1 also drops the
+   big workloads (matmul 1024/2048, the beautiful_mnist step).
+   Output: one line per workload "RESULT<TAB>name<TAB>ms<TAB>flops<TAB>reps" (flops 0 when not meaningful), then
+   "INFO<TAB>beam_searches<TAB>n<TAB>warmup_s<TAB>s" (searches run, not answered from the disk cache). *)
+open Tinygrad
+module T = Tensor
+
+let quick = Helpers.getenv "BENCH_QUICK" 0 <> 0
+let only = match Sys.getenv_opt "BENCH_ONLY" with
+  | Some s when s <> "" -> Some (String.split_on_char ',' s)
+  | _ -> None
+let selected name = match only with
+  | None -> true
+  | Some l -> List.exists (fun p -> String.length p <= String.length name && String.sub name 0 (String.length p) = p) l
+
+let sync () = (Device.get (Device.default ())).synchronize ()
+let now () = Helpers.perf_counter ()
+let warmup_s = ref 0.
+
+let median a =
+  let a = Array.copy a in
+  Array.sort compare a;
+  let n = Array.length a in
+  if n mod 2 = 1 then a.(n / 2) else (a.(n / 2 - 1) +. a.(n / 2)) /. 2.
+
+(* [bench name ~warmup f]: [warmup] untimed runs, then the median of N timed runs of [f] (each synchronized) *)
+let bench ?(flops = 0.) ?(warmup = 2) name (f : unit -> unit) =
+  if selected name then begin
+    let st = now () in
+    for _ = 1 to warmup do f (); sync () done;
+    warmup_s := !warmup_s +. (now () -. st);
+    let one () = let st = now () in f (); sync (); now () -. st in
+    let first = one () in
+    let reps = if quick then 3 else max 5 (min 200 (int_of_float (Float.round (1.0 /. Float.max first 1e-9)))) in
+    let ts = Array.init reps (fun _ -> one ()) in
+    Printf.printf "RESULT\t%s\t%.6f\t%.0f\t%d\n%!" name (median ts *. 1000.) flops reps
+  end
+
+let realized shape = T.realize (T.rand shape)
+
+(* tinygrad: examples/beautiful_mnist.py Model (without @function, as examples/beautiful_mnist.ml) *)
+let mnist_model () =
+  let c1 = Nn.Conv2d.create 1 32 5 in
+  let c2 = Nn.Conv2d.create 32 32 5 in
+  let bn1 = Nn.BatchNorm.create 32 in
+  let c3 = Nn.Conv2d.create 32 64 3 in
+  let c4 = Nn.Conv2d.create 64 64 3 in
+  let bn2 = Nn.BatchNorm.create 64 in
+  let l = Nn.Linear.create 576 10 in
+  let mp x = T.max_pool2d x in
+  let layers = [ Nn.Conv2d.forward c1; T.relu; Nn.Conv2d.forward c2; T.relu; Nn.BatchNorm.forward bn1; mp;
+                 Nn.Conv2d.forward c3; T.relu; Nn.Conv2d.forward c4; T.relu; Nn.BatchNorm.forward bn2; mp;
+                 (fun x -> T.flatten ~start_dim:1 x); Nn.Linear.forward l ] in
+  let params = List.concat_map snd
+      [ ("c1", List.map snd (Nn.Conv2d.state_dict c1)); ("c2", List.map snd (Nn.Conv2d.state_dict c2));
+        ("bn1", List.map snd (Nn.BatchNorm.state_dict bn1)); ("c3", List.map snd (Nn.Conv2d.state_dict c3));
+        ("c4", List.map snd (Nn.Conv2d.state_dict c4)); ("bn2", List.map snd (Nn.BatchNorm.state_dict bn2));
+        ("l", List.map snd (Nn.Linear.state_dict l)) ] in
+  (Nn.sequential layers, params)
+
+let training f = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f
+
+(* the train step of tinygrad's examples: zero_grad, loss, backward, realize the loss with the optimizer step *)
+let train_step forward opt x y =
+  training (fun () ->
+      Nn.Optim.zero_grad opt;
+      let loss = T.sparse_categorical_crossentropy (forward x) y in
+      T.backward loss;
+      T.realize_all (loss :: Nn.Optim.schedule_step opt);
+      loss)
+
+let () =
+  T.manual_seed 0;
+  Printf.printf "INFO\tconfig\tBEAM=%d NUM_CPU_THREADS=%d CPUs=%d quick=%b\n%!" Helpers.beam.value
+    Helpers.num_cpu_threads.value (Helpers.get_cpu_count ()) quick;
+  (* elementwise: relu(a*b+1) on 4M floats *)
+  if selected "elementwise" then begin
+    let n = 4 * 1024 * 1024 in
+    let a = realized [| n |] and b = realized [| n |] in
+    bench "elementwise" (fun () -> ignore (T.realize (T.relu (T.add (T.mul a b) (T.scalar 1.)))))
+  end;
+  if selected "sum_axis1" then begin
+    let a = realized [| 4096; 4096 |] in
+    bench "sum_axis1" (fun () -> ignore (T.realize (T.sum ~axis:[ 1 ] a)))
+  end;
+  List.iter (fun n ->
+      let name = Printf.sprintf "matmul_%d" n in
+      if selected name && not (quick && n > 512) then begin
+        let a = realized [| n; n |] and b = realized [| n; n |] in
+        bench ~flops:(2. *. float_of_int (n * n * n)) name (fun () -> ignore (T.realize (T.matmul a b)))
+      end) [ 256; 512; 1024; 2048 ];
+  if selected "softmax" then begin
+    let a = realized [| 4096; 1024 |] in
+    bench "softmax" (fun () -> ignore (T.realize (T.softmax ~axis:(-1) a)))
+  end;
+  (* conv2d 3x3, no padding, on 28x28 images, batch 32 *)
+  List.iter (fun (cin, cout) ->
+      let name = Printf.sprintf "conv2d_%d_%d" cin cout in
+      if selected name then begin
+        let x = realized [| 32; cin; 28; 28 |] and w = realized [| cout; cin; 3; 3 |] in
+        let flops = 2. *. float_of_int (32 * cout * cin * 9 * 26 * 26) in
+        bench ~flops name (fun () -> ignore (T.realize (T.conv2d x w)))
+      end) [ (1, 32); (32, 64) ];
+  (* MLP 784-128-10, Adam, batch 128 *)
+  List.iter (fun jit ->
+      let name = if jit then "mlp_adam_jit" else "mlp_adam_eager" in
+      if selected name then begin
+        let l1 = Nn.Linear.create 784 128 and l2 = Nn.Linear.create 128 10 in
+        let forward x = Nn.Linear.forward l2 (T.relu (Nn.Linear.forward l1 x)) in
+        let opt = Nn.Optim.adam (List.map snd (Nn.Linear.state_dict l1 @ Nn.Linear.state_dict l2)) in
+        let x = realized [| 128; 784 |] and y = T.realize (T.randint ~high:10 [| 128 |]) in
+        let step = function [ x; y ] -> train_step forward opt x y | _ -> assert false in
+        if jit then begin
+          let j = Tiny_jit.create step in
+          bench ~warmup:3 name (fun () -> ignore (Tiny_jit.call j [ x; y ]))
+        end else bench name (fun () -> ignore (step [ x; y ]))
+      end) [ false; true ];
+  (* beautiful_mnist's train step, batch 512, JIT; synthetic uint8 data of MNIST's size *)
+  if selected "mnist_step_jit" && not quick then begin
+    let forward, params = mnist_model () in
+    let opt = Nn.Optim.adam params in
+    let x_train = T.realize (T.cast (T.randint ~high:256 [| 60000; 1; 28; 28 |]) Dtype.uint8) in
+    let y_train = T.realize (T.cast (T.randint ~high:10 [| 60000 |]) Dtype.uint8) in
+    let step = function
+      | [ xt; yt ] ->
+        training (fun () ->
+            Nn.Optim.zero_grad opt;
+            let samples = T.randint ~high:(T.shape xt).(0) [| 512 |] in
+            let loss = T.sparse_categorical_crossentropy (forward (T.getitem xt [ T.T samples ]))
+                (T.getitem yt [ T.T samples ]) in
+            T.backward loss;
+            T.realize_all (loss :: Nn.Optim.schedule_step opt);
+            loss)
+      | _ -> assert false in
+    let j = Tiny_jit.create step in
+    bench ~warmup:3 "mnist_step_jit" (fun () -> ignore (Tiny_jit.call j [ x_train; y_train ]))
+  end;
+  (* dispatch: a 1-element add *)
+  if selected "dispatch" then begin
+    let a = realized [| 1 |] and b = realized [| 1 |] in
+    bench "dispatch_eager" (fun () -> ignore (T.realize (T.add a b)));
+    let j = Tiny_jit.create (function [ a; b ] -> T.realize (T.add a b) | _ -> assert false) in
+    bench ~warmup:3 "dispatch_jit" (fun () -> ignore (Tiny_jit.call j [ a; b ]))
+  end;
+  Printf.printf "INFO\tbeam_searches\t%d\twarmup_s\t%.2f\n%!" !Search.searches !warmup_s

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of this port (bench/bench_ops.exe) and tinygrad 0.14.0 (bench/bench_ops.py).
+
+Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2]   (make bench runs it)
+
+- tinygrad's python: $PYTHON when it imports tinygrad 0.14.0 (e.g. PYTHON=/work/ref/venv/bin/python), else the
+  venv in $BENCH_VENV (default bench/.venv, gitignored), created with `pip install tinygrad==0.14.0 numpy` if needed.
+- Each mode runs both frameworks, each in its own process (BEAM is read from the environment at start):
+  default (BEAM=0: hand-coded opts) and beam2 (BEAM=2). NUM_CPU_THREADS is left to each framework's default, the
+  CPU count (set it in the environment to change both).
+- Timing (identical on both sides): inputs realized first; warm-up runs (compile, BEAM search, JIT capture) not
+  timed; the median of N timed runs, each realizing the result and synchronizing the device.
+- BEAM caches: ours in ~/.cache/tinygrad/ocaml/beam_search, tinygrad's in its cache.db (CACHELEVEL). The first
+  BEAM run searches (reported as a cold cache with the number of searches); the search is in the warm-up, never
+  in the timed runs.
+- BENCH_QUICK=1: 3 reps, no matmul 1024/2048 and no beautiful_mnist step. BENCH_ONLY=name,... selects workloads.
+"""
+import argparse, os, subprocess, sys, venv
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}}
+ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048", "softmax",
+         "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
+         "dispatch_jit"]
+DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x4096",
+        "matmul_256": "matmul 256", "matmul_512": "matmul 512", "matmul_1024": "matmul 1024",
+        "matmul_2048": "matmul 2048", "softmax": "softmax rows, 4096x1024", "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
+        "conv2d_32_64": "conv2d 32->64 3x3 b32 28x28", "mlp_adam_eager": "MLP 784-128-10 Adam b128 eager",
+        "mlp_adam_jit": "MLP 784-128-10 Adam b128 JIT", "mnist_step_jit": "beautiful_mnist step b512 JIT",
+        "dispatch_eager": "1-element add, eager", "dispatch_jit": "1-element add, JIT"}
+
+def has_tinygrad(py):
+  try:
+    out = subprocess.run([py, "-c", "import tinygrad, numpy, importlib.metadata as m; print(m.version('tinygrad'))"],
+                         capture_output=True, text=True, timeout=120)
+    return out.returncode == 0 and out.stdout.strip() == "0.14.0"
+  except (OSError, subprocess.TimeoutExpired): return False
+
+def tinygrad_python():
+  py = os.environ.get("PYTHON")
+  if py and has_tinygrad(py): return py
+  d = os.environ.get("BENCH_VENV", os.path.join(ROOT, "bench", ".venv"))
+  py = os.path.join(d, "bin", "python")
+  if not has_tinygrad(py):
+    print(f"creating {d} with tinygrad==0.14.0 and numpy ...", flush=True)
+    venv.create(d, with_pip=True)
+    subprocess.run([py, "-m", "pip", "install", "-q", "tinygrad==0.14.0", "numpy"], check=True)
+  return py
+
+def run(cmd, env_extra):
+  env = dict(os.environ, **env_extra)
+  for k in ("DEBUG", "NOOPT", "JITBEAM"): env.pop(k, None)
+  p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
+  res, info = {}, {}
+  for line in p.stdout.splitlines():
+    f = line.split("\t")
+    if f[0] == "RESULT": res[f[1]] = (float(f[2]), float(f[3]), int(f[4]))
+    elif f[0] == "INFO" and f[1] == "beam_searches": info["searches"], info["warmup_s"] = int(f[2]), float(f[4])
+    elif f[0] == "INFO" and f[1] == "config": info["config"] = f[2]
+  if p.returncode != 0:
+    sys.stderr.write(p.stdout[-3000:] + p.stderr[-3000:])
+    print(f"!! {' '.join(cmd)} failed with exit code {p.returncode}", flush=True)
+  return res, info
+
+def main():
+  ap = argparse.ArgumentParser()
+  ap.add_argument("--ours", default=os.path.join(ROOT, "_build", "default", "bench", "bench_ops.exe"))
+  ap.add_argument("--modes", default="default,beam2")
+  args = ap.parse_args()
+  py = tinygrad_python()
+  modes = [m for m in args.modes.split(",") if m]
+  table = []
+  for mode in modes:
+    env = MODES[mode]
+    print(f"running mode {mode}: ours ...", flush=True)
+    ours, oi = run([args.ours], env)
+    print(f"running mode {mode}: tinygrad ...", flush=True)
+    tg, ti = run([py, os.path.join(ROOT, "bench", "bench_ops.py")], env)
+    table.append((mode, ours, oi, tg, ti))
+  print()
+  for mode, _, oi, _, ti in table:
+    for who, i in (("ours", oi), ("tinygrad", ti)):
+      cache = ""
+      if MODES[mode]["BEAM"] != "0" and "searches" in i:
+        cache = f", BEAM cache {'cold: ' + str(i['searches']) + ' kernels searched' if i['searches'] else 'warm (no search)'}"
+      print(f"{mode:8s} {who:9s}: {i.get('config', '?')}; warm-up (untimed) {i.get('warmup_s', float('nan')):.1f} s{cache}")
+  print()
+  hdr = f"{'workload':32s} {'mode':8s} {'ours ms':>10s} {'tinygrad ms':>12s} {'ratio':>7s}  {'GFLOPS ours / tinygrad':>24s}"
+  print(hdr); print("-" * len(hdr))
+  for name in ORDER:
+    for mode, ours, _, tg, _ in table:
+      if name not in ours and name not in tg: continue
+      o, t = ours.get(name), tg.get(name)
+      ratio = f"{t[0]/o[0]:6.2f}x" if o and t else "      -"
+      fl = (o or t)[1]
+      gf = f"{(fl/o[0]/1e6 if o else float('nan')):10.1f} / {(fl/t[0]/1e6 if t else float('nan')):9.1f}" if fl else ""
+      fmt = lambda x: f"{x[0]:.3f}" if x else "-"
+      print(f"{DESC.get(name, name):32s} {mode:8s} {fmt(o):>10s} {fmt(t):>12s} {ratio:>7s}  {gf:>24s}")
+  print("\nratio = tinygrad time / our time (>1: we are faster). Median of N runs after untimed warm-up.")
+
+if __name__ == "__main__": main()
