@@ -310,3 +310,17 @@ let colored ?(background = false) st (color : string option) =
       | [] -> invalid_arg ("colored: unknown color " ^ c) in
     let code = (if background then 10 else 0) + (if String.uppercase_ascii c = c then 60 else 0) + 30 + idx 0 colors in
     Printf.sprintf "\027[%dm%s\027[0m" code st
+
+(* Python's str.replace(sub, by): every occurrence, left to right *)
+let replace_all ~sub ~by s =
+  let ls = String.length sub and n = String.length s in
+  if ls = 0 then s
+  else begin
+    let b = Buffer.create n in
+    let i = ref 0 in
+    while !i < n do
+      if !i + ls <= n && String.sub s !i ls = sub then (Buffer.add_string b by; i := !i + ls)
+      else (Buffer.add_char b s.[!i]; incr i)
+    done;
+    Buffer.contents b
+  end

@@ -301,3 +301,6 @@ val temp : ?append_user:bool -> string -> string
 (** tinygrad's [colored st color]: [st] in an ANSI color (an upper-case name is the bright variant; [background]
     colors the background); [st] unchanged under [NO_COLOR] or with no color. *)
 val colored : ?background:bool -> string -> string option -> string
+
+(** Python's [s.replace(sub, by)]: every occurrence of [sub] in [s], left to right ([s] when [sub] is empty). *)
+val replace_all : sub:string -> by:string -> string -> string

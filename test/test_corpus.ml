@@ -63,6 +63,14 @@ let input_names id =
     | _ -> List.rev acc in
   take [] (skip ls)
 
+(* the GPU golden file for the default device, when it is CUDA or METAL *)
+let gpu_file mode =
+  let m = match mode with Noopt -> "noopt" | Default -> "default" in
+  match Device.default () with
+  | "CUDA" -> Some ("cuda_" ^ m ^ ".json")
+  | "METAL" -> Some ("metal_" ^ m ^ ".json")
+  | _ -> None
+
 let expected ?(mode = Noopt) id =
   let j = Golden.read_file (Filename.concat (dir id) (mode_file mode)) in
   let kernels = Array.of_list (List.map (fun k ->
@@ -70,6 +78,17 @@ let expected ?(mode = Noopt) id =
         kkey = Golden.to_str (Golden.member "ast_key" k);
         kopts = List.map Test_opts.corpus_opt (Golden.to_list (Golden.member "opts" k)) })
       (Golden.to_list (Golden.member "kernels" j))) in
+  (* on DEV=CUDA / DEV=METAL (make test-gpu) the kernels are those the GPU renderer made of the same ASTs:
+     <dev>_<mode>.json, each record naming its CPU kernel (cpu_kernel) *)
+  (match gpu_file mode with
+   | None -> ()
+   | Some f ->
+     List.iter (fun k ->
+         let i = Golden.to_int (Golden.member "cpu_kernel" k) in
+         kernels.(i) <- { (kernels.(i)) with kname = Golden.to_str (Golden.member "name" k);
+                                             ksrc = Golden.to_str (Golden.member "src" k);
+                                             kopts = List.map Test_opts.corpus_opt (Golden.to_list (Golden.member "opts" k)) })
+       (Golden.to_list (Golden.member "kernels" (Golden.read_file (Filename.concat (dir id) f)))));
   let calls phases = List.filter_map (fun c ->
       if Golden.to_str (Golden.member "kind" c) = "kernel" && List.mem (Golden.to_str (Golden.member "phase" c)) phases
       then Some kernels.(Golden.to_int (Golden.member "kernel" c)) else None) (Golden.to_list (Golden.member "calls" j)) in

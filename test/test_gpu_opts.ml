@@ -22,15 +22,7 @@ let renderer_of file = if String.sub file 0 4 = "cuda" then cuda_renderer () els
 let noopt_of file = if Filename.check_suffix file "_noopt.json" then 1 else 0
 
 (* (program, index, gpu record, cpu record) for every kernel of [file] *)
-let kernels file =
-  List.concat_map (fun prog ->
-      let dir = Filename.concat (Golden.corpus_dir ()) prog in
-      let j = Golden.read_file (Filename.concat dir file) in
-      let cpu_file = if noopt_of file = 1 then "cpu_noopt.json" else "cpu_default.json" in
-      let cpu = Array.of_list (Golden.to_list (Golden.member "kernels" (Golden.read_file (Filename.concat dir cpu_file)))) in
-      List.mapi (fun i k -> (prog, i, k, cpu.(Golden.to_int (Golden.member "cpu_kernel" k))))
-        (Golden.to_list (Golden.member "kernels" j)))
-    (Golden.programs ~file)
+let kernels = Test_gpu_render.records
 
 let sizes = List.map (function Uop.Sint i -> string_of_int i | Uop.Suop u -> Uop.render u)
 let json_sizes j = match j with

@@ -139,18 +139,7 @@ let find_sub s sub =
   let rec go i = if i + m > n then raise Not_found else if String.sub s i m = sub then i else go (i + 1) in
   go 0
 
-(* Python's s.replace(sub, by) *)
-let replace_all s ~sub ~by =
-  match find_sub s sub with
-  | exception Not_found -> s
-  | _ ->
-    let b = Buffer.create (String.length s) and n = String.length s and m = String.length sub in
-    let i = ref 0 in
-    while !i < n do
-      if !i + m <= n && String.sub s !i m = sub then (Buffer.add_string b by; i := !i + m)
-      else (Buffer.add_char b s.[!i]; incr i)
-    done;
-    Buffer.contents b
+let replace_all s ~sub ~by = Helpers.replace_all ~sub ~by s
 
 let starts_with ~prefix s = String.length s >= String.length prefix && String.sub s 0 (String.length prefix) = prefix
 

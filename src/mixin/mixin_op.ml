@@ -599,15 +599,7 @@ let chars s = List.init (String.length s) (String.get s)
 let count c s = List.length (List.filter (( = ) c) (chars s))
 let index_of c s = match String.index_opt s c with Some i -> i | None -> invalid_arg (Printf.sprintf "einsum: no %c in %S" c s)
 
-(* python str.replace of every occurrence *)
-let replace_all s sub by =
-  let ls = String.length s and lsub = String.length sub in
-  let b = Buffer.create ls in
-  let rec go i =
-    if i > ls - lsub then Buffer.add_string b (String.sub s i (ls - i))
-    else if String.sub s i lsub = sub then (Buffer.add_string b by; go (i + lsub))
-    else (Buffer.add_char b s.[i]; go (i + 1)) in
-  go 0; Buffer.contents b
+let replace_all s sub by = Helpers.replace_all ~sub ~by s
 
 let split_on s sep =
   (* python str.split(sep) for a 2-char separator "->" *)

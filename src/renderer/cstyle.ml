@@ -4,19 +4,7 @@ open Uop
 
 (* ---------- small helpers (tinygrad: helpers.py) ---------- *)
 
-(* Python's str.replace(sub, by) *)
-let replace_all ~sub ~by s =
-  let ls = String.length sub and n = String.length s in
-  if ls = 0 then s
-  else begin
-    let b = Buffer.create n in
-    let i = ref 0 in
-    while !i < n do
-      if !i + ls <= n && String.sub s !i ls = sub then (Buffer.add_string b by; i := !i + ls)
-      else (Buffer.add_char b s.[!i]; incr i)
-    done;
-    Buffer.contents b
-  end
+let replace_all = Helpers.replace_all
 
 (* Python's str.format with positional "{}" / "{N}" fields and "{{" "}}" escapes *)
 let py_format fmt (args : string list) =
@@ -588,15 +576,17 @@ let metal_render_kernel lang ?prefix:_ function_name kernel bufs uops =
   let prefix = [ "#include <metal_stdlib>"; "using namespace metal;" ] @ helpers in
   base_render_kernel lang ~prefix function_name kernel bufs uops
 
-(* tinygrad: MetalRenderer.string_rewrite (its own rule, then base_rewrite) *)
-let metal_string_rewrite : rule list =
+(* the register BITCAST rule of MetalRenderer / CUDARenderer: [fn<to>((from)(x))], fn = as_type / tg_bitcast *)
+let bitcast_rule fn : rule =
   (P.pat Ops.Bitcast ~name:"x", fun ctx c ->
       let x = g c "x" in
       match Uop.addrspace x with
       | Some (Dtype.Global | Dtype.Local) -> None
-      | _ -> Some (Printf.sprintf "as_type<%s>((%s)(%s))" (render_dtype ctx.lang x.dtype) (render_dtype ctx.lang x.src.(0).dtype)
+      | _ -> Some (Printf.sprintf "%s<%s>((%s)(%s))" fn (render_dtype ctx.lang x.dtype) (render_dtype ctx.lang x.src.(0).dtype)
                      ctx.%[x.src.(0)]))
-  :: base_rewrite
+
+(* tinygrad: MetalRenderer.string_rewrite (its own rule, then base_rewrite) *)
+let metal_string_rewrite : rule list = bitcast_rule "as_type" :: base_rewrite
 
 let metal_language : lang =
   { cstyle_language with
@@ -710,14 +700,7 @@ let cuda_render_kernel lang ?prefix:_ function_name kernel bufs uops =
   base_render_kernel lang ~prefix:!prefix function_name kernel bufs uops
 
 (* tinygrad: CUDARenderer.string_rewrite (its own rule, then base_rewrite) *)
-let cuda_string_rewrite : rule list =
-  (P.pat Ops.Bitcast ~name:"x", fun ctx c ->
-      let x = g c "x" in
-      match Uop.addrspace x with
-      | Some (Dtype.Global | Dtype.Local) -> None
-      | _ -> Some (Printf.sprintf "tg_bitcast<%s>((%s)(%s))" (render_dtype ctx.lang x.dtype) (render_dtype ctx.lang x.src.(0).dtype)
-                     ctx.%[x.src.(0)]))
-  :: base_rewrite
+let cuda_string_rewrite : rule list = bitcast_rule "tg_bitcast" :: base_rewrite
 
 let cuda_language : lang =
   let p = Printf.sprintf in

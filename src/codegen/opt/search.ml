@@ -51,13 +51,14 @@ let args_from_ast (ast : Uop.t) dname : (int * Device.Buffer.t) list * (string *
    List.map (fun v -> (expr v, Dtype.I (Z.div (Z.add (zi (vmax v)) (zi (vmin v))) (Z.of_int 2)))) (variables ast))
 
 (* tinygrad: _time_program. [None] when the program fails to run *)
-let time_program (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~early_stop ~allow_test_size
+let time_program ?(device = "CPU") (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~early_stop ~allow_test_size
     ?(max_global_size = 65536) ?(cnt = 3) () : float list =
   let info = match prg.arg with Program_info p -> p | _ -> invalid_arg "time_program: no ProgramInfo" in
   let gs, factor =
     if allow_test_size then get_test_global_size info.global_size max_global_size vv
     else (Array.of_list (List.map (sint_val vv) info.global_size), 1.0) in
-  let dev = Device.get "CPU" in
+  let dev = Device.get device in
+  let local_size = Option.map (fun l -> Array.of_list (List.map (sint_val vv) l)) info.local_size in
   let lib = dev.compiler.compile_cached src in
   let vnames = List.map expr info.vars in
   let runtimevars = List.concat (List.mapi (fun i v -> if v = "core_id" then [ (v, i) ] else []) vnames) in
@@ -67,7 +68,7 @@ let time_program (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~
   let rec go acc n =
     if n = 0 then List.rev acc
     else begin
-      let t = Device.run_program ~global_size:gs ~wait:true p launch *. factor in
+      let t = Device.run_program ~global_size:gs ?local_size ~wait:true p launch *. factor in
       let acc = t :: acc in
       if early_stop < List.fold_left min infinity acc then List.rev acc else go acc (n - 1)
     end in
@@ -231,7 +232,7 @@ let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(dis
               end else begin
                 Hashtbl.replace seen_libs src ();
                 let early_stop = match !beam with (_, t) :: _ -> t *. 3. | [] -> 1.0 in
-                match time_program prg src var_vals rawbufs ~early_stop ~allow_test_size () with
+                match time_program ~device:s.ren.device prg src var_vals rawbufs ~early_stop ~allow_test_size () with
                 | exception e ->
                   if beam_debug <> 0 then
                     Printf.printf "BEAM failed for opts: [%s]\n%s\n" (String.concat ", " (List.map Opt.to_string cand.K.applied_opts))
