@@ -17,13 +17,8 @@ open Test_util
 let targets = [ ("cpu", "default"); ("cpu", "noopt"); ("cuda", "default"); ("cuda", "noopt"); ("metal", "default"); ("metal", "noopt") ]
 
 (* "<target>_<mode>:<kernel index>" pairs known to differ from tinygrad, with the reason. Every other pair matches
-   (DIFF_RENDER_ALL=1: 2520/2522 for cpu and metal, 2522/2522 for cuda, in both modes). *)
-let fp8_reason = "fp8 on a renderer without fp8 (Clang, Metal): tinygrad emulates it with codegen/decomp/dtype.py \
-                  pm_float_decomp (f2f, f2f_load, f2f_store), not ported yet (decomp_dtype.ml raises)"
-let known_mismatches : (string * string) list =
-  List.concat_map (fun i -> List.map (fun tm -> (Printf.sprintf "%s:%d" tm i, fp8_reason))
-                      [ "cpu_default"; "cpu_noopt"; "metal_default"; "metal_noopt" ])
-    [ 2168 (* fp8e4m3_to_f32 *); 2169 (* f32_to_fp8e5m2 *) ]
+   (DIFF_RENDER_ALL=1: 2522/2522 for every target, in both modes). *)
+let known_mismatches : (string * string) list = []
 
 (* the default run checks kernels whose index is a multiple of [stride] *)
 let stride = 6
