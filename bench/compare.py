@@ -13,6 +13,8 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2]   (make be
 - BEAM caches: ours in ~/.cache/tinygrad/ocaml/beam_search, tinygrad's in its cache.db (CACHELEVEL). The first
   BEAM run searches (reported as a cold cache with the number of searches); the search is in the warm-up, never
   in the timed runs.
+- --cache-dir DIR: both frameworks keep their caches (BEAM, compiled kernels) under DIR (XDG_CACHE_HOME); an empty
+  DIR gives a cold BEAM cache. Caches filled on a busy machine keep the picks its noisy timings made.
 - BENCH_QUICK=1: 3 reps, no matmul 1024/2048 and no beautiful_mnist step. BENCH_ONLY=name,... selects workloads.
 """
 import argparse, os, subprocess, sys, venv
@@ -49,7 +51,8 @@ def tinygrad_python():
 
 def run(cmd, env_extra):
   env = dict(os.environ, **env_extra)
-  for k in ("DEBUG", "NOOPT", "JITBEAM"): env.pop(k, None)
+  # PYTHON is also tinygrad's PYTHON device flag (an int): never pass ours on
+  for k in ("DEBUG", "NOOPT", "JITBEAM", "PYTHON"): env.pop(k, None)
   p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
   res, info = {}, {}
   for line in p.stdout.splitlines():
@@ -66,7 +69,9 @@ def main():
   ap = argparse.ArgumentParser()
   ap.add_argument("--ours", default=os.path.join(ROOT, "_build", "default", "bench", "bench_ops.exe"))
   ap.add_argument("--modes", default="default,beam2")
+  ap.add_argument("--cache-dir", help="XDG_CACHE_HOME for both frameworks (an empty folder: a cold BEAM cache)")
   args = ap.parse_args()
+  if args.cache_dir: os.environ["XDG_CACHE_HOME"] = os.path.abspath(args.cache_dir)
   py = tinygrad_python()
   modes = [m for m in args.modes.split(",") if m]
   table = []
