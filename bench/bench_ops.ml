@@ -33,6 +33,10 @@ let median a =
 (* [bench name ~warmup f]: [warmup] untimed runs, then the median of N timed runs of [f] (each synchronized) *)
 let bench ?(flops = 0.) ?(warmup = 2) name (f : unit -> unit) =
   if selected name then begin
+    (* Python frees the previous workload's tensors when its function returns (refcounting); here they stay in the
+       weak tensor registry, which every realize walks (tinygrad's _apply_map_to_tensors), until the GC clears
+       them: collect once between workloads, untimed *)
+    Gc.full_major ();
     let st = now () in
     for _ = 1 to warmup do f (); sync () done;
     warmup_s := !warmup_s +. (now () -. st);

@@ -176,6 +176,25 @@ let test_beam () =
     List.iter2 (fun (slot, x) (_, y) ->
         Array.iteri (fun j v -> check (close v y.(j)) "beam kernel buffer %d [%d]: noopt %g, beam %g" slot j v y.(j)) x) a b
 
+(* BEAM=2 through the user path (Tensor.realize -> Realize.compile_linear -> pm_beam -> to_program): with the disk
+   cache ignored the kernel is searched; a fresh program with the same kernel AST, cache allowed, does no search
+   (the AST key is what the cache keys on); both give numpy's values (sum over rows of 0..41, hand-derived) *)
+let test_beam_realize () =
+  let module T = Tensor in
+  let run () =
+    let x = T.reshape (T.arange 42) [| 6; 7 |] in
+    T.to_float_array (T.cast (T.sum ~axis:[ 1 ] x) Dtype.Float32) in
+  let expect = Array.init 6 (fun r -> float_of_int (7 * 7 * r + 21)) in
+  let n0 = !Search.searches in
+  let a = Helpers.context Helpers.[ Bind (beam, 2); Bind (ignore_beam_cache, 1) ] run in
+  check (!Search.searches > n0) "BEAM=2 realize ran no search";
+  let n1 = !Search.searches in
+  Codegen.clear_program_cache ();
+  let b = Helpers.context Helpers.[ Bind (beam, 2) ] run in
+  check_int ~what:"searches run by the second BEAM=2 realize (disk cache)" n1 !Search.searches;
+  Array.iteri (fun i e -> check (a.(i) = e && b.(i) = e) "row %d: %g / %g, expected %g" i a.(i) b.(i) e) expect
+
 let tests : case list = [ ("golden_default_sources", test_default_sources);
+                          ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

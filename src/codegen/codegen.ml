@@ -699,16 +699,22 @@ let to_program_config () =
                          num_cpu_threads.value; threads.value ])
   ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
 
-(* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is compared by identity *)
-let to_program_cache : (string, (Uop.t * Uop.t) list) Hashtbl.t = Hashtbl.create 16
+(* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is hash-consed, so a table
+   keyed by the node is keyed by its key *)
+let to_program_cache : (string, Uop.t Uop.Tbl.t) Hashtbl.t = Hashtbl.create 16
 
 (* tinygrad: to_program (cached) *)
 let to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
   let key = ren.Renderer.device ^ "|" ^ to_program_config () in
-  let l = Option.value (Hashtbl.find_opt to_program_cache key) ~default:[] in
-  match List.assq_opt ast l with
+  let tbl = match Hashtbl.find_opt to_program_cache key with
+    | Some t -> t
+    | None -> let t = Uop.Tbl.create 64 in Hashtbl.replace to_program_cache key t; t in
+  match Uop.Tbl.find_opt tbl ast with
   | Some p -> p
-  | None -> let p = do_to_program ast ren in Hashtbl.replace to_program_cache key ((ast, p) :: l); p
+  | None -> let p = do_to_program ast ren in Uop.Tbl.replace tbl ast p; p
+
+(* empties the [to_program] cache (tinygrad: to_program.cache_clear()) *)
+let clear_program_cache () = Hashtbl.reset to_program_cache
 
 (* the rendered source of a kernel AST *)
 let get_program_source (ast : Uop.t) (ren : Renderer.t) : string =

@@ -62,5 +62,8 @@ val do_to_program : Uop.t -> Renderer.t -> Uop.t
 (** tinygrad's [to_program]: [do_to_program], cached per AST and renderer device. *)
 val to_program : Uop.t -> Renderer.t -> Uop.t
 
+(** Empties the [to_program] cache (tinygrad: [to_program.cache_clear()]). *)
+val clear_program_cache : unit -> unit
+
 (** The rendered source text of a kernel AST (the SOURCE of [to_program]). *)
 val get_program_source : Uop.t -> Renderer.t -> string

@@ -59,7 +59,7 @@ let reclaim a = returned := a :: !returned
 (* fresh host bytes allocated since the last forced collection; a miss forces one past max(16 MiB, twice the
    OCaml heap), so the collections cost about what touching that fresh memory would *)
 let fresh_bytes = ref 0
-let collect_bytes = 16 * 1024 * 1024
+let collect_bytes = 64 * 1024 * 1024
 
 let host_alloc size zero =
   (* the GC counts no outside memory for a Bigarray made from a pointer: tell it, for fresh and reused memory *)
