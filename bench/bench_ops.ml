@@ -49,25 +49,8 @@ let bench ?(flops = 0.) ?(warmup = 2) name (f : unit -> unit) =
 
 let realized shape = T.realize (T.rand shape)
 
-(* tinygrad: examples/beautiful_mnist.py Model (without @function, as examples/beautiful_mnist.ml) *)
-let mnist_model () =
-  let c1 = Nn.Conv2d.create 1 32 5 in
-  let c2 = Nn.Conv2d.create 32 32 5 in
-  let bn1 = Nn.BatchNorm.create 32 in
-  let c3 = Nn.Conv2d.create 32 64 3 in
-  let c4 = Nn.Conv2d.create 64 64 3 in
-  let bn2 = Nn.BatchNorm.create 64 in
-  let l = Nn.Linear.create 576 10 in
-  let mp x = T.max_pool2d x in
-  let layers = [ Nn.Conv2d.forward c1; T.relu; Nn.Conv2d.forward c2; T.relu; Nn.BatchNorm.forward bn1; mp;
-                 Nn.Conv2d.forward c3; T.relu; Nn.Conv2d.forward c4; T.relu; Nn.BatchNorm.forward bn2; mp;
-                 (fun x -> T.flatten ~start_dim:1 x); Nn.Linear.forward l ] in
-  let params = List.concat_map snd
-      [ ("c1", List.map snd (Nn.Conv2d.state_dict c1)); ("c2", List.map snd (Nn.Conv2d.state_dict c2));
-        ("bn1", List.map snd (Nn.BatchNorm.state_dict bn1)); ("c3", List.map snd (Nn.Conv2d.state_dict c3));
-        ("c4", List.map snd (Nn.Conv2d.state_dict c4)); ("bn2", List.map snd (Nn.BatchNorm.state_dict bn2));
-        ("l", List.map snd (Nn.Linear.state_dict l)) ] in
-  (Nn.sequential layers, params)
+(* tinygrad: examples/beautiful_mnist.py Model (examples/model/mnist_model.ml) *)
+let mnist_model () = let m = Mnist_model.create () in (Mnist_model.forward m, Mnist_model.parameters m)
 
 let training f = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f
 

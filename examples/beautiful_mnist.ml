@@ -7,31 +7,9 @@ module T = Tensor
 module S = Nn.State
 module D = Nn.Datasets
 
-type model = { layers : (T.t -> T.t) list; state : S.obj }
-
-(* tinygrad: Model.__init__ (parameters drawn in tinygrad's order: sequenced with let) *)
-let create_model () =
-  let c1 = Nn.Conv2d.create 1 32 5 in
-  let c2 = Nn.Conv2d.create 32 32 5 in
-  let bn1 = Nn.BatchNorm.create 32 in
-  let c3 = Nn.Conv2d.create 32 64 3 in
-  let c4 = Nn.Conv2d.create 64 64 3 in
-  let bn2 = Nn.BatchNorm.create 64 in
-  let l = Nn.Linear.create 576 10 in
-  let mp x = T.max_pool2d x in
-  let sd entries = S.Dict (List.map (fun (k, t) -> (k, S.Tensor t)) entries) in
-  { layers = [ Nn.Conv2d.forward c1; T.relu; Nn.Conv2d.forward c2; T.relu; Nn.BatchNorm.forward bn1; mp;
-               Nn.Conv2d.forward c3; T.relu; Nn.Conv2d.forward c4; T.relu; Nn.BatchNorm.forward bn2; mp;
-               (fun x -> T.flatten ~start_dim:1 x); Nn.Linear.forward l ];
-    (* what get_parameters(model) walks: model.layers, the lambdas and Tensor methods holding no tensors *)
-    state = S.Dict [ ("layers", S.List [
-        sd (Nn.Conv2d.state_dict c1); S.Nothing; sd (Nn.Conv2d.state_dict c2); S.Nothing;
-        sd (Nn.BatchNorm.state_dict bn1); S.Nothing; sd (Nn.Conv2d.state_dict c3); S.Nothing;
-        sd (Nn.Conv2d.state_dict c4); S.Nothing; sd (Nn.BatchNorm.state_dict bn2); S.Nothing;
-        S.Nothing; sd (Nn.Linear.state_dict l) ]) ] }
-
-(* tinygrad: Model.__call__ (x.sequential(self.layers)) *)
-let forward m x = Nn.sequential m.layers x
+(* the model: examples/model/mnist_model.ml *)
+let create_model = Mnist_model.create
+let forward = Mnist_model.forward
 
 (* tinygrad: Model.train_step under Context(TRAINING=1) *)
 let train_step m opt bs = function
@@ -60,7 +38,7 @@ let () =
   Printf.printf "loaded %s: %d train, %d test images in %.1f s\n%!" dir (T.shape x_train).(0) (T.shape x_test).(0)
     (Unix.gettimeofday () -. t_load);
   let m = create_model () in
-  let opt = Nn.Optim.adam (S.get_parameters m.state) in
+  let opt = Nn.Optim.adam (Mnist_model.parameters m) in
   let steps = Helpers.getenv "STEPS" 70 and bs = Helpers.getenv "BS" 512 in
   let train_jit = Tiny_jit.create (train_step m opt bs) in
   let test_jit = Tiny_jit.create (get_test_acc m) in

@@ -35,23 +35,8 @@ let subset = lazy (
 
 type model = { layers : (T.t -> T.t) list; params : T.t list }
 
-let create_model () =
-  let c1 = Nn.Conv2d.create 1 32 5 in
-  let c2 = Nn.Conv2d.create 32 32 5 in
-  let bn1 = Nn.BatchNorm.create 32 in
-  let c3 = Nn.Conv2d.create 32 64 3 in
-  let c4 = Nn.Conv2d.create 64 64 3 in
-  let bn2 = Nn.BatchNorm.create 64 in
-  let l = Nn.Linear.create 576 10 in
-  let mp x = T.max_pool2d x in
-  let sd entries = Nn.State.Dict (List.map (fun (k, t) -> (k, Nn.State.Tensor t)) entries) in
-  let obj = Nn.State.List [ sd (Nn.Conv2d.state_dict c1); sd (Nn.Conv2d.state_dict c2); sd (Nn.BatchNorm.state_dict bn1);
-                         sd (Nn.Conv2d.state_dict c3); sd (Nn.Conv2d.state_dict c4); sd (Nn.BatchNorm.state_dict bn2);
-                         sd (Nn.Linear.state_dict l) ] in
-  { layers = [ Nn.Conv2d.forward c1; T.relu; Nn.Conv2d.forward c2; T.relu; Nn.BatchNorm.forward bn1; mp;
-               Nn.Conv2d.forward c3; T.relu; Nn.Conv2d.forward c4; T.relu; Nn.BatchNorm.forward bn2; mp;
-               (fun x -> T.flatten ~start_dim:1 x); Nn.Linear.forward l ];
-    params = Nn.State.get_parameters obj }
+(* the model of examples/model/mnist_model.ml, its parameters in get_parameters order *)
+let create_model () = let m = Mnist_model.create () in { layers = m.layers; params = Mnist_model.parameters m }
 
 let training f = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f
 
