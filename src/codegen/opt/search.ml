@@ -51,7 +51,7 @@ let args_from_ast (ast : Uop.t) dname : (int * Device.Buffer.t) list * (string *
    List.map (fun v -> (expr v, Dtype.I (Z.div (Z.add (zi (vmax v)) (zi (vmin v))) (Z.of_int 2)))) (variables ast))
 
 (* tinygrad: _time_program. [None] when the program fails to run *)
-let time_program ?(device = "CPU") (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~early_stop ~allow_test_size
+let time_program ~device (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~early_stop ~allow_test_size
     ?(max_global_size = 65536) ?(cnt = 3) () : float list =
   let info = match prg.arg with Program_info p -> p | _ -> invalid_arg "time_program: no ProgramInfo" in
   let gs, factor =
