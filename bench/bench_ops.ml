@@ -65,7 +65,8 @@ let train_step forward opt x y =
 
 let () =
   T.manual_seed 0;
-  Printf.printf "INFO\tconfig\tBEAM=%d NUM_CPU_THREADS=%d CPUs=%d quick=%b\n%!" Helpers.beam.value
+  Printf.printf "INFO\tconfig\tBEAM=%d%s NUM_CPU_THREADS=%d CPUs=%d quick=%b\n%!" Helpers.beam.value
+    (if Helpers.cpu_float8.value <> 0 then " CPU_FLOAT8=1" else "")
     Helpers.num_cpu_threads.value (Helpers.get_cpu_count ()) quick;
   (* elementwise: relu(a*b+1) on 4M floats *)
   if selected "elementwise" then begin

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of this port (bench/bench_ops.exe) and tinygrad 0.14.0 (bench/bench_ops.py).
 
-Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2]   (make bench runs it)
+Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,beam2_float8]]   (make bench runs it)
 
 - tinygrad's python: $PYTHON when it imports tinygrad 0.14.0 (e.g. PYTHON=/work/ref/venv/bin/python), else the
   venv in $BENCH_VENV (default bench/.venv, gitignored), created with `pip install tinygrad==0.14.0 numpy` if needed.
@@ -20,7 +20,9 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2]   (make be
 import argparse, os, subprocess, sys, venv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}}
+# beam2_float8 (not in the default --modes): BEAM=2 with CPU_FLOAT8=1, our float8 coalescing on the CPU (tinygrad
+# has no such knob, so its column is its plain BEAM=2)
+MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "beam2_float8": {"BEAM": "2", "CPU_FLOAT8": "1"}}
 ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
          "dispatch_jit"]

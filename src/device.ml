@@ -55,7 +55,12 @@ let lru_allocator (base : allocator) =
 (* ---------- compilers and programs ---------- *)
 
 (* tinygrad: Compiler; [compile_cached] returns the library ([compile] output), from the disk cache when possible *)
-type compiler = { cachekey : string option; compile : string -> string; compile_cached : string -> string }
+type compiler = {
+  cachekey : string option;
+  compile : string -> string;
+  compile_cached : string -> string;
+  compile_many : string list -> unit;
+}
 
 (* the argument arrays of a launch: raw buffer addresses and int vars, filled once and reused; [keep] holds the
    memory behind the addresses so the GC cannot free it while the launch exists *)

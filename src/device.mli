@@ -34,8 +34,15 @@ type allocator = {
 val lru_allocator : allocator -> allocator
 
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
-    through the disk cache; [cachekey] is [None] when [CCACHE=0]. *)
-type compiler = { cachekey : string option; compile : string -> string; compile_cached : string -> string }
+    through the disk cache; [cachekey] is [None] when [CCACHE=0]. [compile_many] is BEAM's worker pool
+    (tinygrad compiles candidates in [PARALLEL] processes): it fills the cache for many sources at once, so that
+    [compile_cached] then finds them; a failure is left for [compile_cached] to raise. *)
+type compiler = {
+  cachekey : string option;
+  compile : string -> string;
+  compile_cached : string -> string;
+  compile_many : string list -> unit;
+}
 
 (** The argument arrays of a launch (raw buffer addresses, int vars), filled once and reused across calls;
     [keep] holds the memory behind the addresses so the GC cannot free it while the launch is alive. *)

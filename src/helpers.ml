@@ -247,6 +247,9 @@ let disallow_broadcast = int_var "DISALLOW_BROADCAST" 0
 (* renderer/cstyle.py reads getenv("THREADS", 1) for has_threads; a ContextVar here so tests can flip it *)
 let threads = int_var "THREADS" 1
 
+(* not in tinygrad: float32 loads/stores on the CPU coalesce up to float8 (AVX), where tinygrad stops at float4 *)
+let cpu_float8 = int_var "CPU_FLOAT8" 0
+
 (* ---------- global counters ---------- *)
 
 module Global_counters = struct

@@ -208,7 +208,7 @@ val num_cpu_threads : int context_var
 (** [VIZ] (0). *)
 val viz : int context_var
 
-(** [PARALLEL] (NUM_CPU_THREADS unless VIZ). *)
+(** [PARALLEL] (NUM_CPU_THREADS unless VIZ): how many compilers BEAM runs at once on its candidates. *)
 val parallel : int context_var
 
 (** [PROFILE] (|VIZ|). *)
@@ -246,6 +246,11 @@ val disallow_broadcast : int context_var
 
 (** [THREADS] (1): the Clang renderer has threads (tinygrad reads it with getenv in cstyle.py). *)
 val threads : int context_var
+
+(** [CPU_FLOAT8] (0), not a tinygrad knob: with 1, float32 memory accesses on the CPU coalesce to float8 as well as
+    float4/float2 (one AVX register), so that clang emits 256-bit FMAs for upcast register tiles. tinygrad 0.14.0
+    caps CPU accesses at float4, which is what the default (and the golden sources) assume. *)
+val cpu_float8 : int context_var
 
 (** {1 Global counters} *)
 

@@ -104,8 +104,8 @@ let params (ast : Uop.t) =
       else None) (Uop.toposort ast)
   |> List.sort_uniq compare
 
-let run_with ~noopt ast =
-  let prg = Helpers.context [ Helpers.Bind (Helpers.noopt, noopt); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
+let run_with ?(float8 = Helpers.cpu_float8.value) ~noopt:no ast =
+  let prg = Helpers.context Helpers.[ Bind (noopt, no); Bind (no_color, 1); Bind (cpu_float8, float8) ] (fun () ->
       Codegen.to_program ast (Cstyle.clang_renderer ())) in
   let info = match prg.Uop.arg with Uop.Program_info p -> p | _ -> fail "to_program: no Program_info" in
   let dev = Device.get "CPU" in
@@ -194,7 +194,32 @@ let test_beam_realize () =
   check_int ~what:"searches run by the second BEAM=2 realize (disk cache)" n1 !Search.searches;
   Array.iteri (fun i e -> check (a.(i) = e && b.(i) = e) "row %d: %g / %g, expected %g" i a.(i) b.(i) e) expect
 
-let tests : case list = [ ("golden_default_sources", test_default_sources);
+(* CPU_FLOAT8=1 (not a tinygrad knob): mm_large's matmul with a 4x16 register tile loads and stores float8 (and
+   only with the knob); the buffers equal the NOOPT kernel's *)
+let test_cpu_float8 () =
+  match List.find_opt (fun (prog, i, _) -> prog = "mm_large" && i = 0) (kernels ()) with
+  | None -> print_endline "opts cpu_float8: corpus absent, skipped"
+  | Some (_, _, k) ->
+    let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
+    let ren = Cstyle.clang_renderer () in
+    let opts = Opt.[ { op = UPCAST; axis = Some 1; arg = Int 16 }; { op = UPCAST; axis = Some 0; arg = Int 4 };
+                     { op = THREAD; axis = Some 1; arg = Int 2 } ] in
+    let optimized float8 = Helpers.context Helpers.[ Bind (cpu_float8, float8); Bind (no_color, 1) ] (fun () ->
+        let s = Postrange.create ast ren in
+        Postrange.convert_loop_to_global s;
+        List.iter (fun o -> ignore (Postrange.apply_opt s o)) opts;
+        let opt_ast = Postrange.get_optimized_ast s in
+        (opt_ast, Golden.program_source (Codegen.to_program opt_ast ren))) in
+    let has s sub = let n = String.length sub in
+      let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
+    let ast8, src8 = optimized 1 and _, src4 = optimized 0 in
+    check (has src8 "float8 val" && has src8 "*((float8*)") "CPU_FLOAT8=1: no float8 load/store in\n%s" src8;
+    check (not (has src4 "float8")) "CPU_FLOAT8=0 rendered float8:\n%s" src4;
+    let a = run_with ~noopt:1 ast and b = run_with ~float8:1 ~noopt:0 ast8 in
+    List.iter2 (fun (slot, x) (_, y) ->
+        Array.iteri (fun j v -> check (close v y.(j)) "float8 kernel buffer %d [%d]: noopt %g, float8 %g" slot j v y.(j)) x) a b
+
+let tests : case list = [ ("cpu_float8", test_cpu_float8); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

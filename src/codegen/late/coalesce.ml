@@ -182,7 +182,10 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else if addrspace buf = Some Dtype.Reg then ([], true)
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
-            ((if buf.dtype == Dtype.Float16 && getenv_int "ALLOW_HALF8" <> 0 then [ 8; 4; 2 ] else [ 4; 2 ]), true)
+            ((if buf.dtype == Dtype.Float16 && getenv_int "ALLOW_HALF8" <> 0 then [ 8; 4; 2 ]
+              (* not in tinygrad: CPU_FLOAT8 (Helpers.cpu_float8) *)
+              else if buf.dtype == Dtype.Float32 && device = "CPU" && Helpers.cpu_float8.value <> 0 then [ 8; 4; 2 ]
+              else [ 4; 2 ]), true)
           else ([], true) in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)

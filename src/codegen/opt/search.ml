@@ -163,7 +163,9 @@ let opt_of_line l : Opt.t =
    here by its pyrender text, which determines it *)
 let cache_path (s : K.t) amt allow_test_size =
   let key = String.concat "\x00" [ Render.pyrender s.ast; string_of_int amt; string_of_bool allow_test_size;
-                                   s.ren.device; s.ren.suffix ] in
+                                   s.ren.device; s.ren.suffix ]
+            (* not in tinygrad's key: CPU_FLOAT8 changes the programs, so searches with it are kept apart *)
+            ^ (if Helpers.cpu_float8.value <> 0 then "\x00CPU_FLOAT8" else "") in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) "beam_search") (Digest.to_hex (Digest.string key))
 
 let diskcache_get path : Opt.t list option =
@@ -214,12 +216,18 @@ let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(dis
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false si)) !beam) in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
+      (* tinygrad compiles the candidates in a pool of PARALLEL workers: here they are rendered in order, then
+         their sources compiled into the cache PARALLEL at a time, then timed one by one *)
+      let program_source (prg : Uop.t) = match List.find_opt (fun (u : Uop.t) -> u.op == Ops.Source) (Array.to_list prg.src) with
+        | Some { arg = Str s; _ } -> s | _ -> "" in
+      let compiled = Array.map try_compile candidates in
+      (Device.get s.ren.device).compiler.compile_many
+        (List.filter_map (Option.map (fun (prg, _) -> program_source prg)) (Array.to_list compiled));
       Array.iteri (fun i cand ->
-          match try_compile cand with
+          match compiled.(i) with
           | None -> ()
           | Some (prg, compile_et) ->
-            let src = match List.find_opt (fun (u : Uop.t) -> u.op == Ops.Source) (Array.to_list prg.src) with
-              | Some { arg = Str s; _ } -> s | _ -> "" in
+            let src = program_source prg in
             if not (Hashtbl.mem seen_libs src) then begin
               (* filter out kernels that use 1000x more compute than the smallest *)
               let this_compute_ops = match prg.src.(0).arg with

@@ -166,5 +166,35 @@ let compile_cached t src =
       path
     end
 
+(* BEAM's worker pool (tinygrad: get_worker_pool, [PARALLEL] processes compiling candidates): the sources not yet in
+   the cache are compiled [PARALLEL] at a time, by one shell running the compilers in the background and renaming
+   each object into the cache when its compiler succeeds. A failure leaves no file, so [compile_cached] later
+   compiles that source again and raises with the compiler's message. *)
+let compile_many t srcs =
+  let workers = Helpers.parallel.value in
+  match t.cachekey with
+  | Some key when workers > 1 && Helpers.getenv "ASSERT_COMPILE" 0 = 0 ->
+    let todo = List.filter (fun s -> not (Sys.file_exists (cache_path t key s))) (List.sort_uniq compare srcs) in
+    let rec batches l =
+      if l <> [] then begin
+        let batch = List.filteri (fun i _ -> i < workers) l and rest = List.filteri (fun i _ -> i >= workers) l in
+        let jobs = List.map (fun src ->
+            let path = cache_path t key src in
+            Helpers.mkdir_p (Filename.dirname path);
+            let c_file = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
+            write_file c_file (full_source src);
+            (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
+        let q = Filename.quote in
+        let job (c_file, tmp, path) =
+          Printf.sprintf "(%s -x c %s -o %s 2>/dev/null && mv -f %s %s) &"
+            (String.concat " " (List.map q (t.cc :: t.args))) (q c_file) (q tmp) (q tmp) (q path) in
+        compile_count := !compile_count + List.length jobs;
+        ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
+        List.iter (fun (c_file, tmp, _) -> remove_quiet c_file; remove_quiet tmp) jobs;
+        batches rest
+      end in
+    batches todo
+  | _ -> ()
+
 let as_device_compiler t =
-  { Device.cachekey = t.cachekey; compile = compile t; compile_cached = compile_cached t }
+  { Device.cachekey = t.cachekey; compile = compile t; compile_cached = compile_cached t; compile_many = compile_many t }

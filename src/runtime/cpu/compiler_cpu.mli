@@ -45,5 +45,10 @@ val cache_path : t -> string -> string -> string
     makes a cache miss fail. *)
 val compile_cached : t -> string -> string
 
+(** BEAM's worker pool: compiles the sources not in the cache, [PARALLEL] compilers at a time, into the cache
+    (nothing when [PARALLEL] <= 1, [CCACHE=0] or [ASSERT_COMPILE=1]); a failing source is left out, for
+    [compile_cached] to raise on. *)
+val compile_many : t -> string list -> unit
+
 (** The compiler as the device layer sees it. *)
 val as_device_compiler : t -> Device.compiler

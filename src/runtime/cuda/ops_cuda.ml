@@ -212,7 +212,8 @@ let create name =
   let cachekey = if Helpers.ccache.value <> 0 then Some ("compile_cuda_" ^ d.arch) else None in
   { Device.device = name;
     allocator = Device.lru_allocator (raw_allocator d);
-    compiler = { cachekey; compile = compile d; compile_cached = Gpu_launch.compile_cached ~cachekey ~compile:(compile d) };
+    compiler = { cachekey; compile = compile d; compile_cached = Gpu_launch.compile_cached ~cachekey ~compile:(compile d);
+                 compile_many = ignore };
     runtime = (fun ~name ~lib ~runtimevars:_ -> load d ~name ~lib);
     synchronize = (fun () -> synchronize d) }
 
