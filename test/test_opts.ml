@@ -152,12 +152,19 @@ let test_default_equals_noopt () =
 (* BEAM=2 on red_sum_axis1[0] (sum over axis 1 of 8x16): the search runs (cache disabled) and stores its opts; a
    second search, and apply_opts with beam=2, are answered from the disk cache with the same opts; the kernel with
    the found opts gives the NOOPT result *)
+(* the buffers of the NOOPT kernel [a] and of an optimized one [b] agree ([close]) *)
+let same_buffers ~what a b =
+  List.iter2 (fun (slot, x) (_, y) ->
+      Array.iteri (fun j v -> check (close v y.(j)) "%s kernel buffer %d [%d]: noopt %g, %s %g" what slot j v what y.(j)) x) a b
+
+(* the AST of kernel [i] of corpus program [prog] and a CPU renderer, or a note that the corpus is absent *)
+let with_corpus_kernel ~what prog i f =
+  match List.find_opt (fun (p, j, _) -> p = prog && j = i) (kernels ()) with
+  | None -> Printf.printf "opts %s: corpus absent, skipped\n" what
+  | Some (_, _, k) -> f (Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k))) (Cstyle.clang_renderer ())
+
 let test_beam () =
-  match List.find_opt (fun (prog, i, _) -> prog = "red_sum_axis1" && i = 0) (kernels ()) with
-  | None -> print_endline "opts beam: corpus absent, skipped"
-  | Some (_, _, k) ->
-    let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
-    let ren = Cstyle.clang_renderer () in
+  with_corpus_kernel ~what:"beam" "red_sum_axis1" 0 @@ fun ast ren ->
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
     let n0 = !Search.searches in
     let r1 = Search.beam_search ~disable_cache:true (sched ()) 2 in
@@ -172,9 +179,7 @@ let test_beam () =
     (match opt_ast.Uop.arg with
      | Uop.Kernel_info ki -> check (List.map our_opt ki.applied_opts = found) "apply_opts: opts differ"
      | _ -> fail "apply_opts: no KernelInfo");
-    let a = run_with ~noopt:1 ast and b = run_with ~noopt:0 opt_ast in
-    List.iter2 (fun (slot, x) (_, y) ->
-        Array.iteri (fun j v -> check (close v y.(j)) "beam kernel buffer %d [%d]: noopt %g, beam %g" slot j v y.(j)) x) a b
+    same_buffers ~what:"beam" (run_with ~noopt:1 ast) (run_with ~noopt:0 opt_ast)
 
 (* BEAM=2 through the user path (Tensor.realize -> Realize.compile_linear -> pm_beam -> to_program): with the disk
    cache ignored the kernel is searched; a fresh program with the same kernel AST, cache allowed, does no search
@@ -197,11 +202,7 @@ let test_beam_realize () =
 (* CPU_FLOAT8=1 (not a tinygrad knob): mm_large's matmul with a 4x16 register tile loads and stores float8 (and
    only with the knob); the buffers equal the NOOPT kernel's *)
 let test_cpu_float8 () =
-  match List.find_opt (fun (prog, i, _) -> prog = "mm_large" && i = 0) (kernels ()) with
-  | None -> print_endline "opts cpu_float8: corpus absent, skipped"
-  | Some (_, _, k) ->
-    let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
-    let ren = Cstyle.clang_renderer () in
+  with_corpus_kernel ~what:"cpu_float8" "mm_large" 0 @@ fun ast ren ->
     let opts = Opt.[ { op = UPCAST; axis = Some 1; arg = Int 16 }; { op = UPCAST; axis = Some 0; arg = Int 4 };
                      { op = THREAD; axis = Some 1; arg = Int 2 } ] in
     let optimized float8 = Helpers.context Helpers.[ Bind (cpu_float8, float8); Bind (no_color, 1) ] (fun () ->
@@ -215,9 +216,7 @@ let test_cpu_float8 () =
     let ast8, src8 = optimized 1 and _, src4 = optimized 0 in
     check (has src8 "float8 val" && has src8 "*((float8*)") "CPU_FLOAT8=1: no float8 load/store in\n%s" src8;
     check (not (has src4 "float8")) "CPU_FLOAT8=0 rendered float8:\n%s" src4;
-    let a = run_with ~noopt:1 ast and b = run_with ~float8:1 ~noopt:0 ast8 in
-    List.iter2 (fun (slot, x) (_, y) ->
-        Array.iteri (fun j v -> check (close v y.(j)) "float8 kernel buffer %d [%d]: noopt %g, float8 %g" slot j v y.(j)) x) a b
+    same_buffers ~what:"float8" (run_with ~noopt:1 ast) (run_with ~float8:1 ~noopt:0 ast8)
 
 let tests : case list = [ ("cpu_float8", test_cpu_float8); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
