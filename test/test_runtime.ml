@@ -232,6 +232,32 @@ let tests : case list = [
       ignore (Device.run_program p (Device.Launch.of_buffers [ o; a; b ] []));
       check_floats ~what:"a+b" [| 1.5; 0.; 13.; 104. |] (Device.Buffer.to_floats o));
 
+  ("libraries_closed_after_their_programs_are_collected", fun () ->
+      let d = cpu () in
+      let srcs = List.init 20 (fun _ -> nonce () ^ e_add_src) in
+      let libs = List.map d.compiler.compile_cached srcs in
+      Gc.full_major ();
+      let n0 = Ops_cpu.loaded_libraries () in
+      let load lib = Ops_cpu.load ~name:"E_4" ~lib ~runtimevars:[] in
+      let progs = List.map load libs in
+      check_int ~what:"20 libraries opened" (n0 + 20) (Ops_cpu.loaded_libraries ());
+      let keep = List.hd progs and again = load (List.hd libs) in
+      ignore (Sys.opaque_identity progs);
+      Gc.full_major ();
+      check_int ~what:"all but the one still used closed" (n0 + 1) (Ops_cpu.loaded_libraries ());
+      let run p =
+        let a = floats_buf [| 1.; 2.; 3.; 4. |] and b = floats_buf [| 1.; 1.; 1.; 1. |] and o = buf Dtype.Float32 4 in
+        Ops_cpu.call p (Device.Launch.of_buffers [ o; a; b ] []) ~global_size:[| 1 |];
+        check_floats ~what:"a+b" [| 2.; 3.; 4.; 5. |] (Device.Buffer.to_floats o) in
+      run keep; run again;
+      ignore (Sys.opaque_identity keep);
+      Gc.full_major ();
+      ignore (Sys.opaque_identity again);
+      Gc.full_major ();
+      check_int ~what:"the last one closed too" n0 (Ops_cpu.loaded_libraries ());
+      (* a closed library loads again *)
+      run (load (List.nth libs 5)));
+
   ("launch_keeps_memory_alive_across_gc", fun () ->
       let p = load e_add_src in
       let o = buf Dtype.Float32 4 in

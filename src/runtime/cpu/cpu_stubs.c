@@ -50,6 +50,11 @@ value tg_dlopen(value path) {
   CAMLreturn(caml_copy_nativeint((intnat)h));
 }
 
+value tg_dlclose(value handle) {
+  dlclose((void *)Nativeint_val(handle));
+  return Val_unit;
+}
+
 value tg_dlsym(value handle, value name) {
   CAMLparam2(handle, name);
   dlerror();

@@ -12,6 +12,7 @@ external ba_blit : ('a, 'b, c_layout) Array1.t -> int -> ('c, 'd, c_layout) Arra
   = "tg_ba_blit" [@@noalloc]
 external dlopen : string -> nativeint = "tg_dlopen"
 external dlsym : nativeint -> string -> nativeint = "tg_dlsym"
+external dlclose : nativeint -> unit = "tg_dlclose"
 
 external cpu_call :
   (nativeint[@unboxed]) -> (nativeint, nativeint_elt, c_layout) Array1.t -> (int64, int64_elt, c_layout) Array1.t ->
@@ -112,44 +113,66 @@ let allocator () =
 (* a loaded kernel: the entry's address *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }
 
-(* the handles of loaded libraries, so a library is opened once per process *)
-let loaded : (string, nativeint) Hashtbl.t = Hashtbl.create 64
+(* the handle of each loaded library and how many programs from it are alive: a library is opened once and closed
+   when the GC has collected its last program (tinygrad frees a program's code in CPUProgram.__del__; BEAM loads
+   thousands of candidates). A finaliser only pushes the library onto [dropped]; the next [load] closes it. *)
+let loaded : (string, nativeint * int ref) Hashtbl.t = Hashtbl.create 64
+let dropped : string list ref = ref []
+
+let release_dropped () =
+  let l = !dropped in
+  dropped := [];
+  List.iter (fun lib ->
+      match Hashtbl.find_opt loaded lib with
+      | Some (h, refs) -> decr refs; if !refs = 0 then begin Hashtbl.remove loaded lib; dlclose h end
+      | None -> ()) l
+
+let loaded_libraries () = release_dropped (); Hashtbl.length loaded
 
 let load ~name ~lib ~runtimevars =
-  let h = match Hashtbl.find_opt loaded lib with
-    | Some h -> h
+  release_dropped ();
+  let h, refs = match Hashtbl.find_opt loaded lib with
+    | Some x -> x
     | None ->
       let h = try dlopen lib with Failure m -> failwith (Printf.sprintf "CPU: cannot load %s: %s" lib m) in
-      Hashtbl.replace loaded lib h; h in
+      let x = (h, ref 0) in
+      Hashtbl.replace loaded lib x; x in
   let entry = dlsym h (Compiler_cpu.entry_name name) in
-  { name; lib; entry; core_id = List.assoc_opt "core_id" runtimevars }
+  incr refs;
+  let p = { name; lib; entry; core_id = List.assoc_opt "core_id" runtimevars } in
+  Gc.finalise (fun (p : program) -> dropped := p.lib :: !dropped) p;
+  p
 
 (* tinygrad: CPUProgram.__call__; global_size.(0) shards when the kernel has a core_id var. One shard: the noalloc
    stub, runtime lock kept; more: the pool, the runtime lock released while the shards run *)
 let call p (l : Device.launch) ~global_size =
-  match p.core_id with
-  | None -> cpu_call p.entry l.bufs l.vars (-1) 0
-  | Some slot ->
-    let n = global_size.(0) in
-    if n <= 1 then cpu_call p.entry l.bufs l.vars slot n
-    else
-      let maxp = pool_threads () in
-      if maxp <= 1 then cpu_call p.entry l.bufs l.vars slot n else cpu_call_pool p.entry l.bufs l.vars slot n maxp
+  (match p.core_id with
+   | None -> cpu_call p.entry l.bufs l.vars (-1) 0
+   | Some slot ->
+     let n = global_size.(0) in
+     if n <= 1 then cpu_call p.entry l.bufs l.vars slot n
+     else
+       let maxp = pool_threads () in
+       if maxp <= 1 then cpu_call p.entry l.bufs l.vars slot n else cpu_call_pool p.entry l.bufs l.vars slot n maxp);
+  (* [p] stays reachable until the kernel returns, so its library cannot be closed under it *)
+  ignore (Sys.opaque_identity p)
 
 (* tinygrad's CPUProgram.__call__ exactly: the shards one after another on this thread *)
 let call_sequential p (l : Device.launch) ~global_size =
-  match p.core_id with
-  | None -> cpu_call p.entry l.bufs l.vars (-1) 0
-  | Some slot -> cpu_call p.entry l.bufs l.vars slot global_size.(0)
+  (match p.core_id with
+   | None -> cpu_call p.entry l.bufs l.vars (-1) 0
+   | Some slot -> cpu_call p.entry l.bufs l.vars slot global_size.(0));
+  ignore (Sys.opaque_identity p)
 
 (* the same, letting other OCaml threads run while the kernel does *)
 let call_blocking p (l : Device.launch) ~global_size =
-  match p.core_id with
-  | None -> cpu_call_blocking p.entry l.bufs l.vars (-1) 0
-  | Some slot ->
-    let n = global_size.(0) and maxp = pool_threads () in
-    if n > 1 && maxp > 1 then cpu_call_pool p.entry l.bufs l.vars slot n maxp
-    else cpu_call_blocking p.entry l.bufs l.vars slot n
+  (match p.core_id with
+   | None -> cpu_call_blocking p.entry l.bufs l.vars (-1) 0
+   | Some slot ->
+     let n = global_size.(0) and maxp = pool_threads () in
+     if n > 1 && maxp > 1 then cpu_call_pool p.entry l.bufs l.vars slot n maxp
+     else cpu_call_blocking p.entry l.bufs l.vars slot n);
+  ignore (Sys.opaque_identity p)
 
 let runtime ~name ~lib ~runtimevars =
   let p = load ~name ~lib ~runtimevars in

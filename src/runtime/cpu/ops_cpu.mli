@@ -7,8 +7,12 @@ val allocator : unit -> Device.allocator
 (** A loaded kernel: library path, entry address, and the slot of its [core_id] var if it has one. *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }
 
-(** Loads a kernel (its library is opened once per process); [runtimevars] maps var names to var slots. *)
+(** Loads a kernel; [runtimevars] maps var names to var slots. A library is opened once and closed (dlclose)
+    after the GC has collected every program loaded from it. *)
 val load : name:string -> lib:string -> runtimevars:(string * int) list -> program
+
+(** The libraries open now (after closing those whose programs were all collected). *)
+val loaded_libraries : unit -> int
 
 (** [CPU_POOL] (1, not in tinygrad): 0 runs core_id shards in order as tinygrad does, 1 in parallel on at most
     as many threads as CPUs, n >= 2 on at most n threads. *)
