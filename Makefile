@@ -55,10 +55,12 @@ demo-symbolic: build
 	dune exec --no-build examples/demo.exe
 
 # ops and training steps side by side with tinygrad 0.14.0, default opts and BEAM=2 (bench/compare.py): PYTHON is
-# used when it imports tinygrad 0.14.0, else bench/.venv is created with pip. The first BEAM run searches (minutes).
+# used when it imports tinygrad 0.14.0, else bench/.venv is created with pip. The first BEAM run searches (minutes;
+# hours for the beautiful_mnist step: BENCH_ARGS="--skip beam2:mnist_step_jit" leaves it out of BEAM=2).
 PYTHON ?= python3
+BENCH_ARGS ?=
 bench: build
-	PYTHON=$(PYTHON) python3 bench/compare.py --ours _build/default/bench/bench_ops.exe
+	PYTHON=$(PYTHON) python3 bench/compare.py --ours _build/default/bench/bench_ops.exe $(BENCH_ARGS)
 
 # a quick smoke run of the same (3 reps, small sizes, default opts only)
 bench-quick: build

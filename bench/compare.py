@@ -16,6 +16,8 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,beam2_floa
 - --cache-dir DIR: both frameworks keep their caches (BEAM, compiled kernels) under DIR (XDG_CACHE_HOME); an empty
   DIR gives a cold BEAM cache. Caches filled on a busy machine keep the picks its noisy timings made.
 - BENCH_QUICK=1: 3 reps, no matmul 1024/2048 and no beautiful_mnist step. BENCH_ONLY=name,... selects workloads.
+- --skip MODE:NAME,...: leaves a workload out of one mode only (e.g. beam2:mnist_step_jit, whose cold BEAM search
+  takes hours on 2 cores); its cells print as "-".
 """
 import argparse, os, subprocess, sys, venv
 
@@ -72,13 +74,20 @@ def main():
   ap.add_argument("--ours", default=os.path.join(ROOT, "_build", "default", "bench", "bench_ops.exe"))
   ap.add_argument("--modes", default="default,beam2")
   ap.add_argument("--cache-dir", help="XDG_CACHE_HOME for both frameworks (an empty folder: a cold BEAM cache)")
+  ap.add_argument("--skip", default="", help="MODE:NAME,... workloads left out of one mode")
   args = ap.parse_args()
   if args.cache_dir: os.environ["XDG_CACHE_HOME"] = os.path.abspath(args.cache_dir)
   py = tinygrad_python()
   modes = [m for m in args.modes.split(",") if m]
   table = []
+  skip = [tuple(s.split(":", 1)) for s in args.skip.split(",") if ":" in s]
+  only = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
   for mode in modes:
-    env = MODES[mode]
+    env = dict(MODES[mode])
+    skipped = [n for m, n in skip if m == mode]
+    if skipped:
+      names = [n for n in ORDER if (not only or any(n.startswith(p) for p in only)) and n not in skipped]
+      env["BENCH_ONLY"] = ",".join(names)
     print(f"running mode {mode}: ours ...", flush=True)
     ours, oi = run([args.ours], env)
     print(f"running mode {mode}: tinygrad ...", flush=True)
