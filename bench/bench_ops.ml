@@ -131,7 +131,7 @@ let () =
     bench ~warmup:3 "mnist_step_jit" (fun () -> ignore (Tiny_jit.call j [ x_train; y_train ]))
   end;
   (* dispatch: a 1-element add *)
-  if selected "dispatch" then begin
+  if selected "dispatch_eager" || selected "dispatch_jit" then begin
     let a = realized [| 1 |] and b = realized [| 1 |] in
     bench "dispatch_eager" (fun () -> ignore (T.realize (T.add a b)));
     let j = Tiny_jit.create (function [ a; b ] -> T.realize (T.add a b) | _ -> assert false) in

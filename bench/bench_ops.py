@@ -99,7 +99,7 @@ if __name__ == "__main__":
         loss = model(X_train[samples]).sparse_categorical_crossentropy(Y_train[samples]).backward()
         return loss.realize(*opt.schedule_step())
     bench("mnist_step_jit", lambda: mstep(x_train, y_train), warmup=3)
-  if selected("dispatch"):
+  if selected("dispatch_eager") or selected("dispatch_jit"):
     a, b = realized(1), realized(1)
     bench("dispatch_eager", lambda: (a+b).realize())
     jadd = TinyJit(lambda a, b: (a+b).realize())
