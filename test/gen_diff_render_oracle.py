@@ -63,6 +63,15 @@ def capture(origin, *ts, symbolic=False):
   for c in lin.src:
     if c.op is Ops.CALL and c.src[0].op is Ops.SINK: captured.append((origin, c.src[0]))
 
+def capture_all(progs):
+  """capture each (name, fn) whose fn builds tensors; a program tinygrad refuses is reported and skipped"""
+  for name, fn in progs:
+    try:
+      out = fn()
+      capture(name, *(out if isinstance(out, (tuple, list)) else (out,)))
+    except Exception as e:
+      print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
+
 def harvest_test_ops():
   from unittest import mock
   sys.modules["torch"] = mock.MagicMock()
@@ -201,12 +210,7 @@ def harvest_dtypes():
     ("masked_fill", lambda: E(12, dt=F).masked_fill(E(12, dt=dtypes.bool), 0.0)),
     ("clip", lambda: E(30, dt=F).clip(-1, 1)),
   ]
-  for name, fn in progs:
-    try:
-      out = fn()
-      capture(name, *(out if isinstance(out, (tuple, list)) else (out,)))
-    except Exception as e:
-      print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
+  capture_all(progs)
   # gradients of a few
   for name, fn in [("grad_mm", lambda a, b: (a @ b).relu()), ("grad_conv", lambda a, b: a.conv2d(b).tanh()),
                    ("grad_softmax", lambda a, b: (a * b).softmax()), ("grad_maxpool", lambda a, b: (a + b).max_pool2d())]:
@@ -308,12 +312,7 @@ def harvest_extra():
             ("bool_all", lambda: E(1000, dt=dtypes.bool).all()),
             ("int8_matmul_acc", lambda: E(64, 64, dt=dtypes.int8).matmul(E(64, 64, dt=dtypes.int8), dtype=dtypes.int32)),
             ("uint8_to_f_norm", lambda: E(3, 32, 32, dt=dtypes.uint8).cast(dtypes.float32) / 255.0)]
-  for name, fn in progs:
-    try:
-      out = fn()
-      capture(name, *(out if isinstance(out, (tuple, list)) else (out,)))
-    except Exception as e:
-      print(f"skip {name}: {type(e).__name__}: {e}", file=sys.stderr)
+  capture_all(progs)
   # symbolic shapes (a bound Variable)
   from tinygrad import UOp as U
   for val in (3, 7):

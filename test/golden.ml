@@ -170,7 +170,3 @@ let programs ~file =
 (* switch to [Some (fun ast -> Codegen.to_program ast (Cstyle.clang_renderer ()))] when codegen.ml is in the build *)
 let to_program : (Uop.t -> Uop.t) option = Some (fun ast -> Codegen.to_program ast (Cstyle.clang_renderer ()))
 
-let program_source (prg : Uop.t) =
-  match List.find_opt (fun (s : Uop.t) -> s.op == Ops.Source) (Array.to_list prg.src) with
-  | Some { Uop.arg = Uop.Str s; _ } -> s
-  | _ -> raise (Error "program_source: no SOURCE in the PROGRAM")

@@ -51,5 +51,3 @@ val programs : file:string -> string list
     the build; [None] makes those tests print "skipped" (this is the one line to switch). *)
 val to_program : (Tinygrad.Uop.t -> Tinygrad.Uop.t) option
 
-(** The SOURCE text of a PROGRAM UOp. *)
-val program_source : Tinygrad.Uop.t -> string

@@ -135,7 +135,7 @@ let normalise s =
 
 (* the C source of [ast] with NOOPT=1, as the corpus was captured *)
 let render_noopt to_program ast =
-  Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Golden.program_source (to_program ast))
+  Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Codegen.program_source (to_program ast))
 
 let first_diff a b =
   let la = String.split_on_char '\n' a and lb = String.split_on_char '\n' b in

@@ -116,7 +116,7 @@ let kernel_of_program ~(ast : Uop.t) (prg : Uop.t) =
   let name = match prg.Uop.arg with Uop.Program_info p -> Helpers.ansistrip p.Uop.pname | _ -> "?" in
   let opts = match prg.Uop.src.(0).Uop.arg with
     | Uop.Kernel_info ki -> List.map Test_opts.our_opt ki.Uop.applied_opts | _ -> [] in
-  { pname = name; psrc = Golden.program_source prg; pkey = String.sub (Golden.hex (Golden.uop_key ast)) 0 16;
+  { pname = name; psrc = Codegen.program_source prg; pkey = String.sub (Golden.hex (Golden.uop_key ast)) 0 16;
     popts = opts }
 
 (* the kernels of a compiled LINEAR, in call order, with the scheduled AST of the same call *)

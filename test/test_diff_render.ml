@@ -68,7 +68,7 @@ let check_target ast (k : Golden.json) (t, m) : (unit, string * string option) r
   | None, Error e -> Error ("exception " ^ Printexc.to_string e, None)
   | None, Ok prg ->
     let pi = match prg.Uop.arg with Uop.Program_info p -> p | _ -> fail "no ProgramInfo" in
-    let src = Golden.program_source prg in
+    let src = Codegen.program_source prg in
     let opts = match prg.Uop.src.(0).Uop.arg with Uop.Kernel_info ki -> List.map Opt.to_string ki.applied_opts | _ -> [] in
     let want_opts = strs (Golden.member "opts" want) in
     let gs = sizes pi.global_size and want_gs = strs (Golden.member "global_size" want) in

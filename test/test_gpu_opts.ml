@@ -41,7 +41,7 @@ let src_diff prg want =
   match prg with
   | Error e -> Some ("exception " ^ Printexc.to_string e)
   | Ok prg ->
-    let src = Golden.program_source prg in
+    let src = Codegen.program_source prg in
     if Test_codegen_golden.normalise src = Test_codegen_golden.normalise want then None
     else Some (Test_codegen_golden.first_diff src want)
 
@@ -138,8 +138,8 @@ let test_tc_oracle () =
         else if pi.pname <> kname then Some (Printf.sprintf "%s: name %s, tinygrad %s" name pi.pname kname)
         else if String.concat "," (sizes pi.global_size) <> ints gs then Some (name ^ ": global size")
         else if got_ls <> want_ls then Some (Printf.sprintf "%s: local size %s, tinygrad %s" name got_ls want_ls)
-        else if Test_codegen_golden.normalise (Golden.program_source prg) <> Test_codegen_golden.normalise src then
-          Some (name ^ ": src " ^ Test_codegen_golden.first_diff (Golden.program_source prg) src)
+        else if Test_codegen_golden.normalise (Codegen.program_source prg) <> Test_codegen_golden.normalise src then
+          Some (name ^ ": src " ^ Test_codegen_golden.first_diff (Codegen.program_source prg) src)
         else None) Gpu_tc_oracle.cases in
   Printf.printf "gpu tc oracle: %d/%d kernels match (opts, name, dims, source)\n%!"
     (List.length Gpu_tc_oracle.cases - List.length bad) (List.length Gpu_tc_oracle.cases);

@@ -65,7 +65,7 @@ let records file =
 let render file ast =
   let ren = renderer_of file in
   Helpers.context [ Helpers.Bind (Helpers.noopt, noopt_of file); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
-      Golden.program_source (Codegen.do_to_program ast ren))
+      Codegen.program_source (Codegen.do_to_program ast ren))
 
 (* every kernel of [file], rendered once and shared by the source and compile cases *)
 let rendered : (string, kernel list) Hashtbl.t = Hashtbl.create 4
@@ -138,8 +138,6 @@ let find_sub s sub =
   let n = String.length s and m = String.length sub in
   let rec go i = if i + m > n then raise Not_found else if String.sub s i m = sub then i else go (i + 1) in
   go 0
-
-let replace_all s ~sub ~by = Helpers.replace_all ~sub ~by s
 
 let starts_with ~prefix s = String.length s >= String.length prefix && String.sub s 0 (String.length prefix) = prefix
 
@@ -332,11 +330,11 @@ let test_wmma_compile ~cuda () =
             (Cstyle.wmma_name w) (if cuda then "" else "device ") tc in
         let src = wmma_source case in
         let src =
-          if cuda then replace_all src ~sub:"__launch_bounds__(1) k() {\n  x;"
-              ~by:(Printf.sprintf "__launch_bounds__(1) k_w%d(float* out) {\n%s" i call)
-          else replace_all src ~sub:"kernel void k(uint3"
-              ~by:(Printf.sprintf "kernel void k_w%d(device float* out, uint3" i)
-               |> fun s -> replace_all s ~sub:"]]) {\n  x;" ~by:("]]) {\n" ^ call) in
+          if cuda then Helpers.replace_all ~sub:"__launch_bounds__(1) k() {\n  x;"
+              ~by:(Printf.sprintf "__launch_bounds__(1) k_w%d(float* out) {\n%s" i call) src
+          else Helpers.replace_all ~sub:"kernel void k(uint3"
+              ~by:(Printf.sprintf "kernel void k_w%d(device float* out, uint3" i) src
+               |> Helpers.replace_all ~sub:"]]) {\n  x;" ~by:("]]) {\n" ^ call) in
         (Printf.sprintf "%s %d" (Cstyle.wmma_name w) i, src)) cases in
     let cmd f =
       if cuda then Printf.sprintf "%s -cubin -arch=sm_90 -o %s %s" (Filename.quote tool) (Filename.quote (f ^ ".out")) (Filename.quote f)

@@ -225,7 +225,7 @@ let buffer dt xs =
 let run_ast ~to_program ?(vars = []) ast (bufs : Device.Buffer.t array) =
   let prg = Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> to_program ast) in
   let info = match prg.U.arg with U.Program_info p -> p | _ -> fail "to_program: no Program_info" in
-  let src = Golden.program_source prg in
+  let src = Codegen.program_source prg in
   let dev = Device.get "CPU" in
   let lib = dev.compiler.compile_cached src in
   let p = dev.runtime ~name:(Helpers.to_function_name info.pname) ~lib ~runtimevars:[] in

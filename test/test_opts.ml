@@ -53,7 +53,7 @@ let check_kernel (k : Golden.json) : (unit, string) result =
   let pi = match prg.Uop.arg with Uop.Program_info p -> p | _ -> failwith "no ProgramInfo" in
   let gs = List.map (function Uop.Sint i -> string_of_int i | Uop.Suop u -> Uop.render u) pi.global_size in
   let want_gs = List.map (function Golden.Num n -> n | _ -> "?") (Golden.to_list (Golden.member "global_size" k)) in
-  let src = Golden.program_source prg and want_src = Golden.to_str (Golden.member "src" k) in
+  let src = Codegen.program_source prg and want_src = Golden.to_str (Golden.member "src" k) in
   let want_name = Golden.to_str (Golden.member "name" k) in
   if opts <> want_opts then
     Error (Printf.sprintf "opts [%s], corpus [%s]" (String.concat " " opts) (String.concat " " want_opts))
@@ -109,7 +109,7 @@ let run_with ?(float8 = Helpers.cpu_float8.value) ~noopt:no ast =
       Codegen.to_program ast (Cstyle.clang_renderer ())) in
   let info = match prg.Uop.arg with Uop.Program_info p -> p | _ -> fail "to_program: no Program_info" in
   let dev = Device.get "CPU" in
-  let lib = dev.compiler.compile_cached (Golden.program_source prg) in
+  let lib = dev.compiler.compile_cached (Codegen.program_source prg) in
   let vnames = List.map Uop.expr info.vars in
   let runtimevars = List.concat (List.mapi (fun i v -> if v = "core_id" then [ (v, i) ] else []) vnames) in
   if List.exists (fun v -> v <> "core_id") vnames then fail "vars other than core_id: %s" (String.concat "," vnames);
@@ -210,7 +210,7 @@ let test_cpu_float8 () =
         Postrange.convert_loop_to_global s;
         List.iter (fun o -> ignore (Postrange.apply_opt s o)) opts;
         let opt_ast = Postrange.get_optimized_ast s in
-        (opt_ast, Golden.program_source (Codegen.to_program opt_ast ren))) in
+        (opt_ast, Codegen.program_source (Codegen.to_program opt_ast ren))) in
     let has s sub = let n = String.length sub in
       let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
     let ast8, src8 = optimized 1 and _, src4 = optimized 0 in

@@ -716,9 +716,11 @@ let to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
 (* empties the [to_program] cache (tinygrad: to_program.cache_clear()) *)
 let clear_program_cache () = Hashtbl.reset to_program_cache
 
-(* the rendered source of a kernel AST *)
-let get_program_source (ast : Uop.t) (ren : Renderer.t) : string =
-  let prg = to_program ast ren in
+(* the SOURCE of a PROGRAM (what [to_program] rendered) *)
+let program_source (prg : Uop.t) : string =
   match List.find_opt (fun s -> s.op == Ops.Source) (Array.to_list prg.src) with
   | Some { arg = Str s; _ } -> s
-  | _ -> failwith "get_program_source: no SOURCE"
+  | _ -> invalid_arg "program_source: PROGRAM without SOURCE"
+
+(* the rendered source of a kernel AST *)
+let get_program_source (ast : Uop.t) (ren : Renderer.t) : string = program_source (to_program ast ren)

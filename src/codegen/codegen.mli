@@ -65,5 +65,8 @@ val to_program : Uop.t -> Renderer.t -> Uop.t
 (** Empties the [to_program] cache (tinygrad: [to_program.cache_clear()]). *)
 val clear_program_cache : unit -> unit
 
+(** The SOURCE text of a PROGRAM; raises [Invalid_argument] when it has none. *)
+val program_source : Uop.t -> string
+
 (** The rendered source text of a kernel AST (the SOURCE of [to_program]). *)
 val get_program_source : Uop.t -> Renderer.t -> string

@@ -95,9 +95,7 @@ let get_runtime device (prg : Uop.t) : Device.program =
   | Some r -> r
   | None ->
     let info = program_info prg in
-    let src = match List.find_opt (fun (s : Uop.t) -> s.op == Ops.Source) (Array.to_list prg.src) with
-      | Some { arg = Str s; _ } -> s
-      | _ -> invalid_arg "get_runtime: PROGRAM without SOURCE" in
+    let src = Codegen.program_source prg in
     let dev = Device.get device in
     let lib = dev.compiler.compile_cached src in
     let runtimevars = List.concat (List.mapi (fun i v -> if expr v = "core_id" then [ (expr v, i) ] else []) info.vars) in

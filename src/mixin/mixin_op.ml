@@ -599,8 +599,6 @@ let chars s = List.init (String.length s) (String.get s)
 let count c s = List.length (List.filter (( = ) c) (chars s))
 let index_of c s = match String.index_opt s c with Some i -> i | None -> invalid_arg (Printf.sprintf "einsum: no %c in %S" c s)
 
-let replace_all s sub by = Helpers.replace_all ~sub ~by s
-
 let split_on s sep =
   (* python str.split(sep) for a 2-char separator "->" *)
   let ls = String.length s in
@@ -610,13 +608,13 @@ let split_on s sep =
     else go start (i + 1) acc in
   go 0 0 []
 
-let contains s sub = replace_all s sub "" <> s
+let contains s sub = Helpers.replace_all ~sub ~by:"" s <> s
 let is_alpha c = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
 let rec zip a b = match a, b with x :: a, y :: b -> (x, y) :: zip a b | _ -> []
 
 (* tinygrad OpMixin.einsum *)
 let einsum ?dtype formula (xs : t list) =
-  let formula = replace_all formula " " "" in
+  let formula = Helpers.replace_all ~sub:" " ~by:"" formula in
   let formula =
     if contains formula "..." then begin
       let ascii_letters = chars "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" in
@@ -628,13 +626,13 @@ let einsum ?dtype formula (xs : t list) =
       let mx = List.fold_left max 0 ell_n in
       let inputs' = List.mapi (fun i s ->
           match List.nth_opt ell_n i with
-          | Some n -> replace_all s "..." (String.sub ell (mx - n) n)
+          | Some n -> Helpers.replace_all ~sub:"..." ~by:(String.sub ell (mx - n) n) s
           | None -> s) inputs in
       let auto = String.of_seq (List.to_seq (List.sort compare
                    (List.filter (fun c -> count c lhs = 1 && is_alpha c && not (String.contains ell c)) (chars lhs)))) in
       let lhs' = String.concat "," inputs' in
       let rhs = match split_on formula "->" with
-        | [ _; r ] -> replace_all r "..." (String.sub ell 0 mx)
+        | [ _; r ] -> Helpers.replace_all ~sub:"..." ~by:(String.sub ell 0 mx) r
         | _ -> String.sub ell 0 mx ^ auto in
       lhs' ^ "->" ^ rhs
     end else formula in

@@ -4,8 +4,6 @@ open Uop
 
 (* ---------- small helpers (tinygrad: helpers.py) ---------- *)
 
-let replace_all = Helpers.replace_all
-
 (* Python's str.format with positional "{}" / "{N}" fields and "{{" "}}" escapes *)
 let py_format fmt (args : string list) =
   let b = Buffer.create (String.length fmt + 16) in
@@ -137,7 +135,7 @@ let wmma_name (u : Uop.t) =
   match u.arg with
   | Wmma_arg w ->
     let n, m, k = w.wdims in
-    replace_all ~sub:" " ~by:"_"
+    Helpers.replace_all ~sub:" " ~by:"_"
       (Printf.sprintf "WMMA_%d_%d_%d_%s_%s" n m k (Dtype.name w.wdtype_in) (Dtype.name u.dtype))
   | _ -> invalid_arg "render: WMMA arg must be a Wmma_arg"
 
@@ -208,7 +206,7 @@ let base_rewrite : rule list = [
       let x = g c "x" in
       let f4 = match ctx.lang.float4 with Some s -> s | None -> invalid_arg "render: this language has no vector constructor" in
       let t = render_type ctx.lang x in
-      let re = replace_all ~sub:"float4" ~by:t f4 in
+      let re = Helpers.replace_all ~sub:"float4" ~by:t f4 in
       let a, b = ctx.lang.float4_style in
       Some (re ^ a ^ String.concat "," (List.map (fun y -> ctx.%[y]) (Array.to_list x.src)) ^ b));
   (* load/store *)
@@ -278,7 +276,7 @@ let base_render_kernel lang ?prefix function_name kernel (bufs : (string * (Uop.
   let local_dims = List.filter_map (fun (u : Uop.t) ->
       match u.op, u.arg with Ops.Special, Str s when s <> "" && s.[0] = 'l' -> Some u.src.(0) | _ -> None) uops in
   let launch_bounds = List.fold_left (fun acc d -> acc * Z.to_int (Uop.zi (Uop.vmax d))) 1 local_dims in
-  let typedef = replace_all ~sub:"{launch_bounds}" ~by:(string_of_int launch_bounds) lang.kernel_typedef in
+  let typedef = Helpers.replace_all ~sub:"{launch_bounds}" ~by:(string_of_int launch_bounds) lang.kernel_typedef in
   let prg =
     typedef ^ " " ^ function_name ^ "("
     ^ String.concat ", " (List.map (fun (name, t) -> t ^ " " ^ name) buftypes @ lang.extra_args)

@@ -218,16 +218,14 @@ let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(dis
       let least_compute_ops = ref infinity in
       (* tinygrad compiles the candidates in a pool of PARALLEL workers: here they are rendered in order, then
          their sources compiled into the cache PARALLEL at a time, then timed one by one *)
-      let program_source (prg : Uop.t) = match List.find_opt (fun (u : Uop.t) -> u.op == Ops.Source) (Array.to_list prg.src) with
-        | Some { arg = Str s; _ } -> s | _ -> "" in
       let compiled = Array.map try_compile candidates in
       (Device.get s.ren.device).compiler.compile_many
-        (List.filter_map (Option.map (fun (prg, _) -> program_source prg)) (Array.to_list compiled));
+        (List.filter_map (Option.map (fun (prg, _) -> Codegen.program_source prg)) (Array.to_list compiled));
       Array.iteri (fun i cand ->
           match compiled.(i) with
           | None -> ()
           | Some (prg, compile_et) ->
-            let src = program_source prg in
+            let src = Codegen.program_source prg in
             if not (Hashtbl.mem seen_libs src) then begin
               (* filter out kernels that use 1000x more compute than the smallest *)
               let this_compute_ops = match prg.src.(0).arg with

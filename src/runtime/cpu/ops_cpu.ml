@@ -57,7 +57,7 @@ let drain_returned () =
 
 let reclaim a = returned := a :: !returned
 
-(* fresh host bytes allocated since the last forced collection; a miss forces one past max(16 MiB, twice the
+(* fresh host bytes allocated since the last forced collection; a miss forces one past max(64 MiB, twice the
    OCaml heap), so the collections cost about what touching that fresh memory would *)
 let fresh_bytes = ref 0
 let collect_bytes = 64 * 1024 * 1024
