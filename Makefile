@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-ops test-long demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
+.PHONY: deps build test test-ops test-long fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -14,7 +14,7 @@ deps:
 
 build: deps
 	dune build @install test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe bench/bench_ops.exe examples/demo.exe examples/beautiful_mnist.exe \
-	  examples/readme_example.exe docs/gen_tour.exe
+	  examples/readme_example.exe docs/gen_tour.exe test/fuzz/fuzz_runner.exe
 
 test: build
 	dune exec --no-build test/test_main.exe
@@ -26,6 +26,13 @@ test-ops: build
 # the long training checks (a 2,000-step MLP loop with resident memory flat)
 test-long: build
 	TRAINING_LONG=1 TEST_FILTER=training. dune exec --no-build test/test_main.exe
+
+# the differential fuzzer: N random programs (seeded by SEED) run here and in tinygrad 0.14.0 (PYTHON when it imports
+# it, else bench/.venv as `make bench`), default and NOOPT modes; a difference is minimised and printed in both languages
+N ?= 2000
+SEED ?= 0
+fuzz: build
+	PYTHON=$(PYTHON) python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe --n $(N) --seed $(SEED)
 
 # the golden op replay and the corpus on a GPU (GPU_DEV=CUDA by default, or METAL): needs the optional backend,
 # i.e. opam's cudajit >= 0.7.2 (CUDA toolkit at $$CUDA_PATH, default /usr/local/cuda) or metal >= 0.1.1 (macOS)
