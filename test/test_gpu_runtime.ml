@@ -78,6 +78,7 @@ let tests : case list = [
   (* ---------- registry ---------- *)
   ("registry: CUDA and METAL unavailable with the reason", fun () ->
       let un = Device.unavailable () in
+      List.iter (fun (d, r) -> Printf.printf "  %s unavailable: %s\n" d r) un;
       if not (linked "CUDA") then begin
         check (not (List.mem "CUDA" (Device.registered ()))) "CUDA registered without its backend";
         (* without cudajit no plugin was built; with it, the plugin's missing libraries are the reason *)

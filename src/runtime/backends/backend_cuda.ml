@@ -17,6 +17,15 @@ let candidates () =
     [ Helpers.cuda_plugin.value; Filename.concat exe_dir plugin;
       List.fold_left Filename.concat exe_dir [ Filename.parent_dir_name; "src"; "runtime"; "cuda"; plugin ] ]
 
+(* the CPU runtime's dlopen (src/runtime/cpu/cpu_stubs.c), to tell a missing driver from a missing NVRTC *)
+external dlopen : string -> nativeint = "tg_dlopen"
+external dlclose : nativeint -> unit = "tg_dlclose"
+
+(* the loader's error when the driver library cannot be opened *)
+let driver_missing () = match dlopen "libcuda.so.1" with
+  | h -> dlclose h; None
+  | exception Failure e -> Some e
+
 let not_built = "backend not built (opam package cudajit >= 0.7.2 not installed)"
 
 let load () =
@@ -28,7 +37,13 @@ let load () =
         match Dynlink.loadfile path with
         | () -> ()
         | exception Dynlink.Error e ->
-          Device.set_unavailable "CUDA" (Gpu_errors.plugin_failure ~plugin:path (Dynlink.error_message e)))
+          let text = Dynlink.error_message e in
+          (* the loader names the first missing library it meets; the driver comes first for a user *)
+          let text = match driver_missing () with
+            | Some err when not (String.equal (Gpu_errors.plugin_failure ~plugin:path err) (Gpu_errors.plugin_failure ~plugin:path text)) ->
+              err ^ "\n" ^ text
+            | _ -> text in
+          Device.set_unavailable "CUDA" (Gpu_errors.plugin_failure ~plugin:path text))
 
 let () = load ()
 
