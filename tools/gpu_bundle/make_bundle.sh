@@ -20,4 +20,6 @@ cp "$ROOT/tools/gpu_bundle/run.sh" "$OUT/"; chmod +x "$OUT/run.sh"
 (cd "$GOLDEN/.." && find golden -type f -size +1024k ! -name manifest.json | sort > "$OUT/golden-left-out.txt"
  { find golden -type f -size -1025k; find golden -name manifest.json; } | sort -u | tar czf "$OUT/golden.tar.gz" -T -)
 echo "gpu bundle in $OUT: $(du -sh "$OUT" | cut -f1) ($(wc -l < "$OUT/golden-left-out.txt") golden files over 1 MiB left out, see golden-left-out.txt)"
+# the NVRTC the plugin was linked against (libnvrtc.so.12 / .13): run.sh looks for it
+objdump -p "$OUT/tinygrad_cuda_plugin.cmxs" | awk '/NEEDED/ && /libnvrtc/ {print $2}' > "$OUT/nvrtc-soname.txt"
 echo "plugin needs: $(ldd "$OUT/tinygrad_cuda_plugin.cmxs" 2>/dev/null | awk '/=>/ {print $1}' | tr '\n' ' ')"

@@ -1,14 +1,22 @@
 #!/bin/sh
 # The GPU check, run on the GPU machine from the bundle's folder: the GPU runtime tests, the golden op replay and
 # the corpus on DEV=CUDA, then the bench workloads on the GPU. Needs glibc, the NVIDIA driver (libcuda.so.1) and
-# NVRTC 13 (libnvrtc.so.13 with libnvrtc-builtins): from the CUDA toolkit (/usr/local/cuda/lib64), or pip's wheel
-# nvidia-cuda-nvrtc (cu13) unpacked beside the bundle or named by NVRTC_PATH (a folder holding libnvrtc.so.13).
+# the NVRTC the plugin was linked against (nvrtc-soname.txt: libnvrtc.so.12 or .13, with its libnvrtc-builtins):
+# from the CUDA toolkit (/usr/local/cuda/lib64), or pip's wheel nvidia-cuda-nvrtc unpacked beside the bundle
+# (nvidia/cu13/lib, nvidia/cuda_nvrtc/lib) or named by NVRTC_PATH (a folder holding that library).
 # Ends with "N passed, N failed" (test cases, plus the bench as one case).
 B=$(cd "$(dirname "$0")" && pwd)
-for d in "${NVRTC_PATH:-}" "$B/../nvidia/cu13/lib" "$B/../nvidia/cuda_nvrtc/lib" "$B/nvidia/cu13/lib" /usr/local/cuda/lib64; do
-  [ -n "$d" ] && [ -e "$d/libnvrtc.so.13" ] && { LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; break; }
+NVRTC=$(cat "$B/nvrtc-soname.txt" 2>/dev/null); NVRTC=${NVRTC:-libnvrtc.so.13}
+found=""
+for d in "${NVRTC_PATH:-}" "$B/../nvidia/cu13/lib" "$B/../nvidia/cu12/lib" "$B/../nvidia/cuda_nvrtc/lib" "$B/nvidia/cu13/lib" \
+         "$B/nvidia/cuda_nvrtc/lib" /usr/local/cuda/lib64; do
+  [ -n "$d" ] && [ -e "$d/$NVRTC" ] && { found=$d; LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; break; }
 done
 export LD_LIBRARY_PATH
+if [ -n "$found" ]; then echo "NVRTC: $NVRTC from $found"
+else echo "NVRTC: $NVRTC not beside the bundle, in NVRTC_PATH or /usr/local/cuda/lib64 (the system's library path is tried)"; fi
+# whether CUDA starts (the registry test lists the unavailable devices with the reason)
+TEST_FILTER=gpu_runtime.registry "$B/test_main.exe" 2>&1 | grep "CUDA unavailable:" || echo "CUDA: backend loaded"
 mkdir -p "$B/shared" "$B/run"
 [ -d "$B/shared/golden" ] || tar xzf "$B/golden.tar.gz" -C "$B/shared" || { echo "run.sh: cannot unpack golden.tar.gz"; echo "0 passed, 1 failed"; exit 1; }
 export GOLDEN_OPS="$B/shared/golden/ops"
