@@ -301,6 +301,15 @@ let tests : case list = [
       ignore (G.compile_cached ~cachekey:None ~compile src);
       check_int ~what:"compiles without cache" 3 !count);
 
+  (* ---------- the selected device (DEV): run.sh's first check on a GPU ---------- *)
+  ("device: DEV's device opens and computes x*2+1 on a buffer", fun () ->
+      let dev = Device.default () in
+      let d = Device.get dev in
+      Printf.printf "  DEV device %s opens\n" d.device;
+      let x = Tensor.of_float_array ~device:dev [| 3 |] [| 1.; -2.; 0.5 |] in
+      let y = Tensor.to_float_array Tensor.(add (mul x (full ~device:dev [| 3 |] 2.)) (full ~device:dev [| 3 |] 1.)) in
+      check (y = [| 3.; -3.; 2. |]) "x*2+1: got %s" (String.concat " " (Array.to_list (Array.map string_of_float y))));
+
   (* ---------- CUDA error messages (Gpu_errors), from statuses and texts written here, no GPU ---------- *)
   ("errors: a failing driver call names the C call, the CUresult and a hint", fun () ->
       check_str ~what:"call name" "cuDeviceGetCount" (Gpu_errors.c_call_name "cu_device_get_count");

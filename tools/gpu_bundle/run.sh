@@ -15,8 +15,15 @@ done
 export LD_LIBRARY_PATH
 if [ -n "$found" ]; then echo "NVRTC: $NVRTC from $found"
 else echo "NVRTC: $NVRTC not beside the bundle, in NVRTC_PATH or /usr/local/cuda/lib64 (the system's library path is tried)"; fi
-# whether CUDA starts (the registry test lists the unavailable devices with the reason)
-TEST_FILTER=gpu_runtime.registry "$B/test_main.exe" 2>&1 | grep "CUDA unavailable:" || echo "CUDA: backend loaded"
+# whether CUDA starts: the registry test lists the unavailable devices with the reason; selecting DEV=CUDA opens
+# the device (cuInit, the context) and raises Invalid_argument with the CUresult and a hint when it cannot
+pre=$(DEV=CUDA TEST_FILTER=gpu_runtime.device "$B/test_main.exe" 2>&1)
+if ! printf '%s\n' "$pre" | grep -q "^1 passed, 0 failed"; then
+  printf '%s\n' "$pre" | grep -E "CUDA unavailable:|^FAIL" | sed 's/^FAIL [^:]*: [^:]*: /CUDA cannot start: /'
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+printf '%s\n' "$pre" | grep "DEV device"
 mkdir -p "$B/shared" "$B/run"
 [ -d "$B/shared/golden" ] || tar xzf "$B/golden.tar.gz" -C "$B/shared" || { echo "run.sh: cannot unpack golden.tar.gz"; echo "0 passed, 1 failed"; exit 1; }
 export GOLDEN_OPS="$B/shared/golden/ops"
@@ -26,7 +33,8 @@ for s in gpu_runtime. ops_golden. corpus.; do
   echo "== DEV=CUDA TEST_FILTER=$s"
   out=$(DEV=CUDA TEST_FILTER=$s "$B/test_main.exe" 2>&1); rc=$?
   printf '%s\n' "$out" >> "$log"
-  printf '%s\n' "$out" | grep -E "^(FAIL|suite )|Invalid_argument|DEV=CUDA|not found" | head -40
+  printf '%s\n' "$out" | grep -E "^FAIL" | head -20
+  printf '%s\n' "$out" | grep -E "^suite "
   last=$(printf '%s\n' "$out" | grep -E "^[0-9]+ passed, [0-9]+ failed" | tail -1)
   if [ -n "$last" ]; then
     pass=$((pass + $(echo "$last" | cut -d' ' -f1))); fail=$((fail + $(echo "$last" | cut -d' ' -f3)))
