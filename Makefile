@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-ops test-long fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
+.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -12,8 +12,11 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# the CUDA backend plugin (src/runtime/cuda/dune) when cudajit is installed
+CUDA_PLUGIN := $(shell ocamlfind query cudajit.cuda >/dev/null 2>&1 && echo src/runtime/cuda/tinygrad_cuda_plugin.cmxs)
+
 build: deps
-	dune build @install test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe bench/bench_ops.exe examples/demo.exe examples/beautiful_mnist.exe \
+	dune build @install $(CUDA_PLUGIN) test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe bench/bench_ops.exe examples/demo.exe examples/beautiful_mnist.exe \
 	  examples/readme_example.exe docs/gen_tour.exe test/fuzz/fuzz_runner.exe
 
 test: build
@@ -41,6 +44,11 @@ test-gpu: build
 	@st=0; for s in gpu_runtime. ops_golden. corpus.; do \
 	  echo "DEV=$(GPU_DEV) TEST_FILTER=$$s"; DEV=$(GPU_DEV) TEST_FILTER=$$s dune exec --no-build test/test_main.exe || st=1; \
 	done; exit $$st
+
+# a folder to copy to a GPU machine without OCaml (tools/gpu_bundle): test and bench executables, the CUDA plugin,
+# the golden data (compressed, files over 1 MiB left out) and run.sh; fails saying so when cudajit is not installed
+gpu-bundle: build
+	sh tools/gpu_bundle/make_bundle.sh
 
 # type-checks the optional CUDA/Metal backends against mock interfaces of cudajit 0.7.2 / metal 0.1.1 (no GPU,
 # no packages needed; a separate dune workspace in _build_mockgpu, the real build is untouched)

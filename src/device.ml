@@ -95,12 +95,9 @@ let all_devices = [ "METAL"; "AMD"; "NV"; "CUDA"; "QCOM"; "CL"; "CPU"; "DSP"; "W
 let classes : (string, string -> compiled) Hashtbl.t = Hashtbl.create 8
 let opened : (string, compiled) Hashtbl.t = Hashtbl.create 8
 
-(* devices this build knows of but cannot open, with the reason; an optional backend library removes its entry when
-   it is linked (it registers itself) *)
+(* devices this build knows of but cannot open, with the reason: the optional backends (tinygrad.backends) record
+   their own reason (package missing, driver missing); registering a device removes its entry *)
 let not_built : (string, string) Hashtbl.t = Hashtbl.create 4
-let () =
-  Hashtbl.replace not_built "CUDA" "backend not built (opam package cudajit >= 0.7.2 not installed)";
-  Hashtbl.replace not_built "METAL" "backend not built (opam package metal >= 0.1.1 not installed; macOS only)"
 
 let register name make =
   let name = String.uppercase_ascii name in
@@ -135,22 +132,35 @@ let no_backend what ix =
   | Some reason -> Printf.sprintf "%s: %s: %s" what b reason
   | None -> Printf.sprintf "%s: no device %s (built: %s)" what ix (String.concat ", " (registered ()))
 
-(* DEV names a device: it must be one this build has a backend for *)
-let default () = match Helpers.dev_device () with
-  | "" -> Lazy.force select_device
-  | d ->
-    let b = String.uppercase_ascii (base_name d) in
-    if Hashtbl.mem classes b then d else invalid_arg (no_backend ("DEV=" ^ d) b)
-
-(* tinygrad: _Device._canonicalize, "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1" *)
-let canonicalize device =
-  let device = match device with Some d -> d | None -> default () in
+(* "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1" *)
+let canonical_name device =
   let d, rest = match String.index_opt device ':' with
     | Some i -> (String.sub device 0 i, String.sub device i (String.length device - i))
     | None -> (device, "") in
   let s = String.uppercase_ascii d ^ rest in
   let n = String.length s in
   if n >= 2 && String.sub s (n - 2) 2 = ":0" then String.sub s 0 (n - 2) else s
+
+(* DEV names a device: it must be one this build has a backend for, and (a GPU) it must open: a driver or device
+   missing is reported here, when the device is selected, not at its first use *)
+let default () = match Helpers.dev_device () with
+  | "" -> Lazy.force select_device
+  | d ->
+    let b = String.uppercase_ascii (base_name d) in
+    (match Hashtbl.find_opt classes b with
+     | None -> invalid_arg (no_backend ("DEV=" ^ d) b)
+     | Some make when b <> "CPU" && not (Hashtbl.mem opened (canonical_name d)) ->
+       (match make (canonical_name d) with
+        | dev -> Hashtbl.replace opened (canonical_name d) dev
+        | exception (Invalid_argument _ as e) -> raise e
+        | exception e -> invalid_arg (Printf.sprintf "DEV=%s: %s cannot start: %s" d b (Printexc.to_string e)))
+     | Some _ -> ());
+    d
+
+(* tinygrad: _Device._canonicalize, "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1" *)
+let canonicalize device =
+  let device = match device with Some d -> d | None -> default () in
+  canonical_name device
 
 (* tinygrad: Device[ix] *)
 let get ix =

@@ -81,8 +81,8 @@ val register : string -> (string -> compiled) -> unit
 (** The registered device names, in ALL_DEVICES order. *)
 val registered : unit -> string list
 
-(** Devices this build knows of but has no backend for, with the reason, in ALL_DEVICES order (CUDA and METAL
-    until their optional libraries register them). *)
+(** Devices this build knows of but cannot open, with the reason, in ALL_DEVICES order: the optional backends
+    (tinygrad.backends) record theirs (package not installed, driver or NVRTC missing). *)
 val unavailable : unit -> (string * string) list
 
 (** The reason a device (base name) is unavailable, if it is. *)
@@ -92,7 +92,8 @@ val unavailable_reason : string -> string option
 val set_unavailable : string -> string -> unit
 
 (** [Device.DEFAULT]: DEV's device, else the first registered device that opens (CPU when only CPU is built);
-    [Invalid_argument] naming the device and the reason when DEV names a device without a backend. *)
+    [Invalid_argument] naming the device and the reason when DEV names a device without a backend, or a GPU that
+    cannot start (opened here, so that a missing driver or device is reported when it is selected). *)
 val default : unit -> string
 
 (** "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1"; [None] is the default device. *)

@@ -239,6 +239,7 @@ let pcontig = int_var "PCONTIG" 0
 let debug_rangeify = int_var "DEBUG_RANGEIFY" 0
 let tuple_order = int_var "TUPLE_ORDER" 1
 let ccache = int_var "CCACHE" 1
+let cuda_plugin = string_var "CUDA_PLUGIN" ""
 let allow_tf32 = int_var "ALLOW_TF32" 0
 let scache = int_var "SCACHE" 1
 let use_atomics = int_var "USE_ATOMICS" 0

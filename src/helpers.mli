@@ -232,6 +232,10 @@ val tuple_order : int context_var
 (** [CCACHE] (1): 0 disables the compiler's disk cache. *)
 val ccache : int context_var
 
+(** [CUDA_PLUGIN] (""): the CUDA backend plugin (tinygrad_cuda_plugin.cmxs) to load, when it is not beside the
+    executable or in the build tree. *)
+val cuda_plugin : string context_var
+
 (** [ALLOW_TF32] (0). *)
 val allow_tf32 : int context_var
 

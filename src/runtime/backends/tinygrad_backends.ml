@@ -1,4 +1,4 @@
-(* the optional backends linked into this executable (see dune) *)
+(* the optional backends loaded (CUDA) or linked (METAL) into this executable (see dune) *)
 let linked () =
   List.filter_map (fun (n, b) -> if b then Some n else None)
-    [ ("CUDA", Backend_cuda.linked <> None); ("METAL", Backend_metal.linked <> None) ]
+    [ ("CUDA", Backend_cuda.linked ()); ("METAL", Backend_metal.linked <> None) ]

@@ -1,5 +1,6 @@
-(** Links the optional GPU backends that were built (tinygrad.cuda, tinygrad.metal); they register their devices in
-    {!Tinygrad.Device} when linked. Depend on this library to run on a GPU. *)
+(** The optional GPU backends: loads the CUDA plugin (tinygrad_cuda_plugin.cmxs, when cudajit was installed) and
+    links tinygrad.metal (when built); they register their devices in {!Tinygrad.Device}, or record why they cannot
+    ({!Tinygrad.Device.unavailable}). Depend on this library to run on a GPU. *)
 
-(** The optional backends linked in: a sublist of ["CUDA"; "METAL"]. *)
+(** The optional backends loaded or linked: a sublist of ["CUDA"; "METAL"]. *)
 val linked : unit -> string list

@@ -25,13 +25,18 @@ type dev = {
 
 let initialized = lazy (Cuda.init ())
 
+(* the name of a CUresult / nvrtcResult ("CUDA_ERROR_NO_DEVICE"), from cudajit's converter *)
+let status_name sexp = Sexplib0.Sexp.to_string sexp
+
+(* cudajit's exceptions as Gpu_errors' messages: the call, the status, a hint, NVRTC's log *)
 let cuda_message = function
-  | Cuda.Cuda_error { message; _ } -> Some message
-  | Nvrtc.Nvrtc_error { message; _ } -> Some message
+  | Cuda.Cuda_error { status; message } ->
+    Some (Gpu_errors.driver_error ~call:message ~status:(status_name (Cuda.sexp_of_result status)))
+  | Nvrtc.Nvrtc_error { status; message } ->
+    Some (Gpu_errors.nvrtc_error ~call:message ~status:(status_name (Nvrtc.sexp_of_result status)))
   | _ -> None
 
-let () =
-  Printexc.register_printer (fun e -> Option.map (fun m -> "CUDA error: " ^ m) (cuda_message e))
+let () = Printexc.register_printer cuda_message
 
 let ordinal_of name =
   match String.index_opt name ':' with
@@ -105,7 +110,7 @@ let raw_allocator d : Device.allocator =
   let alloc size (spec : Device.buffer_spec) =
     set_current d;
     let p = try Cuda.Deviceptr.mem_alloc ~size_in_bytes:size with
-      | Cuda.Cuda_error { message; _ } -> failwith (Printf.sprintf "CUDA: cannot allocate %d bytes: %s" size message) in
+      | Cuda.Cuda_error _ as e -> failwith (Printf.sprintf "CUDA: cannot allocate %d bytes: %s" size (Printexc.to_string e)) in
     if spec.zero then Cuda.Deviceptr.memset_d8 p Unsigned.UChar.zero ~length:size;
     Cuda_mem p in
   let free o _size _spec = Cuda.Deviceptr.mem_free (dptr o) in
@@ -148,7 +153,7 @@ let compile d src =
   let major = d.attrs.compute_capability_major and minor = d.attrs.compute_capability_minor in
   let ptx = try Nvrtc.compile_to_ptx ~cu_src:src ~name:"<null>" ~options:(Gpu_launch.nvrtc_options ~major ~minor)
       ~with_debug:false with
-    | Nvrtc.Nvrtc_error { message; _ } -> raise (Device.Compile_error { source = src; output = message })
+    | Nvrtc.Nvrtc_error _ as e -> raise (Device.Compile_error { source = src; output = Printexc.to_string e })
     | Failure m -> raise (Device.Compile_error { source = src; output = m }) in
   Gpu_launch.with_signature ~marker:"__global__" src (Nvrtc.string_from_ptx ptx)
 
@@ -171,7 +176,7 @@ let load d ~name ~lib =
   let text = Ctypes.CArray.of_string ptx in
   let image = { Nvrtc.log = None; ptx = Ctypes.CArray.start text; ptx_length = String.length ptx } in
   let m = try Cuda.Module.load_data_ex image [] with
-    | Cuda.Cuda_error { message; _ } -> failwith (Printf.sprintf "CUDA: module load of %s failed: %s" name message) in
+    | Cuda.Cuda_error _ as e -> failwith (Printf.sprintf "CUDA: module load of %s failed: %s" name (Printexc.to_string e)) in
   ignore (Sys.opaque_identity text);
   let func = Cuda.Module.get_function m ~name in
   let a = d.attrs in
