@@ -229,7 +229,24 @@ let test_cpu_vector_widths () =
     check (has src_tg "*((float4*)" && not (has src_tg "float8") && not (has src_tg "float16"))
       "CPU_OPT=tinygrad rendered vectors wider than float4:\n%s" src_tg
 
-let tests : case list = [ ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
+(* CPU_OPT=fast on red_sum_axis1 (sum over the contiguous axis of 8x16) with CPU_VEC=8: the heuristic unrolls the
+   reduce by 8 (one float8 load per iteration) and the accumulator keeps its 8 lanes through the loop, folded once
+   after it (buf0 lane 0 plus lane 1 plus ...); under CPU_OPT=tinygrad the lanes of each load are folded inside the loop.
+   Both give the NOOPT buffers. *)
+let test_cpu_vector_reduce () =
+  with_corpus_kernel ~what:"cpu_vector_reduce" "red_sum_axis1" 0 @@ fun ast ren ->
+    let source mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 8); Bind (no_color, 1); Bind (noopt, 0) ]
+        (fun () -> Codegen.program_source (Codegen.to_program ast ren)) in
+    let has s sub = let n = String.length sub in
+      let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
+    let fast = source Helpers.Cpu_fast and tg = source Helpers.Cpu_tinygrad in
+    check (has fast "*((float8*)" && has fast "(*(buf0+0))+(*(buf0+1))") "CPU_OPT=fast: no float8 load or lane fold in\n%s" fast;
+    check (not (has tg "float8") && not (has tg "(*(buf0+0))+(*(buf0+1))")) "CPU_OPT=tinygrad: fast kernel\n%s" tg;
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+        same_buffers ~what:"vector reduce" noopt (run_with ~vec:8 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

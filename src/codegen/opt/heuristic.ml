@@ -176,14 +176,18 @@ let reduce_unrolls (k : K.t) =
     end
   with Opt.Kernel_opt_error _ -> ()
 
-(* if nothing at all is upcasted and it's easy to, do an upcast *)
+(* if nothing at all is upcasted and it's easy to, do an upcast (not in tinygrad: by the vector width first, on the
+   CPU under CPU_OPT=fast) *)
 let default_upcast (k : K.t) =
+  let widths = match Coalesce.cpu_float_lengths () with
+    | Some (w :: _) when k.ren.device = "CPU" && w > 4 -> [ w; 4 ]
+    | _ -> [ 4 ] in
   List.iter (fun splits ->
       let ud = K.upcastable_dims k in
       if K.upcasted k = 0 && ud <> [] then begin
         let last = List.nth ud (List.length ud - 1) in
         if full_shape_int k last mod splits = 0 then ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int splits)))
-      end) [ 4 ]
+      end) widths
 
 (* **** local groups **** *)
 let local_groups (k : K.t) =
@@ -287,6 +291,40 @@ let cpu_register_tile (k : K.t) : K.t option =
            with Opt.Kernel_opt_error _ -> None)))
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is unrolled
+   by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
+   (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would interleave
+   rows with lanes in the accumulator (clang then shuffles every iteration). *)
+let cpu_vector_reduce (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceop k, K.unrollable_dims k with
+  | Some (widest :: _), Some _, (_ :: _ as ud) when k.ren.device = "CPU" && not k.ren.has_local ->
+    let last = List.nth ud (List.length ud - 1) in
+    let rng = List.nth (K.rngs k) last in
+    let loads = List.filter (fun (b : Uop.t) ->
+        not (List.exists (fun (u : Uop.t) -> u.op == Ops.Store && u.src.(0) == b) (toposort k.ast))) (K.bufs k) in
+    if full_shape_int k last mod widest = 0 && full_shape_int k last > widest
+       && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then begin
+      let k = K.copy k in
+      try
+        ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest)));
+        Some k
+      with Opt.Kernel_opt_error _ -> None
+    end else None
+  | _ -> None
+
+(* not in tinygrad: under CPU_OPT=fast, an elementwise kernel is upcast by the vector width on its last axis (the
+   contiguous one of its output), so that clang vectorises its ALU chain (exp2's polynomial, for instance) one
+   register at a time; tinygrad's output upcasts by 3 or 4 leave three quarters of an AVX-512 register idle *)
+let cpu_elementwise_upcast (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceop k with
+  | Some (widest :: _), None when k.ren.device = "CPU" && not k.ren.has_local && widest > 4 ->
+    (match List.rev (K.upcastable_dims k) with
+     | last :: _ when full_shape_int k last mod widest = 0 ->
+       let k = K.copy k in
+       (try ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int widest))); Some k
+        with Opt.Kernel_opt_error _ -> None)
+     | _ -> None)
+  | _ -> None
 
 (* tinygrad: heuristic.py hand_coded_optimizations *)
 let hand_coded_optimizations (k : K.t) : K.t =
@@ -307,7 +345,9 @@ let hand_coded_optimizations (k : K.t) : K.t =
         (* **** below this line need to be optional and benchmarked **** *)
         let k = match cpu_register_tile k with
           | Some tk -> tk
-          | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
+          | None -> match (match cpu_vector_reduce k with Some vk -> Some vk | None -> cpu_elementwise_upcast k) with
+            | Some vk -> vk
+            | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
         local_groups k;
         thread_opts k;
         k
