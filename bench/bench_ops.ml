@@ -65,8 +65,10 @@ let train_step forward opt x y =
 
 let () =
   T.manual_seed 0;
-  Printf.printf "INFO\tconfig\tBEAM=%d%s NUM_CPU_THREADS=%d CPUs=%d quick=%b\n%!" Helpers.beam.value
-    (if Helpers.cpu_float8.value <> 0 then " CPU_FLOAT8=1" else "")
+  Printf.printf "INFO\tconfig\tBEAM=%d CPU_OPT=%s CPU_VEC=%d NUM_CPU_THREADS=%d CPUs=%d quick=%b\n%!" Helpers.beam.value
+    (match Helpers.cpu_opt.value with Helpers.Cpu_tinygrad -> "tinygrad" | Helpers.Cpu_fast -> "fast")
+    (match Helpers.cpu_opt.value, Helpers.cpu_vec.value with
+     | Helpers.Cpu_fast, 0 -> Compiler_cpu.host_vector_width () | _, v -> v)
     Helpers.num_cpu_threads.value (Helpers.get_cpu_count ()) quick;
   (* elementwise: relu(a*b+1) on 4M floats *)
   if selected "elementwise" then begin

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of this port (bench/bench_ops.exe) and tinygrad 0.14.0 (bench/bench_ops.py).
 
-Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,beam2_float8]]   (make bench runs it)
+Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,cpu_tinygrad]] [--profile NAME,...]
+(make bench runs it)
 
 - tinygrad's python: $PYTHON when it imports tinygrad 0.14.0 (e.g. PYTHON=/work/ref/venv/bin/python), else the
   venv in $BENCH_VENV (default bench/.venv, gitignored), created with `pip install tinygrad==0.14.0 numpy` if needed.
@@ -15,6 +16,10 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,beam2_floa
   in the timed runs.
 - --cache-dir DIR: both frameworks keep their caches (BEAM, compiled kernels) under DIR (XDG_CACHE_HOME); an empty
   DIR gives a cold BEAM cache. Caches filled on a busy machine keep the picks its noisy timings made.
+- PyTorch: when $PYTHON (or tinygrad's python) imports torch, bench/bench_torch.py runs the same workloads once
+  (eager, NUM_CPU_THREADS threads, the CPU count by default) and every row gains a torch column and ours/torch.
+- --profile NAME,...: where a workload's time goes: ours and tinygrad rerun it with DEBUG=2 and the kernels are
+  listed by total time, with calls, mean time, GFLOPS and GB/s (from each framework's DEBUG=2 lines).
 - BENCH_QUICK=1: 3 reps, no matmul 1024/2048 and no beautiful_mnist step. BENCH_ONLY=name,... selects workloads.
 - --skip MODE:NAME,...: leaves a workload out of one mode only (e.g. beam2:mnist_step_jit, whose cold BEAM search
   takes hours on 2 cores); its cells print as "-".
@@ -22,9 +27,9 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,beam2_floa
 import argparse, os, subprocess, sys, venv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# beam2_float8 (not in the default --modes): BEAM=2 with CPU_FLOAT8=1, our float8 coalescing on the CPU (tinygrad
-# has no such knob, so its column is its plain BEAM=2)
-MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "beam2_float8": {"BEAM": "2", "CPU_FLOAT8": "1"}}
+# cpu_tinygrad (not in the default --modes): our default opts with CPU_OPT=tinygrad, tinygrad 0.14.0's CPU kernels
+# (tinygrad has no such knob: its column is its plain default)
+MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "cpu_tinygrad": {"BEAM": "0", "CPU_OPT": "tinygrad"}}
 ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
          "dispatch_jit"]
@@ -53,6 +58,10 @@ def tinygrad_python():
     subprocess.run([py, "-m", "pip", "install", "-q", "tinygrad==0.14.0", "numpy"], check=True)
   return py
 
+def has_torch(py):
+  try: return subprocess.run([py, "-c", "import torch"], capture_output=True, timeout=120).returncode == 0
+  except (OSError, subprocess.TimeoutExpired): return False
+
 def run(cmd, env_extra):
   env = dict(os.environ, **env_extra)
   # PYTHON is also tinygrad's PYTHON device flag (an int): never pass ours on
@@ -69,12 +78,40 @@ def run(cmd, env_extra):
     print(f"!! {' '.join(cmd)} failed with exit code {p.returncode}", flush=True)
   return res, info
 
+def kernel_lines(out):
+  """(name, seconds, GFLOPS, GB/s) of each DEBUG=2 kernel line ("*** CPU  n NAME arg .. tm T/.. (G GFLOPS M|L GB/s)")"""
+  unit = {"us": 1e-6, "ms": 1e-3, "s": 1.0}
+  for line in out.splitlines():
+    f = line.split()
+    if len(f) < 8 or f[0] != "***" or "tm" not in f or "GFLOPS" not in f: continue
+    t = f[f.index("tm") + 1].split("/")[0]
+    num = t.rstrip("usm")
+    try: sec = float(num) * unit[t[len(num):] or "s"]
+    except (ValueError, KeyError): continue
+    g = f.index("GFLOPS")
+    yield f[3], sec, float(f[g - 1]), float(f[g + 1].split("|")[0])
+
+def profile(cmd, env_extra, name, top=10):
+  env = dict(os.environ, **env_extra, DEBUG="2", NO_COLOR="1", BENCH_ONLY=name)
+  env.pop("PYTHON", None)
+  p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
+  agg = {}
+  for k, sec, gf, gb in kernel_lines(p.stdout):
+    a = agg.setdefault(k, [0, 0.0, 0.0, 0.0])
+    a[0] += 1; a[1] += sec; a[2] += gf * sec; a[3] += gb * sec
+  total = sum(a[1] for a in agg.values()) or 1e-20
+  print(f"  {'kernel':48s} {'calls':>6s} {'total ms':>9s} {'share':>6s} {'mean us':>9s} {'GFLOPS':>7s} {'GB/s':>6s}")
+  for k, (n, sec, gfs, gbs) in sorted(agg.items(), key=lambda kv: -kv[1][1])[:top]:
+    print(f"  {k[:48]:48s} {n:6d} {sec*1e3:9.2f} {100*sec/total:5.1f}% {sec/n*1e6:9.1f} {gfs/sec:7.1f} {gbs/sec:6.1f}")
+  print(f"  ({len(agg)} kernels, {total*1e3:.1f} ms in all over every run, warm-up included)")
+
 def main():
   ap = argparse.ArgumentParser()
   ap.add_argument("--ours", default=os.path.join(ROOT, "_build", "default", "bench", "bench_ops.exe"))
   ap.add_argument("--modes", default="default,beam2")
   ap.add_argument("--cache-dir", help="XDG_CACHE_HOME for both frameworks (an empty folder: a cold BEAM cache)")
   ap.add_argument("--skip", default="", help="MODE:NAME,... workloads left out of one mode")
+  ap.add_argument("--profile", default="", help="NAME,...: the top kernels of these workloads, ours and tinygrad's")
   args = ap.parse_args()
   if args.cache_dir: os.environ["XDG_CACHE_HOME"] = os.path.abspath(args.cache_dir)
   py = tinygrad_python()
@@ -93,6 +130,13 @@ def main():
     print(f"running mode {mode}: tinygrad ...", flush=True)
     tg, ti = run([py, os.path.join(ROOT, "bench", "bench_ops.py")], env)
     table.append((mode, ours, oi, tg, ti))
+  torch_res, tti = {}, {}
+  tpy = os.environ.get("PYTHON") if os.environ.get("PYTHON") and has_torch(os.environ["PYTHON"]) else py
+  if has_torch(tpy):
+    print("running torch ...", flush=True)
+    env = {"BENCH_ONLY": os.environ.get("BENCH_ONLY", "")}
+    torch_res, tti = run([tpy, os.path.join(ROOT, "bench", "bench_torch.py")], env)
+  else: print(f"torch does not import in {tpy}: no torch column", flush=True)
   print()
   for mode, _, oi, _, ti in table:
     for who, i in (("ours", oi), ("tinygrad", ti)):
@@ -100,18 +144,29 @@ def main():
       if MODES[mode]["BEAM"] != "0" and "searches" in i:
         cache = f", BEAM cache {'cold: ' + str(i['searches']) + ' kernels searched' if i['searches'] else 'warm (no search)'}"
       print(f"{mode:8s} {who:9s}: {i.get('config', '?')}; warm-up (untimed) {i.get('warmup_s', float('nan')):.1f} s{cache}")
+  if torch_res: print(f"{'':8s} {'torch':9s}: {tti.get('config', '?')}")
   print()
-  hdr = f"{'workload':32s} {'mode':8s} {'ours ms':>10s} {'tinygrad ms':>12s} {'ratio':>7s}  {'GFLOPS ours / tinygrad':>24s}"
+  hdr = (f"{'workload':32s} {'mode':12s} {'ours ms':>10s} {'tinygrad ms':>12s} {'torch ms':>9s} {'tg/ours':>7s} "
+         f"{'ours/torch':>10s}  {'GFLOPS ours / tinygrad / torch':>30s}")
   print(hdr); print("-" * len(hdr))
   for name in ORDER:
     for mode, ours, _, tg, _ in table:
       if name not in ours and name not in tg: continue
-      o, t = ours.get(name), tg.get(name)
+      o, t, pt = ours.get(name), tg.get(name), torch_res.get(name)
       ratio = f"{t[0]/o[0]:6.2f}x" if o and t else "      -"
+      vs_torch = f"{o[0]/pt[0]:9.2f}x" if o and pt else "        -"
       fl = (o or t)[1]
-      gf = f"{(fl/o[0]/1e6 if o else float('nan')):10.1f} / {(fl/t[0]/1e6 if t else float('nan')):9.1f}" if fl else ""
+      gfl = lambda x: f"{fl/x[0]/1e6:.1f}" if x else "-"
+      gf = f"{gfl(o)} / {gfl(t)} / {gfl(pt)}" if fl else ""
       fmt = lambda x: f"{x[0]:.3f}" if x else "-"
-      print(f"{DESC.get(name, name):32s} {mode:8s} {fmt(o):>10s} {fmt(t):>12s} {ratio:>7s}  {gf:>24s}")
-  print("\nratio = tinygrad time / our time (>1: we are faster). Median of N runs after untimed warm-up.")
+      print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}")
+  print("\ntg/ours = tinygrad time / our time (>1: we are faster); ours/torch = our time / torch's (<1: we are faster)."
+        "\nMedian of N runs after untimed warm-up.")
+  for name in [n for n in args.profile.split(",") if n]:
+    for mode in modes:
+      print(f"\nprofile {name}, mode {mode}, ours:")
+      profile([args.ours], MODES[mode], name)
+      print(f"profile {name}, mode {mode}, tinygrad:")
+      profile([py, os.path.join(ROOT, "bench", "bench_ops.py")], MODES[mode], name)
 
 if __name__ == "__main__": main()

@@ -613,7 +613,8 @@ let footer () =
 let () =
   Helpers.context
     [ Helpers.Bind (Helpers.num_cpu_threads, 8); Helpers.Bind (Helpers.threads, 1); Helpers.Bind (Helpers.debug, 0);
-      Helpers.Bind (Helpers.beam, 0); Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Indexing.debug_rangeify, 0) ]
+      Helpers.Bind (Helpers.beam, 0); Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Indexing.debug_rangeify, 0);
+      Helpers.Bind (Helpers.cpu_opt, Helpers.Cpu_tinygrad) ]
     (fun () ->
        header ();
        example1 ();

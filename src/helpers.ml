@@ -248,8 +248,20 @@ let disallow_broadcast = int_var "DISALLOW_BROADCAST" 0
 (* renderer/cstyle.py reads getenv("THREADS", 1) for has_threads; a ContextVar here so tests can flip it *)
 let threads = int_var "THREADS" 1
 
-(* not in tinygrad: float32 loads/stores on the CPU coalesce up to float8 (AVX), where tinygrad stops at float4 *)
-let cpu_float8 = int_var "CPU_FLOAT8" 0
+(* ---------- CPU kernel shape (not in tinygrad) ---------- *)
+
+(* how CPU kernels are shaped: tinygrad 0.14.0's kernels byte for byte, or this port's faster ones *)
+type cpu_opt = Cpu_tinygrad | Cpu_fast
+
+let cpu_opt_of_string = function
+  | "tinygrad" -> Cpu_tinygrad
+  | "" | "fast" -> Cpu_fast
+  | s -> invalid_arg (Printf.sprintf "CPU_OPT=%S: expected tinygrad or fast" s)
+
+let cpu_opt = register "CPU_OPT"; { key = "CPU_OPT"; value = cpu_opt_of_string (getenv_str "CPU_OPT" "fast") }
+
+(* the float32 vector width of fast CPU kernels: 0 takes it from the host ISA, else 2, 4, 8 or 16 *)
+let cpu_vec = int_var "CPU_VEC" 0
 
 (* ---------- global counters ---------- *)
 

@@ -251,10 +251,22 @@ val disallow_broadcast : int context_var
 (** [THREADS] (1): the Clang renderer has threads (tinygrad reads it with getenv in cstyle.py). *)
 val threads : int context_var
 
-(** [CPU_FLOAT8] (0), not a tinygrad knob: with 1, float32 memory accesses on the CPU coalesce to float8 as well as
-    float4/float2 (one AVX register), so that clang emits 256-bit FMAs for upcast register tiles. tinygrad 0.14.0
-    caps CPU accesses at float4, which is what the default (and the golden sources) assume. *)
-val cpu_float8 : int context_var
+(** {1 CPU kernel shape} Not tinygrad knobs. *)
+
+(** How CPU kernels are shaped. [Cpu_tinygrad] renders tinygrad 0.14.0's kernels byte for byte (float4 at most,
+    its heuristics); [Cpu_fast] (the default) lets the compiler deviate for speed on the CPU: vectors as wide as
+    the host's registers ({!cpu_vec}), and the CPU branches of the heuristics. *)
+type cpu_opt = Cpu_tinygrad | Cpu_fast
+
+(** ["tinygrad"] or ["fast"] (also [""]); anything else raises [Invalid_argument]. *)
+val cpu_opt_of_string : string -> cpu_opt
+
+(** [CPU_OPT] ([fast]): [tinygrad] or [fast]. *)
+val cpu_opt : cpu_opt context_var
+
+(** [CPU_VEC] (0): the float32 vector width of [Cpu_fast] kernels; 0 takes it from the host ISA (16 with AVX-512,
+    8 with AVX/AVX2, else 4), 2, 4, 8 or 16 force it. *)
+val cpu_vec : int context_var
 
 (** {1 Global counters} *)
 

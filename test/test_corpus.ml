@@ -33,10 +33,10 @@ type mode = Noopt | Default
 let mode_file = function Noopt -> "cpu_noopt.json" | Default -> "cpu_default.json"
 
 (* the harvester's pinned environment: DEV=CPU NUM_CPU_THREADS=8, plus NOOPT=1 for the noopt mode; the names
-   without ANSI colors *)
+   without ANSI colors; tinygrad's CPU kernels (CPU_OPT=tinygrad) *)
 let mode_bindings = function
-  | Noopt -> Helpers.[ Bind (noopt, 1); Bind (no_color, 1); Bind (num_cpu_threads, 8) ]
-  | Default -> Helpers.[ Bind (noopt, 0); Bind (no_color, 1); Bind (num_cpu_threads, 8) ]
+  | Noopt -> Helpers.[ Bind (noopt, 1); Bind (no_color, 1); Bind (num_cpu_threads, 8); Bind (cpu_opt, Cpu_tinygrad) ]
+  | Default -> Helpers.[ Bind (noopt, 0); Bind (no_color, 1); Bind (num_cpu_threads, 8); Bind (cpu_opt, Cpu_tinygrad) ]
 
 type expected = {
   inputs : string list;                 (* input names in the order inp() made them *)

@@ -53,7 +53,8 @@ let renderer = function
   | t -> fail "unknown target %s" t
 
 let lower ast (t, m) =
-  Helpers.context Helpers.[ Bind (noopt, if m = "noopt" then 1 else 0); Bind (no_color, 1); Bind (num_cpu_threads, 8) ]
+  Helpers.context Helpers.[ Bind (noopt, if m = "noopt" then 1 else 0); Bind (no_color, 1); Bind (num_cpu_threads, 8);
+                            Bind (cpu_opt, Cpu_tinygrad) ]
     (fun () -> Codegen.do_to_program ast (renderer t))
 
 let sizes = List.map (function Uop.Sint i -> string_of_int i | Uop.Suop u -> Uop.render u)

@@ -40,7 +40,8 @@ let normalise = Test_codegen_golden.normalise
 let program_of ast =
   (* the corpus was harvested with NUM_CPU_THREADS=8 (ClangRenderer.global_max) *)
   Helpers.context [ Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Helpers.no_color, 1);
-                    Helpers.Bind (Helpers.num_cpu_threads, 8) ] (fun () ->
+                    Helpers.Bind (Helpers.num_cpu_threads, 8); Helpers.Bind (Helpers.cpu_opt, Helpers.Cpu_tinygrad) ]
+    (fun () ->
       Codegen.to_program ast (Cstyle.clang_renderer ()))
 
 (* compare one kernel: Ok () or Error with the first difference *)
@@ -104,8 +105,8 @@ let params (ast : Uop.t) =
       else None) (Uop.toposort ast)
   |> List.sort_uniq compare
 
-let run_with ?(float8 = Helpers.cpu_float8.value) ~noopt:no ast =
-  let prg = Helpers.context Helpers.[ Bind (noopt, no); Bind (no_color, 1); Bind (cpu_float8, float8) ] (fun () ->
+let run_with ?(vec = Helpers.cpu_vec.value) ~noopt:no ast =
+  let prg = Helpers.context Helpers.[ Bind (noopt, no); Bind (no_color, 1); Bind (cpu_vec, vec) ] (fun () ->
       Codegen.to_program ast (Cstyle.clang_renderer ())) in
   let info = match prg.Uop.arg with Uop.Program_info p -> p | _ -> fail "to_program: no Program_info" in
   let dev = Device.get "CPU" in
@@ -199,26 +200,53 @@ let test_beam_realize () =
   check_int ~what:"searches run by the second BEAM=2 realize (disk cache)" n1 !Search.searches;
   Array.iteri (fun i e -> check (a.(i) = e && b.(i) = e) "row %d: %g / %g, expected %g" i a.(i) b.(i) e) expect
 
-(* CPU_FLOAT8=1 (not a tinygrad knob): mm_large's matmul with a 4x16 register tile loads and stores float8 (and
-   only with the knob); the buffers equal the NOOPT kernel's *)
-let test_cpu_float8 () =
-  with_corpus_kernel ~what:"cpu_float8" "mm_large" 0 @@ fun ast ren ->
+(* CPU_VEC (not a tinygrad knob) forces the float32 vector width of CPU_OPT=fast kernels: mm_large's matmul with a
+   4x16 register tile loads and stores float<w> for each forced width w (and nothing wider), whatever the host's
+   ISA (clang splits vectors wider than its registers); the buffers equal the NOOPT kernel's. Under CPU_OPT=tinygrad
+   the same opts stop at float4, as tinygrad 0.14.0's CPU kernels do. *)
+let test_cpu_vector_widths () =
+  with_corpus_kernel ~what:"cpu_vector_widths" "mm_large" 0 @@ fun ast ren ->
     let opts = Opt.[ { op = UPCAST; axis = Some 1; arg = Int 16 }; { op = UPCAST; axis = Some 0; arg = Int 4 };
                      { op = THREAD; axis = Some 1; arg = Int 2 } ] in
-    let optimized float8 = Helpers.context Helpers.[ Bind (cpu_float8, float8); Bind (no_color, 1) ] (fun () ->
-        let s = Postrange.create ast ren in
-        Postrange.convert_loop_to_global s;
-        List.iter (fun o -> ignore (Postrange.apply_opt s o)) opts;
-        let opt_ast = Postrange.get_optimized_ast s in
-        (opt_ast, Codegen.program_source (Codegen.to_program opt_ast ren))) in
+    let optimized mode vec = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, vec); Bind (no_color, 1) ]
+        (fun () ->
+           let s = Postrange.create ast ren in
+           Postrange.convert_loop_to_global s;
+           List.iter (fun o -> ignore (Postrange.apply_opt s o)) opts;
+           let opt_ast = Postrange.get_optimized_ast s in
+           (opt_ast, Codegen.program_source (Codegen.to_program opt_ast ren))) in
     let has s sub = let n = String.length sub in
       let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
-    let ast8, src8 = optimized 1 and _, src4 = optimized 0 in
-    check (has src8 "float8 val" && has src8 "*((float8*)") "CPU_FLOAT8=1: no float8 load/store in\n%s" src8;
-    check (not (has src4 "float8")) "CPU_FLOAT8=0 rendered float8:\n%s" src4;
-    same_buffers ~what:"float8" (run_with ~noopt:1 ast) (run_with ~float8:1 ~noopt:0 ast8)
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun w ->
+        let ast_w, src = optimized Helpers.Cpu_fast w in
+        check (has src (Printf.sprintf "*((float%d*)" w)) "CPU_VEC=%d: no float%d load/store in\n%s" w w src;
+        List.iter (fun wider -> check (not (has src (Printf.sprintf "float%d " wider)))
+                      "CPU_VEC=%d rendered float%d:\n%s" w wider src) (List.filter (fun x -> x > w) [ 8; 16 ]);
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what:(Printf.sprintf "CPU_VEC=%d" w) noopt (run_with ~vec:w ~noopt:0 ast_w))) [ 4; 8; 16 ];
+    let _, src_tg = optimized Helpers.Cpu_tinygrad 16 in
+    check (has src_tg "*((float4*)" && not (has src_tg "float8") && not (has src_tg "float16"))
+      "CPU_OPT=tinygrad rendered vectors wider than float4:\n%s" src_tg
 
-let tests : case list = [ ("cpu_float8", test_cpu_float8); ("golden_default_sources", test_default_sources);
+(* CPU_OPT=fast on red_sum_axis1 (sum over the contiguous axis of 8x16) with CPU_VEC=8: the heuristic unrolls the
+   reduce by 8 (one float8 load per iteration) and the accumulator keeps its 8 lanes through the loop, folded once
+   after it (buf0 lane 0 plus lane 1 plus ...); under CPU_OPT=tinygrad the lanes of each load are folded inside the loop.
+   Both give the NOOPT buffers. *)
+let test_cpu_vector_reduce () =
+  with_corpus_kernel ~what:"cpu_vector_reduce" "red_sum_axis1" 0 @@ fun ast ren ->
+    let source mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 8); Bind (no_color, 1); Bind (noopt, 0) ]
+        (fun () -> Codegen.program_source (Codegen.to_program ast ren)) in
+    let has s sub = let n = String.length sub in
+      let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
+    let fast = source Helpers.Cpu_fast and tg = source Helpers.Cpu_tinygrad in
+    check (has fast "*((float8*)" && has fast "(*(buf0+0))+(*(buf0+1))") "CPU_OPT=fast: no float8 load or lane fold in\n%s" fast;
+    check (not (has tg "float8") && not (has tg "(*(buf0+0))+(*(buf0+1))")) "CPU_OPT=tinygrad: fast kernel\n%s" tg;
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+        same_buffers ~what:"vector reduce" noopt (run_with ~vec:8 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

@@ -321,7 +321,7 @@ let fix_group_for_reduce (x : Uop.t) =
   end
 
 (* tinygrad: ReduceContext *)
-type reduce_context = { mutable acc_num : int }
+type reduce_context = { mutable acc_num : int; vector_acc : bool }
 
 let mergeable = Str "mergeable"
 
@@ -362,20 +362,24 @@ let merge_reduce_ends (sink : Uop.t) =
       end) !range_to_ends;
   if !subs = [] then None else Some (Upat.substitute sink !subs)
 
-(* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END *)
+(* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END.
+   Not in tinygrad: with [ctx.vector_acc] and unrolled axes (n > 0), the accumulator keeps the unrolled lanes (the
+   shape of the REDUCE's input) and is updated lane by lane, so the loop carries vector accumulators; the lanes are
+   folded by a horizontal REDUCE once, after the loop (tinygrad folds them inside the loop, a serial chain) *)
 let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
-  let acc = placeholder (max_shape r) r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
+  let op, n = reduce_arg r in
+  let vector_acc = ctx.vector_acc && n <> 0 in
+  let acc = placeholder (max_shape (if vector_acc then r.src.(0) else r)) r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
   ctx.acc_num <- ctx.acc_num + 1;
   let topo = toposort r.src.(0) in
   let red_rngs = srcs_from r 1 in
   let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
   let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
-  let op, n = reduce_arg r in
   let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
   let acc_initted = after acc (acc_init :: red_rngs) in
-  let inp = if n <> 0 then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0) in
+  let inp = if n <> 0 && not vector_acc then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0) in
   let acc_out = rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) in
-  after acc [ acc_out ]
+  if vector_acc then create Ops.Reduce ~src:[| after acc [ acc_out ] |] ~arg:r.arg else after acc [ acc_out ]
 
 (* tinygrad: expand_horizontal_reduce — a REDUCE without ranges reduces its leading axes in place *)
 let expand_horizontal_reduce (r : Uop.t) =
@@ -521,7 +525,8 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   (* expand *)
   let sink = gr ~name:"expander" expander2 (build_range_map sink) sink in
   (* remove reduce *)
-  let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0 } sink in
+  let vector_acc = ren.Renderer.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast in
+  let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0; vector_acc } sink in
   (* add locals *)
   let sink = gr ~name:"add local buffers" pm_add_local_buffers (ref 0) sink in
   (* add gpu dims (late). this works after devectorize, but it's faster here *)
@@ -696,7 +701,8 @@ let to_program_config () =
   String.concat "," (List.map string_of_int
                        [ noopt.value; nolocals.value; use_tc.value; image.value; disable_fast_idiv.value;
                          transcendental.value; tc_select.value; tc_opt.value; no_color.value; allow_tf32.value;
-                         num_cpu_threads.value; threads.value; cpu_float8.value ])
+                         num_cpu_threads.value; threads.value; cpu_vec.value ])
+  ^ (match cpu_opt.value with Cpu_tinygrad -> ",tinygrad" | Cpu_fast -> ",fast")
   ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
 
 (* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is hash-consed, so a table

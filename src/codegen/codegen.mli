@@ -20,8 +20,10 @@ val ew_devectorizer : unit Upat.matcher
 (** tinygrad's [devectorizer2]: [ew_devectorizer] for loads/stores too, and INDEX/RESHAPE/EXPAND unpacking. *)
 val devectorizer2 : unit Upat.matcher
 
-(** tinygrad's [ReduceContext]: the number of REG accumulators made so far. *)
-type reduce_context = { mutable acc_num : int }
+(** tinygrad's [ReduceContext]: the number of REG accumulators made so far; [vector_acc] (not in tinygrad, CPU
+    under [CPU_OPT=fast]): a reduce over loop ranges with unrolled axes keeps one accumulator per unrolled lane and
+    folds them horizontally once, after the loop. *)
+type reduce_context = { mutable acc_num : int; vector_acc : bool }
 
 (** tinygrad's [pm_reduce_local]: REDUCEs become REG accumulators (init, update, mergeable END). *)
 val pm_reduce_local : reduce_context Upat.matcher

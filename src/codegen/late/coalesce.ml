@@ -137,6 +137,15 @@ type root_src = Root of Uop.t | Root_invalid | Root_const
 
 let getenv_int name = match Sys.getenv_opt name with Some s -> (try int_of_string s with _ -> 0) | None -> 0
 
+(* not in tinygrad: under CPU_OPT=fast, float32 accesses on the CPU coalesce up to the width of the host's vector
+   registers (Helpers.cpu_vec, else Compiler_cpu.host_vector_width), where tinygrad stops at float4 *)
+let cpu_float_lengths () =
+  match Helpers.cpu_opt.value with
+  | Helpers.Cpu_tinygrad -> None
+  | Helpers.Cpu_fast ->
+    let w = if Helpers.cpu_vec.value > 0 then Helpers.cpu_vec.value else Compiler_cpu.host_vector_width () in
+    Some (List.filter (fun l -> l <= w) [ 16; 8; 4; 2 ])
+
 (* tinygrad: coalesce.py memory_coalescing — group loads/stores of consecutive offsets from one base into
    vector (SHRINK) accesses. [device] and [supports_float4] are the renderer's fields tinygrad reads. *)
 let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
@@ -183,9 +192,9 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
             ((if buf.dtype == Dtype.Float16 && getenv_int "ALLOW_HALF8" <> 0 then [ 8; 4; 2 ]
-              (* not in tinygrad: CPU_FLOAT8 (Helpers.cpu_float8) *)
-              else if buf.dtype == Dtype.Float32 && device = "CPU" && Helpers.cpu_float8.value <> 0 then [ 8; 4; 2 ]
-              else [ 4; 2 ]), true)
+              else match cpu_float_lengths () with
+                | Some l when buf.dtype == Dtype.Float32 && device = "CPU" -> l
+                | _ -> [ 4; 2 ]), true)
           else ([], true) in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)

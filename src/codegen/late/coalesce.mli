@@ -27,3 +27,7 @@ val pm_simplify_add_image : unit Upat.matcher
     into vector accesses (SHRINK) of the lengths the renderer allows ([supports_float4]: 4 and 2; [device]
     "DSP": up to 128). DMC=1 disables it. *)
 val memory_coalescing : ?device:string -> supports_float4:bool -> Uop.t -> Uop.t
+
+(** Not in tinygrad: the vector lengths float32 accesses on the CPU coalesce to under [CPU_OPT=fast] (widest first,
+    up to [CPU_VEC] or the host's vector width); [None] under [CPU_OPT=tinygrad]. *)
+val cpu_float_lengths : unit -> int list option

@@ -20,19 +20,19 @@ let in_backward_slice x (u : Uop.t) = x != u && in_backward_slice_with_self x u
 
 let full_shape_int k i = int_of_sint (List.nth (K.full_shape k) i)
 
-(* tinygrad: heuristic.py hand_coded_optimizations *)
-let hand_coded_optimizations (k : K.t) : K.t =
-  let exception Return of K.t in
-  try
-    (* first try the tensor cores *)
-    (* NOTE: unless TC_OPT is > 0, we only trigger tensor cores if there's only one reduce axis *)
-    if Helpers.use_tc.value > 0
-    && (List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1 || Helpers.tc_opt.value >= 1) then begin
-      for axis = 0 to 2 do
+(* The stages of tinygrad's heuristic.py hand_coded_optimizations, in its order; [hand_coded_optimizations] at the
+   end chains them. A stage that ends the heuristic returns the kernel to keep. *)
+
+(* first try the tensor cores: the kernel with them, if any applies *)
+let tensor_core_opts (k : K.t) : K.t option =
+  (* NOTE: unless TC_OPT is > 0, we only trigger tensor cores if there's only one reduce axis *)
+  if Helpers.use_tc.value > 0
+  && (List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1 || Helpers.tc_opt.value >= 1) then
+    List.find_map (fun axis ->
         let tk = K.copy k in
         (* check TC first and apply hand-coded opts if successful *)
         match K.apply_tc tk axis (Helpers.tc_select.value, Helpers.tc_opt.value, Helpers.use_tc.value) with
-        | exception Opt.Kernel_opt_error _ -> ()
+        | exception Opt.Kernel_opt_error _ -> None
         | rngs ->
           let rngs = Array.of_list rngs in
           List.iter (fun tc_dim ->
@@ -48,216 +48,310 @@ let hand_coded_optimizations (k : K.t) : K.t =
           (match List.filter (fun sz -> divides rngs.(0).src.(0) (Z.of_int sz) <> None) [ 4; 2 ] with
            | sz :: _ -> ignore (K.apply_opt tk (opt Opt.LOCAL ~axis:(index_of_rng tk rngs.(0)) ~arg:(Opt.Int sz)))
            | [] -> ());
-          raise (Return tk)
-      done
-    end;
+          Some tk) [ 0; 1; 2 ]
+  else None
 
+(* should use matvec - TODO: adjust/tune based on the wide vs tall/large vs small mat; true when applied (the
+   heuristic then ends) *)
+let matvec_opts (k : K.t) : bool =
+  let mv_blocksize = Helpers.getenv "MV_BLOCKSIZE" 4 and mv_threads_per_row = Helpers.getenv "MV_THREADS_PER_ROW" 8
+  and mv_rows_per_thread = Helpers.getenv "MV_ROWS_PER_THREAD" 4 in
+  match K.reduceop k with
+  | Some red when k.ren.has_local && Helpers.getenv "MV" 1 <> 0
+                  && (mv_blocksize > 1 || mv_threads_per_row > 1 || mv_rows_per_thread > 1)
+                  && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                  && List.length (K.full_shape k) >= 2 && k.ren.has_shared
+                  && (let mulop = red.src.(0) in
+                      mulop.op == Ops.Mul && mulop.src.(0).op == Ops.Index && mulop.src.(1).op == Ops.Index) ->
+    let mulop = red.src.(0) in
+    let idx0 = get_idx mulop.src.(0).src.(1) and idx1 = get_idx mulop.src.(1).src.(1) in
+    (match K.ranges_of k [ Reduce ] with
+     | first_reduce_rng :: _
+       when List.exists (fun u -> u == first_reduce_rng) (split_uop idx0 Ops.Add)
+         && List.for_all (fun r -> List.memq r (ranges idx1)) (ranges idx0) ->
+       (match List.find_opt (fun global_idx ->
+            divides first_reduce_rng.src.(0) (Z.of_int mv_threads_per_row) <> None
+            && (match List.nth (K.full_shape k) global_idx with
+                | Sint s -> s mod (mv_blocksize * mv_rows_per_thread) = 0 | Suop _ -> false)) (K.axes_of k [ Global ]) with
+        | Some global_idx ->
+          (try if mv_threads_per_row > 1 then
+               ignore (K.apply_opt k (opt Opt.GROUP ~axis:0 ~arg:(Opt.Int mv_threads_per_row)))
+           with Opt.Kernel_opt_error _ -> ());
+          if mv_blocksize > 1 then ignore (K.apply_opt k (opt Opt.LOCAL ~axis:global_idx ~arg:(Opt.Int mv_blocksize)));
+          if mv_rows_per_thread > 1 then
+            ignore (K.apply_opt k (opt Opt.UPCAST ~axis:global_idx ~arg:(Opt.Int mv_rows_per_thread)));
+          true
+        | None -> false)
+     | _ -> false)
+  | _ -> false
+
+let upcastable_output_prod k =
+  let os = Array.of_list (K.output_shape k) in
+  iprod (List.map (fun i -> int_of_sint os.(i)) (K.upcastable_dims k))
+
+(* are we grouping? (requires local shape support) *)
+let grouping_opts (k : K.t) =
+  if upcastable_output_prod k <= (if Helpers.nolocals.value <> 0 then 240 else 2048) then
+    ignore (List.find_opt (fun axis ->
+        List.exists (fun sz ->
+            try ignore (K.apply_opt k (opt Opt.GROUPTOP ~axis ~arg:(Opt.Int sz))); true
+            with Opt.Kernel_opt_error _ -> false) [ 16 ]) [ 0; 1; 2 ])
+
+(* if there are small dims with lots of valid masks, upcast them (they might be from Tensor.stack) *)
+let masked_upcasts (k : K.t) =
+  let to_upcast = ref [] in
+  let where_gate_rngs =
+    List.concat_map (fun (u : Uop.t) -> if u.op == Ops.Where then ranges u.src.(0) else []) (backward_slice k.ast) in
+  (* upcast leading axes first (hack-ish for winograd; we actually want to upcast masked axes with low stride first) *)
+  List.iter (fun axis ->
+      (* for Schedule, we check if the range is used in INDEX gates or WHERE gates *)
+      let is_masked = List.memq (List.nth (K.rngs k) axis) where_gate_rngs in
+      let fs = full_shape_int k axis in
+      if fs <= 7 && is_masked && iprod (List.map (full_shape_int k) !to_upcast) * fs <= 7 * 7 then
+        (* the IMAGE occupancy check is not needed: IMAGE is not supported *)
+        to_upcast := !to_upcast @ [ axis ]) (K.upcastable_dims k);
+  List.iter (fun axis -> ignore (K.apply_opt k (opt Opt.UPCAST ~axis ~arg:(Opt.Int 0)))) (List.rev !to_upcast)
+
+(* potentially do more upcasts of non reduce axes based on a heuristic *)
+let output_upcasts (k : K.t) =
+  let is_dsp = k.ren.device = "DSP" in
+  let upcasted_axis = ref [] in
+  let continue = ref true in
+  while !continue && upcastable_output_prod k >= 1024 && K.upcast_size k < 32 do
+    let xb_choices = ref [] in
+    (* consider all upcastable axes with 3 or 4 upcast (128 on the DSP) *)
+    let amounts = if is_dsp then (if !upcasted_axis = [] then [ 128 ] else []) else [ 3; 4 ] in
+    List.iter (fun axis ->
+        List.iter (fun upcast_amount ->
+            (* if we haven't upcasted it, it mods, and buffer has stride 0 on axis while having no stride 0 in the
+               upcasted axis already *)
+            if List.mem axis !upcasted_axis || full_shape_int k axis mod upcast_amount <> 0 then ()
+            else begin
+              let rng = List.nth (K.rngs k) axis in
+              let up_rngs = K.ranges_of k [ Upcast; Unroll ] in
+              let bufs = K.bufs k in
+              if List.exists (fun (b : Uop.t) ->
+                  let idx = get_idx b.src.(1) in
+                  (not (in_backward_slice rng idx)) && List.for_all (fun r2 -> in_backward_slice r2 idx) up_rngs) bufs
+              then begin
+                let num_strides = ref 0 and sum_strides = ref 0 in
+                List.iter (fun (b : Uop.t) ->
+                    let idx = get_idx b.src.(1) in
+                    if in_backward_slice rng idx then incr num_strides;
+                    List.iter (fun (c : Uop.t) ->
+                        if c == rng then incr sum_strides;
+                        if c.op == Ops.Mul && c.src.(0) == rng && c.src.(1).op == Ops.Const then
+                          sum_strides := !sum_strides + Z.to_int (zi (const_val c.src.(1)));
+                        if c.op == Ops.Mul && c.src.(1) == rng && c.src.(0).op == Ops.Const then
+                          sum_strides := !sum_strides + Z.to_int (zi (const_val c.src.(0))))
+                      (split_uop idx Ops.Add)) bufs;
+                xb_choices := (!num_strides, !sum_strides, axis, upcast_amount) :: !xb_choices
+              end
+            end) amounts) (K.upcastable_dims k);
+    match List.sort compare !xb_choices with
+    | (_, _, axis, amt) :: _ ->
+      ignore (K.apply_opt k (opt Opt.UPCAST ~axis ~arg:(Opt.Int amt)));
+      upcasted_axis := axis :: !upcasted_axis
+    | [] -> continue := false
+  done
+
+(* if last reduce dim is small(ish), loop unroll the reduce *)
+(* NOTE: this can fail on multireduce with mismatching dimensions, this is okay *)
+let reduce_unrolls (k : K.t) =
+  try
+    let ud = K.unrollable_dims k in
+    if ud <> [] && (K.upcast_size k <= 4 || K.axes_of k [ Unroll ] = []) && K.upcast_size k < 64 then begin
+      let last l = List.nth l (List.length l - 1) in
+      let s = full_shape_int k (last ud) in
+      if s <= 32 then begin
+        ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
+        (* if it's small, upcast a second reduce dimension too *)
+        let ud = K.unrollable_dims k in
+        if ud <> [] && s <= 3 && full_shape_int k (last ud) <= 3 then
+          ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)))
+      end else
+        (match List.find_opt (fun splits -> full_shape_int k (last ud) mod splits = 0) [ 4 ] with
+         | Some splits -> ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int splits)))
+         | None -> ())
+    end
+  with Opt.Kernel_opt_error _ -> ()
+
+(* if nothing at all is upcasted and it's easy to, do an upcast (not in tinygrad: by the vector width first, on the
+   CPU under CPU_OPT=fast) *)
+let default_upcast (k : K.t) =
+  let widths = match Coalesce.cpu_float_lengths () with
+    | Some (w :: _) when k.ren.device = "CPU" && w > 4 -> [ w; 4 ]
+    | _ -> [ 4 ] in
+  List.iter (fun splits ->
+      let ud = K.upcastable_dims k in
+      if K.upcasted k = 0 && ud <> [] then begin
+        let last = List.nth ud (List.length ud - 1) in
+        if full_shape_int k last mod splits = 0 then ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int splits)))
+      end) widths
+
+(* **** local groups **** *)
+let local_groups (k : K.t) =
+  if k.ren.has_local then begin
+    if Helpers.nolocals.value <> 0 then ignore (K.apply_opt k (opt Opt.NOLOCALS))
+    else begin
+      (* prioritize making expand axes local *)
+      let rngs = Array.of_list (K.rngs k) in
+      let local_axis_ranking =
+        List.filter_map (fun axis ->
+            if rngs.(axis).src.(0).op == Ops.Const then
+              Some (List.exists (fun (b : Uop.t) -> not (in_backward_slice rngs.(axis) (get_idx b.src.(1)))) (K.bufs k), axis)
+            else None) (K.axes_of k [ Global; Weak ]) in
+      let to_local = ref [] in
+      let key (b, a) = ((if b then -1 else 0), -a) in
+      List.iter (fun (_, axis) ->
+          let local_size = iprod (List.map snd !to_local) in
+          let fs = full_shape_int k axis in
+          let cands = (if axis = 0 then [ 32 ] else []) @ [ 16; 8; 4; 3; 2 ] in
+          match List.find_opt (fun x -> fs mod x = 0 && local_size * x <= 128) cands with
+          | Some local_sz -> to_local := !to_local @ [ (axis, local_sz) ]
+          | None -> ())
+        (List.stable_sort (fun a b -> compare (key a) (key b)) local_axis_ranking);
+      let deleted_shape = ref 0 in
+      List.iter (fun (axis, local_sz) ->
+          let axis = axis - !deleted_shape in
+          let will_delete_shape = local_sz = full_shape_int k axis in
+          ignore (K.apply_opt k (opt Opt.LOCAL ~axis ~arg:(Opt.Int local_sz)));
+          if will_delete_shape then incr deleted_shape)
+        (List.sort compare (List.filteri (fun i _ -> i < 3) !to_local))
+    end
+  end
+
+(* **** threading **** *)
+let thread_opts (k : K.t) =
+  match k.ren.global_max with
+  | Some (gmax0 :: _) when k.ren.has_threads ->
+    ignore (List.find_opt (fun threads ->
+        (* Skip if too many threads. Heuristic: use about 128K ops per thread *)
+        let too_few_ops = match sprod (K.full_shape k) with
+          | Sint p -> p / (128 lsl 10) < threads
+          | Suop p -> resolve (lt (idiv p (const_int (128 lsl 10))) (const_int threads)) in
+        if threads > gmax0 || too_few_ops then false
+        else begin
+          (match List.find_opt (fun axis -> match List.nth (K.full_shape k) axis with
+               | Sint s -> s mod threads = 0 | Suop _ -> false) (K.axes_of k [ Weak ]) with
+           | Some axis ->
+             (try ignore (K.apply_opt k (opt Opt.THREAD ~axis ~arg:(Opt.Int threads)))
+              with Opt.Kernel_opt_error _ -> ())
+           | None -> ());
+          match List.rev k.applied_opts with { Opt.op = Opt.THREAD; _ } :: _ -> true | _ -> false
+        end) [ 32; 16; 12; 8; 6; 5; 4; 3; 2 ])
+  | _ -> ()
+
+(* ---------- the CPU branch (not in tinygrad) ---------- *)
+
+(* [rng] appears with stride 1 in [idx] *)
+let unit_stride (rng : Uop.t) (idx : Uop.t) = List.exists (fun c -> c == rng) (split_uop idx Ops.Add)
+
+(* not in tinygrad: under CPU_OPT=fast, a reduce of a product (a matmul, a convolution as an implicit GEMM) gets the
+   register tile of a BLAS micro-kernel. The output axis that is contiguous in the output gets upcast by the widest
+   vector that divides it (a row of accumulators is one register, loaded from the other operand with one vector load), a second
+   output axis that one input does not depend on (the broadcast operand) gets upcast by a few rows, so that every
+   vector loaded is reused by as many FMAs; the reduce stays a rolled loop. True when applied (the other upcast
+   and unroll stages are skipped): the tiled copy of the kernel. *)
+let cpu_register_tile (k : K.t) : K.t option =
+  let vw = Coalesce.cpu_float_lengths () in
+  match vw, K.reduceop k with
+  | Some lengths, Some red when k.ren.device = "CPU" && not k.ren.has_local
+                                  && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                                  && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
+    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+    let out_idx = get_idx (List.hd stores).src.(1) and in_idx = List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads in
+    let rngs = Array.of_list (K.rngs k) in
+    let ups = K.upcastable_dims k in
+    (* the vector axis, with the widest vector that divides it *)
+    let n_axis = List.find_map (fun vw ->
+        Option.map (fun a -> (a, vw)) (List.find_opt (fun a -> unit_stride rngs.(a) out_idx && full_shape_int k a mod vw = 0
+                                                               && List.exists (unit_stride rngs.(a)) in_idx) ups))
+        (* narrower than half a register, the tile loses to tinygrad's upcasts (measured on conv2d 26x26) *)
+        (List.filter (fun l -> 2 * l >= List.hd lengths) lengths) in
+    (match n_axis with
+     | None -> None
+     | Some (n, vw) ->
+       (* the broadcast axis: one input does not depend on it, another does *)
+       let broadcast a = a <> n && List.exists (fun i -> not (in_backward_slice_with_self rngs.(a) i)) in_idx
+                         && List.exists (fun i -> in_backward_slice_with_self rngs.(a) i) in_idx in
+       (* rows of the tile: 8 (with one register per row, 8 FMA chains hide the FMA latency), else fewer *)
+       let m_axis = List.find_map (fun rows ->
+           Option.map (fun a -> (a, rows))
+             (List.find_opt (fun a -> broadcast a && full_shape_int k a mod rows = 0) (List.rev ups))) [ 8; 4; 2 ] in
+       (match m_axis with
+        | None -> None
+        | Some (m, rows) ->
+          let k = K.copy k in
+          (try
+             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int vw)));
+             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int rows)));
+             Some k
+           with Opt.Kernel_opt_error _ -> None)))
+  | _ -> None
+
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is unrolled
+   by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
+   (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would interleave
+   rows with lanes in the accumulator (clang then shuffles every iteration). *)
+let cpu_vector_reduce (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceop k, K.unrollable_dims k with
+  | Some (widest :: _), Some _, (_ :: _ as ud) when k.ren.device = "CPU" && not k.ren.has_local ->
+    let last = List.nth ud (List.length ud - 1) in
+    let rng = List.nth (K.rngs k) last in
+    let loads = List.filter (fun (b : Uop.t) ->
+        not (List.exists (fun (u : Uop.t) -> u.op == Ops.Store && u.src.(0) == b) (toposort k.ast))) (K.bufs k) in
+    if full_shape_int k last mod widest = 0 && full_shape_int k last > widest
+       && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then begin
+      let k = K.copy k in
+      try
+        ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest)));
+        Some k
+      with Opt.Kernel_opt_error _ -> None
+    end else None
+  | _ -> None
+
+(* not in tinygrad: under CPU_OPT=fast, an elementwise kernel is upcast by the vector width on its last axis (the
+   contiguous one of its output), so that clang vectorises its ALU chain (exp2's polynomial, for instance) one
+   register at a time; tinygrad's output upcasts by 3 or 4 leave three quarters of an AVX-512 register idle *)
+let cpu_elementwise_upcast (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceop k with
+  | Some (widest :: _), None when k.ren.device = "CPU" && not k.ren.has_local && widest > 4 ->
+    (match List.rev (K.upcastable_dims k) with
+     | last :: _ when full_shape_int k last mod widest = 0 ->
+       let k = K.copy k in
+       (try ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int widest))); Some k
+        with Opt.Kernel_opt_error _ -> None)
+     | _ -> None)
+  | _ -> None
+
+(* tinygrad: heuristic.py hand_coded_optimizations *)
+let hand_coded_optimizations (k : K.t) : K.t =
+  match tensor_core_opts k with
+  | Some tk -> tk
+  | None ->
     (* make a copy so it does not mutate the input *)
     let k = K.copy k in
-
     (* upcast float4 images, this must be early so we don't accidentally add locals before the upcast *)
     (* IMAGE (image_valid_dims) is not ported: it comes with the image dtypes of the QCOM/CL targets *)
     if Helpers.image.value <> 0 then failwith "hand_coded_optimizations: IMAGE is not supported";
-
-    (* should use matvec - TODO: adjust/tune based on the wide vs tall/large vs small mat *)
-    let mv_blocksize = Helpers.getenv "MV_BLOCKSIZE" 4 and mv_threads_per_row = Helpers.getenv "MV_THREADS_PER_ROW" 8
-    and mv_rows_per_thread = Helpers.getenv "MV_ROWS_PER_THREAD" 4 in
-    (match K.reduceop k with
-     | Some red when k.ren.has_local && Helpers.getenv "MV" 1 <> 0
-                     && (mv_blocksize > 1 || mv_threads_per_row > 1 || mv_rows_per_thread > 1)
-                     && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                     && List.length (K.full_shape k) >= 2 && k.ren.has_shared
-                     && (let mulop = red.src.(0) in
-                         mulop.op == Ops.Mul && mulop.src.(0).op == Ops.Index && mulop.src.(1).op == Ops.Index) ->
-       let mulop = red.src.(0) in
-       let idx0 = get_idx mulop.src.(0).src.(1) and idx1 = get_idx mulop.src.(1).src.(1) in
-       (match K.ranges_of k [ Reduce ] with
-        | first_reduce_rng :: _ ->
-          if List.exists (fun u -> u == first_reduce_rng) (split_uop idx0 Ops.Add)
-          && List.for_all (fun r -> List.memq r (ranges idx1)) (ranges idx0) then
-            List.iter (fun global_idx ->
-                if divides first_reduce_rng.src.(0) (Z.of_int mv_threads_per_row) <> None
-                && (match List.nth (K.full_shape k) global_idx with
-                    | Sint s -> s mod (mv_blocksize * mv_rows_per_thread) = 0 | Suop _ -> false) then begin
-                  (try if mv_threads_per_row > 1 then
-                       ignore (K.apply_opt k (opt Opt.GROUP ~axis:0 ~arg:(Opt.Int mv_threads_per_row)))
-                   with Opt.Kernel_opt_error _ -> ());
-                  if mv_blocksize > 1 then ignore (K.apply_opt k (opt Opt.LOCAL ~axis:global_idx ~arg:(Opt.Int mv_blocksize)));
-                  if mv_rows_per_thread > 1 then
-                    ignore (K.apply_opt k (opt Opt.UPCAST ~axis:global_idx ~arg:(Opt.Int mv_rows_per_thread)));
-                  raise (Return k)
-                end) (K.axes_of k [ Global ])
-        | [] -> ())
-     | _ -> ());
-
-    (* are we grouping? (requires local shape support) *)
-    let upcastable_output_prod () =
-      let os = Array.of_list (K.output_shape k) in
-      iprod (List.map (fun i -> int_of_sint os.(i)) (K.upcastable_dims k)) in
-    if upcastable_output_prod () <= (if Helpers.nolocals.value <> 0 then 240 else 2048) then begin
-      let exception Break in
-      try
-        List.iter (fun axis ->
-            List.iter (fun sz ->
-                try ignore (K.apply_opt k (opt Opt.GROUPTOP ~axis ~arg:(Opt.Int sz))); raise Break
-                with Opt.Kernel_opt_error _ -> ()) [ 16 ]) [ 0; 1; 2 ]
-      with Break -> ()
-    end;
-
-    (* no more opt if we are grouping *)
-    if K.group_for_reduces k > 0 then raise (Return k);
-
-    (* **** below this line need to be optional and benchmarked **** *)
-
-    (* if there are small dims with lots of valid masks, upcast them (they might be from Tensor.stack) *)
-    let to_upcast = ref [] in
-    let where_gate_rngs =
-      List.concat_map (fun (u : Uop.t) -> if u.op == Ops.Where then ranges u.src.(0) else []) (backward_slice k.ast) in
-    (* upcast leading axes first (hack-ish for winograd; we actually want to upcast masked axes with low stride first) *)
-    List.iter (fun axis ->
-        (* for Schedule, we check if the range is used in INDEX gates or WHERE gates *)
-        let is_masked = List.memq (List.nth (K.rngs k) axis) where_gate_rngs in
-        let fs = full_shape_int k axis in
-        if fs <= 7 && is_masked && iprod (List.map (full_shape_int k) !to_upcast) * fs <= 7 * 7 then
-          (* the IMAGE occupancy check is not needed: IMAGE is not supported *)
-          to_upcast := !to_upcast @ [ axis ]) (K.upcastable_dims k);
-    List.iter (fun axis -> ignore (K.apply_opt k (opt Opt.UPCAST ~axis ~arg:(Opt.Int 0)))) (List.rev !to_upcast);
-
-    (* potentially do more upcasts of non reduce axes based on a heuristic *)
-    let is_dsp = k.ren.device = "DSP" in
-    let upcasted_axis = ref [] in
-    let continue = ref true in
-    while !continue && upcastable_output_prod () >= 1024 && K.upcast_size k < 32 do
-      let xb_choices = ref [] in
-      (* consider all upcastable axes with 3 or 4 upcast (128 on the DSP) *)
-      let amounts = if is_dsp then (if !upcasted_axis = [] then [ 128 ] else []) else [ 3; 4 ] in
-      List.iter (fun axis ->
-          List.iter (fun upcast_amount ->
-              (* if we haven't upcasted it, it mods, and buffer has stride 0 on axis while having no stride 0 in the
-                 upcasted axis already *)
-              if List.mem axis !upcasted_axis || full_shape_int k axis mod upcast_amount <> 0 then ()
-              else begin
-                let rng = List.nth (K.rngs k) axis in
-                let up_rngs = K.ranges_of k [ Upcast; Unroll ] in
-                let bufs = K.bufs k in
-                if List.exists (fun (b : Uop.t) ->
-                    let idx = get_idx b.src.(1) in
-                    (not (in_backward_slice rng idx)) && List.for_all (fun r2 -> in_backward_slice r2 idx) up_rngs) bufs
-                then begin
-                  let num_strides = ref 0 and sum_strides = ref 0 in
-                  List.iter (fun (b : Uop.t) ->
-                      let idx = get_idx b.src.(1) in
-                      if in_backward_slice rng idx then incr num_strides;
-                      List.iter (fun (c : Uop.t) ->
-                          if c == rng then incr sum_strides;
-                          if c.op == Ops.Mul && c.src.(0) == rng && c.src.(1).op == Ops.Const then
-                            sum_strides := !sum_strides + Z.to_int (zi (const_val c.src.(1)));
-                          if c.op == Ops.Mul && c.src.(1) == rng && c.src.(0).op == Ops.Const then
-                            sum_strides := !sum_strides + Z.to_int (zi (const_val c.src.(0))))
-                        (split_uop idx Ops.Add)) bufs;
-                  xb_choices := (!num_strides, !sum_strides, axis, upcast_amount) :: !xb_choices
-                end
-              end) amounts) (K.upcastable_dims k);
-      match List.sort compare !xb_choices with
-      | (_, _, axis, amt) :: _ ->
-        ignore (K.apply_opt k (opt Opt.UPCAST ~axis ~arg:(Opt.Int amt)));
-        upcasted_axis := axis :: !upcasted_axis
-      | [] -> continue := false
-    done;
-
-    (* if last reduce dim is small(ish), loop unroll the reduce *)
-    (* NOTE: this can fail on multireduce with mismatching dimensions, this is okay *)
-    (try
-       let ud = K.unrollable_dims k in
-       if ud <> [] && (K.upcast_size k <= 4 || K.axes_of k [ Unroll ] = []) && K.upcast_size k < 64 then begin
-         let last l = List.nth l (List.length l - 1) in
-         let s = full_shape_int k (last ud) in
-         if s <= 32 then begin
-           ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
-           (* if it's small, upcast a second reduce dimension too *)
-           let ud = K.unrollable_dims k in
-           if ud <> [] && s <= 3 && full_shape_int k (last ud) <= 3 then
-             ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)))
-         end else begin
-           let exception Break in
-           try
-             List.iter (fun splits ->
-                 if full_shape_int k (last ud) mod splits = 0 then begin
-                   ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int splits)));
-                   raise Break
-                 end) [ 4 ]
-           with Break -> ()
-         end
-       end
-     with Opt.Kernel_opt_error _ -> ());
-
-    (* if nothing at all is upcasted and it's easy to, do an upcast *)
-    List.iter (fun splits ->
-        let ud = K.upcastable_dims k in
-        if K.upcasted k = 0 && ud <> [] then begin
-          let last = List.nth ud (List.length ud - 1) in
-          if full_shape_int k last mod splits = 0 then ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int splits)))
-        end) [ 4 ];
-
-    (* **** local groups **** *)
-    if k.ren.has_local then begin
-      if Helpers.nolocals.value <> 0 then ignore (K.apply_opt k (opt Opt.NOLOCALS))
+    if matvec_opts k then k
+    else begin
+      grouping_opts k;
+      (* no more opt if we are grouping *)
+      if K.group_for_reduces k > 0 then k
       else begin
-        (* prioritize making expand axes local *)
-        let rngs = Array.of_list (K.rngs k) in
-        let local_axis_ranking =
-          List.filter_map (fun axis ->
-              if rngs.(axis).src.(0).op == Ops.Const then
-                Some (List.exists (fun (b : Uop.t) -> not (in_backward_slice rngs.(axis) (get_idx b.src.(1)))) (K.bufs k), axis)
-              else None) (K.axes_of k [ Global; Weak ]) in
-        let to_local = ref [] in
-        let key (b, a) = ((if b then -1 else 0), -a) in
-        List.iter (fun (_, axis) ->
-            let local_size = iprod (List.map snd !to_local) in
-            let fs = full_shape_int k axis in
-            let cands = (if axis = 0 then [ 32 ] else []) @ [ 16; 8; 4; 3; 2 ] in
-            match List.find_opt (fun x -> fs mod x = 0 && local_size * x <= 128) cands with
-            | Some local_sz -> to_local := !to_local @ [ (axis, local_sz) ]
-            | None -> ())
-          (List.stable_sort (fun a b -> compare (key a) (key b)) local_axis_ranking);
-        let deleted_shape = ref 0 in
-        List.iter (fun (axis, local_sz) ->
-            let axis = axis - !deleted_shape in
-            let will_delete_shape = local_sz = full_shape_int k axis in
-            ignore (K.apply_opt k (opt Opt.LOCAL ~axis ~arg:(Opt.Int local_sz)));
-            if will_delete_shape then incr deleted_shape)
-          (List.sort compare (List.filteri (fun i _ -> i < 3) !to_local))
+        (* **** below this line need to be optional and benchmarked **** *)
+        let k = match cpu_register_tile k with
+          | Some tk -> tk
+          | None -> match (match cpu_vector_reduce k with Some vk -> Some vk | None -> cpu_elementwise_upcast k) with
+            | Some vk -> vk
+            | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
+        local_groups k;
+        thread_opts k;
+        k
       end
-    end;
-
-    (* **** threading **** *)
-    (match k.ren.global_max with
-     | Some (gmax0 :: _) when k.ren.has_threads ->
-       let exception Break in
-       (try
-          List.iter (fun threads ->
-              (* Skip if too many threads. Heuristic: use about 128K ops per thread *)
-              let too_few_ops = match sprod (K.full_shape k) with
-                | Sint p -> p / (128 lsl 10) < threads
-                | Suop p -> resolve (lt (idiv p (const_int (128 lsl 10))) (const_int threads)) in
-              if not (threads > gmax0 || too_few_ops) then begin
-                (let exception Inner in
-                 try
-                   List.iter (fun axis ->
-                       match List.nth (K.full_shape k) axis with
-                       | Sint s when s mod threads = 0 ->
-                         (try ignore (K.apply_opt k (opt Opt.THREAD ~axis ~arg:(Opt.Int threads)))
-                          with Opt.Kernel_opt_error _ -> ());
-                         raise Inner
-                       | _ -> ()) (K.axes_of k [ Weak ])
-                 with Inner -> ());
-                match List.rev k.applied_opts with
-                | { Opt.op = Opt.THREAD; _ } :: _ -> raise Break
-                | _ -> ()
-              end) [ 32; 16; 12; 8; 6; 5; 4; 3; 2 ]
-        with Break -> ())
-     | _ -> ());
-    k
-  with Return k -> k
+    end
 
 let () = K.hand_coded_optimizations_hook := hand_coded_optimizations

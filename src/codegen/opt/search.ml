@@ -164,8 +164,9 @@ let opt_of_line l : Opt.t =
 let cache_path (s : K.t) amt allow_test_size =
   let key = String.concat "\x00" [ Render.pyrender s.ast; string_of_int amt; string_of_bool allow_test_size;
                                    s.ren.device; s.ren.suffix ]
-            (* not in tinygrad's key: CPU_FLOAT8 changes the programs, so searches with it are kept apart *)
-            ^ (if Helpers.cpu_float8.value <> 0 then "\x00CPU_FLOAT8" else "") in
+            (* not in tinygrad's key: CPU_OPT and CPU_VEC change the programs, so their searches are kept apart *)
+            ^ (match Helpers.cpu_opt.value with
+                | Helpers.Cpu_tinygrad -> "" | Helpers.Cpu_fast -> Printf.sprintf "\x00CPU_OPT=fast,%d" Helpers.cpu_vec.value) in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) "beam_search") (Digest.to_hex (Digest.string key))
 
 let diskcache_get path : Opt.t list option =

@@ -198,3 +198,22 @@ let compile_many t srcs =
 
 let as_device_compiler t =
   { Device.cachekey = t.cachekey; compile = compile t; compile_cached = compile_cached t; compile_many = compile_many t }
+
+(* ---------- the host's vector registers ---------- *)
+
+(* not in tinygrad: the float32 lanes of the widest vector register the compiler targets with the flags above,
+   read from its predefined macros once (clang/gcc -dM -E): 16 with AVX-512F, 8 with AVX, else 4 *)
+let host_vector_width =
+  lazy (
+    let t = create () in
+    let out = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_macros_" ^ unique_suffix ()) in
+    let cmd = String.concat " " (List.map Filename.quote ((t.cc :: List.filter (fun a -> a <> "-shared") t.args)
+                                                          @ [ "-dM"; "-E"; "-x"; "c"; "/dev/null"; "-o"; out ]))
+              ^ " 2> /dev/null" in
+    let macros = if Sys.command cmd = 0 then (try read_file out with Sys_error _ -> "") else "" in
+    remove_quiet out;
+    let defines m = List.exists (fun l -> match String.split_on_char ' ' l with
+        | [ "#define"; n; _ ] -> n = m | _ -> false) (String.split_on_char '\n' macros) in
+    if defines "__AVX512F__" then 16 else if defines "__AVX__" then 8 else 4)
+
+let host_vector_width () = Lazy.force host_vector_width

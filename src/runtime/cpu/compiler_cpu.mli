@@ -52,3 +52,7 @@ val compile_many : t -> string list -> unit
 
 (** The compiler as the device layer sees it. *)
 val as_device_compiler : t -> Device.compiler
+
+(** Not in tinygrad: the float32 lanes of the host's widest vector register as the compiler targets it
+    ([-march=native]), read once from its predefined macros: 16 with [__AVX512F__], 8 with [__AVX__], else 4. *)
+val host_vector_width : unit -> int

@@ -1,0 +1,88 @@
+# The PyTorch side of bench/compare.py: the workloads of bench/bench_ops.ml in torch (CPU, eager), with the same
+# timing method (inputs made first; warm-up runs untimed; median of N timed runs; N = clamp(round(1 s / first run),
+# 5, 200), BENCH_QUICK=1: N = 3). Threads: NUM_CPU_THREADS, else the CPUs this process may use (both frameworks'
+# default). torch has no TinyJit: the JIT rows time its eager step; dispatch_jit is left out.
+# Output lines as bench_ops.ml: RESULT name ms flops reps.
+import os, time, statistics
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+def cpu_count():
+  try: return len(os.sched_getaffinity(0))
+  except AttributeError: return os.cpu_count() or 1
+
+THREADS = int(os.environ.get("NUM_CPU_THREADS", cpu_count()))
+torch.set_num_threads(THREADS)
+QUICK = int(os.environ.get("BENCH_QUICK", "0")) != 0
+ONLY = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
+def selected(name): return not ONLY or any(name.startswith(p) for p in ONLY)
+
+def bench(name, f, flops=0, warmup=2):
+  if not selected(name): return
+  with torch.no_grad() if not name.startswith(("mlp", "mnist")) else torch.enable_grad():
+    for _ in range(warmup): f()
+    def one():
+      st = time.perf_counter(); f(); return time.perf_counter() - st
+    first = one()
+    reps = 3 if QUICK else max(5, min(200, round(1.0 / max(first, 1e-9))))
+    ts = [one() for _ in range(reps)]
+  print(f"RESULT\t{name}\t{statistics.median(ts)*1000:.6f}\t{flops:.0f}\t{reps}", flush=True)
+
+def rand(*shape): return torch.rand(*shape)
+
+class MnistModel(nn.Module):
+  # tinygrad: examples/beautiful_mnist.py Model, in torch
+  def __init__(self):
+    super().__init__()
+    self.net = nn.Sequential(nn.Conv2d(1, 32, 5), nn.ReLU(), nn.Conv2d(32, 32, 5), nn.ReLU(), nn.BatchNorm2d(32),
+                             nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(), nn.Conv2d(64, 64, 3), nn.ReLU(),
+                             nn.BatchNorm2d(64), nn.MaxPool2d(2), nn.Flatten(1), nn.Linear(576, 10))
+  def forward(self, x): return self.net(x)
+
+def train_step(model, opt, x, y):
+  opt.zero_grad()
+  loss = F.cross_entropy(model(x), y)
+  loss.backward()
+  opt.step()
+  return loss
+
+if __name__ == "__main__":
+  torch.manual_seed(0)
+  print(f"INFO\tconfig\ttorch {torch.__version__} threads={torch.get_num_threads()} quick={QUICK}", flush=True)
+  if selected("elementwise"):
+    a, b = rand(4*1024*1024), rand(4*1024*1024)
+    bench("elementwise", lambda: torch.relu(a*b+1))
+  if selected("sum_axis1"):
+    a = rand(4096, 4096)
+    bench("sum_axis1", lambda: a.sum(dim=1))
+  for n in (256, 512, 1024, 2048):
+    if selected(f"matmul_{n}") and not (QUICK and n > 512):
+      a, b = rand(n, n), rand(n, n)
+      bench(f"matmul_{n}", lambda: a @ b, flops=2*n*n*n)
+  if selected("softmax"):
+    a = rand(4096, 1024)
+    bench("softmax", lambda: torch.softmax(a, dim=-1))
+  for cin, cout in ((1, 32), (32, 64)):
+    if selected(f"conv2d_{cin}_{cout}"):
+      x, w = rand(32, cin, 28, 28), rand(cout, cin, 3, 3)
+      bench(f"conv2d_{cin}_{cout}", lambda: F.conv2d(x, w), flops=2*32*cout*cin*9*26*26)
+  for jit in (False, True):
+    name = "mlp_adam_jit" if jit else "mlp_adam_eager"
+    if selected(name):
+      model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10))
+      opt = torch.optim.Adam(model.parameters())
+      x, y = rand(128, 784), torch.randint(0, 10, (128,))
+      bench(name, lambda: train_step(model, opt, x, y), warmup=3)
+  if selected("mnist_step_jit") and not QUICK:
+    model = MnistModel().train()
+    opt = torch.optim.Adam(model.parameters())
+    x_train = torch.randint(0, 256, (60000, 1, 28, 28), dtype=torch.uint8)
+    y_train = torch.randint(0, 10, (60000,), dtype=torch.uint8)
+    def mstep():
+      samples = torch.randint(0, x_train.shape[0], (512,))
+      return train_step(model, opt, x_train[samples].float(), y_train[samples].long())
+    bench("mnist_step_jit", mstep, warmup=3)
+  if selected("dispatch_eager"):
+    a, b = rand(1), rand(1)
+    bench("dispatch_eager", lambda: a + b)
