@@ -3,29 +3,15 @@
     broadcasts like numpy and promotes dtypes with tinygrad's weak-dtype rules ([scalar 3.] adopts the other
     operand's dtype). Bad input raises [Invalid_argument] naming the op and the shapes. *)
 
-(** A tensor: its UOp (replaced when realized), its gradient, whether it is a parameter. *)
-type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool }
+(** A tensor: abstract; its UOp is {!uop}. The representation and the registry of live tensors are
+    {!Tensor_base}, for the library modules built on Tensor. *)
+type t = Tensor_base.t
 
 (** An index of {!getitem}: an int, a slice [(start, stop, step)], a tensor of indices, a new axis, [...]. *)
 type index = I of int | S of int option * int option * int option | T of t | New | Ellipsis
 
-(** {1 Live tensors} *)
-
-(** The live (not yet collected) tensors, in creation order. tinygrad [all_tensors]. *)
-val all_tensors : unit -> t list
-
-(** A registered tensor around a UOp; its shape is computed so a broadcast mismatch raises now, naming [op].
-    tinygrad [Tensor._apply_uop]. *)
-val wrap : ?op:string -> Uop.t -> t
-
-(** Substitutes the map into every live tensor that reaches one of its keys. tinygrad [_apply_map_to_tensors]. *)
-val apply_map_to_tensors : (Uop.t * Uop.t) list -> unit
-
-(** The tensor's UOp. tinygrad [Tensor.uop]. *)
+(** The tensor's UOp graph (read only). tinygrad [Tensor.uop]. *)
 val uop : t -> Uop.t
-
-(** A tensor around a UOp. tinygrad [Tensor(uop)]. *)
-val of_uop : Uop.t -> t
 
 (** {1 Creation} *)
 
@@ -652,10 +638,6 @@ val nll_loss : ?weight:t -> ?ignore_index:int -> ?reduction:reduction -> t -> t 
     close only with [equal_nan] (defaults rtol 1e-5, atol 1e-8). tinygrad [Tensor.isclose]. *)
 val isclose : ?rtol:float -> ?atol:float -> ?equal_nan:bool -> t -> t -> t
 
-(** [named op f]: [f ()], with ["op: "] put in front of the message of an [Invalid_argument] it raises that does not
-    already start with it (errors from the mixins name the public op). *)
-val named : string -> (unit -> 'a) -> 'a
-
 
 (** {1 Scans, sort, scatter, more movement}
     See {!Mixin_op_ext} and {!Mixin_movement}. *)
@@ -731,17 +713,8 @@ val nonzero : ?size:int -> ?fill_value:int -> t -> t
     Counter-based threefry: the same seed gives tinygrad's values bit for bit. Each device gets a 2-word uint32 key
     and a 2-word counter, created on first use as small tensors copied from the PYTHON device (two COPYs). *)
 
-(** [Tensor(list, device, dtype)] for small library tensors: a PYTHON-device buffer copied lazily to [device]. *)
-val from_py_ints : device:string -> Dtype.t -> int array -> t
-
-(** [Tensor(list, device, dtype)] of floats, as {!from_py_ints} (nn/optim.py's learning-rate tensor). *)
-val from_py_floats : device:string -> Dtype.t -> float array -> t
-
 (** Sets the seed and forgets every device's key and counter. tinygrad [Tensor.manual_seed]. *)
 val manual_seed : int -> unit
-
-(** The device's (key, counter) for a draw of [num] words, advancing its counter. tinygrad [Tensor._next_counter]. *)
-val next_counter : string -> int -> Uop.t * Uop.t
 
 (** Uniform \[0, 1) (default float32; a concrete float dtype). tinygrad [Tensor.rand]. *)
 val rand : ?dtype:Dtype.t -> ?device:string -> ?contiguous:bool -> int array -> t

@@ -10,7 +10,7 @@ module H = Ops_harness
 
 let si = T.scalar_int
 let sf = T.scalar
-let pyf op x f = T.wrap (op (T.uop x) (Mixin_elementwise.cf f))
+let pyf op x f = Tensor_base.wrap (op (T.uop x) (Mixin_elementwise.cf f))
 
 (* Tensor([...], dtype=...) built inside a lambda *)
 let ints ?(dtype = Dtype.int32) l = T.of_int_array ~dtype [| List.length l |] (Array.of_list l)
@@ -235,7 +235,7 @@ let elementwise : (string * H.fwd) list = [
       | 3 -> T.( mod ) (x0 xs) (si 3)
       | 4 -> T.clone (pyf Mixin_elementwise.mod_ (x0 xs) 3.5)
       | 5 -> T.( mod ) (si 100) (x0 xs)
-      | _ -> T.clone (T.wrap (Mixin_elementwise.mod_ (Mixin_elementwise.cf 100.5) (T.uop (x0 xs)))));
+      | _ -> T.clone (Tensor_base.wrap (Mixin_elementwise.mod_ (Mixin_elementwise.cf 100.5) (T.uop (x0 xs)))));
   ("test_mul", two "mul" T.mul);
   ("test_neg", one "neg" T.neg);
   ("test_pow_const", fun _ i xs -> let x = x0 xs in match i with
@@ -254,7 +254,7 @@ let elementwise : (string * H.fwd) list = [
       | 14 -> T.pow (si 0) x
       | 15 -> T.pow (sf 0.7) x
       | 16 -> T.pow (si (-2)) x
-      | 17 -> T.clone (T.wrap (Mixin_elementwise.pow (Mixin_elementwise.cf 0.7) (T.uop x)))
+      | 17 -> T.clone (Tensor_base.wrap (Mixin_elementwise.pow (Mixin_elementwise.cf 0.7) (T.uop x)))
       | i -> unexpected "test_pow_const" i);
   ("test_pow_int_base_float_exponent", fun cl _ _ ->
       T.clone (pyf Mixin_elementwise.pow (ints [ 1; 2; 3; 4 ]) (H.cl_float cl "exponent")));

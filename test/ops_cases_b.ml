@@ -448,7 +448,7 @@ let indexing_tests : (string * H.fwd) list =
    test_ops.py the same way *)
 let holdout_tests : (string * H.fwd) list =
   let t_ cl n = T.T (H.cl_tensor cl n) in
-  let of_uop f x = T.of_uop (f (T.uop x)) in
+  let of_uop f x = Tensor_base.wrap (f (T.uop x)) in
   [
     ("test_sum_twice", fun _ i ins -> T.sum (T.sum ~axis:[| [ 0; 1 ]; [ 0; 2 ]; [ 1; 2 ] |].(i) (x1 ins)));
     ("test_sum_cat_collapse", fun _ _ ins ->

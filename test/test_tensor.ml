@@ -187,8 +187,8 @@ let graph_cases = [
   graph "mul_scalar_expand" (fun () -> let a = e [| 3 |] in let b = e [| 4 |] in T.mul (T.reshape a [| 3; 1 |]) b);
   graph "getitem_like_views" (fun () ->
       let a = e [| 4; 4 |] in
-      let s = T.wrap (Mixin_movement.shrink (T.uop a) [ Some (Uop.Sint 1, Uop.Sint 3); None ]) in
-      T.wrap (Mixin_movement.pad (T.uop s) [ Some (Uop.Sint 0, Uop.Sint 1); Some (Uop.Sint 2, Uop.Sint 0) ]));
+      let s = Tensor_base.wrap (Mixin_movement.shrink (T.uop a) [ Some (Uop.Sint 1, Uop.Sint 3); None ]) in
+      Tensor_base.wrap (Mixin_movement.pad (T.uop s) [ Some (Uop.Sint 0, Uop.Sint 1); Some (Uop.Sint 2, Uop.Sint 0) ]));
   graph "split_chunk" (fun () ->
       let p = T.split (e [| 5; 2 |]) (`Size 2) in T.add (T.sum (List.nth p 0)) (T.sum (List.nth p 2)));
   graph "roll" (fun () -> T.roll ~dims:[ 0 ] (e [| 4 |]) [ 1 ]);

@@ -14,7 +14,7 @@ let training () = Optim.training_enabled ()
 (* the named tensors of optional attributes, skipping the absent ones (get_state_dict skips None) *)
 let opt_entries l = List.filter_map (fun (k, v) -> Option.map (fun t -> (k, t)) v) l
 
-let not_param (t : T.t) = t.T.is_param <- false; t
+let not_param (t : T.t) = Tensor_base.set_is_param t false; t
 
 (* tinygrad: Tensor.sequential *)
 let sequential (layers : (T.t -> T.t) list) (x : T.t) = List.fold_left (fun x f -> f x) x layers
@@ -313,7 +313,7 @@ module Embedding = struct
   let embedding_fwd (weight : T.t) (idx : T.t) =
     let arange = T.arange (T.shape weight).(0) in
     let sel = T.where (T.unsqueeze (T.eq arange (T.unsqueeze idx (-1))) (-1)) weight (T.scalar_int 0) in
-    T.wrap ~op:"Embedding" (Mixin_reduce.sum ~axis:[ -2 ] ~dtype:(T.dtype weight) (T.uop sel))
+    Tensor_base.wrap ~op:"Embedding" (Mixin_reduce.sum ~axis:[ -2 ] ~dtype:(T.dtype weight) (T.uop sel))
 
   (* tinygrad: Embedding.__call__ (the USE_ATOMICS custom-kernel backward is not ported) *)
   let forward e idx =
