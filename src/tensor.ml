@@ -124,16 +124,7 @@ let bool x = cast x Dtype.Bool
 
 let un op f x = named op (fun () -> wrap ~op (f (uop x)))
 
-(* API.md: [scalar 3.] adopts the dtype of the tensor it meets, so an integral float literal meeting an int
-   tensor acts as Python's int literal [3] (tinygrad itself promotes [int_tensor + 3.0] to weakfloat). *)
-let int_literal (x : Uop.t) (other : Uop.t) =
-  if x.op == Ops.Const && x.dtype == Dtype.Weakfloat && Dtype.is_int other.dtype then
-    match Uop.const_val x with
-    | Dtype.F v when Float.is_integer v -> Uop.const (Dtype.I (Z.of_float v))
-    | _ -> x
-  else x
-
-let bin op f x y = named op (fun () -> wrap ~op (f (int_literal (uop x) (uop y)) (int_literal (uop y) (uop x))))
+let bin op f x y = named op (fun () -> wrap ~op (f (uop x) (uop y)))
 
 let add = bin "add" Mixin_elementwise.add
 let sub = bin "sub" Mixin_elementwise.sub
@@ -215,7 +206,7 @@ let isfinite = un "isfinite" Mixin_elementwise.isfinite
 let clip ?min ?max x =
   named "clip" @@ fun () -> wrap ~op:"clip" (Mixin_elementwise.clip ?min_:(Option.map (fun f -> Uop.const_float f) min) ?max_:(Option.map (fun f -> Uop.const_float f) max) (uop x))
 
-let where c x y = named "where" @@ fun () -> wrap ~op:"where" (Mixin_elementwise.where (uop c) (int_literal (uop x) (uop y)) (int_literal (uop y) (uop x)))
+let where c x y = named "where" @@ fun () -> wrap ~op:"where" (Mixin_elementwise.where (uop c) (uop x) (uop y))
 let masked_fill x mask value = named "masked_fill" @@ fun () -> wrap ~op:"masked_fill" (Mixin_elementwise.masked_fill (uop x) (uop mask) (uop value))
 let lerp x end_ weight = named "lerp" @@ fun () -> wrap ~op:"lerp" (Mixin_elementwise.lerp (uop x) (uop end_) (uop weight))
 
@@ -251,18 +242,18 @@ let pad ?mode ?(value = 0.0) x pads =
 let shrink x arg =
   named "shrink" @@ fun () -> wrap ~op:"shrink" (Mixin_movement.shrink (uop x) (List.map (fun (a, b) -> Some (Sint a, Sint b)) (Array.to_list arg)))
 let flip x axis = named "flip" @@ fun () -> wrap ~op:"flip" (Mixin_movement.flip (uop x) axis)
-let transpose ?(dim0 = -2) ?(dim1 = -1) x = named "transpose" @@ fun () -> wrap ~op:"transpose" (Mixin_movement.transpose ~dim0 ~dim1 (uop x))
+let transpose ?(dim0 = 1) ?(dim1 = 0) x = named "transpose" @@ fun () -> wrap ~op:"transpose" (Mixin_movement.transpose ~dim0 ~dim1 (uop x))
 let flatten ?start_dim ?end_dim x = named "flatten" @@ fun () -> wrap ~op:"flatten" (Mixin_movement.flatten ?start_dim ?end_dim (uop x))
 let unflatten x dim sizes = named "unflatten" @@ fun () -> wrap ~op:"unflatten" (Mixin_movement.unflatten (uop x) dim (sints sizes))
-let squeeze ?axis x = named "squeeze" @@ fun () -> wrap ~op:"squeeze" (Mixin_movement.squeeze ?dim:axis (uop x))
+let squeeze ?dim x = named "squeeze" @@ fun () -> wrap ~op:"squeeze" (Mixin_movement.squeeze ?dim (uop x))
 let unsqueeze x dim = named "unsqueeze" @@ fun () -> wrap ~op:"unsqueeze" (Mixin_movement.unsqueeze (uop x) dim)
 let repeat x repeats = named "repeat" @@ fun () -> wrap ~op:"repeat" (Mixin_movement.repeat (uop x) (sints repeats))
 let repeat_interleave ?dim x repeats = named "repeat_interleave" @@ fun () -> wrap ~op:"repeat_interleave" (Mixin_movement.repeat_interleave ?dim (uop x) repeats)
 let roll ?dims x shifts = named "roll" @@ fun () -> wrap ~op:"roll" (Mixin_movement.roll ?dims (uop x) shifts)
 let split ?dim x sizes = List.map (wrap ~op:"split") (Mixin_movement.split ?dim (uop x) sizes)
 let chunk ?dim x n = List.map (wrap ~op:"chunk") (Mixin_movement.chunk ?dim (uop x) n)
-let cat ?(axis = 0) xs = named "cat" @@ fun () -> wrap ~op:"cat" (Mixin_reduce.cat ~dim:axis (List.map uop xs))
-let stack ?(axis = 0) xs = named "stack" @@ fun () -> wrap ~op:"stack" (Mixin_movement.stack ~dim:axis (List.map uop xs))
+let cat ?(dim = 0) xs = named "cat" @@ fun () -> wrap ~op:"cat" (Mixin_reduce.cat ~dim (List.map uop xs))
+let stack ?(dim = 0) xs = named "stack" @@ fun () -> wrap ~op:"stack" (Mixin_movement.stack ~dim (List.map uop xs))
 let diag x = named "diag" @@ fun () -> wrap ~op:"diag" (Mixin_movement.diag (uop x))
 
 (* ---------- data out ---------- *)
@@ -406,7 +397,7 @@ let getitem x (idx : index list) =
     | I i -> Mixin_op.I i | S (a, b, c) -> Mixin_op.S (a, b, c) | T t -> Mixin_op.T (uop t)
     | New -> Mixin_op.New | Ellipsis -> Mixin_op.Ellipsis in
   wrap ~op:"getitem" (Mixin_op.getitem (uop x) (List.map conv idx))
-let gather x ~axis index = named "gather" @@ fun () -> wrap ~op:"gather" (Mixin_op.gather (uop x) ~dim:axis (uop index))
+let gather x ~dim index = named "gather" @@ fun () -> wrap ~op:"gather" (Mixin_op.gather (uop x) ~dim (uop index))
 let one_hot x n = named "one_hot" @@ fun () -> wrap ~op:"one_hot" (Mixin_op.one_hot (uop x) n)
 
 let dot x w = named "dot" @@ fun () -> wrap ~op:"dot" (Mixin_op.dot (uop x) (uop w))
@@ -421,8 +412,8 @@ let argmin ?axis ?keepdim x = named "argmin" @@ fun () -> wrap ~op:"argmin" (Mix
 let cumsum ?axis x = named "cumsum" @@ fun () -> wrap ~op:"cumsum" (Mixin_op.cumsum ?axis (uop x))
 let cumprod ~axis x = named "cumprod" @@ fun () -> wrap ~op:"cumprod" (Mixin_op.cumprod ~axis (uop x))
 let layernorm ?axis ?eps x = named "layernorm" @@ fun () -> wrap ~op:"layernorm" (Mixin_op.layernorm ?axis ?eps (uop x))
-let batchnorm x ~weight ~bias ~mean ~invstd =
-  named "batchnorm" @@ fun () -> wrap ~op:"batchnorm" (Mixin_op.batchnorm (uop x) ~weight:(Option.map uop weight) ~bias:(Option.map uop bias)
+let batchnorm ?weight ?bias ?axis x ~mean ~invstd =
+  named "batchnorm" @@ fun () -> wrap ~op:"batchnorm" (Mixin_op.batchnorm ?axis (uop x) ~weight:(Option.map uop weight) ~bias:(Option.map uop bias)
                           ~mean:(uop mean) ~invstd:(uop invstd))
 
 let one_opt = Option.map (fun i -> [ i ])
@@ -621,5 +612,5 @@ module O = struct
   let ( * ) = mul
   let ( / ) x y = div x y
   let ( ~- ) = neg
-  let ( @ ) = matmul
+  let ( *@ ) = matmul
 end

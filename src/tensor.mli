@@ -21,10 +21,11 @@ val of_float_array : ?dtype:Dtype.t -> ?device:string -> int array -> float arra
 (** [of_int_array shape data]: default int32. *)
 val of_int_array : ?dtype:Dtype.t -> ?device:string -> int array -> int array -> t
 
-(** A device-less constant, weak unless [dtype]: it adopts the other operand's dtype. tinygrad [Tensor(3.0)]. *)
+(** A float literal: a device-less constant of weak float dtype unless [dtype]. It takes a float operand's dtype
+    and turns an int or bool operand into a (weak) float, as Python's [3.0] does. tinygrad [Tensor(3.0)]. *)
 val scalar : ?dtype:Dtype.t -> float -> t
 
-(** An int constant (weak int unless [dtype]). tinygrad [Tensor(3)]. *)
+(** An int literal: weak int unless [dtype]; it takes the other operand's dtype. tinygrad [Tensor(3)]. *)
 val scalar_int : ?dtype:Dtype.t -> int -> t
 
 (** A buffer filled with the value (float32 unless [dtype]). tinygrad [Tensor.full]. *)
@@ -300,7 +301,7 @@ val hardsigmoid : t -> t
 val tanh : t -> t
 
 (** GELU; [approximate] is "tanh" (default) or "none" (the erf form). *)
-val gelu : ?approximate:string -> t -> t
+val gelu : ?approximate:[ `Tanh | `None ] -> t -> t
 
 (** [x * sigmoid(1.702 x)]. *)
 val quick_gelu : t -> t
@@ -424,7 +425,7 @@ val shrink : t -> (int * int) array -> t
 (** Reverse the axes. *)
 val flip : t -> int list -> t
 
-(** Swap two axes (default -2 and -1). *)
+(** Swaps axes [dim0] and [dim1] (default 1 and 0, as tinygrad's). tinygrad [transpose]. *)
 val transpose : ?dim0:int -> ?dim1:int -> t -> t
 
 (** Merge axes [start_dim..end_dim]. *)
@@ -433,8 +434,8 @@ val flatten : ?start_dim:int -> ?end_dim:int -> t -> t
 (** Split one axis into sizes. *)
 val unflatten : t -> int -> int array -> t
 
-(** Remove size-1 axes (all, or [axis]). *)
-val squeeze : ?axis:int -> t -> t
+(** Removes size-1 axes (all, or [dim]). tinygrad [squeeze]. *)
+val squeeze : ?dim:int -> t -> t
 
 (** Insert a size-1 axis. *)
 val unsqueeze : t -> int -> t
@@ -454,11 +455,11 @@ val split : ?dim:int -> t -> [ `Size of int | `Sizes of int list ] -> t list
 (** Split into a number of chunks. *)
 val chunk : ?dim:int -> t -> int -> t list
 
-(** Concatenate along an axis. *)
-val cat : ?axis:int -> t list -> t
+(** Concatenates along [dim] (default 0). tinygrad [cat]. *)
+val cat : ?dim:int -> t list -> t
 
-(** Stack along a new axis. *)
-val stack : ?axis:int -> t list -> t
+(** Stacks along a new axis [dim] (default 0). tinygrad [stack]. *)
+val stack : ?dim:int -> t list -> t
 
 (** A 1-d tensor as the diagonal of a square matrix. *)
 val diag : t -> t
@@ -495,8 +496,8 @@ val tril : ?diagonal:int -> t -> t
 (** [x[1, 2:5:2, idx_tensor, None, ...]]; out-of-range tensor indices give 0. *)
 val getitem : t -> index list -> t
 
-(** [gather x ~axis idx]: [x] picked along [axis] by the int tensor [idx] (same ndim). *)
-val gather : t -> axis:int -> t -> t
+(** [gather x ~dim idx]: [x] picked along [dim] by the int tensor [idx] (same ndim). *)
+val gather : t -> dim:int -> t -> t
 
 (** [one_hot idx n]: one-hot of an int tensor (a weak int result, as tinygrad's). *)
 val one_hot : t -> int -> t
@@ -535,7 +536,7 @@ val cumprod : axis:int -> t -> t
 val layernorm : ?axis:int list -> ?eps:float -> t -> t
 
 (** Batch normalisation over axis 1 with the given [mean] and [invstd]. *)
-val batchnorm : t -> weight:t option -> bias:t option -> mean:t -> invstd:t -> t
+val batchnorm : ?weight:t -> ?bias:t -> ?axis:int list -> t -> mean:t -> invstd:t -> t
 
 (** Convolution of an (N, C, spatial...) input with (Cout, C/groups, kernel...) weights, any number of spatial dims. *)
 val conv2d : ?bias:t -> ?stride:int -> ?padding:int -> ?dilation:int -> ?groups:int -> t -> t -> t
@@ -773,12 +774,12 @@ module O : sig
   (** {!mul}. *)
   val ( * ) : t -> t -> t
 
-  (** {!div}. *)
+  (** {!div}: true division (an int operand gives a float). *)
   val ( / ) : t -> t -> t
 
   (** {!neg}. *)
   val ( ~- ) : t -> t
 
-  (** {!matmul}. *)
-  val ( @ ) : t -> t -> t
+  (** {!matmul} (not [@], which stays list append). *)
+  val ( *@ ) : t -> t -> t
 end

@@ -36,7 +36,7 @@ let test_cmp ~reverse fxn : H.fwd = fun _ i xs ->
 
 let activation : (string * H.fwd) list = [
   ("test_elu", fun _ i xs -> if i = 1 then T.elu ~alpha:0.1 (x0 xs) else T.elu (x0 xs));
-  ("test_gelu", fun _ i xs -> T.gelu ~approximate:(if i = 0 then "tanh" else "none") (x0 xs));
+  ("test_gelu", fun _ i xs -> T.gelu ~approximate:(if i = 0 then `Tanh else `None) (x0 xs));
   ("test_hardsigmoid", one "hardsigmoid" T.hardsigmoid);
   ("test_hardsigmoid_extreme", one "hardsigmoid" T.hardsigmoid);
   ("test_hardswish", one "hardswish" T.hardswish);

@@ -60,18 +60,18 @@ let tests : Test_util.case list = [
   ("shrink_out_of_range", expect "shrink" (fun () -> T.shrink (r [| 2; 3 |]) [| (0, 2); (1, 5) |]));
   ("flip_axis", expect "flip" (fun () -> T.flip (r [| 2; 3 |]) [ 2 ]));
   ("transpose_axis", expect "transpose" (fun () -> T.transpose ~dim0:0 ~dim1:5 (r [| 2; 3 |])));
-  ("squeeze_axis", expect "squeeze" (fun () -> T.squeeze ~axis:3 (r [| 2; 1 |])));
+  ("squeeze_axis", expect "squeeze" (fun () -> T.squeeze ~dim:3 (r [| 2; 1 |])));
   ("unsqueeze_axis", expect "unsqueeze" (fun () -> T.unsqueeze (r [| 2; 3 |]) 4));
   ("repeat_too_few", expect "repeat" (fun () -> T.repeat (r [| 2; 3 |]) [| 2 |]));
-  ("cat_shapes", expect "cat" (fun () -> T.cat ~axis:0 [ r [| 2; 3 |]; r [| 2; 4 |] ]));
-  ("cat_axis", expect "cat" (fun () -> T.cat ~axis:2 [ r [| 2; 3 |]; r [| 2; 3 |] ]));
+  ("cat_shapes", expect "cat" (fun () -> T.cat ~dim:0 [ r [| 2; 3 |]; r [| 2; 4 |] ]));
+  ("cat_axis", expect "cat" (fun () -> T.cat ~dim:2 [ r [| 2; 3 |]; r [| 2; 3 |] ]));
   ("stack_shapes", expect "stack" (fun () -> T.stack [ r [| 2 |]; r [| 3 |] ]));
   ("split_sizes", expect_l "split" (fun () -> T.split (r [| 6 |]) (`Sizes [ 2; 3 ])));
   ("chunk_zero", expect_l "chunk" (fun () -> T.chunk (r [| 6 |]) 0));
   (* indexing *)
   ("getitem_out_of_range", expect "getitem" (fun () -> T.getitem (r [| 2; 3 |]) [ T.I 5 ]));
   ("getitem_too_many", expect "getitem" (fun () -> T.getitem (r [| 2; 3 |]) [ T.I 0; T.I 0; T.I 0 ]));
-  ("gather_ndim", expect "gather" (fun () -> T.gather (r [| 2; 3 |]) ~axis:0 (ri [| 2 |])));
+  ("gather_ndim", expect "gather" (fun () -> T.gather (r [| 2; 3 |]) ~dim:0 (ri [| 2 |])));
   ("one_hot_float", expect "one_hot" (fun () -> T.one_hot (r [| 3 |]) 4));
   (* reductions *)
   ("sum_axis", expect "sum" (fun () -> T.sum ~axis:[ 2 ] (r [| 2; 3 |])));

@@ -19,6 +19,7 @@ let tinygrad_keys = [
     ("float_idiv", "c51970e009a7eea3e6a17f5da3c82dae69ffdb440abc7454cbfbd1825fc59ea2");
     ("float_mod", "9ee98d4dba317f7dd7344ba5646f1c40b07d583cb7fe17f6da2431ee9b30149f");
     ("int_plus_frac_scalar", "fcd8408ebc30d7868d85b012b9a6622fd668a6029aae9c77985ccbb1c1208348");
+    ("int_plus_float_scalar", "039d0c0fbe7ba0f3ae64ab9750126f8c08fb463bcb7d048ab9b2ab0057727c36");
     ("int_plus_int_scalar", "6933d3654b29716cdcd52ef1b621489efc3ee727f26fa410febcc609fcc00af4");
     ("sum_axis1", "d42fbd772264e6346ee8d6a397fc5090d2f1e4403342955bf86ff7e94d1d0dcd");
     ("sum_keepdim0", "1e812f2f3f106db445c85f324b62a1f6f61b3e8bd59e109f6fb4100f8a111848");
@@ -115,8 +116,8 @@ let graph_cases = [
   graph "int_idiv_mod" (fun () -> let a = e ~dtype:i32 [| 4 |] in let b = e ~dtype:i32 [| 4 |] in T.add (T.idiv a b) (T.( mod ) a b));
   graph "float_idiv" (fun () -> let a = e [| 4 |] in let b = e [| 4 |] in T.idiv a b);
   graph "float_mod" (fun () -> let a = e [| 4 |] in let b = e [| 4 |] in T.( mod ) a b);
-  (* API.md: [scalar 3.] adopts the int tensor's dtype: the graph of tinygrad's [a + 3], not [a + 3.0] *)
-  graph ~key:"int_plus_int_scalar" "int_plus_float_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (f 3.0));
+  (* [scalar 3.] is a float literal: an int tensor plus it is tinygrad's [a + 3.0] (a weak float) *)
+  graph "int_plus_float_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (f 3.0));
   graph "int_plus_frac_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (f 3.5));
   graph "int_plus_int_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (i 3));
   graph "sum_axis1" (fun () -> T.sum ~axis:[ 1 ] (e [| 2; 3 |]));
@@ -137,7 +138,7 @@ let graph_cases = [
   graph "std" (fun () -> T.std (e [| 4; 3 |]));
   graph "any_all" (fun () -> let a = e [| 2; 3 |] in T.add (T.any ~axis:[ 0 ] a) (T.all ~axis:[ 0 ] a));
   graph "reshape_m1" (fun () -> T.reshape (e [| 2; 3 |]) [| 3; -1 |]);
-  graph "transpose" (fun () -> T.transpose (e [| 2; 3; 4 |]));
+  graph "transpose" (fun () -> T.transpose ~dim0:(-2) ~dim1:(-1) (e [| 2; 3; 4 |]));
   graph "permute" (fun () -> T.permute (e [| 2; 3; 4 |]) [| 2; 0; 1 |]);
   graph "expand" (fun () -> T.expand (e [| 3; 1 |]) [| 2; 3; 4 |]);
   graph "expand_m1" (fun () -> T.expand (e [| 3; 1 |]) [| -1; 4 |]);
@@ -146,13 +147,13 @@ let graph_cases = [
   graph "shrink" (fun () -> T.shrink (e [| 2; 3 |]) [| (0, 1); (1, 3) |]);
   graph "flip" (fun () -> T.flip (e [| 2; 3 |]) [ 0 ]);
   graph "flip2" (fun () -> T.flip (e [| 2; 3 |]) [ 0; 1 ]);
-  graph "cat_same" (fun () -> let a = e [| 2; 3 |] in T.cat ~axis:0 [ a; a ]);
-  graph "cat_diff" (fun () -> let a = e [| 2; 3 |] in let b = e [| 1; 3 |] in T.cat ~axis:0 [ a; b ]);
-  graph "cat_dim1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 2 |] in let c = e [| 2; 1 |] in T.cat ~axis:1 [ a; b; c ]);
-  graph "stack1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 3 |] in T.stack ~axis:1 [ a; b ]);
+  graph "cat_same" (fun () -> let a = e [| 2; 3 |] in T.cat ~dim:0 [ a; a ]);
+  graph "cat_diff" (fun () -> let a = e [| 2; 3 |] in let b = e [| 1; 3 |] in T.cat ~dim:0 [ a; b ]);
+  graph "cat_dim1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 2 |] in let c = e [| 2; 1 |] in T.cat ~dim:1 [ a; b; c ]);
+  graph "stack1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 3 |] in T.stack ~dim:1 [ a; b ]);
   graph "repeat" (fun () -> T.repeat (e [| 2; 3 |]) [| 2; 1; 2 |]);
   graph "squeeze" (fun () -> T.squeeze (e [| 2; 1; 3 |]));
-  graph "squeeze_dim" (fun () -> T.squeeze ~axis:1 (e [| 2; 1; 3 |]));
+  graph "squeeze_dim" (fun () -> T.squeeze ~dim:1 (e [| 2; 1; 3 |]));
   graph "unsqueeze" (fun () -> T.unsqueeze (e [| 2; 3 |]) (-1));
   graph "flatten" (fun () -> T.flatten ~start_dim:1 (e [| 2; 3; 4 |]));
   graph "unary_chain" (fun () ->
@@ -317,8 +318,9 @@ let value_cases = [
   value "minimum" (fun () -> T.minimum (va ()) (T.mul (T.div (vb ()) (T.scalar 10.)) (T.scalar 2.)));
   ivalue "idiv" (fun () -> T.idiv (vi ()) (vj ()));
   ivalue "mod" (fun () -> T.( mod ) (vi ()) (vj ()));
-  ivalue "int_plus_scalar" (fun () -> let r = T.add (vi ()) (T.scalar 3.) in
-                              check (T.dtype r == Dtype.Int32) "int + scalar 3. is %s" (Dtype.to_string (T.dtype r)); r);
+  value "int_plus_scalar" (fun () -> let r = T.add (vi ()) (T.scalar 3.) in
+                              (* tinygrad: Tensor([...], dtype=int32) + 3.0 is dtypes.weakfloat *)
+                              check (T.dtype r == Dtype.Weakfloat) "int + scalar 3. is %s" (Dtype.to_string (T.dtype r)); r);
   value "div_int" (fun () -> T.div (vi ()) (vj ()));
   value "permute" (fun () -> T.permute (va ()) [| 1; 0 |]);
   value "flip0" (fun () -> T.flip (va ()) [ 0 ]);
@@ -328,8 +330,8 @@ let value_cases = [
   value "expand" (fun () -> T.expand (T.reshape (vb ()) [| 3; 1 |]) [| 2; 3; 4 |]);
   value "cat_same" (fun () -> let a = va () in T.cat [ a; a ]);
   value "cat_diff" (fun () -> T.cat [ va (); T.reshape (vb ()) [| 1; 3 |] ]);
-  value "cat_dim1" (fun () -> let a = va () in T.cat ~axis:1 [ a; T.shrink a [| (0, 2); (0, 2) |] ]);
-  value "stack1" (fun () -> let a = va () in T.stack ~axis:1 [ a; T.mul a (T.scalar 2.) ]);
+  value "cat_dim1" (fun () -> let a = va () in T.cat ~dim:1 [ a; T.shrink a [| (0, 2); (0, 2) |] ]);
+  value "stack1" (fun () -> let a = va () in T.stack ~dim:1 [ a; T.mul a (T.scalar 2.) ]);
   value "repeat" (fun () -> T.repeat (va ()) [| 2; 1; 2 |]);
   value "where" (fun () -> let a = va () in T.where (T.gt a (T.scalar 3.)) a (vb ()));
   ivalue "lt" (fun () -> T.lt (va ()) (T.div (vb ()) (T.scalar 10.)));
@@ -395,7 +397,7 @@ let error_cases = [
   raises ~op:"expand" "expand_bad" (fun () -> T.expand (va ()) [| 4; 3 |]);
   raises ~op:"of_float_array" "unknown_device" (fun () -> T.of_float_array ~device:"NOSUCHDEV" [| 1 |] [| 1. |]);
   raises ~op:"of_float_array" "length_mismatch" (fun () -> T.of_float_array [| 2; 2 |] [| 1.; 2.; 3. |]);
-  raises ~op:"cat" "cat_mismatch" (fun () -> T.cat ~axis:0 [ va (); T.of_float_array [| 2 |] [| 1.; 2. |] ]);
+  raises ~op:"cat" "cat_mismatch" (fun () -> T.cat ~dim:0 [ va (); T.of_float_array [| 2 |] [| 1.; 2. |] ]);
   raises ~op:"item" "item_many" (fun () -> T.item (va ()));
   raises ~op:"shrink" "shrink_bad" (fun () -> T.shrink (va ()) [| (0, 3); (0, 1) |]);
   raises ~op:"pad" "pad_len" (fun () -> T.pad (va ()) [| (1, 1) |]);

@@ -117,7 +117,7 @@ let test_memory_flat ~jit () =
         training (fun () ->
             Nn.Optim.zero_grad opt;
             let samples = T.randint ~high:512 [| 64 |] in
-            let xb = T.div (T.getitem x [ T.T samples ]) (T.scalar 255.) in
+            let xb = T.div (T.float (T.getitem x [ T.T samples ])) (T.scalar 255.) in
             let loss = T.sparse_categorical_crossentropy
                 (Nn.Linear.forward l2 (T.relu (Nn.Linear.forward l1 xb))) (T.getitem y [ T.T samples ]) in
             T.backward loss;

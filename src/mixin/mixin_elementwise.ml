@@ -201,14 +201,13 @@ let erf x =
   mul (sign x) (sub (cf 1.0) (mul (mul t (poly_n t [ 1.061405429; -1.453152027; 1.421413741; -0.284496736; 0.254829592 ]))
                                 (exp (neg (square x)))))
 
-(* tinygrad: ElementwiseMixin.gelu; [approximate] is "tanh" (default) or "none" *)
-let gelu ?(approximate = "tanh") x =
+(* tinygrad: ElementwiseMixin.gelu; [approximate] is `Tanh (tinygrad's "tanh", the default) or `None *)
+let gelu ?(approximate = `Tanh) x =
   match approximate with
-  | "tanh" ->
+  | `Tanh ->
     mul (mul (cf 0.5) x)
       (add (ci 1) (tanh (mul (cf (Stdlib.sqrt (2. /. Float.pi))) (add x (mul (cf 0.044715) (pow x (ci 3)))))))
-  | "none" -> mul (mul x (cf 0.5)) (add (cf 1.0) (erf (div x (cf (Stdlib.sqrt 2.)))))
-  | a -> invalid_arg (Printf.sprintf "gelu: approximate=%S is not supported" a)
+  | `None -> mul (mul x (cf 0.5)) (add (cf 1.0) (erf (div x (cf (Stdlib.sqrt 2.)))))
 
 (* tinygrad: ElementwiseMixin.swish *)
 let swish x = mul x (sigmoid x)

@@ -207,8 +207,8 @@ val poly_n : Uop.t -> float list -> Uop.t
 (** tinygrad: ElementwiseMixin.erf. *)
 val erf : Uop.t -> Uop.t
 
-(** tinygrad: ElementwiseMixin.gelu; [approximate] is "tanh" (default) or "none". *)
-val gelu : ?approximate:string -> Uop.t -> Uop.t
+(** tinygrad: ElementwiseMixin.gelu; [approximate] is [`Tanh] (tinygrad's "tanh", the default) or [`None] (erf). *)
+val gelu : ?approximate:[ `Tanh | `None ] -> Uop.t -> Uop.t
 
 (** tinygrad: ElementwiseMixin.swish. *)
 val swish : Uop.t -> Uop.t

@@ -86,7 +86,7 @@ module BatchNorm = struct
       ignore (T.assign rv (T.add (T.mul (s (1. -. b.momentum)) rv) (T.mul (s k) (T.detach batch_var))));
       ignore (T.assign b.num_batches_tracked (T.add b.num_batches_tracked (T.scalar_int 1)))
     end;
-    T.batchnorm x ~weight:b.weight ~bias:b.bias ~mean:batch_mean ~invstd:(T.rsqrt (T.add batch_var (T.scalar b.eps)))
+    T.batchnorm ?weight:b.weight ?bias:b.bias x ~mean:batch_mean ~invstd:(T.rsqrt (T.add batch_var (T.scalar b.eps)))
 
   let state_dict b =
     opt_entries [ ("weight", b.weight); ("bias", b.bias); ("num_batches_tracked", Some b.num_batches_tracked);

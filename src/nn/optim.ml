@@ -98,7 +98,7 @@ let rec newton_schulz ?(eps = 1.0e-7) steps (params : float list) (x : T.t) =
     for _ = 1 to steps do
       let gg = !g in
       let term i p =
-        let rec apply k acc = if k = 0 then acc else apply (k - 1) (T.matmul (T.matmul gg (T.transpose gg)) acc) in
+        let rec apply k acc = if k = 0 then acc else apply (k - 1) (T.matmul (T.matmul gg (T.transpose ~dim0:(-2) ~dim1:(-1) gg)) acc) in
         T.mul (scalar p) (apply i gg) in
       let terms = List.mapi term params in
       g := List.fold_left T.add (List.hd terms) (List.tl terms)
@@ -180,8 +180,8 @@ let rec schedule_step = function
       if o.fused then begin
         (* optimizer fusion just concatenates all the buffers, runs the _step, then splits them back up *)
         let out, extra =
-          step_algo o [ T.cat ~axis:0 (List.map (fun t -> T.flatten t) o.params) ]
-            [ T.cat ~axis:0 (List.map (fun t -> T.flatten (T.contiguous (grad_of t))) o.params) ] in
+          step_algo o [ T.cat ~dim:0 (List.map (fun t -> T.flatten t) o.params) ]
+            [ T.cat ~dim:0 (List.map (fun t -> T.flatten (T.contiguous (grad_of t))) o.params) ] in
         let out0 = List.hd out in
         let pos = Array.of_list o.pos_params in
         (List.mapi (fun i tt ->
