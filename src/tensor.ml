@@ -20,8 +20,6 @@ let device x = match Buffers.device (uop x) with Some d -> d | None -> Device.de
 let ndim x = List.length (Uop.shape (uop x))
 let numel x = Array.fold_left ( * ) 1 (shape x)
 let shape_str a = Uop.shape_str (sints a)
-let element_size x = Mixin_dtype.element_size (uop x)
-let is_floating_point x = Mixin_dtype.is_floating_point (uop x)
 
 (* ---------- creation ---------- *)
 
@@ -111,120 +109,23 @@ let realize_all (xs : t list) =
 (* tinygrad: Tensor.realize *)
 let realize x = realize_all [ x ]; x
 
-(* ---------- dtype ---------- *)
+(* ---------- the mixins over tensors: dtype, elementwise, reduce ---------- *)
 
-let cast x dt = if (uop x).dtype == dt then x else wrap ~op:"cast" (Mixin_dtype.cast (uop x) dt)
-let bitcast x dt = named "bitcast" @@ fun () -> wrap ~op:"bitcast" (Mixin_dtype.bitcast (uop x) dt)
-let float x = cast x Dtype.Float32
-let half x = cast x Dtype.Float16
-let int x = cast x Dtype.Int32
-let bool x = cast x Dtype.Bool
+(* tinygrad: Tensor._uop / _wrap_uop, the carrier of the mixins *)
+module Carrier = struct
+  type nonrec t = t
+  let uop = uop
+  let wrap_uop ~op u = wrap ~op u
+end
 
-(* ---------- elementwise ---------- *)
+include Mixin_dtype.Make (Carrier)
+include Mixin_elementwise.Make (Carrier)
+include Mixin_reduce.Make (Carrier)
 
-let un op f x = named op (fun () -> wrap ~op (f (uop x)))
-
-let bin op f x y = named op (fun () -> wrap ~op (f (uop x) (uop y)))
-
-let add = bin "add" Mixin_elementwise.add
-let sub = bin "sub" Mixin_elementwise.sub
-let mul = bin "mul" Mixin_elementwise.mul
-let div ?rounding_mode x y = bin "div" (fun a b -> Mixin_elementwise.div ?rounding_mode a b) x y
-let idiv = bin "idiv" Mixin_elementwise.idiv
-let ( mod ) = bin "mod" Mixin_elementwise.mod_
-let fmod = bin "fmod" Mixin_elementwise.fmod
-let pow = bin "pow" Mixin_elementwise.pow
-let maximum = bin "maximum" Mixin_elementwise.maximum
-let minimum = bin "minimum" Mixin_elementwise.minimum
-let lt = bin "lt" Mixin_elementwise.lt
-let gt = bin "gt" Mixin_elementwise.gt
-let le = bin "le" Mixin_elementwise.le
-let ge = bin "ge" Mixin_elementwise.ge
-let eq = bin "eq" Mixin_elementwise.eq
-let ne = bin "ne" Mixin_elementwise.ne
-let bitwise_and = bin "bitwise_and" Mixin_elementwise.bitwise_and
-let bitwise_or = bin "bitwise_or" Mixin_elementwise.bitwise_or
-let bitwise_xor = bin "bitwise_xor" Mixin_elementwise.bitwise_xor
-let lshift = bin "lshift" Mixin_elementwise.lshift
-let rshift = bin "rshift" Mixin_elementwise.rshift
-let logaddexp = bin "logaddexp" Mixin_elementwise.logaddexp
-let copysign = bin "copysign" Mixin_elementwise.copysign
-
-let neg = un "neg" Mixin_elementwise.neg
-let reciprocal = un "reciprocal" Mixin_elementwise.reciprocal
-let sqrt = un "sqrt" Mixin_elementwise.sqrt
-let rsqrt = un "rsqrt" Mixin_elementwise.rsqrt
-let exp = un "exp" Mixin_elementwise.exp
-let exp2 = un "exp2" Mixin_elementwise.exp2
-let log = un "log" Mixin_elementwise.log
-let log2 = un "log2" Mixin_elementwise.log2
-let log10 = un "log10" Mixin_elementwise.log10
-let sin = un "sin" Mixin_elementwise.sin
-let cos = un "cos" Mixin_elementwise.cos
-let tan = un "tan" Mixin_elementwise.tan
-let asin = un "asin" Mixin_elementwise.asin
-let acos = un "acos" Mixin_elementwise.acos
-let atan = un "atan" Mixin_elementwise.atan
-let sinh = un "sinh" Mixin_elementwise.sinh
-let cosh = un "cosh" Mixin_elementwise.cosh
-let atanh = un "atanh" Mixin_elementwise.atanh
-let asinh = un "asinh" Mixin_elementwise.asinh
-let acosh = un "acosh" Mixin_elementwise.acosh
-let erf = un "erf" Mixin_elementwise.erf
-let abs = un "abs" Mixin_elementwise.abs
-let sign = un "sign" Mixin_elementwise.sign
-let square = un "square" Mixin_elementwise.square
-let trunc = un "trunc" Mixin_elementwise.trunc
-let floor = un "floor" Mixin_elementwise.floor
-let ceil = un "ceil" Mixin_elementwise.ceil
-let round = un "round" Mixin_elementwise.round
-let relu = un "relu" Mixin_elementwise.relu
-let relu6 = un "relu6" Mixin_elementwise.relu6
-let sigmoid = un "sigmoid" Mixin_elementwise.sigmoid
-let logsigmoid = un "logsigmoid" Mixin_elementwise.logsigmoid
-let hardswish = un "hardswish" Mixin_elementwise.hardswish
-let hardsigmoid x = un "hardsigmoid" (fun u -> Mixin_elementwise.hardsigmoid u) x
-let tanh = un "tanh" Mixin_elementwise.tanh
-let gelu ?approximate x = un "gelu" (fun u -> Mixin_elementwise.gelu ?approximate u) x
-let quick_gelu = un "quick_gelu" Mixin_elementwise.quick_gelu
-let silu = un "silu" Mixin_elementwise.silu
-let swish = un "swish" Mixin_elementwise.swish
-let mish = un "mish" Mixin_elementwise.mish
-let softsign = un "softsign" Mixin_elementwise.softsign
-let leaky_relu ?neg_slope x = un "leaky_relu" (Mixin_elementwise.leaky_relu ?neg_slope) x
-let elu ?alpha x = un "elu" (Mixin_elementwise.elu ?alpha) x
-let celu ?alpha x = un "celu" (Mixin_elementwise.celu ?alpha) x
-let selu ?alpha ?gamma x = un "selu" (Mixin_elementwise.selu ?alpha ?gamma) x
-let softplus ?beta x = un "softplus" (Mixin_elementwise.softplus ?beta) x
-let hardtanh ?min_val ?max_val x = un "hardtanh" (Mixin_elementwise.hardtanh ?min_val ?max_val) x
-let logical_not = un "logical_not" Mixin_elementwise.logical_not
-let bitwise_not = un "bitwise_not" Mixin_elementwise.bitwise_not
-let isnan = un "isnan" Mixin_elementwise.isnan
-let isinf = un "isinf" (fun u -> Mixin_elementwise.isinf u)
-let isfinite = un "isfinite" Mixin_elementwise.isfinite
+let ( mod ) = mod_
 
 let clip ?min ?max x =
   named "clip" @@ fun () -> wrap ~op:"clip" (Mixin_elementwise.clip ?min_:(Option.map (fun f -> Uop.const_float f) min) ?max_:(Option.map (fun f -> Uop.const_float f) max) (uop x))
-
-let where c x y = named "where" @@ fun () -> wrap ~op:"where" (Mixin_elementwise.where (uop c) (uop x) (uop y))
-let masked_fill x mask value = named "masked_fill" @@ fun () -> wrap ~op:"masked_fill" (Mixin_elementwise.masked_fill (uop x) (uop mask) (uop value))
-let lerp x end_ weight = named "lerp" @@ fun () -> wrap ~op:"lerp" (Mixin_elementwise.lerp (uop x) (uop end_) (uop weight))
-
-let contiguous x = named "contiguous" @@ fun () -> wrap ~op:"contiguous" (Mixin_elementwise.contiguous (uop x))
-let contiguous_backward x = named "contiguous_backward" @@ fun () -> wrap ~op:"contiguous_backward" (Mixin_elementwise.contiguous_backward (uop x))
-let detach x = named "detach" @@ fun () -> wrap ~op:"detach" (Mixin_elementwise.detach (uop x))
-
-(* ---------- reductions ---------- *)
-
-let sum ?axis ?keepdim x = named "sum" @@ fun () -> wrap ~op:"sum" (Mixin_reduce.sum ?axis ?keepdim (uop x))
-let prod ?axis ?keepdim x = named "prod" @@ fun () -> wrap ~op:"prod" (Mixin_reduce.prod ?axis ?keepdim (uop x))
-let max ?axis ?keepdim x = named "max" @@ fun () -> wrap ~op:"max" (Mixin_reduce.max ?axis ?keepdim (uop x))
-let min ?axis ?keepdim x = named "min" @@ fun () -> wrap ~op:"min" (Mixin_reduce.min ?axis ?keepdim (uop x))
-let mean ?axis ?keepdim x = named "mean" @@ fun () -> wrap ~op:"mean" (Mixin_reduce.mean ?axis ?keepdim (uop x))
-let var ?axis ?keepdim ?correction x = named "var" @@ fun () -> wrap ~op:"var" (Mixin_reduce.var ?axis ?keepdim ?correction (uop x))
-let std ?axis ?keepdim ?correction x = named "std" @@ fun () -> wrap ~op:"std" (Mixin_reduce.std ?axis ?keepdim ?correction (uop x))
-let any ?axis ?keepdim x = named "any" @@ fun () -> wrap ~op:"any" (Mixin_reduce.any ?axis ?keepdim (uop x))
-let all ?axis ?keepdim x = named "all" @@ fun () -> wrap ~op:"all" (Mixin_reduce.all ?axis ?keepdim (uop x))
 
 (* ---------- movement ---------- *)
 
@@ -495,13 +396,6 @@ let nll_loss ?weight ?ignore_index ?reduction x y =
   named "nll_loss" @@ fun () -> wrap ~op:"nll_loss" (Mixin_op.nll_loss ?weight:(Option.map uop weight) ?ignore_index ?reduction (uop x) (uop y))
 
 (* ==================== end of G-ops-C block ==================== *)
-
-(* ==================== G-ops-A block: more wrappers of src/mixin/mixin_elementwise.ml (tinygrad mixin/elementwise.py) ==================== *)
-
-let isclose ?rtol ?atol ?equal_nan x other =
-  bin "isclose" (Mixin_elementwise.isclose ?rtol ?atol ?equal_nan) x other
-
-(* ==================== end of G-ops-A block ==================== *)
 
 (* ==================== G-ops-B block: wrappers of src/mixin/mixin_op_ext.ml, mixin_movement.ml ==================== *)
 

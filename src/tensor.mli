@@ -69,12 +69,6 @@ val numel : t -> int
 (** The number of dimensions. *)
 val ndim : t -> int
 
-(** Bytes per element. tinygrad [element_size]. *)
-val element_size : t -> int
-
-(** Whether the dtype is a float. tinygrad [is_floating_point]. *)
-val is_floating_point : t -> bool
-
 (** The values as floats, C order (realizes). tinygrad [Tensor.numpy]. *)
 val to_float_array : t -> float array
 
@@ -103,303 +97,23 @@ val clone : ?device:string -> t -> t
 (** [assign x v]: writes [v] (broadcast, same dtype) into [x] in place. tinygrad [Tensor.assign]. *)
 val assign : t -> t -> t
 
-(** {1 dtype} *)
+(** {1 dtype, elementwise and reductions}
+    The mixins over tensors (see {!Mixin_intf}); an op's [Invalid_argument] starts with its name. *)
 
-(** Cast. tinygrad [cast]. *)
-val cast : t -> Dtype.t -> t
+(** tinygrad [mixin/dtype.py]. *)
+include Mixin_intf.DTYPE with type t := t
 
-(** Reinterpret the bits (concrete dtypes). tinygrad [bitcast]. *)
-val bitcast : t -> Dtype.t -> t
+(** tinygrad [mixin/elementwise.py]. *)
+include Mixin_intf.ELEMENTWISE with type t := t
 
-(** Cast to float32. *)
-val float : t -> t
+(** tinygrad [mixin/reduce.py], with [OpMixin]'s min, mean, var and std. *)
+include Mixin_intf.REDUCE with type t := t
 
-(** Cast to float16. *)
-val half : t -> t
-
-(** Cast to int32. *)
-val int : t -> t
-
-(** Cast to bool. *)
-val bool : t -> t
-
-(** {1 Elementwise} *)
-
-(** [x + y]. *)
-val add : t -> t -> t
-
-(** [x - y]. *)
-val sub : t -> t -> t
-
-(** [x * y]. *)
-val mul : t -> t -> t
-
-(** True division (ints give float); with [rounding_mode] the quotient is truncated ([`Trunc]) or floored
-    ([`Floor]), staying int for int operands. *)
-val div : ?rounding_mode:[ `Trunc | `Floor ] -> t -> t -> t
-
-(** Floor division. *)
-val idiv : t -> t -> t
-
-(** Floor modulo. *)
+(** Floor modulo, {!mod_}. *)
 val ( mod ) : t -> t -> t
-
-(** C remainder (sign of the dividend). tinygrad [fmod]. *)
-val fmod : t -> t -> t
-
-(** Power. *)
-val pow : t -> t -> t
-
-(** Elementwise maximum. *)
-val maximum : t -> t -> t
-
-(** Elementwise minimum. *)
-val minimum : t -> t -> t
-
-(** [x < y]. *)
-val lt : t -> t -> t
-
-(** [x > y]. *)
-val gt : t -> t -> t
-
-(** [x <= y]. *)
-val le : t -> t -> t
-
-(** [x >= y]. *)
-val ge : t -> t -> t
-
-(** [x == y]. *)
-val eq : t -> t -> t
-
-(** [x != y]. *)
-val ne : t -> t -> t
-
-(** Bitwise / logical and. *)
-val bitwise_and : t -> t -> t
-
-(** Bitwise / logical or. *)
-val bitwise_or : t -> t -> t
-
-(** Bitwise / logical xor. *)
-val bitwise_xor : t -> t -> t
-
-(** Left shift. *)
-val lshift : t -> t -> t
-
-(** Right shift. *)
-val rshift : t -> t -> t
-
-(** [log(exp x + exp y)]. *)
-val logaddexp : t -> t -> t
-
-(** Magnitude of [x], sign of [y]. *)
-val copysign : t -> t -> t
-
-(** Negation. *)
-val neg : t -> t
-
-(** [1 / x]. *)
-val reciprocal : t -> t
-
-(** Square root. *)
-val sqrt : t -> t
-
-(** [1 / sqrt x]. *)
-val rsqrt : t -> t
-
-(** Exponential. *)
-val exp : t -> t
-
-(** [2 ** x]. *)
-val exp2 : t -> t
-
-(** Natural log. *)
-val log : t -> t
-
-(** Base-2 log. *)
-val log2 : t -> t
-
-(** Base-10 log. *)
-val log10 : t -> t
-
-(** Sine. *)
-val sin : t -> t
-
-(** Cosine. *)
-val cos : t -> t
-
-(** Tangent. *)
-val tan : t -> t
-
-(** Arcsine. *)
-val asin : t -> t
-
-(** Arccosine. *)
-val acos : t -> t
-
-(** Arctangent. *)
-val atan : t -> t
-
-(** Hyperbolic sine. *)
-val sinh : t -> t
-
-(** Hyperbolic cosine. *)
-val cosh : t -> t
-
-(** Inverse hyperbolic tangent. *)
-val atanh : t -> t
-
-(** Inverse hyperbolic sine. *)
-val asinh : t -> t
-
-(** Inverse hyperbolic cosine. *)
-val acosh : t -> t
-
-(** Error function (polynomial approximation). *)
-val erf : t -> t
-
-(** Absolute value. *)
-val abs : t -> t
-
-(** Sign (-1, 0, 1). *)
-val sign : t -> t
-
-(** [x * x]. *)
-val square : t -> t
-
-(** Round toward zero. *)
-val trunc : t -> t
-
-(** Round down. *)
-val floor : t -> t
-
-(** Round up. *)
-val ceil : t -> t
-
-(** Round half to even. *)
-val round : t -> t
-
-(** [max(x, 0)]. *)
-val relu : t -> t
-
-(** [min(max(x, 0), 6)]. *)
-val relu6 : t -> t
-
-(** Logistic sigmoid. *)
-val sigmoid : t -> t
-
-(** [log(sigmoid x)]. *)
-val logsigmoid : t -> t
-
-(** Hard swish. *)
-val hardswish : t -> t
-
-(** Hard sigmoid. *)
-val hardsigmoid : t -> t
-
-(** Hyperbolic tangent. *)
-val tanh : t -> t
-
-(** GELU; [approximate] is "tanh" (default) or "none" (the erf form). *)
-val gelu : ?approximate:[ `Tanh | `None ] -> t -> t
-
-(** [x * sigmoid(1.702 x)]. *)
-val quick_gelu : t -> t
-
-(** [x * sigmoid x]. *)
-val silu : t -> t
-
-(** Same as {!silu}. *)
-val swish : t -> t
-
-(** [x * tanh(softplus x)]. *)
-val mish : t -> t
-
-(** [x / (1 + |x|)]. *)
-val softsign : t -> t
-
-(** Leaky ReLU (default slope 0.01). *)
-val leaky_relu : ?neg_slope:float -> t -> t
-
-(** ELU (default alpha 1). *)
-val elu : ?alpha:float -> t -> t
-
-(** CELU. *)
-val celu : ?alpha:float -> t -> t
-
-(** SELU. *)
-val selu : ?alpha:float -> ?gamma:float -> t -> t
-
-(** [log(1 + exp(beta x)) / beta]. *)
-val softplus : ?beta:float -> t -> t
-
-(** Clip to [[min_val, max_val]] (default [-1, 1]). *)
-val hardtanh : ?min_val:float -> ?max_val:float -> t -> t
-
-(** Boolean not. *)
-val logical_not : t -> t
-
-(** Bitwise not. *)
-val bitwise_not : t -> t
-
-(** [x != x]. *)
-val isnan : t -> t
-
-(** Whether infinite. *)
-val isinf : t -> t
-
-(** Whether finite. *)
-val isfinite : t -> t
 
 (** Clamp to [min] / [max] (at least one). tinygrad [clip]. *)
 val clip : ?min:float -> ?max:float -> t -> t
-
-(** [where cond x y]. *)
-val where : t -> t -> t -> t
-
-(** [masked_fill x mask value]: [value] where [mask]. *)
-val masked_fill : t -> t -> t -> t
-
-(** [lerp x end_ weight]: [x + (end_ - x) * weight]. *)
-val lerp : t -> t -> t -> t
-
-(** Marks the tensor to be materialised in its own buffer. tinygrad [contiguous]. *)
-val contiguous : t -> t
-
-(** CONTIGUOUS_BACKWARD. *)
-val contiguous_backward : t -> t
-
-(** Cut from the autograd graph. *)
-val detach : t -> t
-
-(** {1 Reductions} *)
-
-(** Sum. *)
-val sum : ?axis:int list -> ?keepdim:bool -> t -> t
-
-(** Product. *)
-val prod : ?axis:int list -> ?keepdim:bool -> t -> t
-
-(** Maximum. *)
-val max : ?axis:int list -> ?keepdim:bool -> t -> t
-
-(** Minimum. *)
-val min : ?axis:int list -> ?keepdim:bool -> t -> t
-
-(** Mean. *)
-val mean : ?axis:int list -> ?keepdim:bool -> t -> t
-
-(** Variance (default correction 1). *)
-val var : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
-
-(** Standard deviation. *)
-val std : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
-
-(** Whether any element is true. *)
-val any : ?axis:int list -> ?keepdim:bool -> t -> t
-
-(** Whether all elements are true. *)
-val all : ?axis:int list -> ?keepdim:bool -> t -> t
 
 (** {1 Movement} *)
 
@@ -630,14 +344,6 @@ val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> t -> t
 
 (** Negative log-likelihood of log-probabilities (class axis 1) against int labels. tinygrad [Tensor.nll_loss]. *)
 val nll_loss : ?weight:t -> ?ignore_index:int -> ?reduction:reduction -> t -> t -> t
-
-
-(** {1 More elementwise functions}
-    tinygrad [mixin/elementwise.py] (see {!Mixin_elementwise}). *)
-
-(** [isclose x other]: [|x - other| <= atol + rtol * |other|] elementwise (bool), infinities close when equal, NaNs
-    close only with [equal_nan] (defaults rtol 1e-5, atol 1e-8). tinygrad [Tensor.isclose]. *)
-val isclose : ?rtol:float -> ?atol:float -> ?equal_nan:bool -> t -> t -> t
 
 
 (** {1 Scans, sort, scatter, more movement}

@@ -58,13 +58,7 @@ let set_grad x g = x.grad <- g
 let is_param x = x.is_param
 let set_is_param x b = x.is_param <- b
 
-(* an Invalid_argument raised below the Tensor layer (e.g. "dot: ..." under matmul) gets the public op's
-   name in front, so every API error names the op the user called *)
-let named op f =
-  let p = op ^ ":" in
-  try f () with
-  | Invalid_argument m when not (String.length m >= String.length p && String.sub m 0 (String.length p) = p) ->
-    invalid_arg (op ^ ": " ^ m)
+let named = Mixin_dtype.named
 
 (* tinygrad: UOp.copy_to_device *)
 let copy_to_device (u : Uop.t) device =

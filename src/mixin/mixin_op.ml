@@ -532,8 +532,7 @@ let nll_loss ?weight ?ignore_index ?(reduction = `Mean) u y =
   | `Mean -> div (sum nll) (sum masked_weight)
   | r -> do_reduction r nll
 
-(* ==================== G-ops-C additions (issue 5): conv_transpose2d, einsum, interpolate, max_pool2d indices,
-   max_unpool2d, reduction strings ==================== *)
+(* ---------- transposed convolution, einsum, interpolate, pooling indices, max_unpool2d ---------- *)
 
 (* tinygrad: the ReductionStr check of OpMixin._do_reduction, for a reduction named by a string *)
 let reduction_of_string = function
@@ -750,4 +749,3 @@ let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding
   let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (prod output_size))
                               (reshape u [ bs; c; 1; -1 ]) (const_int 0)) in
   reshape ret ([ bs; c ] @ output_size)
-(* ==================== end of G-ops-C additions ==================== *)

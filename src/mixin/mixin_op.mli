@@ -149,7 +149,7 @@ val cross_entropy : ?reduction:reduction -> ?label_smoothing:float -> Uop.t -> U
 (** Negative log-likelihood of log-probabilities against int labels. tinygrad [OpMixin.nll_loss]. *)
 val nll_loss : ?weight:Uop.t -> ?ignore_index:int -> ?reduction:reduction -> Uop.t -> Uop.t -> Uop.t
 
-(** {1 G-ops-C additions (issue 5)} *)
+(** {1 Transposed convolution, einsum, interpolation, pooling indices} *)
 
 (** A reduction named as tinygrad's [ReductionStr] (["mean"], ["sum"], ["none"]); others raise. tinygrad
     [OpMixin._do_reduction]'s check. *)

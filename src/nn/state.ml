@@ -197,7 +197,7 @@ let get_state_dict ?(prefix = "") (o : obj) : (string * Tensor.t) list =
   go prefix o;
   List.rev_map (fun k -> (k, !(Hashtbl.find tbl k))) !order
 
-(* API.md's name for get_state_dict *)
+(* torch's name for get_state_dict *)
 let state_dict ?prefix o = get_state_dict ?prefix o
 
 (* tinygrad: nn/state.py get_parameters *)
