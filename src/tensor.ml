@@ -67,18 +67,22 @@ let check_shape op shp =
   if Array.exists (fun d -> d < 0) shp then invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (shape_str shp))
 
 let full ?dtype ?device shp v =
+  named "full" @@ fun () ->
   check_shape "full" shp;
   let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"full" (Some d)) device in
   wrap ~op:"full" (Mixin_creation.full ?dtype ?device (sints shp) (Dtype.F v))
 let zeros ?dtype ?device shp =
+  named "zeros" @@ fun () ->
   check_shape "zeros" shp;
   let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"zeros" (Some d)) device in
   wrap ~op:"zeros" (Mixin_creation.zeros ?dtype ?device (sints shp))
 let ones ?dtype ?device shp =
+  named "ones" @@ fun () ->
   check_shape "ones" shp;
   let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"ones" (Some d)) device in
   wrap ~op:"ones" (Mixin_creation.ones ?dtype ?device (sints shp))
 let empty ?dtype ?device shp =
+  named "empty" @@ fun () ->
   check_shape "empty" shp;
   wrap ~op:"empty" (Mixin_creation.empty ?dtype ?device (sints shp))
 let full_like ?dtype x v = named "full_like" @@ fun () -> wrap ~op:"full_like" (Mixin_creation.full_like ?dtype (uop x) (Dtype.F v))
@@ -136,6 +140,7 @@ let expand x shp = named "expand" @@ fun () -> wrap ~op:"expand" (Mixin_movement
 
 (* tinygrad: OpMixin.pad (pairs per dim; negative pads crop); [mode] default [`Constant] *)
 let pad ?mode ?(value = 0.0) x pads =
+  named "pad" @@ fun () ->
   if Array.length pads <> ndim x then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads) (shape_str (shape x)));
   wrap ~op:"pad" (Mixin_op_ext.pad ?mode ~value:(Dtype.F value) (uop x) (List.map Option.some (Array.to_list pads)))
@@ -151,8 +156,8 @@ let unsqueeze x dim = named "unsqueeze" @@ fun () -> wrap ~op:"unsqueeze" (Mixin
 let repeat x repeats = named "repeat" @@ fun () -> wrap ~op:"repeat" (Mixin_movement.repeat (uop x) (sints repeats))
 let repeat_interleave ?dim x repeats = named "repeat_interleave" @@ fun () -> wrap ~op:"repeat_interleave" (Mixin_movement.repeat_interleave ?dim (uop x) repeats)
 let roll ?dims x shifts = named "roll" @@ fun () -> wrap ~op:"roll" (Mixin_movement.roll ?dims (uop x) shifts)
-let split ?dim x sizes = List.map (wrap ~op:"split") (Mixin_movement.split ?dim (uop x) sizes)
-let chunk ?dim x n = List.map (wrap ~op:"chunk") (Mixin_movement.chunk ?dim (uop x) n)
+let split ?dim x sizes = named "split" @@ fun () -> List.map (wrap ~op:"split") (Mixin_movement.split ?dim (uop x) sizes)
+let chunk ?dim x n = named "chunk" @@ fun () -> List.map (wrap ~op:"chunk") (Mixin_movement.chunk ?dim (uop x) n)
 let cat ?(dim = 0) xs = named "cat" @@ fun () -> wrap ~op:"cat" (Mixin_reduce.cat ~dim (List.map uop xs))
 let stack ?(dim = 0) xs = named "stack" @@ fun () -> wrap ~op:"stack" (Mixin_movement.stack ~dim (List.map uop xs))
 let diag x = named "diag" @@ fun () -> wrap ~op:"diag" (Mixin_movement.diag (uop x))
@@ -161,12 +166,14 @@ let diag x = named "diag" @@ fun () -> wrap ~op:"diag" (Mixin_movement.diag (uop
 
 (* tinygrad: UOp.clone *)
 let clone ?device x =
+  named "clone" @@ fun () ->
   let device = match device with Some d -> Some d | None -> Buffers.device (uop x) in
   let ret = Mixin_creation.empty_like ?device (uop x) in
   wrap ~op:"clone" (Uop.after ret [ Uop.store ret (Uop.cast ret.dtype (uop x)) ])
 
 (* tinygrad: Tensor.assign (single device, no DISK) *)
 let assign x v =
+  named "assign" @@ fun () ->
   if Dtype.is_weak (uop x).dtype then invalid_arg "assign: cannot assign into a weak tensor; it has no storage";
   if (uop x) == (uop v) then x
   else begin
@@ -240,32 +247,47 @@ let item x =
   if numel x <> 1 then invalid_arg (Printf.sprintf "item: must have one element for item, shape %s" (shape_str (shape x)));
   (to_float_array x).(0)
 
-let to_string x =
+(* nested brackets in C order; with [edge], an axis longer than 2 * edge shows its first and last [edge] entries
+   around "..." (numpy's summarised repr) *)
+let render_values ?edge x =
   let sh = shape x in
-  let dt = (uop x).dtype in
+  let dt = dtype x in
   let vals =
     if Dtype.is_float dt then Array.map (fun f -> Dtype.float_repr f) (to_float_array x)
     else if dt == Dtype.Bool then Array.map (fun i -> if i <> 0 then "True" else "False") (to_int_array x)
     else Array.map string_of_int (to_int_array x) in
-  (* nested brackets in C order *)
   let buf = Buffer.create 64 in
   let rec go dim off =
     if dim = Array.length sh then Buffer.add_string buf vals.(off)
     else begin
       let stride = Array.fold_left ( * ) 1 (Array.sub sh (dim + 1) (Array.length sh - dim - 1)) in
+      let n = sh.(dim) in
+      let shown = match edge with
+        | Some e when n > 2 * e -> List.init e Fun.id @ [ -1 ] @ List.init e (fun i -> n - e + i)
+        | _ -> List.init n Fun.id in
       Buffer.add_char buf '[';
-      for i = 0 to sh.(dim) - 1 do
-        if i > 0 then Buffer.add_string buf ", ";
-        go (dim + 1) (off + i * stride)
-      done;
+      List.iteri (fun k i ->
+          if k > 0 then Buffer.add_string buf ", ";
+          if i < 0 then Buffer.add_string buf "..." else go (dim + 1) (off + i * stride)) shown;
       Buffer.add_char buf ']'
     end in
   if Array.length vals > 0 || Array.length sh > 0 then go 0 0;
-  Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str sh) (Dtype.to_string dt) (device x) (Buffer.contents buf)
+  Buffer.contents buf
 
+let to_string x =
+  Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
+    (render_values x)
+
+(* tinygrad: Tensor.__repr__ with the values; numpy's print options: more than 1000 elements are summarised with
+   3 edge items per axis *)
+let pp fmt x =
+  let edge = if numel x > 1000 then Some 3 else None in
+  Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
+    (device x) (render_values ?edge x)
 
 (* tinygrad: Tensor.to *)
 let to_device x device =
+  named "to_device" @@ fun () ->
   match Buffers.device (uop x) with
   | None -> x
   | Some d ->
@@ -280,12 +302,12 @@ let to_device x device =
 (* tinygrad: Tensor.training *)
 let training = ref false
 
-(* ==================== T-ops block: wrappers of src/mixin/mixin_op.ml (tinygrad mixin/op.py) ==================== *)
+(* ---------- creation helpers, indexing, linear algebra, nn functions (tinygrad mixin/op.py) ---------- *)
 
 let arange ?(start = 0) ?(step = 1) ?dtype ?device stop =
   (* tinygrad's arange is a device-less CONST graph; [device] is accepted for the API and not used *)
   ignore (device : string option);
-  wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
+  named "arange" @@ fun () -> wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
 let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
   named "arange" @@ fun () -> wrap ~op:"arange" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
 let linspace ?dtype start stop steps = named "linspace" @@ fun () -> wrap ~op:"linspace" (Mixin_op.linspace ?dtype start stop steps)
@@ -297,7 +319,7 @@ let getitem x (idx : index list) =
   let conv = function
     | I i -> Mixin_op.I i | S (a, b, c) -> Mixin_op.S (a, b, c) | T t -> Mixin_op.T (uop t)
     | New -> Mixin_op.New | Ellipsis -> Mixin_op.Ellipsis in
-  wrap ~op:"getitem" (Mixin_op.getitem (uop x) (List.map conv idx))
+  named "getitem" @@ fun () -> wrap ~op:"getitem" (Mixin_op.getitem (uop x) (List.map conv idx))
 let gather x ~dim index = named "gather" @@ fun () -> wrap ~op:"gather" (Mixin_op.gather (uop x) ~dim (uop index))
 let one_hot x n = named "one_hot" @@ fun () -> wrap ~op:"one_hot" (Mixin_op.one_hot (uop x) n)
 
@@ -331,20 +353,18 @@ let avg_pool2d ?(kernel_size = 2) ?stride ?padding x =
 let cross_entropy ?reduction ?label_smoothing x y =
   named "cross_entropy" @@ fun () -> wrap ~op:"cross_entropy" (Mixin_op.cross_entropy ?reduction ?label_smoothing (uop x) (uop y))
 let sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction x y =
-  wrap ~op:"sparse_categorical_crossentropy"
+  named "sparse_categorical_crossentropy" @@ fun () -> wrap ~op:"sparse_categorical_crossentropy"
     (Mixin_op.sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction (uop x) (uop y))
 let binary_crossentropy ?reduction x y = named "binary_crossentropy" @@ fun () -> wrap ~op:"binary_crossentropy" (Mixin_op.binary_crossentropy ?reduction (uop x) (uop y))
 let binary_crossentropy_logits ?reduction ?pos_weight x y =
-  wrap ~op:"binary_crossentropy_logits"
+  named "binary_crossentropy_logits" @@ fun () -> wrap ~op:"binary_crossentropy_logits"
     (Mixin_op.binary_crossentropy_logits ?reduction ?pos_weight:(Option.map uop pos_weight) (uop x) (uop y))
 
-(* API.md's [O.( @ )] is [matmul]: it belongs in [module O] above, which must then follow this block (T-frontend's). *)
-(* ==================== end of T-ops block ==================== *)
-
-(* ==================== G-autograd block: tinygrad tensor.py backward, mixin/op.py gradient ==================== *)
+(* ---------- autograd: tinygrad tensor.py backward, mixin/op.py gradient ---------- *)
 
 (* tinygrad: OpMixin.gradient — d(self)/d(target) for each target *)
 let gradient_with ?gradient self (targets : t list) =
+  named "gradient" @@ fun () ->
   List.map (wrap ~op:"gradient")
     (Gradient.gradient ?gradient:(Option.map uop gradient) (uop self) (List.map uop targets))
 
@@ -353,6 +373,7 @@ let gradient self targets = gradient_with self targets
 
 (* tinygrad: Tensor.backward — backward fills .grad for every in-scope float tensor with a device *)
 let backward ?gradient self =
+  named "backward" @@ fun () ->
   let all_uops = Uop.Tbl.create 256 in
   List.iter (fun u -> Uop.Tbl.replace all_uops u ()) (Uop.toposort (uop self));
   let tensors_need_grad =
@@ -367,9 +388,7 @@ let backward ?gradient self =
       | Some tg -> ignore (assign tg (add tg (to_device g (device tg)))))
     tensors_need_grad (gradient_with ?gradient self tensors_need_grad)
 
-(* ==================== end of G-autograd block ==================== *)
-
-(* ==================== G-ops-C block: more wrappers of src/mixin/mixin_op.ml (tinygrad mixin/op.py) ==================== *)
+(* ---------- convolutions, pooling, einsum, interpolation, losses (tinygrad mixin/op.py) ---------- *)
 
 type reduction = Mixin_op.reduction
 let reduction_of_string = Mixin_op.reduction_of_string
@@ -395,33 +414,32 @@ let diagonal ?offset ?dim1 ?dim2 x = named "diagonal" @@ fun () -> wrap ~op:"dia
 let nll_loss ?weight ?ignore_index ?reduction x y =
   named "nll_loss" @@ fun () -> wrap ~op:"nll_loss" (Mixin_op.nll_loss ?weight:(Option.map uop weight) ?ignore_index ?reduction (uop x) (uop y))
 
-(* ==================== end of G-ops-C block ==================== *)
+(* ---------- scans, sort, scatter, more movement (tinygrad mixin/op.py, mixin/movement.py) ---------- *)
 
-(* ==================== G-ops-B block: wrappers of src/mixin/mixin_op_ext.ml, mixin_movement.ml ==================== *)
-
-let cummax ?axis x = let v, i = Mixin_op_ext.cummax ?axis (uop x) in (wrap ~op:"cummax" v, wrap ~op:"cummax" i)
-let cummin ?axis x = let v, i = Mixin_op_ext.cummin ?axis (uop x) in (wrap ~op:"cummin" v, wrap ~op:"cummin" i)
+let cummax ?axis x = named "cummax" @@ fun () -> let v, i = Mixin_op_ext.cummax ?axis (uop x) in (wrap ~op:"cummax" v, wrap ~op:"cummax" i)
+let cummin ?axis x = named "cummin" @@ fun () -> let v, i = Mixin_op_ext.cummin ?axis (uop x) in (wrap ~op:"cummin" v, wrap ~op:"cummin" i)
 let logcumsumexp ?axis x = named "logcumsumexp" @@ fun () -> wrap ~op:"logcumsumexp" (Mixin_op_ext.logcumsumexp ?axis (uop x))
-let sort ?dim ?descending x = let v, i = Mixin_op_ext.sort ?dim ?descending (uop x) in (wrap ~op:"sort" v, wrap ~op:"sort" i)
+let sort ?dim ?descending x = named "sort" @@ fun () -> let v, i = Mixin_op_ext.sort ?dim ?descending (uop x) in (wrap ~op:"sort" v, wrap ~op:"sort" i)
 let argsort ?dim ?descending x = named "argsort" @@ fun () -> wrap ~op:"argsort" (Mixin_op_ext.argsort ?dim ?descending (uop x))
 let topk ?dim ?largest ?sorted_ x k =
-  let v, i = Mixin_op_ext.topk ?dim ?largest ?sorted_ (uop x) k in (wrap ~op:"topk" v, wrap ~op:"topk" i)
+  named "topk" @@ fun () -> let v, i = Mixin_op_ext.topk ?dim ?largest ?sorted_ (uop x) k in (wrap ~op:"topk" v, wrap ~op:"topk" i)
 type scatter_reduction = Mixin_op_ext.scatter_reduction
 let scatter_reduction_of_string = Mixin_op_ext.scatter_reduction_of_string
 let scatter_reduce ?include_self x ~dim index src reduce =
   named "scatter_reduce" @@ fun () -> wrap ~op:"scatter_reduce" (Mixin_op_ext.scatter_reduce ?include_self (uop x) ~dim (uop index) (uop src) reduce)
 let scatter_mode_of_string = Mixin_op_ext.scatter_mode_of_string
 let scatter ?reduce x ~dim index src =
+  named "scatter" @@ fun () ->
   let src = match src with `Tensor t -> `Tensor (uop t) | `Scalar f -> `Scalar (Dtype.F f) in
   wrap ~op:"scatter" (Mixin_op_ext.scatter ?reduce (uop x) ~dim (uop index) src)
 let normalize ?p ?dim ?eps x = named "normalize" @@ fun () -> wrap ~op:"normalize" (Mixin_op_ext.normalize ?p ?dim ?eps (uop x))
 let softmin ?axis x = named "softmin" @@ fun () -> wrap ~op:"softmin" (Mixin_op_ext.softmin ?axis (uop x))
 let var_mean ?axis ?keepdim ?correction x =
-  let v, m = Mixin_op_ext.var_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"var_mean" v, wrap ~op:"var_mean" m)
+  named "var_mean" @@ fun () -> let v, m = Mixin_op_ext.var_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"var_mean" v, wrap ~op:"var_mean" m)
 let std_mean ?axis ?keepdim ?correction x =
-  let v, m = Mixin_op_ext.std_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"std_mean" v, wrap ~op:"std_mean" m)
+  named "std_mean" @@ fun () -> let v, m = Mixin_op_ext.std_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"std_mean" v, wrap ~op:"std_mean" m)
 let unfold x dim size step = named "unfold" @@ fun () -> wrap ~op:"unfold" (Mixin_movement.unfold (uop x) dim size step)
-let meshgrid ?indexing xs = List.map (wrap ~op:"meshgrid") (Mixin_movement.meshgrid ?indexing (List.map uop xs))
+let meshgrid ?indexing xs = named "meshgrid" @@ fun () -> List.map (wrap ~op:"meshgrid") (Mixin_movement.meshgrid ?indexing (List.map uop xs))
 
 let pad_mode_of_string = Mixin_op_ext.pad_mode_of_string
 (* tinygrad's .item() of the count, for the data-dependent output length *)
@@ -433,9 +451,7 @@ let nonzero ?size ?fill_value x =
   named "nonzero" @@ fun () -> wrap ~op:"nonzero" (Mixin_op_ext.nonzero ?size ?fill_value:(Option.map (fun i -> Dtype.I (Z.of_int i)) fill_value)
                         ~count:count_of_uop (uop x))
 
-(* ==================== end of G-ops-B block ==================== *)
-
-(* ==================== G-rand block: tinygrad tensor.py RNG state (manual_seed, _next_counter), mixin/rand.py ==================== *)
+(* ---------- random numbers: tinygrad tensor.py RNG state (manual_seed, _next_counter), mixin/rand.py ---------- *)
 
 (* tinygrad: Tensor._seed (int(time.time()) until manual_seed), _device_seeds, _device_rng_counters *)
 let rng_seed = ref (Random.State.bits (Random.State.make_self_init ()))
@@ -485,21 +501,19 @@ let kaiming_normal ?dtype ?device ?a shp = named "kaiming_normal" @@ fun () -> w
 let multinomial ?num_samples ?replacement x =
   named "multinomial" @@ fun () -> wrap ~op:"multinomial" (Mixin_rand.multinomial ?num_samples ?replacement (uop x))
 
-(* [training] (API.md) or TRAINING=1 turns dropout on *)
+(* [training] or TRAINING=1 turns dropout on *)
 let with_training f =
   if !training && Helpers.training.value = 0 then Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f else f ()
 
 let dropout ?p x =
-  with_training (fun () -> let u = Mixin_rand.dropout ?p (uop x) in if u == (uop x) then x else wrap ~op:"dropout" u)
+  named "dropout" @@ fun () -> with_training (fun () -> let u = Mixin_rand.dropout ?p (uop x) in if u == (uop x) then x else wrap ~op:"dropout" u)
 let scaled_dot_product_attention ?mask ?dropout_p ?is_causal ?enable_gqa q k v =
-  with_training (fun () ->
+  named "scaled_dot_product_attention" @@ fun () -> with_training (fun () ->
       wrap ~op:"scaled_dot_product_attention"
         (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
            (uop q) (uop k) (uop v)))
 
-(* ==================== end of G-rand block ==================== *)
-
-(* infix operators (after the T-ops block: [@] is its matmul) *)
+(* infix operators *)
 module O = struct
   let ( + ) = add
   let ( - ) = sub

@@ -91,6 +91,10 @@ val realize_all : t list -> unit
 (** Shape, dtype, device and the values. *)
 val to_string : t -> string
 
+(** A Format printer for [#install_printer]: shape, dtype, device and the values, realized; more than 1000
+    elements are summarised as numpy does (3 items at each end of every axis around [...]). *)
+val pp : Format.formatter -> t -> unit
+
 (** A copy in a fresh buffer (optionally on another device). tinygrad [Tensor.clone]. *)
 val clone : ?device:string -> t -> t
 

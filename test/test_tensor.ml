@@ -373,6 +373,22 @@ let value_cases = [
   ("value_to_string", fun () ->
       let s = T.to_string (T.of_int_array [| 2; 2 |] [| 1; 2; 3; 4 |]) in
       check_str ~what:"to_string" "<Tensor shape=(2, 2) dtype=dtypes.int device=CPU [[1, 2], [3, 4]]>" s);
+  (* Tensor.pp: numpy's repr summarises more than 1000 elements with 3 edge items per axis, e.g.
+     np.arange(2000).reshape(2, 1000) prints [[0, 1, 2, ..., 997, 998, 999], [1000, 1001, 1002, ..., 1997, 1998, 1999]] *)
+  ("value_pp", fun () ->
+      let pp t = Format.asprintf "%a" T.pp t in
+      check_str ~what:"pp small" "<Tensor shape=(2, 2) dtype=dtypes.float device=CPU [[1.5, -2.0], [3.0, 4.25]]>"
+        (pp (T.of_float_array [| 2; 2 |] [| 1.5; -2.; 3.; 4.25 |]));
+      check_str ~what:"pp bool" "<Tensor shape=(3,) dtype=dtypes.bool device=CPU [True, False, True]>"
+        (pp (T.of_int_array ~dtype:Dtype.Bool [| 3 |] [| 1; 0; 1 |]));
+      check_str ~what:"pp 1000 elements (not summarised)" "999]>"
+        (let s = pp (T.contiguous (T.arange 1000 ~dtype:Dtype.Int32)) in String.sub s (String.length s - 5) 5);
+      check_str ~what:"pp summarised"
+        "<Tensor shape=(2, 1000) dtype=dtypes.int device=CPU [[0, 1, 2, ..., 997, 998, 999], [1000, 1001, 1002, ..., 1997, 1998, 1999]]>"
+        (pp (T.reshape (T.contiguous (T.arange 2000 ~dtype:Dtype.Int32)) [| 2; 1000 |]));
+      check_str ~what:"pp summarised 3-D"
+        "<Tensor shape=(8, 1, 200) dtype=dtypes.int device=CPU [[[0, 1, 2, ..., 197, 198, 199]], [[200, 201, 202, ..., 397, 398, 399]], [[400, 401, 402, ..., 597, 598, 599]], ..., [[1000, 1001, 1002, ..., 1197, 1198, 1199]], [[1200, 1201, 1202, ..., 1397, 1398, 1399]], [[1400, 1401, 1402, ..., 1597, 1598, 1599]]]>"
+        (pp (T.reshape (T.contiguous (T.arange 1600 ~dtype:Dtype.Int32)) [| 8; 1; 200 |])));
   ("value_contiguous", fun () ->
       let c = T.contiguous (T.permute (va ()) [| 1; 0 |]) in
       check (T.to_float_array c = [| 1.; 4.; 2.; 5.; 3.; 6. |]) "contiguous");
