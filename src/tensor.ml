@@ -58,10 +58,15 @@ let named op f =
     invalid_arg (op ^ ": " ^ m)
 
 (* tinygrad: Tensor(3.0) — a device-less CONST, weak unless [dtype] *)
-let scalar ?dtype v = named "scalar" @@ fun () -> wrap ~op:"scalar" (Uop.const ?dtype (Dtype.F v))
+(* tinygrad has no CONST of dtype void (a KeyError); the creation ops refuse it by name *)
+let check_dtype op = function
+  | Some Dtype.Void -> invalid_arg (op ^ ": cannot create a tensor of dtype void")
+  | _ -> ()
+
+let scalar ?dtype v = named "scalar" @@ fun () -> check_dtype "scalar" dtype; wrap ~op:"scalar" (Uop.const ?dtype (Dtype.F v))
 
 (* tinygrad: Tensor(3) *)
-let scalar_int ?dtype v = named "scalar" @@ fun () -> wrap ~op:"scalar" (Uop.const ?dtype (Dtype.I (Z.of_int v)))
+let scalar_int ?dtype v = named "scalar_int" @@ fun () -> check_dtype "scalar_int" dtype; wrap ~op:"scalar_int" (Uop.const ?dtype (Dtype.I (Z.of_int v)))
 
 let check_shape op shp =
   if Array.exists (fun d -> d < 0) shp then invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (shape_str shp))
@@ -85,10 +90,10 @@ let empty ?dtype ?device shp =
   named "empty" @@ fun () ->
   check_shape "empty" shp;
   wrap ~op:"empty" (Mixin_creation.empty ?dtype ?device (sints shp))
-let full_like ?dtype x v = named "full_like" @@ fun () -> wrap ~op:"full_like" (Mixin_creation.full_like ?dtype (uop x) (Dtype.F v))
-let zeros_like ?dtype x = named "zeros_like" @@ fun () -> wrap ~op:"zeros_like" (Mixin_creation.zeros_like ?dtype (uop x))
-let ones_like ?dtype x = named "ones_like" @@ fun () -> wrap ~op:"ones_like" (Mixin_creation.ones_like ?dtype (uop x))
-let empty_like ?dtype x = named "empty_like" @@ fun () -> wrap ~op:"empty_like" (Mixin_creation.empty_like ?dtype (uop x))
+let full_like ?dtype x v = named "full_like" @@ fun () -> check_dtype "full_like" dtype; wrap ~op:"full_like" (Mixin_creation.full_like ?dtype (uop x) (Dtype.F v))
+let zeros_like ?dtype x = named "zeros_like" @@ fun () -> check_dtype "zeros_like" dtype; wrap ~op:"zeros_like" (Mixin_creation.zeros_like ?dtype (uop x))
+let ones_like ?dtype x = named "ones_like" @@ fun () -> check_dtype "ones_like" dtype; wrap ~op:"ones_like" (Mixin_creation.ones_like ?dtype (uop x))
+let empty_like ?dtype x = named "empty_like" @@ fun () -> check_dtype "empty_like" dtype; wrap ~op:"empty_like" (Mixin_creation.empty_like ?dtype (uop x))
 
 (* ---------- realize ---------- *)
 
@@ -96,7 +101,7 @@ let empty_like ?dtype x = named "empty_like" @@ fun () -> wrap ~op:"empty_like" 
 let linear_with_vars (xs : t list) =
   List.iter (fun x ->
       if Dtype.is_weak (uop x).dtype && Buffers.device (uop x) <> None then
-        invalid_arg "realize: cannot realize a weak dtype; cast to a concrete dtype first") xs;
+        invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") xs;
   let big_sink = Uop.sink (List.map uop xs) in
   let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map_to_tensors becomes_map;
@@ -134,7 +139,7 @@ let clip ?min ?max x =
 (* ---------- movement ---------- *)
 
 let reshape x shp = named "reshape" @@ fun () -> wrap ~op:"reshape" (Mixin_movement.reshape (uop x) (sints shp))
-let view = reshape
+let view x shp = named "view" @@ fun () -> reshape x shp
 let permute x order = named "permute" @@ fun () -> wrap ~op:"permute" (Mixin_movement.permute (uop x) (Array.to_list order))
 let expand x shp = named "expand" @@ fun () -> wrap ~op:"expand" (Mixin_movement.expand (uop x) (sints shp))
 
@@ -307,9 +312,13 @@ let training = ref false
 let arange ?(start = 0) ?(step = 1) ?dtype ?device stop =
   (* tinygrad's arange is a device-less CONST graph; [device] is accepted for the API and not used *)
   ignore (device : string option);
-  named "arange" @@ fun () -> wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
+  named "arange" @@ fun () ->
+  if step = 0 then invalid_arg "arange: step must not be 0";
+  wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
 let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
-  named "arange" @@ fun () -> wrap ~op:"arange" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
+  named "arange_float" @@ fun () ->
+  if step = 0. then invalid_arg "arange_float: step must not be 0";
+  wrap ~op:"arange_float" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
 let linspace ?dtype start stop steps = named "linspace" @@ fun () -> wrap ~op:"linspace" (Mixin_op.linspace ?dtype start stop steps)
 let eye ?m ?dtype n = named "eye" @@ fun () -> wrap ~op:"eye" (Mixin_op.eye ?m ?dtype n)
 let triu ?diagonal x = named "triu" @@ fun () -> wrap ~op:"triu" (Mixin_op.triu ?diagonal (uop x))
@@ -364,11 +373,11 @@ let binary_crossentropy_logits ?reduction ?pos_weight x y =
 
 (* tinygrad: OpMixin.gradient — d(self)/d(target) for each target *)
 let gradient_with ?gradient self (targets : t list) =
-  named "gradient" @@ fun () ->
+  named "gradient_with" @@ fun () ->
   List.map (wrap ~op:"gradient")
     (Gradient.gradient ?gradient:(Option.map uop gradient) (uop self) (List.map uop targets))
 
-let gradient self targets = gradient_with self targets
+let gradient self targets = named "gradient" @@ fun () -> gradient_with self targets
 
 
 (* tinygrad: Tensor.backward — backward fills .grad for every in-scope float tensor with a device *)
@@ -391,18 +400,18 @@ let backward ?gradient self =
 (* ---------- convolutions, pooling, einsum, interpolation, losses (tinygrad mixin/op.py) ---------- *)
 
 type reduction = Mixin_op.reduction
-let reduction_of_string = Mixin_op.reduction_of_string
+let reduction_of_string s = named "reduction_of_string" @@ fun () -> Mixin_op.reduction_of_string s
 
 let conv_nd ?bias ?groups ?stride ?dilation ?padding x w =
-  named "conv2d" @@ fun () -> wrap ~op:"conv2d" (Mixin_op.conv2d ?bias:(Option.map uop bias) ?groups ?stride ?dilation ?padding (uop x) (uop w))
+  named "conv_nd" @@ fun () -> wrap ~op:"conv_nd" (Mixin_op.conv2d ?bias:(Option.map uop bias) ?groups ?stride ?dilation ?padding (uop x) (uop w))
 let max_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
-  named "max_pool2d" @@ fun () -> wrap ~op:"max_pool2d" (Mixin_op.max_pool2d ?kernel_size ?stride ?dilation ?padding ?ceil_mode (uop x))
+  named "max_pool_nd" @@ fun () -> wrap ~op:"max_pool_nd" (Mixin_op.max_pool2d ?kernel_size ?stride ?dilation ?padding ?ceil_mode (uop x))
 let max_pool_nd_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
-  named "max_pool2d" @@ fun () ->
+  named "max_pool_nd_with_indices" @@ fun () ->
   let v, i = Mixin_op.max_pool2d_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode (uop x) in
-  (wrap ~op:"max_pool2d" v, wrap ~op:"max_pool2d" i)
+  (wrap ~op:"max_pool_nd_with_indices" v, wrap ~op:"max_pool_nd_with_indices" i)
 let avg_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad x =
-  named "avg_pool2d" @@ fun () -> wrap ~op:"avg_pool2d" (Mixin_op.avg_pool2d ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad (uop x))
+  named "avg_pool_nd" @@ fun () -> wrap ~op:"avg_pool_nd" (Mixin_op.avg_pool2d ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad (uop x))
 let conv_transpose2d ?bias ?groups ?stride ?dilation ?padding ?output_padding x w =
   named "conv_transpose2d" @@ fun () -> wrap ~op:"conv_transpose2d"
     (Mixin_op.conv_transpose2d ?bias:(Option.map uop bias) ?groups ?stride ?dilation ?padding ?output_padding (uop x) (uop w))
@@ -424,10 +433,11 @@ let argsort ?dim ?descending x = named "argsort" @@ fun () -> wrap ~op:"argsort"
 let topk ?dim ?largest ?sorted_ x k =
   named "topk" @@ fun () -> let v, i = Mixin_op_ext.topk ?dim ?largest ?sorted_ (uop x) k in (wrap ~op:"topk" v, wrap ~op:"topk" i)
 type scatter_reduction = Mixin_op_ext.scatter_reduction
-let scatter_reduction_of_string = Mixin_op_ext.scatter_reduction_of_string
+let scatter_reduction_of_string s =
+  named "scatter_reduction_of_string" @@ fun () -> Mixin_op_ext.scatter_reduction_of_string s
 let scatter_reduce ?include_self x ~dim index src reduce =
   named "scatter_reduce" @@ fun () -> wrap ~op:"scatter_reduce" (Mixin_op_ext.scatter_reduce ?include_self (uop x) ~dim (uop index) (uop src) reduce)
-let scatter_mode_of_string = Mixin_op_ext.scatter_mode_of_string
+let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> Mixin_op_ext.scatter_mode_of_string s
 let scatter ?reduce x ~dim index src =
   named "scatter" @@ fun () ->
   let src = match src with `Tensor t -> `Tensor (uop t) | `Scalar f -> `Scalar (Dtype.F f) in
@@ -441,7 +451,7 @@ let std_mean ?axis ?keepdim ?correction x =
 let unfold x dim size step = named "unfold" @@ fun () -> wrap ~op:"unfold" (Mixin_movement.unfold (uop x) dim size step)
 let meshgrid ?indexing xs = named "meshgrid" @@ fun () -> List.map (wrap ~op:"meshgrid") (Mixin_movement.meshgrid ?indexing (List.map uop xs))
 
-let pad_mode_of_string = Mixin_op_ext.pad_mode_of_string
+let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> Mixin_op_ext.pad_mode_of_string s
 (* tinygrad's .item() of the count, for the data-dependent output length *)
 let count_of_uop u = int_of_float (item (wrap ~op:"count" u))
 let masked_select ?size ?fill_value x mask =

@@ -1,7 +1,9 @@
 (* tinygrad: mixin/dtype.py (DTypeMixin) as functions over UOps *)
 
 (* tinygrad: DTypeMixin.cast *)
-let cast (x : Uop.t) dt = Uop.cast dt x
+let cast (x : Uop.t) dt =
+  if dt == Dtype.Void then invalid_arg "cast: cannot cast to void";
+  Uop.cast dt x
 
 (* tinygrad: DTypeMixin.bitcast *)
 let bitcast (x : Uop.t) dt =
