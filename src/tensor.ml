@@ -118,7 +118,7 @@ let realize_all (xs : t list) =
 (* tinygrad: Tensor.realize *)
 let realize x = realize_all [ x ]; x
 
-(* ---------- the mixins over tensors: dtype, elementwise, reduce ---------- *)
+(* ---------- the mixins over tensors: dtype, elementwise, reduce, movement ---------- *)
 
 (* tinygrad: Tensor._uop / _wrap_uop, the carrier of the mixins *)
 module Carrier = struct
@@ -130,6 +130,7 @@ end
 include Mixin_dtype.Make (Carrier)
 include Mixin_elementwise.Make (Carrier)
 include Mixin_reduce.Make (Carrier)
+include Mixin_movement.Make (Carrier)
 
 let ( mod ) = mod_
 
@@ -152,20 +153,10 @@ let pad ?mode ?(value = 0.0) x pads =
 
 let shrink x arg =
   named "shrink" @@ fun () -> wrap ~op:"shrink" (Mixin_movement.shrink (uop x) (List.map (fun (a, b) -> Some (Sint a, Sint b)) (Array.to_list arg)))
-let flip x axis = named "flip" @@ fun () -> wrap ~op:"flip" (Mixin_movement.flip (uop x) axis)
 let transpose ?(dim0 = 1) ?(dim1 = 0) x = named "transpose" @@ fun () -> wrap ~op:"transpose" (Mixin_movement.transpose ~dim0 ~dim1 (uop x))
-let flatten ?start_dim ?end_dim x = named "flatten" @@ fun () -> wrap ~op:"flatten" (Mixin_movement.flatten ?start_dim ?end_dim (uop x))
 let unflatten x dim sizes = named "unflatten" @@ fun () -> wrap ~op:"unflatten" (Mixin_movement.unflatten (uop x) dim (sints sizes))
-let squeeze ?dim x = named "squeeze" @@ fun () -> wrap ~op:"squeeze" (Mixin_movement.squeeze ?dim (uop x))
-let unsqueeze x dim = named "unsqueeze" @@ fun () -> wrap ~op:"unsqueeze" (Mixin_movement.unsqueeze (uop x) dim)
 let repeat x repeats = named "repeat" @@ fun () -> wrap ~op:"repeat" (Mixin_movement.repeat (uop x) (sints repeats))
-let repeat_interleave ?dim x repeats = named "repeat_interleave" @@ fun () -> wrap ~op:"repeat_interleave" (Mixin_movement.repeat_interleave ?dim (uop x) repeats)
-let roll ?dims x shifts = named "roll" @@ fun () -> wrap ~op:"roll" (Mixin_movement.roll ?dims (uop x) shifts)
-let split ?dim x sizes = named "split" @@ fun () -> List.map (wrap ~op:"split") (Mixin_movement.split ?dim (uop x) sizes)
-let chunk ?dim x n = named "chunk" @@ fun () -> List.map (wrap ~op:"chunk") (Mixin_movement.chunk ?dim (uop x) n)
 let cat ?(dim = 0) xs = named "cat" @@ fun () -> wrap ~op:"cat" (Mixin_reduce.cat ~dim (List.map uop xs))
-let stack ?(dim = 0) xs = named "stack" @@ fun () -> wrap ~op:"stack" (Mixin_movement.stack ~dim (List.map uop xs))
-let diag x = named "diag" @@ fun () -> wrap ~op:"diag" (Mixin_movement.diag (uop x))
 
 (* ---------- data out ---------- *)
 
@@ -448,8 +439,6 @@ let var_mean ?axis ?keepdim ?correction x =
   named "var_mean" @@ fun () -> let v, m = Mixin_op_ext.var_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"var_mean" v, wrap ~op:"var_mean" m)
 let std_mean ?axis ?keepdim ?correction x =
   named "std_mean" @@ fun () -> let v, m = Mixin_op_ext.std_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"std_mean" v, wrap ~op:"std_mean" m)
-let unfold x dim size step = named "unfold" @@ fun () -> wrap ~op:"unfold" (Mixin_movement.unfold (uop x) dim size step)
-let meshgrid ?indexing xs = named "meshgrid" @@ fun () -> List.map (wrap ~op:"meshgrid") (Mixin_movement.meshgrid ?indexing (List.map uop xs))
 
 let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> Mixin_op_ext.pad_mode_of_string s
 (* tinygrad's .item() of the count, for the data-dependent output length *)

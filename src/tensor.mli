@@ -101,7 +101,7 @@ val clone : ?device:string -> t -> t
 (** [assign x v]: writes [v] (broadcast, same dtype) into [x] in place. tinygrad [Tensor.assign]. *)
 val assign : t -> t -> t
 
-(** {1 dtype, elementwise and reductions}
+(** {1 dtype, elementwise, reductions, movement}
     The mixins over tensors (see {!Mixin_intf}); an op's [Invalid_argument] starts with its name. *)
 
 (** tinygrad [mixin/dtype.py]. *)
@@ -112,6 +112,9 @@ include Mixin_intf.ELEMENTWISE with type t := t
 
 (** tinygrad [mixin/reduce.py], with [OpMixin]'s min, mean, var and std. *)
 include Mixin_intf.REDUCE with type t := t
+
+(** tinygrad [mixin/movement.py], the ops without shape arguments (the others follow). *)
+include Mixin_intf.MOVEMENT with type t := t
 
 (** Floor modulo, {!mod_}. *)
 val ( mod ) : t -> t -> t
@@ -140,47 +143,17 @@ val pad : ?mode:Mixin_op_ext.pad_mode -> ?value:float -> t -> (int * int) array 
 (** Keep [(start, end)] of each axis. *)
 val shrink : t -> (int * int) array -> t
 
-(** Reverse the axes. *)
-val flip : t -> int list -> t
-
 (** Swaps axes [dim0] and [dim1] (default 1 and 0, as tinygrad's). tinygrad [transpose]. *)
 val transpose : ?dim0:int -> ?dim1:int -> t -> t
-
-(** Merge axes [start_dim..end_dim]. *)
-val flatten : ?start_dim:int -> ?end_dim:int -> t -> t
 
 (** Split one axis into sizes. *)
 val unflatten : t -> int -> int array -> t
 
-(** Removes size-1 axes (all, or [dim]). tinygrad [squeeze]. *)
-val squeeze : ?dim:int -> t -> t
-
-(** Insert a size-1 axis. *)
-val unsqueeze : t -> int -> t
-
 (** Tile. *)
 val repeat : t -> int array -> t
 
-(** Repeat each element. *)
-val repeat_interleave : ?dim:int -> t -> int -> t
-
-(** Circular shift ([dims] default: flattened). *)
-val roll : ?dims:int list -> t -> int list -> t
-
-(** Split along an axis into chunks of a size or explicit sizes. *)
-val split : ?dim:int -> t -> [ `Size of int | `Sizes of int list ] -> t list
-
-(** Split into a number of chunks. *)
-val chunk : ?dim:int -> t -> int -> t list
-
 (** Concatenates along [dim] (default 0). tinygrad [cat]. *)
 val cat : ?dim:int -> t list -> t
-
-(** Stacks along a new axis [dim] (default 0). tinygrad [stack]. *)
-val stack : ?dim:int -> t list -> t
-
-(** A 1-d tensor as the diagonal of a square matrix. *)
-val diag : t -> t
 
 
 (** A copy on another device (the tensor itself when already there or device-less). tinygrad [Tensor.to]. *)
@@ -399,13 +372,6 @@ val var_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
 
 (** (std, mean). tinygrad [Tensor.std_mean]. *)
 val std_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
-
-(** [unfold x dim size step]: sliding windows of [size] with [step] along [dim], as a new last axis. tinygrad
-    [Tensor.unfold]. *)
-val unfold : t -> int -> int -> int -> t
-
-(** Coordinate grids of 0-d / 1-d tensors (default [`Ij]). tinygrad [Tensor.meshgrid]. *)
-val meshgrid : ?indexing:[ `Ij | `Xy ] -> t list -> t list
 
 (** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise [Invalid_argument]. *)
 val pad_mode_of_string : string -> Mixin_op_ext.pad_mode

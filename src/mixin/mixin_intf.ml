@@ -342,3 +342,44 @@ module type REDUCE = sig
   (** Standard deviation. tinygrad [OpMixin.std]. *)
   val std : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
 end
+
+(** tinygrad: mixin/movement.py MovementMixin, the ops whose arguments are not shapes (the Tensor API takes shapes as int arrays, UOps as symbolic lists). *)
+module type MOVEMENT = sig
+  type t
+
+  (** Reverse the axes. tinygrad [MovementMixin.flip]. *)
+  val flip : t -> int list -> t
+
+  (** Stack along a new axis. tinygrad [MovementMixin.stack]. *)
+  val stack : ?dim:int -> t list -> t
+
+  (** Remove size-1 axes (or the given one). tinygrad [MovementMixin.squeeze]. *)
+  val squeeze : ?dim:int -> t -> t
+
+  (** Insert a size-1 axis. tinygrad [MovementMixin.unsqueeze]. *)
+  val unsqueeze : t -> int -> t
+
+  (** Merge the axes [start_dim..end_dim]. tinygrad [MovementMixin.flatten]. *)
+  val flatten : ?start_dim:int -> ?end_dim:int -> t -> t
+
+  (** Split along an axis into chunks of a size or explicit sizes. tinygrad [MovementMixin.split]. *)
+  val split : ?dim:int -> t -> [ `Size of int | `Sizes of int list ] -> t list
+
+  (** Split into a number of chunks. tinygrad [MovementMixin.chunk]. *)
+  val chunk : ?dim:int -> t -> int -> t list
+
+  (** Repeat each element. tinygrad [MovementMixin.repeat_interleave]. *)
+  val repeat_interleave : ?dim:int -> t -> int -> t
+
+  (** Circular shift. tinygrad [MovementMixin.roll]. *)
+  val roll : ?dims:int list -> t -> int list -> t
+
+  (** A 1-d tensor as the diagonal of a square matrix. tinygrad [MovementMixin.diag]. *)
+  val diag : t -> t
+
+  (** [meshgrid ?indexing tensors]: coordinate grids of 0-d / 1-d tensors ([`Ij] matrix or [`Xy] Cartesian indexing). *)
+  val meshgrid : ?indexing:[ `Ij | `Xy ] -> t list -> t list
+
+  (** Overlapping windows along an axis. tinygrad [MovementMixin.unfold]. *)
+  val unfold : t -> int -> int -> int -> t
+end
