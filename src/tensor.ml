@@ -8,7 +8,6 @@ include Tensor_base
 
 type index = I of int | S of int option * int option * int option | T of t | New | Ellipsis
 
-
 (* ---------- properties ---------- *)
 
 let sints l = List.map (fun i -> Sint i) (Array.to_list l)
@@ -118,7 +117,7 @@ let realize_all (xs : t list) =
 (* tinygrad: Tensor.realize *)
 let realize x = realize_all [ x ]; x
 
-(* ---------- the mixins over tensors: dtype, elementwise, reduce, movement ---------- *)
+(* ---------- the mixins over tensors: dtype, elementwise, reduce, movement, op ---------- *)
 
 (* tinygrad: Tensor._uop / _wrap_uop, the carrier of the mixins *)
 module Carrier = struct
@@ -131,6 +130,8 @@ include Mixin_dtype.Make (Carrier)
 include Mixin_elementwise.Make (Carrier)
 include Mixin_reduce.Make (Carrier)
 include Mixin_movement.Make (Carrier)
+include Mixin_op.Make (Carrier)
+include Mixin_op_ext.Make (Carrier)
 
 let ( mod ) = mod_
 
@@ -312,29 +313,13 @@ let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
   wrap ~op:"arange_float" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
 let linspace ?dtype start stop steps = named "linspace" @@ fun () -> wrap ~op:"linspace" (Mixin_op.linspace ?dtype start stop steps)
 let eye ?m ?dtype n = named "eye" @@ fun () -> wrap ~op:"eye" (Mixin_op.eye ?m ?dtype n)
-let triu ?diagonal x = named "triu" @@ fun () -> wrap ~op:"triu" (Mixin_op.triu ?diagonal (uop x))
-let tril ?diagonal x = named "tril" @@ fun () -> wrap ~op:"tril" (Mixin_op.tril ?diagonal (uop x))
 
 let getitem x (idx : index list) =
   let conv = function
     | I i -> Mixin_op.I i | S (a, b, c) -> Mixin_op.S (a, b, c) | T t -> Mixin_op.T (uop t)
     | New -> Mixin_op.New | Ellipsis -> Mixin_op.Ellipsis in
   named "getitem" @@ fun () -> wrap ~op:"getitem" (Mixin_op.getitem (uop x) (List.map conv idx))
-let gather x ~dim index = named "gather" @@ fun () -> wrap ~op:"gather" (Mixin_op.gather (uop x) ~dim (uop index))
-let one_hot x n = named "one_hot" @@ fun () -> wrap ~op:"one_hot" (Mixin_op.one_hot (uop x) n)
 
-let dot x w = named "dot" @@ fun () -> wrap ~op:"dot" (Mixin_op.dot (uop x) (uop w))
-let matmul x w = named "matmul" @@ fun () -> wrap ~op:"matmul" (Mixin_op.matmul (uop x) (uop w))
-let linear ?bias x weight = named "linear" @@ fun () -> wrap ~op:"linear" (Mixin_op.linear ?bias:(Option.map uop bias) (uop x) (uop weight))
-
-let logsumexp ?axis ?keepdim x = named "logsumexp" @@ fun () -> wrap ~op:"logsumexp" (Mixin_op.logsumexp ?axis ?keepdim (uop x))
-let softmax ?axis x = named "softmax" @@ fun () -> wrap ~op:"softmax" (Mixin_op.softmax ?axis (uop x))
-let log_softmax ?axis x = named "log_softmax" @@ fun () -> wrap ~op:"log_softmax" (Mixin_op.log_softmax ?axis (uop x))
-let argmax ?axis ?keepdim x = named "argmax" @@ fun () -> wrap ~op:"argmax" (Mixin_op.argmax ?axis ?keepdim (uop x))
-let argmin ?axis ?keepdim x = named "argmin" @@ fun () -> wrap ~op:"argmin" (Mixin_op.argmin ?axis ?keepdim (uop x))
-let cumsum ?axis x = named "cumsum" @@ fun () -> wrap ~op:"cumsum" (Mixin_op.cumsum ?axis (uop x))
-let cumprod ~axis x = named "cumprod" @@ fun () -> wrap ~op:"cumprod" (Mixin_op.cumprod ~axis (uop x))
-let layernorm ?axis ?eps x = named "layernorm" @@ fun () -> wrap ~op:"layernorm" (Mixin_op.layernorm ?axis ?eps (uop x))
 let batchnorm ?weight ?bias ?axis x ~mean ~invstd =
   named "batchnorm" @@ fun () -> wrap ~op:"batchnorm" (Mixin_op.batchnorm ?axis (uop x) ~weight:(Option.map uop weight) ~bias:(Option.map uop bias)
                           ~mean:(uop mean) ~invstd:(uop invstd))
@@ -350,16 +335,6 @@ let avg_pool2d ?(kernel_size = 2) ?stride ?padding x =
   named "avg_pool2d" @@ fun () -> wrap ~op:"avg_pool2d" (Mixin_op.avg_pool2d ~kernel_size:[ kernel_size; kernel_size ] ?stride:(one_opt stride)
                            ?padding:(one_opt padding) (uop x))
 
-let cross_entropy ?reduction ?label_smoothing x y =
-  named "cross_entropy" @@ fun () -> wrap ~op:"cross_entropy" (Mixin_op.cross_entropy ?reduction ?label_smoothing (uop x) (uop y))
-let sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction x y =
-  named "sparse_categorical_crossentropy" @@ fun () -> wrap ~op:"sparse_categorical_crossentropy"
-    (Mixin_op.sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction (uop x) (uop y))
-let binary_crossentropy ?reduction x y = named "binary_crossentropy" @@ fun () -> wrap ~op:"binary_crossentropy" (Mixin_op.binary_crossentropy ?reduction (uop x) (uop y))
-let binary_crossentropy_logits ?reduction ?pos_weight x y =
-  named "binary_crossentropy_logits" @@ fun () -> wrap ~op:"binary_crossentropy_logits"
-    (Mixin_op.binary_crossentropy_logits ?reduction ?pos_weight:(Option.map uop pos_weight) (uop x) (uop y))
-
 (* ---------- autograd: tinygrad tensor.py backward, mixin/op.py gradient ---------- *)
 
 (* tinygrad: OpMixin.gradient — d(self)/d(target) for each target *)
@@ -369,7 +344,6 @@ let gradient_with ?gradient self (targets : t list) =
     (Gradient.gradient ?gradient:(Option.map uop gradient) (uop self) (List.map uop targets))
 
 let gradient self targets = named "gradient" @@ fun () -> gradient_with self targets
-
 
 (* tinygrad: Tensor.backward — backward fills .grad for every in-scope float tensor with a device *)
 let backward ?gradient self =
@@ -408,37 +382,17 @@ let conv_transpose2d ?bias ?groups ?stride ?dilation ?padding ?output_padding x 
     (Mixin_op.conv_transpose2d ?bias:(Option.map uop bias) ?groups ?stride ?dilation ?padding ?output_padding (uop x) (uop w))
 let max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size x indices =
   named "max_unpool2d" @@ fun () -> wrap ~op:"max_unpool2d" (Mixin_op.max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size (uop x) (uop indices))
-let einsum ?dtype formula xs = named "einsum" @@ fun () -> wrap ~op:"einsum" (Mixin_op.einsum ?dtype formula (List.map uop xs))
-let interpolate ?mode ?align_corners x size = named "interpolate" @@ fun () -> wrap ~op:"interpolate" (Mixin_op.interpolate ?mode ?align_corners (uop x) size)
-let diagonal ?offset ?dim1 ?dim2 x = named "diagonal" @@ fun () -> wrap ~op:"diagonal" (Mixin_op.diagonal ?offset ?dim1 ?dim2 (uop x))
-let nll_loss ?weight ?ignore_index ?reduction x y =
-  named "nll_loss" @@ fun () -> wrap ~op:"nll_loss" (Mixin_op.nll_loss ?weight:(Option.map uop weight) ?ignore_index ?reduction (uop x) (uop y))
 
 (* ---------- scans, sort, scatter, more movement (tinygrad mixin/op.py, mixin/movement.py) ---------- *)
 
-let cummax ?axis x = named "cummax" @@ fun () -> let v, i = Mixin_op_ext.cummax ?axis (uop x) in (wrap ~op:"cummax" v, wrap ~op:"cummax" i)
-let cummin ?axis x = named "cummin" @@ fun () -> let v, i = Mixin_op_ext.cummin ?axis (uop x) in (wrap ~op:"cummin" v, wrap ~op:"cummin" i)
-let logcumsumexp ?axis x = named "logcumsumexp" @@ fun () -> wrap ~op:"logcumsumexp" (Mixin_op_ext.logcumsumexp ?axis (uop x))
-let sort ?dim ?descending x = named "sort" @@ fun () -> let v, i = Mixin_op_ext.sort ?dim ?descending (uop x) in (wrap ~op:"sort" v, wrap ~op:"sort" i)
-let argsort ?dim ?descending x = named "argsort" @@ fun () -> wrap ~op:"argsort" (Mixin_op_ext.argsort ?dim ?descending (uop x))
-let topk ?dim ?largest ?sorted_ x k =
-  named "topk" @@ fun () -> let v, i = Mixin_op_ext.topk ?dim ?largest ?sorted_ (uop x) k in (wrap ~op:"topk" v, wrap ~op:"topk" i)
 type scatter_reduction = Mixin_op_ext.scatter_reduction
 let scatter_reduction_of_string s =
   named "scatter_reduction_of_string" @@ fun () -> Mixin_op_ext.scatter_reduction_of_string s
-let scatter_reduce ?include_self x ~dim index src reduce =
-  named "scatter_reduce" @@ fun () -> wrap ~op:"scatter_reduce" (Mixin_op_ext.scatter_reduce ?include_self (uop x) ~dim (uop index) (uop src) reduce)
 let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> Mixin_op_ext.scatter_mode_of_string s
 let scatter ?reduce x ~dim index src =
   named "scatter" @@ fun () ->
   let src = match src with `Tensor t -> `Tensor (uop t) | `Scalar f -> `Scalar (Dtype.F f) in
   wrap ~op:"scatter" (Mixin_op_ext.scatter ?reduce (uop x) ~dim (uop index) src)
-let normalize ?p ?dim ?eps x = named "normalize" @@ fun () -> wrap ~op:"normalize" (Mixin_op_ext.normalize ?p ?dim ?eps (uop x))
-let softmin ?axis x = named "softmin" @@ fun () -> wrap ~op:"softmin" (Mixin_op_ext.softmin ?axis (uop x))
-let var_mean ?axis ?keepdim ?correction x =
-  named "var_mean" @@ fun () -> let v, m = Mixin_op_ext.var_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"var_mean" v, wrap ~op:"var_mean" m)
-let std_mean ?axis ?keepdim ?correction x =
-  named "std_mean" @@ fun () -> let v, m = Mixin_op_ext.std_mean ?axis ?keepdim ?correction (uop x) in (wrap ~op:"std_mean" v, wrap ~op:"std_mean" m)
 
 let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> Mixin_op_ext.pad_mode_of_string s
 (* tinygrad's .item() of the count, for the data-dependent output length *)
@@ -519,5 +473,5 @@ module O = struct
   let ( * ) = mul
   let ( / ) x y = div x y
   let ( ~- ) = neg
-  let ( *@ ) = matmul
+  let ( *@ ) x y = matmul x y
 end

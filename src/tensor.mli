@@ -101,7 +101,7 @@ val clone : ?device:string -> t -> t
 (** [assign x v]: writes [v] (broadcast, same dtype) into [x] in place. tinygrad [Tensor.assign]. *)
 val assign : t -> t -> t
 
-(** {1 dtype, elementwise, reductions, movement}
+(** {1 The mixins: dtype, elementwise, reductions, movement, op}
     The mixins over tensors (see {!Mixin_intf}); an op's [Invalid_argument] starts with its name. *)
 
 (** tinygrad [mixin/dtype.py]. *)
@@ -115,6 +115,12 @@ include Mixin_intf.REDUCE with type t := t
 
 (** tinygrad [mixin/movement.py], the ops without shape arguments (the others follow). *)
 include Mixin_intf.MOVEMENT with type t := t
+
+(** tinygrad [mixin/op.py]: indexing, linear algebra, softmax and scans, norms, losses (more follow). *)
+include Mixin_intf.OP with type t := t
+
+(** tinygrad [mixin/op.py]: cumulative max/min, sort and topk, scatter_reduce, normalize, var_mean. *)
+include Mixin_intf.OP_EXT with type t := t
 
 (** Floor modulo, {!mod_}. *)
 val ( mod ) : t -> t -> t
@@ -178,53 +184,8 @@ val linspace : ?dtype:Dtype.t -> float -> float -> int -> t
 (** [eye ?m n]: an [n x m] (default square) identity, float32 by default. *)
 val eye : ?m:int -> ?dtype:Dtype.t -> int -> t
 
-(** The upper triangle of the last two axes ([diagonal] default 0), the rest 0. *)
-val triu : ?diagonal:int -> t -> t
-
-(** The lower triangle of the last two axes ([diagonal] default 0), the rest 0. *)
-val tril : ?diagonal:int -> t -> t
-
 (** [x[1, 2:5:2, idx_tensor, None, ...]]; out-of-range tensor indices give 0. *)
 val getitem : t -> index list -> t
-
-(** [gather x ~dim idx]: [x] picked along [dim] by the int tensor [idx] (same ndim). *)
-val gather : t -> dim:int -> t -> t
-
-(** [one_hot idx n]: one-hot of an int tensor (a weak int result, as tinygrad's). *)
-val one_hot : t -> int -> t
-
-(** Dot / matrix product (1-d and batched operands as numpy). *)
-val dot : t -> t -> t
-
-(** Matrix product ({!dot}). *)
-val matmul : t -> t -> t
-
-(** [linear ?bias x weight]: [x @ weight + bias], weight is (in, out). *)
-val linear : ?bias:t -> t -> t -> t
-
-(** [log(sum(exp x))] over one axis (all by default), numerically stable. *)
-val logsumexp : ?axis:int -> ?keepdim:bool -> t -> t
-
-(** Softmax over an axis (default -1). *)
-val softmax : ?axis:int -> t -> t
-
-(** Log-softmax over an axis (default -1). *)
-val log_softmax : ?axis:int -> t -> t
-
-(** Index of the first maximum (int32), over the flattened tensor without [axis]. *)
-val argmax : ?axis:int -> ?keepdim:bool -> t -> t
-
-(** Index of the first minimum (int32). *)
-val argmin : ?axis:int -> ?keepdim:bool -> t -> t
-
-(** Cumulative sum along [axis] (default 0). *)
-val cumsum : ?axis:int -> t -> t
-
-(** Cumulative product along [axis]. *)
-val cumprod : axis:int -> t -> t
-
-(** Layer normalisation over [axis] (default [-1]) with [eps] (default 1e-5), no affine part. *)
-val layernorm : ?axis:int list -> ?eps:float -> t -> t
 
 (** Batch normalisation over axis 1 with the given [mean] and [invstd]. *)
 val batchnorm : ?weight:t -> ?bias:t -> ?axis:int list -> t -> mean:t -> invstd:t -> t
@@ -237,19 +198,6 @@ val max_pool2d : ?kernel_size:int -> ?stride:int -> ?padding:int -> t -> t
 
 (** Average pooling over the last two axes, padding counted (kernel default 2, stride default the kernel). *)
 val avg_pool2d : ?kernel_size:int -> ?stride:int -> ?padding:int -> t -> t
-
-(** Cross-entropy of logits (class axis 1) against int labels or class probabilities (mean by default). *)
-val cross_entropy : ?reduction:Mixin_op.reduction -> ?label_smoothing:float -> t -> t -> t
-
-(** Cross-entropy of logits (class axis -1) against int labels (mean over the non-ignored by default). *)
-val sparse_categorical_crossentropy :
-  ?ignore_index:int -> ?label_smoothing:float -> ?reduction:Mixin_op.reduction -> t -> t -> t
-
-(** Binary cross-entropy of probabilities against targets (mean by default). *)
-val binary_crossentropy : ?reduction:Mixin_op.reduction -> t -> t -> t
-
-(** Binary cross-entropy of logits against targets (mean by default), positives weighted by [pos_weight]. *)
-val binary_crossentropy_logits : ?reduction:Mixin_op.reduction -> ?pos_weight:t -> t -> t -> t
 
 
 (** {1 Autograd}
@@ -310,39 +258,9 @@ val max_unpool2d :
   ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
   t -> t -> t
 
-(** [einsum formula operands]. tinygrad [Tensor.einsum]. *)
-val einsum : ?dtype:Dtype.t -> string -> t list -> t
-
-(** [interpolate x size]: resize the last axes (default mode [`Linear]). tinygrad [Tensor.interpolate]. *)
-val interpolate : ?mode:Mixin_op.interpolate_mode -> ?align_corners:bool -> t -> int list -> t
-
-(** The diagonal of two axes, as the last axis. tinygrad [Tensor.diagonal]. *)
-val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> t -> t
-
-(** Negative log-likelihood of log-probabilities (class axis 1) against int labels. tinygrad [Tensor.nll_loss]. *)
-val nll_loss : ?weight:t -> ?ignore_index:int -> ?reduction:reduction -> t -> t -> t
-
 
 (** {1 Scans, sort, scatter, more movement}
     See {!Mixin_op_ext} and {!Mixin_movement}. *)
-
-(** [cummax ?axis x]: running maximum along [axis] (default 0) and its int32 indices. tinygrad [Tensor.cummax]. *)
-val cummax : ?axis:int -> t -> t * t
-
-(** [cummin ?axis x]: running minimum and its int32 indices. tinygrad [Tensor.cummin]. *)
-val cummin : ?axis:int -> t -> t * t
-
-(** [log(cumsum(exp x))] along [axis] (default 0). tinygrad [Tensor.logcumsumexp]. *)
-val logcumsumexp : ?axis:int -> t -> t
-
-(** Sorted values along [dim] (default -1) and their int32 indices (stable). tinygrad [Tensor.sort]. *)
-val sort : ?dim:int -> ?descending:bool -> t -> t * t
-
-(** The indices that sort along [dim]. tinygrad [Tensor.argsort]. *)
-val argsort : ?dim:int -> ?descending:bool -> t -> t
-
-(** [topk x k]: the [k] largest (smallest unless [largest]) values along [dim] and their indices. tinygrad [Tensor.topk]. *)
-val topk : ?dim:int -> ?largest:bool -> ?sorted_:bool -> t -> int -> t * t
 
 (** The reductions of {!scatter_reduce}. *)
 type scatter_reduction = Mixin_op_ext.scatter_reduction
@@ -350,28 +268,12 @@ type scatter_reduction = Mixin_op_ext.scatter_reduction
 (** tinygrad's reduce names ("sum", "prod", "mean", "amax", "amin"); others raise [Invalid_argument]. *)
 val scatter_reduction_of_string : string -> scatter_reduction
 
-(** [scatter_reduce x ~dim index src reduce]: [src] reduced into [x] at [index] along [dim] ([include_self] default
-    true). tinygrad [Tensor.scatter_reduce]. *)
-val scatter_reduce : ?include_self:bool -> t -> dim:int -> t -> t -> scatter_reduction -> t
-
 (** tinygrad's scatter reduce names ("add", "multiply"); others raise [Invalid_argument]. *)
 val scatter_mode_of_string : string -> [ `Add | `Multiply ]
 
 (** [scatter x ~dim index src]: [src] written at [index] along [dim] (the last write wins); with [reduce] (scalar
     [src] only) added or multiplied in. tinygrad [Tensor.scatter]. *)
 val scatter : ?reduce:[ `Add | `Multiply ] -> t -> dim:int -> t -> [ `Tensor of t | `Scalar of float ] -> t
-
-(** Lp normalisation along [dim] (default p=2, dim=1, eps=1e-12). tinygrad [Tensor.normalize]. *)
-val normalize : ?p:float -> ?dim:int -> ?eps:float -> t -> t
-
-(** [softmax(-x)] over [axis] (default -1). tinygrad [Tensor.softmin]. *)
-val softmin : ?axis:int -> t -> t
-
-(** (var, mean). tinygrad [Tensor.var_mean]. *)
-val var_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
-
-(** (std, mean). tinygrad [Tensor.std_mean]. *)
-val std_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
 
 (** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise [Invalid_argument]. *)
 val pad_mode_of_string : string -> Mixin_op_ext.pad_mode

@@ -4,6 +4,15 @@
    over the carrier [C.t], naming the op in front of any Invalid_argument. The UOp functions are the instance
    for [Uop.t] itself; {!Tensor} includes the instance for its tensors. *)
 
+(** A loss reduction. tinygrad [ReductionStr]. *)
+type reduction = [ `Mean | `Sum | `None ]
+
+(** The modes of [interpolate]. tinygrad's [mode] strings "linear", "nearest", "nearest-exact". *)
+type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
+
+(** The reductions of [scatter_reduce]. tinygrad's "sum", "prod", "mean", "amax", "amin". *)
+type scatter_reduction = [ `Sum | `Prod | `Mean | `Amax | `Amin ]
+
 (** tinygrad: DTypeMixin._uop / _wrap_uop *)
 module type CARRIER = sig
   type t
@@ -382,4 +391,120 @@ module type MOVEMENT = sig
 
   (** Overlapping windows along an axis. tinygrad [MovementMixin.unfold]. *)
   val unfold : t -> int -> int -> int -> t
+end
+
+(** tinygrad: mixin/op.py OpMixin: indexing, linear algebra, softmax and scans, norms, losses. *)
+module type OP = sig
+  type t
+
+  (** The upper triangle of the last two axes, the rest 0. tinygrad [OpMixin.triu]. *)
+  val triu : ?diagonal:int -> t -> t
+
+  (** The lower triangle of the last two axes, the rest 0. tinygrad [OpMixin.tril]. *)
+  val tril : ?diagonal:int -> t -> t
+
+  (** [gather x ~dim idx]: [x] picked along [dim] by [idx]. tinygrad [OpMixin.gather]. *)
+  val gather : t -> dim:int -> t -> t
+
+  (** [one_hot idx n]: weak-int one-hot of an int tensor. tinygrad [OpMixin.one_hot]. *)
+  val one_hot : t -> int -> t
+
+  (** Dot product / matrix product of the last axis of [x] with the second-to-last (or only) axis of [w];
+      [dtype] is the accumulation dtype. tinygrad [OpMixin.dot]. *)
+  val dot : ?dtype:Dtype.t -> t -> t -> t
+
+  (** [matmul x y] ([y @ x] with [reverse]). tinygrad [OpMixin.matmul]. *)
+  val matmul : ?reverse:bool -> ?dtype:Dtype.t -> t -> t -> t
+
+  (** [linear ?bias x weight]: [x @ weight + bias] (elementwise for a 1-d weight). tinygrad [OpMixin.linear]. *)
+  val linear : ?bias:t -> ?dtype:Dtype.t -> t -> t -> t
+
+  (** Numerically stable [log(sum(exp x))] over one axis (all axes by default). tinygrad [OpMixin.logsumexp]. *)
+  val logsumexp : ?axis:int -> ?keepdim:bool -> t -> t
+
+  (** Softmax over an axis (default -1). tinygrad [OpMixin.softmax]. *)
+  val softmax : ?axis:int -> ?dtype:Dtype.t -> t -> t
+
+  (** Log-softmax over an axis (default -1). tinygrad [OpMixin.log_softmax]. *)
+  val log_softmax : ?axis:int -> ?dtype:Dtype.t -> t -> t
+
+  (** Index of the (first) maximum, int32 (over the flattened tensor without [axis]). tinygrad [OpMixin.argmax]. *)
+  val argmax : ?axis:int -> ?keepdim:bool -> t -> t
+
+  (** Index of the (first) minimum, int32. tinygrad [OpMixin.argmin]. *)
+  val argmin : ?axis:int -> ?keepdim:bool -> t -> t
+
+  (** Cumulative sum (default axis 0). tinygrad [OpMixin.cumsum]. *)
+  val cumsum : ?axis:int -> t -> t
+
+  (** Cumulative product. tinygrad [OpMixin.cumprod]. *)
+  val cumprod : axis:int -> t -> t
+
+  (** Layer normalisation over [axis] (default [-1]), no affine part. tinygrad [OpMixin.layernorm]. *)
+  val layernorm : ?axis:int list -> ?eps:float -> t -> t
+
+  (** Binary cross-entropy of probabilities [x] against targets [y]. tinygrad [OpMixin.binary_crossentropy]. *)
+  val binary_crossentropy : ?reduction:reduction -> t -> t -> t
+
+  (** Binary cross-entropy of logits. tinygrad [OpMixin.binary_crossentropy_logits]. *)
+  val binary_crossentropy_logits : ?reduction:reduction -> ?pos_weight:t -> t -> t -> t
+
+  (** Cross-entropy of logits (class axis -1) against int labels. tinygrad [OpMixin.sparse_categorical_crossentropy]. *)
+  val sparse_categorical_crossentropy : ?ignore_index:int -> ?label_smoothing:float -> ?reduction:reduction -> t -> t -> t
+
+  (** Cross-entropy of logits (class axis 1, or 0 for 1-d) against labels or probabilities. tinygrad
+      [OpMixin.cross_entropy]. *)
+  val cross_entropy : ?reduction:reduction -> ?label_smoothing:float -> t -> t -> t
+
+  (** Negative log-likelihood of log-probabilities against int labels. tinygrad [OpMixin.nll_loss]. *)
+  val nll_loss : ?weight:t -> ?ignore_index:int -> ?reduction:reduction -> t -> t -> t
+
+  (** The diagonal of [dim1], [dim2] (defaults 0, 1) moved to the last axis. tinygrad [MovementMixin.diagonal]. *)
+  val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> t -> t
+
+  (** [einsum formula operands]: Einstein summation (traces, [...] broadcasting, implicit output). tinygrad
+      [OpMixin.einsum]. *)
+  val einsum : ?dtype:Dtype.t -> string -> t list -> t
+
+  (** [interpolate x size]: resizes the last [List.length size] axes. tinygrad [OpMixin.interpolate]. *)
+  val interpolate : ?mode:interpolate_mode -> ?align_corners:bool -> t -> int list -> t
+end
+
+(** tinygrad: mixin/op.py OpMixin: cumulative max/min, sort and topk, scatter_reduce, normalize, var_mean. *)
+module type OP_EXT = sig
+  type t
+
+  (** [cummax ?axis x]: the running maximum along [axis] (default 0) and the int32 index of where it was reached. *)
+  val cummax : ?axis:int -> t -> t * t
+
+  (** [cummin ?axis x]: the running minimum and its int32 indices. *)
+  val cummin : ?axis:int -> t -> t * t
+
+  (** [logcumsumexp ?axis x]: [log(cumsum(exp x))] along [axis] (default 0), numerically stable. *)
+  val logcumsumexp : ?axis:int -> t -> t
+
+  (** [sort ?dim ?descending x]: the sorted values along [dim] (default -1) and their indices (a bitonic sort; equal
+      elements keep their order). *)
+  val sort : ?dim:int -> ?descending:bool -> t -> t * t
+
+  (** The indices of {!sort}. *)
+  val argsort : ?dim:int -> ?descending:bool -> t -> t
+
+  (** [topk ?dim ?largest ?sorted_ x k]: the [k] largest (or smallest) values along [dim] and their indices. *)
+  val topk : ?dim:int -> ?largest:bool -> ?sorted_:bool -> t -> int -> t * t
+
+  (** [scatter_reduce ?include_self x ~dim index src reduce]: [src] reduced into [x] at [index] along [dim]. *)
+  val scatter_reduce : ?include_self:bool -> t -> dim:int -> t -> t -> scatter_reduction -> t
+
+  (** [normalize ?p ?dim ?eps x]: [x] divided by its Lp norm along [dim] (default p=2, dim=1, eps=1e-12). *)
+  val normalize : ?p:float -> ?dim:int -> ?eps:float -> t -> t
+
+  (** [softmin ?axis x]: [softmax(-x)]. *)
+  val softmin : ?axis:int -> ?dtype:Dtype.t -> t -> t
+
+  (** (var, mean). *)
+  val var_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
+
+  (** (std, mean). *)
+  val std_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
 end

@@ -393,12 +393,18 @@ module Make (C : Mixin_intf.CARRIER) = struct
   let stack ?dim x = named "stack" @@ fun () -> C.wrap_uop ~op:"stack" (stack ?dim (List.map C.uop x))
   let squeeze ?dim x = named "squeeze" @@ fun () -> C.wrap_uop ~op:"squeeze" (squeeze ?dim (C.uop x))
   let unsqueeze x y = named "unsqueeze" @@ fun () -> C.wrap_uop ~op:"unsqueeze" (unsqueeze (C.uop x) y)
-  let flatten ?start_dim ?end_dim x = named "flatten" @@ fun () -> C.wrap_uop ~op:"flatten" (flatten ?start_dim ?end_dim (C.uop x))
+  let flatten ?start_dim ?end_dim x =
+    named "flatten" @@ fun () ->
+    C.wrap_uop ~op:"flatten" (flatten ?start_dim ?end_dim (C.uop x))
   let split ?dim x y = named "split" @@ fun () -> List.map (C.wrap_uop ~op:"split") (split ?dim (C.uop x) y)
   let chunk ?dim x y = named "chunk" @@ fun () -> List.map (C.wrap_uop ~op:"chunk") (chunk ?dim (C.uop x) y)
-  let repeat_interleave ?dim x y = named "repeat_interleave" @@ fun () -> C.wrap_uop ~op:"repeat_interleave" (repeat_interleave ?dim (C.uop x) y)
+  let repeat_interleave ?dim x y =
+    named "repeat_interleave" @@ fun () ->
+    C.wrap_uop ~op:"repeat_interleave" (repeat_interleave ?dim (C.uop x) y)
   let roll ?dims x y = named "roll" @@ fun () -> C.wrap_uop ~op:"roll" (roll ?dims (C.uop x) y)
   let diag x = named "diag" @@ fun () -> C.wrap_uop ~op:"diag" (diag (C.uop x))
-  let meshgrid ?indexing x = named "meshgrid" @@ fun () -> List.map (C.wrap_uop ~op:"meshgrid") (meshgrid ?indexing (List.map C.uop x))
+  let meshgrid ?indexing x =
+    named "meshgrid" @@ fun () ->
+    List.map (C.wrap_uop ~op:"meshgrid") (meshgrid ?indexing (List.map C.uop x))
   let unfold x y z w = named "unfold" @@ fun () -> C.wrap_uop ~op:"unfold" (unfold (C.uop x) y z w)
 end

@@ -474,7 +474,7 @@ let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
 
 (* ---------- losses ---------- *)
 
-type reduction = [ `Mean | `Sum | `None ]
+type reduction = Mixin_intf.reduction
 
 (* tinygrad OpMixin._do_reduction *)
 let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> sum u | `Mean -> mean u
@@ -681,7 +681,7 @@ let einsum ?dtype formula (xs : t list) =
   if List.length rl <> ndim red then invalid_arg (Printf.sprintf "einsum: output subscripts %S do not match the operands" rhs);
   permute red (argsort (argsort rl))
 
-type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
+type interpolate_mode = Mixin_intf.interpolate_mode
 
 (* tinygrad OpMixin.interpolate *)
 let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
@@ -749,3 +749,63 @@ let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding
   let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (prod output_size))
                               (reshape u [ bs; c; 1; -1 ]) (const_int 0)) in
   reshape ret ([ bs; c ] @ output_size)
+
+(* each right-hand side is the UOp function of the same name above *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  let named = Mixin_dtype.named
+  let triu ?diagonal x = named "triu" @@ fun () -> C.wrap_uop ~op:"triu" (triu ?diagonal (C.uop x))
+  let tril ?diagonal x = named "tril" @@ fun () -> C.wrap_uop ~op:"tril" (tril ?diagonal (C.uop x))
+  let gather x ~dim y = named "gather" @@ fun () -> C.wrap_uop ~op:"gather" (gather (C.uop x) ~dim (C.uop y))
+  let one_hot x y = named "one_hot" @@ fun () -> C.wrap_uop ~op:"one_hot" (one_hot (C.uop x) y)
+  let dot ?dtype x y = named "dot" @@ fun () -> C.wrap_uop ~op:"dot" (dot ?dtype (C.uop x) (C.uop y))
+  let matmul ?reverse ?dtype x y =
+    named "matmul" @@ fun () ->
+    C.wrap_uop ~op:"matmul" (matmul ?reverse ?dtype (C.uop x) (C.uop y))
+  let linear ?bias ?dtype x y =
+    named "linear" @@ fun () ->
+    C.wrap_uop ~op:"linear" (linear ?bias:(Option.map C.uop bias) ?dtype (C.uop x) (C.uop y))
+  let logsumexp ?axis ?keepdim x =
+    named "logsumexp" @@ fun () ->
+    C.wrap_uop ~op:"logsumexp" (logsumexp ?axis ?keepdim (C.uop x))
+  let softmax ?axis ?dtype x =
+    named "softmax" @@ fun () ->
+    C.wrap_uop ~op:"softmax" (softmax ?axis ?dtype (C.uop x))
+  let log_softmax ?axis ?dtype x =
+    named "log_softmax" @@ fun () ->
+    C.wrap_uop ~op:"log_softmax" (log_softmax ?axis ?dtype (C.uop x))
+  let argmax ?axis ?keepdim x =
+    named "argmax" @@ fun () ->
+    C.wrap_uop ~op:"argmax" (argmax ?axis ?keepdim (C.uop x))
+  let argmin ?axis ?keepdim x =
+    named "argmin" @@ fun () ->
+    C.wrap_uop ~op:"argmin" (argmin ?axis ?keepdim (C.uop x))
+  let cumsum ?axis x = named "cumsum" @@ fun () -> C.wrap_uop ~op:"cumsum" (cumsum ?axis (C.uop x))
+  let cumprod ~axis x = named "cumprod" @@ fun () -> C.wrap_uop ~op:"cumprod" (cumprod ~axis (C.uop x))
+  let layernorm ?axis ?eps x =
+    named "layernorm" @@ fun () ->
+    C.wrap_uop ~op:"layernorm" (layernorm ?axis ?eps (C.uop x))
+  let binary_crossentropy ?reduction x y =
+    named "binary_crossentropy" @@ fun () ->
+    C.wrap_uop ~op:"binary_crossentropy" (binary_crossentropy ?reduction (C.uop x) (C.uop y))
+  let binary_crossentropy_logits ?reduction ?pos_weight x y =
+    named "binary_crossentropy_logits" @@ fun () ->
+    C.wrap_uop ~op:"binary_crossentropy_logits" (binary_crossentropy_logits ?reduction ?pos_weight:(Option.map C.uop pos_weight) (C.uop x) (C.uop y))
+  let sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction x y =
+    named "sparse_categorical_crossentropy" @@ fun () ->
+    C.wrap_uop ~op:"sparse_categorical_crossentropy" (sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction (C.uop x) (C.uop y))
+  let cross_entropy ?reduction ?label_smoothing x y =
+    named "cross_entropy" @@ fun () ->
+    C.wrap_uop ~op:"cross_entropy" (cross_entropy ?reduction ?label_smoothing (C.uop x) (C.uop y))
+  let nll_loss ?weight ?ignore_index ?reduction x y =
+    named "nll_loss" @@ fun () ->
+    C.wrap_uop ~op:"nll_loss" (nll_loss ?weight:(Option.map C.uop weight) ?ignore_index ?reduction (C.uop x) (C.uop y))
+  let diagonal ?offset ?dim1 ?dim2 x =
+    named "diagonal" @@ fun () ->
+    C.wrap_uop ~op:"diagonal" (diagonal ?offset ?dim1 ?dim2 (C.uop x))
+  let einsum ?dtype x y =
+    named "einsum" @@ fun () ->
+    C.wrap_uop ~op:"einsum" (einsum ?dtype x (List.map C.uop y))
+  let interpolate ?mode ?align_corners x y =
+    named "interpolate" @@ fun () ->
+    C.wrap_uop ~op:"interpolate" (interpolate ?mode ?align_corners (C.uop x) y)
+end

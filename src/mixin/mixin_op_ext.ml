@@ -153,7 +153,7 @@ let pre_scatter ?(op = "scatter") u ~dim index src =
   (Mv.pad_to src (somes sh @ [ None ]), Mv.pad_to mask (somes sh @ [ None ]))
 
 (** The reductions of {!scatter_reduce}. *)
-type scatter_reduction = [ `Sum | `Prod | `Mean | `Amax | `Amin ]
+type scatter_reduction = Mixin_intf.scatter_reduction
 
 (* tinygrad's reduce strings *)
 let scatter_reduction_of_string = function
@@ -325,3 +325,41 @@ let nonzero ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u =
     let m = Mv.expand (Mv.unsqueeze mask (-1)) (Uop.shape mask @ [ Sint n ]) in
     reshape (masked_select ?size:(Option.map (fun s -> s * n) size) ~fill_value ~count indices m) [ -1; n ]
   end
+
+(* each right-hand side is the UOp function of the same name above *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  let named = Mixin_dtype.named
+  let cummax ?axis x =
+    named "cummax" @@ fun () ->
+    let a, b = cummax ?axis (C.uop x) in (C.wrap_uop ~op:"cummax" a, C.wrap_uop ~op:"cummax" b)
+  let cummin ?axis x =
+    named "cummin" @@ fun () ->
+    let a, b = cummin ?axis (C.uop x) in (C.wrap_uop ~op:"cummin" a, C.wrap_uop ~op:"cummin" b)
+  let logcumsumexp ?axis x =
+    named "logcumsumexp" @@ fun () ->
+    C.wrap_uop ~op:"logcumsumexp" (logcumsumexp ?axis (C.uop x))
+  let sort ?dim ?descending x =
+    named "sort" @@ fun () ->
+    let a, b = sort ?dim ?descending (C.uop x) in (C.wrap_uop ~op:"sort" a, C.wrap_uop ~op:"sort" b)
+  let argsort ?dim ?descending x =
+    named "argsort" @@ fun () ->
+    C.wrap_uop ~op:"argsort" (argsort ?dim ?descending (C.uop x))
+  let topk ?dim ?largest ?sorted_ x y =
+    named "topk" @@ fun () ->
+    let a, b = topk ?dim ?largest ?sorted_ (C.uop x) y in (C.wrap_uop ~op:"topk" a, C.wrap_uop ~op:"topk" b)
+  let scatter_reduce ?include_self x ~dim y z w =
+    named "scatter_reduce" @@ fun () ->
+    C.wrap_uop ~op:"scatter_reduce" (scatter_reduce ?include_self (C.uop x) ~dim (C.uop y) (C.uop z) w)
+  let normalize ?p ?dim ?eps x =
+    named "normalize" @@ fun () ->
+    C.wrap_uop ~op:"normalize" (normalize ?p ?dim ?eps (C.uop x))
+  let softmin ?axis ?dtype x =
+    named "softmin" @@ fun () ->
+    C.wrap_uop ~op:"softmin" (softmin ?axis ?dtype (C.uop x))
+  let var_mean ?axis ?keepdim ?correction x =
+    named "var_mean" @@ fun () ->
+    let a, b = var_mean ?axis ?keepdim ?correction (C.uop x) in (C.wrap_uop ~op:"var_mean" a, C.wrap_uop ~op:"var_mean" b)
+  let std_mean ?axis ?keepdim ?correction x =
+    named "std_mean" @@ fun () ->
+    let a, b = std_mean ?axis ?keepdim ?correction (C.uop x) in (C.wrap_uop ~op:"std_mean" a, C.wrap_uop ~op:"std_mean" b)
+end

@@ -1,37 +1,15 @@
 (** tinygrad [mixin/op.py] (OpMixin), the ops beyond {!Mixin_op}: scans with indices, sort, scatter, the pad modes,
     normalize, softmin, var_mean / std_mean. Functions over UOps; user mistakes raise [Invalid_argument]. *)
 
-(** [cummax ?axis x]: the running maximum along [axis] (default 0) and the int32 index of where it was reached. *)
-val cummax : ?axis:int -> Uop.t -> Uop.t * Uop.t
-
-(** [cummin ?axis x]: the running minimum and its int32 indices. *)
-val cummin : ?axis:int -> Uop.t -> Uop.t * Uop.t
-
-(** [logcumsumexp ?axis x]: [log(cumsum(exp x))] along [axis] (default 0), numerically stable. *)
-val logcumsumexp : ?axis:int -> Uop.t -> Uop.t
-
-(** [sort ?dim ?descending x]: the sorted values along [dim] (default -1) and their indices (a bitonic sort; equal
-    elements keep their order). *)
-val sort : ?dim:int -> ?descending:bool -> Uop.t -> Uop.t * Uop.t
-
-(** The indices of {!sort}. *)
-val argsort : ?dim:int -> ?descending:bool -> Uop.t -> Uop.t
-
-(** [topk ?dim ?largest ?sorted_ x k]: the [k] largest (or smallest) values along [dim] and their indices. *)
-val topk : ?dim:int -> ?largest:bool -> ?sorted_:bool -> Uop.t -> int -> Uop.t * Uop.t
-
 (** [pre_scatter x ~dim index src]: [src] and the one-hot mask of [index], both padded to [x]'s shape plus the
     index axis last. tinygrad [_pre_scatter]. *)
 val pre_scatter : ?op:string -> Uop.t -> dim:int -> Uop.t -> Uop.t -> Uop.t * Uop.t
 
 (** The reductions of {!scatter_reduce}. *)
-type scatter_reduction = [ `Sum | `Prod | `Mean | `Amax | `Amin ]
+type scatter_reduction = Mixin_intf.scatter_reduction
 
 (** tinygrad's reduce names (["sum"], ["prod"], ["mean"], ["amax"], ["amin"]); others raise. *)
 val scatter_reduction_of_string : string -> scatter_reduction
-
-(** [scatter_reduce ?include_self x ~dim index src reduce]: [src] reduced into [x] at [index] along [dim]. *)
-val scatter_reduce : ?include_self:bool -> Uop.t -> dim:int -> Uop.t -> Uop.t -> scatter_reduction -> Uop.t
 
 (** [masked_merge x values mask axes]: [values] where [mask] (the last of repeated indices along [axes]) else [x]. *)
 val masked_merge : Uop.t -> Uop.t -> Uop.t -> int list -> Uop.t
@@ -58,18 +36,6 @@ type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
 (** [pad ?mode ?value x pads]: one (before, after) pair per dim ([None]: none); [value] fills the constant mode. *)
 val pad : ?mode:pad_mode -> ?value:Dtype.const -> Uop.t -> (int * int) option list -> Uop.t
 
-(** [normalize ?p ?dim ?eps x]: [x] divided by its Lp norm along [dim] (default p=2, dim=1, eps=1e-12). *)
-val normalize : ?p:float -> ?dim:int -> ?eps:float -> Uop.t -> Uop.t
-
-(** [softmin ?axis x]: [softmax(-x)]. *)
-val softmin : ?axis:int -> ?dtype:Dtype.t -> Uop.t -> Uop.t
-
-(** (var, mean). *)
-val var_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> Uop.t -> Uop.t * Uop.t
-
-(** (std, mean). *)
-val std_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> Uop.t -> Uop.t * Uop.t
-
 (** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise. *)
 val pad_mode_of_string : string -> pad_mode
 
@@ -79,3 +45,9 @@ val masked_select : ?size:int -> ?fill_value:Dtype.const -> count:(Uop.t -> int)
 
 (** [nonzero ?size ?fill_value ~count x]: the (n, ndim) int32 indices of the non-zero elements (see {!masked_select}). *)
 val nonzero : ?size:int -> ?fill_value:Dtype.const -> count:(Uop.t -> int) -> Uop.t -> Uop.t
+
+(** The mixin/op.py ops over UOps that {!Mixin_intf.OP_EXT} lists. *)
+include Mixin_intf.OP_EXT with type t := Uop.t
+
+(** The same ops over a carrier. *)
+module Make (C : Mixin_intf.CARRIER) : Mixin_intf.OP_EXT with type t := C.t
