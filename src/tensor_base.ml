@@ -72,20 +72,16 @@ let python_device = lazy (Device.register "PYTHON" (fun ix -> { (Device.get "CPU
 
 (* tinygrad: Tensor(list, device=..., dtype=...) for the library's own small tensors — the data in a PYTHON buffer
    (_frompy) and a lazy COPY to the device, so the copy runs in the schedule that uses it *)
+let from_py ~device dt n (copyin : Device.Buffer.t -> unit) =
+  Lazy.force python_device;
+  let b = Device.Buffer.create "PYTHON" n dt in
+  if n > 0 then copyin b;
+  let u = Mixin_movement.reshape (Buffers.from_buffer b) [ Sint n ] in
+  wrap ~op:"tensor" (copy_to_device u device)
+
 let from_py_ints ~device dt (data : int array) =
-  Lazy.force python_device;
-  let n = Array.length data in
-  let b = Device.Buffer.create "PYTHON" n dt in
-  if n > 0 then Device.Buffer.copyin_ints b data;
-  let u = Mixin_movement.reshape (Buffers.from_buffer b) [ Sint n ] in
-  wrap ~op:"tensor" (copy_to_device u device)
+  from_py ~device dt (Array.length data) (fun b -> Device.Buffer.copyin_ints b data)
 
-(* tinygrad: Tensor(list of floats, device=..., dtype=...) — as [from_py_ints] (nn/optim.py's lr tensor) *)
+(* nn/optim.py's lr tensor *)
 let from_py_floats ~device dt (data : float array) =
-  Lazy.force python_device;
-  let n = Array.length data in
-  let b = Device.Buffer.create "PYTHON" n dt in
-  if n > 0 then Device.Buffer.copyin_floats b data;
-  let u = Mixin_movement.reshape (Buffers.from_buffer b) [ Sint n ] in
-  wrap ~op:"tensor" (copy_to_device u device)
-
+  from_py ~device dt (Array.length data) (fun b -> Device.Buffer.copyin_floats b data)

@@ -21,14 +21,19 @@ let element_size (x : Uop.t) =
 (* tinygrad: DTypeMixin.is_floating_point *)
 let is_floating_point (x : Uop.t) = Dtype.is_float x.dtype
 
-let float x = cast x Dtype.Float32
-let half x = cast x Dtype.Float16
-let int x = cast x Dtype.Int32
-let bool x = cast x Dtype.Bool
-let bfloat16 x = cast x Dtype.Bfloat16
-let double x = cast x Dtype.Float64
-let long x = cast x Dtype.Int64
-let short x = cast x Dtype.Int16
+(* tinygrad: DTypeMixin.float, half, int, bool, bfloat16, double, long, short — casts to a named dtype *)
+module Casts (X : sig type t val cast : t -> Dtype.t -> t end) = struct
+  let float x = X.cast x Dtype.Float32
+  let half x = X.cast x Dtype.Float16
+  let int x = X.cast x Dtype.Int32
+  let bool x = X.cast x Dtype.Bool
+  let bfloat16 x = X.cast x Dtype.Bfloat16
+  let double x = X.cast x Dtype.Float64
+  let long x = X.cast x Dtype.Int64
+  let short x = X.cast x Dtype.Int16
+end
+
+include Casts (struct type t = Uop.t let cast = cast end)
 
 (* an Invalid_argument raised below a public op (e.g. "dot: ..." under matmul) gets the public op's name in front,
    so every API error names the op the user called *)
@@ -51,12 +56,5 @@ module Make (C : Mixin_intf.CARRIER) = struct
   let bitcast x dt = lift1 "bitcast" (fun u -> bitcast u dt) x
   let element_size x = named "element_size" (fun () -> element_size (C.uop x))
   let is_floating_point x = is_floating_point (C.uop x)
-  let float x = cast x Dtype.Float32
-  let half x = cast x Dtype.Float16
-  let int x = cast x Dtype.Int32
-  let bool x = cast x Dtype.Bool
-  let bfloat16 x = cast x Dtype.Bfloat16
-  let double x = cast x Dtype.Float64
-  let long x = cast x Dtype.Int64
-  let short x = cast x Dtype.Int16
+  include Casts (struct type t = C.t let cast = cast end)
 end
