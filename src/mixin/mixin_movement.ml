@@ -14,6 +14,9 @@ let to_int op = function
   | Sint i -> i
   | Suop _ -> invalid_arg (op ^ ": symbolic shape not supported")
 
+(* the int shape of a node; a symbolic shape is refused, naming [op] *)
+let ishape ?(op = "shape") (x : Uop.t) = List.map (to_int op) (shape x)
+
 (* python [resolve(s == 1, default=False)] *)
 let is_one = function Sint 1 -> true | _ -> false
 

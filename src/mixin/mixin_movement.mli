@@ -5,6 +5,9 @@
 (** The shape. *)
 val shape : Uop.t -> Uop.sint list
 
+(** The int shape; a symbolic shape raises [Invalid_argument] naming [op] (default ["shape"]). *)
+val ishape : ?op:string -> Uop.t -> int list
+
 (** Number of dimensions. tinygrad [MovementMixin.ndim]. *)
 val ndim : Uop.t -> int
 

@@ -11,15 +11,9 @@ type ints = int list
 let ceildiv a b = - (Z.to_int (Z.fdiv (Z.of_int (-a)) (Z.of_int b)))
 (* tinygrad helpers.round_up *)
 let round_up n a = ceildiv n a * a
-let prod l = List.fold_left ( * ) 1 l
 let range n = List.init (max n 0) Fun.id
-let rec take n l = if n <= 0 then [] else match l with [] -> [] | x :: r -> x :: take (n - 1) r
-let rec drop n l = if n <= 0 then l else match l with [] -> [] | _ :: r -> drop (n - 1) r
 let ci n = Dtype.I (Z.of_int n)
 
-(* the int shape of a node; symbolic shapes are refused *)
-let ishape (u : t) : ints =
-  List.map (function Sint i -> i | Suop _ -> invalid_arg "mixin_op: symbolic shapes are not supported") (shape u)
 let ndim u = List.length (shape u)
 let dims l = List.map (fun i -> Sint i) l
 
@@ -90,7 +84,7 @@ let cnum_lt a b = Dtype.compare_const a b < 0
 
 (* tinygrad OpMixin._cumalu *)
 let cumalu u axis op =
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let n = List.length sh in
   let sa = List.nth sh (if axis < 0 then axis + n else axis) in
   if sa = 0 then invalid_arg "cumalu: empty axis";
@@ -147,13 +141,13 @@ let tri r c diagonal = le (add (unsqueeze (arange r) (-1)) (const_int diagonal))
 
 (* tinygrad OpMixin.triu *)
 let triu ?(diagonal = 0) u =
-  let sh = ishape u in let n = List.length sh in
+  let sh = Mv.ishape u in let n = List.length sh in
   if n < 2 then invalid_arg "triu: needs at least 2 dims";
   where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
 
 (* tinygrad OpMixin.tril *)
 let tril ?(diagonal = 0) u =
-  let sh = ishape u in let n = List.length sh in
+  let sh = Mv.ishape u in let n = List.length sh in
   if n < 2 then invalid_arg "tril: needs at least 2 dims";
   where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
 
@@ -191,7 +185,7 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
 (* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
 let rec getitem u (indices : index list) =
   let is_adv = function T _ -> true | _ -> false in
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let dim = ref 0 in
   let parsed = List.map (fun index ->
       let size = if index = New then 1 else List.nth sh !dim in
@@ -219,29 +213,29 @@ let rec getitem u (indices : index list) =
     let big_shape = List.map (function Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic")
         (broadcast_shape (List.map shape tensors)) in
     let d0 = List.hd dims in
-    let xs = ishape x in
+    let xs = Mv.ishape x in
     let consecutive = dims = List.init (List.length dims) (fun i -> d0 + i) in
     if List.length dims > 1 && consecutive then begin
       (* consecutive tensor indices: linear indexing instead of one-hot masks *)
       let ishp = List.map (List.nth xs) dims in
-      let strides = List.mapi (fun i _ -> prod (drop (i + 1) ishp)) ishp in
+      let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) ishp)) ishp in
       let ts = List.map2 (fun t s -> mul t (const_int s)) tensors strides in
       let linear_idx = usum ~start:(List.hd ts) (List.tl ts) in
       let vs = List.map2 (fun t s -> and_ (ge t (const_int 0)) (lt t (const_int s))) tensors ishp in
       let valid = uprod ~start:(List.hd vs) (List.tl vs) in
-      let pre = take d0 xs and post = drop (List.nth dims (List.length dims - 1) + 1) xs in
-      let x = getitem (reshape x (pre @ [ prod ishp ] @ post))
+      let pre = Helpers.take d0 xs and post = Helpers.drop (List.nth dims (List.length dims - 1) + 1) xs in
+      let x = getitem (reshape x (pre @ [ Helpers.prod ishp ] @ post))
           (List.map (fun _ -> S (None, None, None)) pre @ [ T (where valid linear_idx (const_int 0)) ]) in
       where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
     end else begin
       let xn = List.length xs in
-      let pre_reduce_shape = take d0 xs @ big_shape @ drop d0 xs in
+      let pre_reduce_shape = Helpers.take d0 xs @ big_shape @ Helpers.drop d0 xs in
       let masks = List.map2 (fun d t ->
-          let i = expand (reshape t (ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape in
+          let i = expand (reshape t (Mv.ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape in
           one_hot_along_dim ~dim:(d - xn) i (List.nth xs d)) dims tensors in
       let mask = uprod ~start:(List.hd masks) (List.tl masks) in
       let nb = List.length big_shape in
-      let reshape_arg = take d0 xs @ List.map (fun _ -> 1) big_shape @ drop d0 xs in
+      let reshape_arg = Helpers.take d0 xs @ List.map (fun _ -> 1) big_shape @ Helpers.drop d0 xs in
       let x = sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
           (where mask (reshape x reshape_arg) (const_int 0)) in
       let last = List.nth dims (List.length dims - 1) in
@@ -258,13 +252,13 @@ let rec getitem u (indices : index list) =
 let dot ?dtype x w =
   let dx = ndim x and dw = ndim w in
   if not (dx > 0 && dw > 0) then invalid_arg (Printf.sprintf "dot: both tensors need to be at least 1D, got %dD and %dD" dx dw);
-  let xs = ishape x and ws = ishape w in
+  let xs = Mv.ishape x and ws = Mv.ishape w in
   let axis_w = - (min dw 2) in
   if List.nth xs (dx - 1) <> List.nth ws (dw + axis_w) then
     invalid_arg (Printf.sprintf "dot: cannot dot %s and %s" (shape_str (shape x)) (shape_str (shape w)));
   let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> 1) in
-  let x' = reshape x (take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
-  let w' = transpose (reshape w (take (max 0 (dw - 2)) ws @ ones @ drop (dw + axis_w) ws)) (-1) axis_w in
+  let x' = reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
+  let w' = transpose (reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
   cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
     (sum ~axis:[ -1 ] ?dtype (mul x' w'))
 
@@ -290,7 +284,7 @@ let logsumexp ?axis ?(keepdim = false) u =
   let m = detach (max_ ?axis:axl ~keepdim:true u) in
   let m' = if keepdim then m else match axis with
       | Some a -> squeeze m a
-      | None -> reshape m (List.filter (( <> ) 1) (ishape m)) in
+      | None -> reshape m (List.filter (( <> ) 1) (Mv.ishape m)) in
   add (log (sum ?axis:axl ~keepdim (exp (sub u m)))) m'
 
 (* tinygrad OpMixin._softmax *)
@@ -312,7 +306,7 @@ let rec argmax ?axis ?(keepdim = false) u =
   | None -> argmax ~axis:0 ~keepdim (flatten u)
   | Some axis ->
     let axis = resolve_dim u axis in
-    let sh = ishape u in
+    let sh = Mv.ishape u in
     let n = List.nth sh axis in
     let m = eq u (max_ ~axis:[ axis ] ~keepdim:true u) in
     let idx = mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
@@ -326,7 +320,7 @@ let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (inverse u)
 (* tinygrad OpMixin._split_cumalu: a two-stage scan for long axes *)
 let split_cumalu u axis op =
   let axis = resolve_dim u axis in
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   if sh = [] || List.mem 0 sh then (if op == Ops.Add then cast (sum u).dtype u else u)
   else begin
     let split = 256 in
@@ -365,7 +359,7 @@ let gather u ~dim index =
   if ndim index <> ndim u then
     invalid_arg (Printf.sprintf "gather: self.ndim must equal index.ndim, %s vs %s" (shape_str (shape u)) (shape_str (shape index)));
   let dim = resolve_dim u dim in
-  let sh = ishape u and ish = ishape index in
+  let sh = Mv.ishape u and ish = Mv.ishape index in
   List.iteri (fun d (s, i) -> if d <> dim && s < i then
                  invalid_arg (Printf.sprintf "gather: requires self.shape[d] >= index.shape[d] for d != dim, %s vs %s"
                                 (shape_str (shape u)) (shape_str (shape index)))) (List.combine sh ish);
@@ -392,8 +386,8 @@ let make_tuple v n = match v with None -> None | Some [ x ] -> Some (List.init n
 
 (* tinygrad OpMixin._apply_ceil_mode *)
 let apply_ceil_mode u (pads : ints) (k_ : ints) (s_ : ints) (d_ : ints) =
-  let sh = ishape u in
-  let i_ = drop (List.length sh - List.length k_) sh in
+  let sh = Mv.ishape u in
+  let i_ = Helpers.drop (List.length sh - List.length k_) sh in
   let g = flat_to_grouped pads in
   let rows = List.map2 (fun (i, d) ((k, s), (pb, pa)) -> (i, d, k, s, pb, pa))
       (List.combine i_ d_) (List.combine (List.combine k_ s_) g) in
@@ -433,10 +427,10 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
-  let xs = ishape u and ws = ishape weight in
+  let xs = Mv.ishape u and ws = Mv.ishape weight in
   if List.length xs < 2 || List.length ws < 2 then invalid_arg "conv2d: input and weight need at least 2 dims";
   let bs = List.nth xs 0 and cin_ = List.nth xs 1 and cout = List.nth ws 0 and cin = List.nth ws 1 in
-  let hw = drop 2 ws in
+  let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding_ = resolve_pool_pads padding nhw in
   if not (groups * cin = cin_ && List.length xs = List.length ws) then
@@ -447,8 +441,8 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
       (pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
-  let xsh = ishape x in
-  let oyx = take (List.length xsh - 2 - nhw) (drop 2 xsh) in
+  let xsh = Mv.ishape x in
+  let oyx = Helpers.take (List.length xsh - 2 - nhw) (Helpers.drop 2 xsh) in
   let no = List.length oyx in
   let x = reshape x ([ bs; groups; cin; 1 ] @ oyx @ hw) in
   let x = expand x ([ bs; groups; cin; rcout ] @ oyx @ hw) in
@@ -466,7 +460,7 @@ let layernorm ?(axis = [ -1 ]) ?(eps = 1e-5) u =
 
 (* tinygrad OpMixin.batchnorm *)
 let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
-  let shape_ = List.mapi (fun ax s -> if List.mem ax axis then s else 1) (ishape u) in
+  let shape_ = List.mapi (fun ax s -> if List.mem ax axis then s else 1) (Mv.ishape u) in
   let x = sub u (reshape mean shape_) in
   let x = match weight with Some w -> mul x (reshape w shape_) | None -> x in
   let ret = mul x (if ndim invstd = List.length axis then reshape invstd shape_ else invstd) in
@@ -496,7 +490,7 @@ let sparse_categorical_crossentropy ?(ignore_index = -1) ?(label_smoothing = 0.0
   if not (0.0 <= label_smoothing && label_smoothing <= 1.0) then invalid_arg "sparse_categorical_crossentropy: label_smoothing must be in [0.0, 1.0]";
   let log_probs = log_softmax u in
   let loss_mask = if ignore_index <> -1 then ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let yy = mul (one_hot_along_dim ~dim:(-1) (unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (unsqueeze loss_mask (-1)) in
   let smoothing = mul (const_float label_smoothing) (mul (mean ~axis:[ -1 ] log_probs) loss_mask) in
   let unreduced = add (mul (const_float (1. -. label_smoothing)) (sum ~axis:[ -1 ] (mul log_probs yy))) smoothing in
@@ -508,16 +502,16 @@ let sparse_categorical_crossentropy ?(ignore_index = -1) ?(label_smoothing = 0.0
 let cross_entropy ?(reduction = `Mean) ?(label_smoothing = 0.0) u y =
   if not (0.0 <= label_smoothing && label_smoothing <= 1.0) then invalid_arg "cross_entropy: label_smoothing must be in [0.0, 1.0]";
   let classes_dim = if ndim u = 1 then 0 else 1 in
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let y =
-    if sh <> ishape y then begin
+    if sh <> Mv.ishape y then begin
       let reduced = List.filteri (fun i _ -> i <> classes_dim) sh in
-      if reduced <> ishape y then
+      if reduced <> Mv.ishape y then
         invalid_arg (Printf.sprintf "cross_entropy: shape mismatch: %s, %s" (shape_str (shape u)) (shape_str (shape y)));
       one_hot_along_dim ~dim:classes_dim (unsqueeze y classes_dim) (List.nth sh classes_dim)
     end else y in
   let y = add (mul (const_float (1. -. label_smoothing)) y)
-      (const_float (label_smoothing /. float_of_int (List.nth (ishape y) classes_dim))) in
+      (const_float (label_smoothing /. float_of_int (List.nth (Mv.ishape y) classes_dim))) in
   (* python: -(....sum(classes_dim)._do_reduction(reduction)) *)
   neg (do_reduction reduction (sum ~axis:[ classes_dim ] (mul (log_softmax ~axis:classes_dim u) y)))
 
@@ -525,7 +519,7 @@ let cross_entropy ?(reduction = `Mean) ?(label_smoothing = 0.0) u y =
 let nll_loss ?weight ?ignore_index ?(reduction = `Mean) u y =
   let weight = match weight with
     | None -> const_like_int y 1
-    | Some w -> reshape (gather w ~dim:0 (flatten y)) (ishape y) in
+    | Some w -> reshape (gather w ~dim:0 (flatten y)) (Mv.ishape y) in
   let masked_weight = match ignore_index with None -> weight | Some i -> mul weight (ne y (const_int i)) in
   let nll = mul (neg (squeeze (gather u ~dim:1 (unsqueeze y 1)) 1)) masked_weight in
   match reduction with
@@ -547,13 +541,13 @@ let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
   if dim1 = dim2 then invalid_arg "diagonal: dim1 and dim2 cannot be the same dimension";
   let n = ndim u in
   let x = permute u (List.filter (fun i -> i <> dim1 && i <> dim2) (range n) @ [ dim1; dim2 ]) in
-  let sh = ishape x in
+  let sh = Mv.ishape x in
   let a = List.nth sh (n - 2) and b = List.nth sh (n - 1) in
   let x =
     if offset >= 0 then Mixin_movement.shrink x (List.init (n - 1) (fun _ -> None) @ [ Some (Sint offset, Sint b) ])
     else Mixin_movement.shrink x (List.init (n - 2) (fun _ -> None) @ [ Some (Sint (- offset), Sint a); None ]) in
-  let sh = ishape x in
-  let lead = take (n - 2) sh in
+  let sh = Mv.ishape x in
+  let lead = Helpers.take (n - 2) sh in
   let d = min (List.nth sh (n - 2)) (List.nth sh (n - 1)) in
   if d <= 0 then reshape x (lead @ [ 0 ])
   else begin
@@ -566,11 +560,11 @@ let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
 (* tinygrad OpMixin.conv_transpose2d (any number of spatial dims) *)
 let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(output_padding = [ 0 ])
     u weight =
-  let ws = ishape weight in
+  let ws = Mv.ishape weight in
   if List.length ws < 2 then invalid_arg "conv_transpose2d: weight needs at least 2 dims";
   let nw = List.length ws in
   let w = Mixin_movement.flip (transpose (unflatten weight 0 [ groups; -1 ]) 1 2) (List.init (nw - 2) (fun i -> 3 + i)) in
-  let hw = drop 2 ws in
+  let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding = flat_to_grouped (resolve_pool_pads padding nhw) in
   let tup name l =
@@ -581,8 +575,8 @@ let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?
   let x =
     if List.exists (fun s -> s > 1) stride then begin
       (* handle strides: (k) -> reshape -> (k,1) -> pad -> (k,s) -> reshape -> (k*s) -> shrink (k-(s-1)) *)
-      let xs = ishape u in
-      let lead = take 2 xs and sp = drop 2 xs in
+      let xs = Mv.ishape u in
+      let lead = Helpers.take 2 xs and sp = Helpers.drop 2 xs in
       let x = reshape u (lead @ List.concat_map (fun k -> [ k; 1 ]) sp) in
       let x = pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
       let x = reshape x (lead @ List.map2 (fun k s -> k * s) sp stride) in
@@ -643,14 +637,14 @@ let einsum ?dtype formula (xs : t list) =
   let inputs = String.split_on_char ',' lhs in
   if List.length xs <> List.length inputs then
     invalid_arg (Printf.sprintf "einsum: number of operands doesn't match, expected %d, got %d" (List.length inputs) (List.length xs));
-  (* trace: take diagonal when letter repeats in single input *)
+  (* trace: Helpers.take diagonal when letter repeats in single input *)
   let traced = List.map2 (fun s x ->
       let s = ref s and x = ref x in
       List.iter (fun c ->
           while count c !s > 1 do
             let j = index_of c !s in
             let k = j + 1 + index_of c (String.sub !s (j + 1) (String.length !s - j - 1)) in
-            let n = List.nth (ishape !x) j in
+            let n = List.nth (Mv.ishape !x) j in
             let nd = ndim !x in
             let perm = List.filter (fun d -> d <> j && d <> k) (range nd) @ [ j; k ] in
             x := if nd > 2 then
@@ -667,7 +661,7 @@ let einsum ?dtype formula (xs : t list) =
       List.iter (fun (c, d) ->
           match Hashtbl.find_opt sz c with
           | Some d' when d' <> d -> invalid_arg (Printf.sprintf "einsum: letter %c has different sizes %d and %d" c d' d)
-          | _ -> Hashtbl.replace sz c d) (zip (chars s) (ishape x))) traced;
+          | _ -> Hashtbl.replace sz c d) (zip (chars s) (Mv.ishape x))) traced;
   let alpha = List.sort compare (Hashtbl.fold (fun c _ acc -> c :: acc) sz []) in
   (* align all tensors to alphabet, multiply, sum non-output, permute to output order *)
   let xs = List.map (fun (s, x) ->
@@ -690,7 +684,7 @@ let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
   if not (0 < ls && ls <= n) then invalid_arg (Printf.sprintf "interpolate: invalid size of %d dims for a %dD tensor" ls n);
   if align_corners && mode <> `Linear then
     invalid_arg "interpolate: align_corners option can only be set with the interpolating mode linear";
-  let sh = Array.of_list (ishape u) in
+  let sh = Array.of_list (Mv.ishape u) in
   let expand_ = Array.copy sh in
   let size = Array.of_list size in
   let x = ref u in
@@ -724,8 +718,8 @@ let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
   let pooled = pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
-  let spatial_shape = drop (ndim u - List.length k_) (ishape u) in
-  let spatial_sz = prod spatial_shape in
+  let spatial_shape = Helpers.drop (ndim u - List.length k_) (Mv.ishape u) in
+  let spatial_sz = Helpers.prod spatial_shape in
   let idx = reshape (arange ~start:spatial_sz ~step:(-1) 0) spatial_shape in
   let m = eq pooled (max_ ~axis ~keepdim:true pooled) in
   let idx = mul m (pool ~stride:s_ ~dilation:d_
@@ -734,9 +728,9 @@ let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]
 
 (* tinygrad OpMixin.max_unpool2d *)
 let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?output_size u indices =
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   if List.length sh < 3 then invalid_arg "max_unpool2d: needs (bs, c, *spatial) input";
-  let bs = List.nth sh 0 and c = List.nth sh 1 and spatial_shape = drop 2 sh in
+  let bs = List.nth sh 0 and c = List.nth sh 1 and spatial_shape = Helpers.drop 2 sh in
   let ns = List.length spatial_shape in
   let output_size = match output_size with
     | None ->
@@ -745,8 +739,8 @@ let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding
       let p_ = flat_to_grouped (resolve_pool_pads padding ns) in
       List.map2 (fun ((i, k), (d, s)) (pa, pb) -> (i - 1) * s - (pb + pa) + (d * (k - 1) + 1))
         (List.combine (List.combine spatial_shape k_) (List.combine d_ s_)) p_
-    | Some o -> drop (List.length o - ns) o in
-  let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (prod output_size))
+    | Some o -> Helpers.drop (List.length o - ns) o in
+  let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (Helpers.prod output_size))
                               (reshape u [ bs; c; 1; -1 ]) (const_int 0)) in
   reshape ret ([ bs; c ] @ output_size)
 

@@ -8,8 +8,6 @@ module Mv = Mixin_movement
 module R = Mixin_reduce
 module Op = Mixin_op
 
-let ishape (u : Uop.t) =
-  List.map (function Sint i -> i | Suop _ -> invalid_arg "symbolic shape not supported") (Uop.shape u)
 let ndim (u : Uop.t) = List.length (Uop.shape u)
 let sints l = List.map (fun i -> Sint i) l
 let reshape u s = Mv.reshape u (sints s)
@@ -27,7 +25,7 @@ let cummax ?(axis = 0) u =
   if ndim u = 0 then (Op.split_cumalu u axis Ops.Max, Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [])
   else begin
     let values = Op.split_cumalu u axis Ops.Max in
-    let n = List.nth (ishape u) (Mv.resolve_dim ~op:"cummax" u axis) in
+    let n = List.nth (Mv.ishape u) (Mv.resolve_dim ~op:"cummax" u axis) in
     let x = transpose u axis (-1) and values_t = transpose values axis (-1) in
     let m = E.mul (E.eq (Mv.unsqueeze x (-1)) (Mv.unsqueeze values_t (-2))) (Op.triu (ones_bool n n)) in
     let ar = reshape (Op.arange ~start:n ~step:(-1) 0) [ n; 1 ] in
@@ -45,7 +43,7 @@ let logcumsumexp ?(axis = 0) u =
   if ndim u = 0 then u
   else begin
     let x = transpose u axis (-1) in
-    let last = List.nth (ishape x) (ndim x - 1) in
+    let last = List.nth (Mv.ishape x) (ndim x - 1) in
     let x_unsqueezed = Mv.unsqueeze x (-2) in
     let x_cummax = E.detach (fst (cummax ~axis:(-1) x)) in
     let mask = Op.tril (ones_bool last last) in
@@ -65,7 +63,7 @@ let split2 op ~dim x =
 (* tinygrad: OpMixin.sort — a bitonic sort; the indices keep the order of equal elements *)
 let sort ?(dim = -1) ?(descending = false) u =
   let dim = Mv.resolve_dim ~op:"sort" u dim in
-  let orig_len = List.nth (ishape u) dim in
+  let orig_len = List.nth (Mv.ishape u) dim in
   if orig_len <= 1 then (u, Uop.const_like ~dtype:(Dtype.default_int ()) u (Dtype.I Z.zero))
   else begin
     let sdim = ndim u in
@@ -114,7 +112,7 @@ let argsort ?dim ?descending u = snd (sort ?dim ?descending u)
 let topk ?(dim = -1) ?(largest = true) ?(sorted_ = true) u k =
   if not sorted_ then invalid_arg "topk: sorted_=False is not supported";
   let dim = Mv.resolve_dim ~op:"topk" u dim in
-  if k > List.nth (ishape u) dim then
+  if k > List.nth (Mv.ishape u) dim then
     invalid_arg (Printf.sprintf "topk: selected index k=%d is out of range for shape %s" k (Uop.shape_str (Uop.shape u)));
   let x, idx = sort ~dim ~descending:largest u in
   let topk_shape = List.init (ndim u) (fun i -> if i = dim then Some (Sint k) else None) in
@@ -136,7 +134,7 @@ let pre_scatter ?(op = "scatter") u ~dim index src =
   if not (ndim index = ndim u && ndim u = ndim src) then
     invalid_arg (Printf.sprintf "%s: self.ndim, index.ndim and src.ndim must all equal, %s %s %s" op
                    (Uop.shape_str (Uop.shape u)) (Uop.shape_str (Uop.shape index)) (Uop.shape_str (Uop.shape src)));
-  let sh = ishape u and ish = ishape index and ssh = ishape src in
+  let sh = Mv.ishape u and ish = Mv.ishape index and ssh = Mv.ishape src in
   if not (List.for_all2 (fun (d, (s, i)) sr -> (d = dim || s >= i) && sr >= i) (List.mapi (fun d p -> (d, p)) (List.combine sh ish)) ssh)
   then invalid_arg (Printf.sprintf "%s: all dimensions of index.shape=%s should be <= to all dimensions of src.shape=%s and all \
                                     dimensions except dimension %d of self.shape=%s" op (Uop.shape_str (Uop.shape index))
@@ -213,16 +211,16 @@ let scatter ?reduce u ~dim index (src : scatter_src) =
 
 (* tinygrad: OpMixin._pad_circular *)
 let pad_circular u (px : (int * int) list) =
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let x = Mv.shrink u (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px sh) in
   let px = List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px in
-  let orig_shape = ishape x in
+  let orig_shape = Mv.ishape x in
   if List.exists2 (fun (pb, pa) s -> pb > s || pa > s) px orig_shape then
     invalid_arg "pad: Padding value causes wrapping around more than once.";
   let x = Mv.repeat x (List.map (fun (pb, pa) -> Sint (1 + Bool.to_int (pb <> 0) + Bool.to_int (pa <> 0))) px) in
   Mv.shrink x (List.map2 (fun ((pb, pa), osh) xsh ->
       Some (Sint (if pb = 0 then 0 else osh - pb), Sint (if pa = 0 then xsh else xsh - osh + pa)))
-      (List.combine px orig_shape) (ishape x))
+      (List.combine px orig_shape) (Mv.ishape x))
 
 (* tinygrad: OpMixin._pad_reflect_replicate *)
 let pad_reflect_replicate u (px : (int * int) list) mode =
@@ -231,7 +229,7 @@ let pad_reflect_replicate u (px : (int * int) list) mode =
   List.iteri (fun d (pb, pa) ->
       let xx = !x in
       let n = ndim xx in
-      let s = List.nth (ishape xx) d in
+      let s = List.nth (Mv.ishape xx) d in
       let xb, xa = match mode with
         | `Reflect ->
           if pb >= s || pa >= s then
@@ -251,7 +249,7 @@ let pad_reflect_replicate u (px : (int * int) list) mode =
       x := R.cat ~dim:d (List.filter_map Fun.id [ xb; Some xx; xa ])) pads;
   (* shrink after for negative pads (reflection/replication must see full data first) *)
   let x = !x in
-  Mv.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px (ishape x))
+  Mv.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px (Mv.ishape x))
 
 (** The modes of {!pad}. *)
 type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
@@ -264,8 +262,8 @@ let pad ?(mode : pad_mode = `Constant) ?(value = Dtype.F 0.0) u (padding : (int 
   let px = List.map (function None -> (0, 0) | Some p -> p) padding in
   match mode with
   | `Constant -> R.pad_constant u padding value
-  | `Circular -> ignore (ishape u); pad_circular u px
-  | (`Reflect | `Replicate) as m -> ignore (ishape u); pad_reflect_replicate u px m
+  | `Circular -> ignore (Mv.ishape u); pad_circular u px
+  | (`Reflect | `Replicate) as m -> ignore (Mv.ishape u); pad_reflect_replicate u px m
 
 (* ---------- normalisation ---------- *)
 
@@ -302,7 +300,7 @@ let masked_select ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u
   let one = `Scalar (Dtype.I Z.one) in
   match size with
   | None ->
-    let n = if List.hd (ishape mask) = 0 then 0 else count (Op.getitem mask_cumsum [ Op.I (-1) ]) in
+    let n = if List.hd (Mv.ishape mask) = 0 then 0 else count (Op.getitem mask_cumsum [ Op.I (-1) ]) in
     let counts = Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [ Sint n ] in
     Op.getitem x [ Op.T (Op.cumsum (scatter ~reduce:`Add counts ~dim:0 mask_cumsum one)) ]
   | Some size ->
@@ -317,7 +315,7 @@ let nonzero ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u =
     let rows = match size with Some s -> s | None -> count (Mixin_dtype.cast (E.ne u (ci 0)) Dtype.Int32) in
     Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [ Sint rows; Sint 0 ]
   else begin
-    let sh = ishape u in
+    let sh = Mv.ishape u in
     let mask = Mv.flatten (E.ne u (ci 0)) in
     let indices = Mv.stack ~dim:(-1) (List.mapi (fun i s ->
         Mv.flatten (Mv.expand (reshape (Op.arange s) (List.init i (fun _ -> 1) @ [ s ] @ List.init (n - i - 1) (fun _ -> 1)))
