@@ -238,7 +238,7 @@ let tests : case list = [
   ("jit_assign", fun () ->
       List.iter (fun dt ->
           let j = Tiny_jit.create_unit (function
-              | [ a ] -> ignore (Tensor.realize (Tensor.assign a (Tensor.add a (Tensor.scalar 1.))))
+              | [ a ] -> ignore (Tensor.realize (Tensor.assign a (Tensor.add a (Tensor.scalar_int 1))))
               | _ -> fail "one input") in
           let a = Tensor.realize (Tensor.contiguous (Tensor.zeros ~dtype:dt [| 1 |])) in
           for _ = 1 to 5 do Tiny_jit.call j [ a ] done;
