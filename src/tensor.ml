@@ -131,7 +131,6 @@ include Mixin_elementwise.Make (Carrier)
 include Mixin_reduce.Make (Carrier)
 include Mixin_movement.Make (Carrier)
 include Mixin_op.Make (Carrier)
-include Mixin_op_ext.Make (Carrier)
 
 let ( mod ) = mod_
 
@@ -150,7 +149,7 @@ let pad ?mode ?(value = 0.0) x pads =
   named "pad" @@ fun () ->
   if Array.length pads <> ndim x then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads) (shape_str (shape x)));
-  wrap ~op:"pad" (Mixin_op_ext.pad ?mode ~value:(Dtype.F value) (uop x) (List.map Option.some (Array.to_list pads)))
+  wrap ~op:"pad" (Mixin_op.pad ?mode ~value:(Dtype.F value) (uop x) (List.map Option.some (Array.to_list pads)))
 
 let shrink x arg =
   named "shrink" @@ fun () -> wrap ~op:"shrink" (Mixin_movement.shrink (uop x) (List.map (fun (a, b) -> Some (Sint a, Sint b)) (Array.to_list arg)))
@@ -385,23 +384,23 @@ let max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size x indices 
 
 (* ---------- scans, sort, scatter, more movement (tinygrad mixin/op.py, mixin/movement.py) ---------- *)
 
-type scatter_reduction = Mixin_op_ext.scatter_reduction
+type scatter_reduction = Mixin_op.scatter_reduction
 let scatter_reduction_of_string s =
-  named "scatter_reduction_of_string" @@ fun () -> Mixin_op_ext.scatter_reduction_of_string s
-let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> Mixin_op_ext.scatter_mode_of_string s
+  named "scatter_reduction_of_string" @@ fun () -> Mixin_op.scatter_reduction_of_string s
+let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> Mixin_op.scatter_mode_of_string s
 let scatter ?reduce x ~dim index src =
   named "scatter" @@ fun () ->
   let src = match src with `Tensor t -> `Tensor (uop t) | `Scalar f -> `Scalar (Dtype.F f) in
-  wrap ~op:"scatter" (Mixin_op_ext.scatter ?reduce (uop x) ~dim (uop index) src)
+  wrap ~op:"scatter" (Mixin_op.scatter ?reduce (uop x) ~dim (uop index) src)
 
-let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> Mixin_op_ext.pad_mode_of_string s
+let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> Mixin_op.pad_mode_of_string s
 (* tinygrad's .item() of the count, for the data-dependent output length *)
 let count_of_uop u = int_of_float (item (wrap ~op:"count" u))
 let masked_select ?size ?fill_value x mask =
-  named "masked_select" @@ fun () -> wrap ~op:"masked_select" (Mixin_op_ext.masked_select ?size ?fill_value:(Option.map (fun f -> Dtype.F f) fill_value)
+  named "masked_select" @@ fun () -> wrap ~op:"masked_select" (Mixin_op.masked_select ?size ?fill_value:(Option.map (fun f -> Dtype.F f) fill_value)
                               ~count:count_of_uop (uop x) (uop mask))
 let nonzero ?size ?fill_value x =
-  named "nonzero" @@ fun () -> wrap ~op:"nonzero" (Mixin_op_ext.nonzero ?size ?fill_value:(Option.map (fun i -> Dtype.I (Z.of_int i)) fill_value)
+  named "nonzero" @@ fun () -> wrap ~op:"nonzero" (Mixin_op.nonzero ?size ?fill_value:(Option.map (fun i -> Dtype.I (Z.of_int i)) fill_value)
                         ~count:count_of_uop (uop x))
 
 (* ---------- random numbers: tinygrad tensor.py RNG state (manual_seed, _next_counter), mixin/rand.py ---------- *)

@@ -116,11 +116,8 @@ include Mixin_intf.REDUCE with type t := t
 (** tinygrad [mixin/movement.py], the ops without shape arguments (the others follow). *)
 include Mixin_intf.MOVEMENT with type t := t
 
-(** tinygrad [mixin/op.py]: indexing, linear algebra, softmax and scans, norms, losses (more follow). *)
+(** tinygrad [mixin/op.py]: indexing, linear algebra, softmax and scans, sort, scatter, norms, losses (more follow). *)
 include Mixin_intf.OP with type t := t
-
-(** tinygrad [mixin/op.py]: cumulative max/min, sort and topk, scatter_reduce, normalize, var_mean. *)
-include Mixin_intf.OP_EXT with type t := t
 
 (** Floor modulo, {!mod_}. *)
 val ( mod ) : t -> t -> t
@@ -144,7 +141,7 @@ val expand : t -> int array -> t
 
 (** Pad with one (before, after) pair per axis, filled with [value] (default 0) in the default [`Constant] mode, or
     [`Reflect], [`Replicate], [`Circular]; negative pads crop. tinygrad [Tensor.pad] (grouped padding). *)
-val pad : ?mode:Mixin_op_ext.pad_mode -> ?value:float -> t -> (int * int) array -> t
+val pad : ?mode:Mixin_op.pad_mode -> ?value:float -> t -> (int * int) array -> t
 
 (** Keep [(start, end)] of each axis. *)
 val shrink : t -> (int * int) array -> t
@@ -260,10 +257,10 @@ val max_unpool2d :
 
 
 (** {1 Scans, sort, scatter, more movement}
-    See {!Mixin_op_ext} and {!Mixin_movement}. *)
+    See {!Mixin_op} and {!Mixin_movement}. *)
 
 (** The reductions of {!scatter_reduce}. *)
-type scatter_reduction = Mixin_op_ext.scatter_reduction
+type scatter_reduction = Mixin_op.scatter_reduction
 
 (** tinygrad's reduce names ("sum", "prod", "mean", "amax", "amin"); others raise [Invalid_argument]. *)
 val scatter_reduction_of_string : string -> scatter_reduction
@@ -276,7 +273,7 @@ val scatter_mode_of_string : string -> [ `Add | `Multiply ]
 val scatter : ?reduce:[ `Add | `Multiply ] -> t -> dim:int -> t -> [ `Tensor of t | `Scalar of float ] -> t
 
 (** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise [Invalid_argument]. *)
-val pad_mode_of_string : string -> Mixin_op_ext.pad_mode
+val pad_mode_of_string : string -> Mixin_op.pad_mode
 
 (** The elements where the (broadcast) bool mask is true, flattened; with [size] padded with [fill_value] (default
     0) or truncated, else realizes the count first. tinygrad [Tensor.masked_select]. *)

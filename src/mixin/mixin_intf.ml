@@ -393,7 +393,7 @@ module type MOVEMENT = sig
   val unfold : t -> int -> int -> int -> t
 end
 
-(** tinygrad: mixin/op.py OpMixin: indexing, linear algebra, softmax and scans, norms, losses. *)
+(** tinygrad: mixin/op.py OpMixin: indexing, linear algebra, softmax and scans, sort, scatter, norms, losses. *)
 module type OP = sig
   type t
 
@@ -468,11 +468,6 @@ module type OP = sig
 
   (** [interpolate x size]: resizes the last [List.length size] axes. tinygrad [OpMixin.interpolate]. *)
   val interpolate : ?mode:interpolate_mode -> ?align_corners:bool -> t -> int list -> t
-end
-
-(** tinygrad: mixin/op.py OpMixin: cumulative max/min, sort and topk, scatter_reduce, normalize, var_mean. *)
-module type OP_EXT = sig
-  type t
 
   (** [cummax ?axis x]: the running maximum along [axis] (default 0) and the int32 index of where it was reached. *)
   val cummax : ?axis:int -> t -> t * t
