@@ -21,53 +21,18 @@ let dims l = List.map (fun i -> Sint i) l
 let resolve_dim ?(extra = false) u dim = Mixin_movement.resolve_dim ~extra u dim
 
 (* ---- int-shape adapters onto the shared mixins (mixin_movement / mixin_reduce / mixin_elementwise / mixin_dtype) ---- *)
-module Pre = struct
-  module Mv = Mixin_movement
-  module R = Mixin_reduce
-  module E = Mixin_elementwise
+module Mv = Mixin_movement
+module R = Mixin_reduce
+module E = Mixin_elementwise
 
-  let reshape u (s : ints) = Mv.reshape u (dims s)
-  let permute = Mv.permute
-  let expand u (s : ints) = Mv.expand u (dims s)
-  let shrink_to u (s : int option list) = Mv.shrink_to u (List.map (Option.map (fun i -> Sint i)) s)
-  let unsqueeze = Mv.unsqueeze
-  let squeeze u dim = Mv.squeeze ~dim u
-  let transpose u dim0 dim1 = Mv.transpose ~dim0 ~dim1 u
-  let flatten = Mv.flatten
-  let unflatten u dim (sizes : ints) = Mv.unflatten u dim (dims sizes)
-  let pool = Mv.pool
-
-  let sum = R.sum
-  let max_ = R.max
-  let prod_ = R.prod
-  let mean = R.mean
-  let pad_constant = R.pad_constant
-
-  let cast dt u = Mixin_dtype.cast u dt
-  let add = E.add
-  let sub = E.sub
-  let mul = E.mul
-  let div a b = E.div a b
-  let neg = E.neg
-  let where = E.where
-  let eq = E.eq
-  let ne = E.ne
-  let lt = E.lt
-  let le = E.le
-  let ge = E.ge
-  let and_ = E.bitwise_and
-  let reciprocal = E.reciprocal
-  let exp = E.exp
-  let log = E.log
-  let rsqrt = E.rsqrt
-  let detach = E.detach
-  let inverse = E.inverse
-  let usum = E.usum
-  let uprod = E.uprod
-  let alu2 op a b = alu op [ a; b ]
-end
-
-open Pre
+(* the movement ops with int shapes (op.py's shapes are Python ints here) and tinygrad's positional dims *)
+let reshape u (s : ints) = Mv.reshape u (dims s)
+let expand u (s : ints) = Mv.expand u (dims s)
+let shrink_to u (s : int option list) = Mv.shrink_to u (List.map (Option.map (fun i -> Sint i)) s)
+let squeeze u dim = Mv.squeeze ~dim u
+let transpose u dim0 dim1 = Mv.transpose ~dim0 ~dim1 u
+let unflatten u dim (sizes : ints) = Mv.unflatten u dim (dims sizes)
+let alu2 op a b = alu op [ a; b ]
 
 (* ---------- creation (op.py classmethods) ---------- *)
 
@@ -89,11 +54,11 @@ let cumalu u axis op =
   let sa = List.nth sh (if axis < 0 then axis + n else axis) in
   if sa = 0 then invalid_arg "cumalu: empty axis";
   let pads = List.init (n - 1) (fun _ -> None) @ [ Some (sa - 1, 0) ] in
-  let pooled = pool (pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
+  let pooled = Mv.pool (R.pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
   let r = match op with
-    | Ops.Add -> sum ~axis:[ -1 ] pooled
-    | Ops.Max -> max_ ~axis:[ -1 ] pooled
-    | Ops.Mul -> prod_ ~axis:[ -1 ] pooled
+    | Ops.Add -> R.sum ~axis:[ -1 ] pooled
+    | Ops.Max -> R.max ~axis:[ -1 ] pooled
+    | Ops.Mul -> R.prod ~axis:[ -1 ] pooled
     | _ -> invalid_arg "cumalu: op must be ADD, MAX or MUL" in
   transpose r axis (-1)
 
@@ -115,7 +80,7 @@ let arange_gen ?dtype ~start ~stop ~step () =
     | Dtype.I a, Dtype.I b -> ceildiv (Z.to_int a) (Z.to_int b)
     | a, b -> let q = Float.floor (Dtype.const_to_float a /. (-. Dtype.const_to_float b)) in - (int_of_float q) in
   if output_len <= 0 then full_const ~dtype [ 0 ] (ci 0)
-  else cast dtype (add (cumalu (full_const ~dtype [ output_len ] step) 0 Ops.Add) (const (cnum_sub start step)))
+  else Uop.cast dtype (E.add (cumalu (full_const ~dtype [ output_len ] step) 0 Ops.Add) (const (cnum_sub start step)))
 
 (* tinygrad OpMixin.arange(start, stop, step) on ints *)
 let arange ?(start = 0) ?(step = 1) ?dtype stop = arange_gen ?dtype ~start:(ci start) ~stop:(ci stop) ~step:(ci step) ()
@@ -126,36 +91,36 @@ let linspace ?dtype start stop steps =
   let dtype = Option.value dtype ~default:(Dtype.default_float ()) in
   if dtype == Dtype.Bool then invalid_arg "linspace: bool dtype is not supported";
   if steps = 1 then full_const ~dtype [ 1 ] (Dtype.F start)
-  else cast dtype (add (const_float start)
-                     (mul (arange ~dtype:(Dtype.default_float ()) steps) (const_float ((stop -. start) /. float_of_int (steps - 1)))))
+  else Uop.cast dtype (E.add (const_float start)
+                     (E.mul (arange ~dtype:(Dtype.default_float ()) steps) (const_float ((stop -. start) /. float_of_int (steps - 1)))))
 
 (* tinygrad OpMixin.eye *)
 let eye ?m ?dtype n =
   let m_ = Option.value m ~default:n in
   if n < 0 || m_ < 0 then invalid_arg (Printf.sprintf "eye: cannot have negative n=%d, m=%d" n m_);
   let out_dtype = Option.value dtype ~default:(Dtype.default_float ()) in
-  cast out_dtype (eq (unsqueeze (arange n) (-1)) (arange m_))
+  Uop.cast out_dtype (E.eq (Mv.unsqueeze (arange n) (-1)) (arange m_))
 
 (* tinygrad OpMixin._tri *)
-let tri r c diagonal = le (add (unsqueeze (arange r) (-1)) (const_int diagonal)) (arange c)
+let tri r c diagonal = E.le (E.add (Mv.unsqueeze (arange r) (-1)) (const_int diagonal)) (arange c)
 
 (* tinygrad OpMixin.triu *)
 let triu ?(diagonal = 0) u =
   let sh = Mv.ishape u in let n = List.length sh in
   if n < 2 then invalid_arg "triu: needs at least 2 dims";
-  where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
+  E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
 
 (* tinygrad OpMixin.tril *)
 let tril ?(diagonal = 0) u =
   let sh = Mv.ishape u in let n = List.length sh in
   if n < 2 then invalid_arg "tril: needs at least 2 dims";
-  where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
+  E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
 
 (* tinygrad OpMixin.pad, constant mode, grouped padding (one pair per dim; negative pads crop) *)
 let pad_value ?(value = Dtype.F 0.) u (padding : (int * int) option list) =
   if List.length padding <> ndim u then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pads for ndim=%d" (List.length padding) (ndim u));
-  pad_constant u padding value
+  R.pad_constant u padding value
 
 (* ---------- indexing ---------- *)
 
@@ -180,7 +145,7 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
   if not (Dtype.is_int u.dtype) then
     invalid_arg ("_one_hot_along_dim: expects int index tensor, getting " ^ Dtype.to_string u.dtype);
   let offset = ndim u - resolve_dim u dim - 1 in
-  eq u (reshape (arange num_classes) (num_classes :: List.init offset (fun _ -> 1)))
+  E.eq u (reshape (arange num_classes) (num_classes :: List.init offset (fun _ -> 1)))
 
 (* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
 let rec getitem u (indices : index list) =
@@ -193,7 +158,7 @@ let rec getitem u (indices : index list) =
         | T t ->
           if not (Dtype.is_int t.dtype) then invalid_arg ("getitem: index dtype " ^ Dtype.to_string t.dtype ^ " is not supported");
           (* treat negative index values *)
-          let t = where (lt t (const_int 0)) (add t (const_int size)) t in
+          let t = E.where (E.lt t (const_int 0)) (E.add t (const_int size)) t in
           { v = { vsize = Sint size; boundary = (Sint 0, Sint size); stride = 1; collapse_dim = false }; index = T t }
         | New -> { v = Mixin_movement.parse_view_index `None (Sint size); index }
         | I i -> { v = Mixin_movement.parse_view_index (`Int (Sint i)) (Sint size); index }
@@ -219,29 +184,29 @@ let rec getitem u (indices : index list) =
       (* consecutive tensor indices: linear indexing instead of one-hot masks *)
       let ishp = List.map (List.nth xs) dims in
       let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) ishp)) ishp in
-      let ts = List.map2 (fun t s -> mul t (const_int s)) tensors strides in
-      let linear_idx = usum ~start:(List.hd ts) (List.tl ts) in
-      let vs = List.map2 (fun t s -> and_ (ge t (const_int 0)) (lt t (const_int s))) tensors ishp in
-      let valid = uprod ~start:(List.hd vs) (List.tl vs) in
+      let ts = List.map2 (fun t s -> E.mul t (const_int s)) tensors strides in
+      let linear_idx = E.usum ~start:(List.hd ts) (List.tl ts) in
+      let vs = List.map2 (fun t s -> E.bitwise_and (E.ge t (const_int 0)) (E.lt t (const_int s))) tensors ishp in
+      let valid = E.uprod ~start:(List.hd vs) (List.tl vs) in
       let pre = Helpers.take d0 xs and post = Helpers.drop (List.nth dims (List.length dims - 1) + 1) xs in
       let x = getitem (reshape x (pre @ [ Helpers.prod ishp ] @ post))
-          (List.map (fun _ -> S (None, None, None)) pre @ [ T (where valid linear_idx (const_int 0)) ]) in
-      where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
+          (List.map (fun _ -> S (None, None, None)) pre @ [ T (E.where valid linear_idx (const_int 0)) ]) in
+      E.where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
     end else begin
       let xn = List.length xs in
       let pre_reduce_shape = Helpers.take d0 xs @ big_shape @ Helpers.drop d0 xs in
       let masks = List.map2 (fun d t ->
           let i = expand (reshape t (Mv.ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape in
           one_hot_along_dim ~dim:(d - xn) i (List.nth xs d)) dims tensors in
-      let mask = uprod ~start:(List.hd masks) (List.tl masks) in
+      let mask = E.uprod ~start:(List.hd masks) (List.tl masks) in
       let nb = List.length big_shape in
       let reshape_arg = Helpers.take d0 xs @ List.map (fun _ -> 1) big_shape @ Helpers.drop d0 xs in
-      let x = sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
-          (where mask (reshape x reshape_arg) (const_int 0)) in
+      let x = R.sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
+          (E.where mask (reshape x reshape_arg) (const_int 0)) in
       let last = List.nth dims (List.length dims - 1) in
       let permuted = d0 <> 0 && List.length dims <> 1 && dims <> List.init (last - d0 + 1) (fun i -> d0 + i) in
       if permuted then
-        permute x (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim x - d0 - nb) (fun i -> d0 + nb + i))
+        Mv.permute x (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim x - d0 - nb) (fun i -> d0 + nb + i))
       else x
     end
   end
@@ -259,8 +224,8 @@ let dot ?dtype x w =
   let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> 1) in
   let x' = reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
   let w' = transpose (reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
-  cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
-    (sum ~axis:[ -1 ] ?dtype (mul x' w'))
+  Uop.cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
+    (R.sum ~axis:[ -1 ] ?dtype (E.mul x' w'))
 
 (* tinygrad OpMixin.matmul *)
 let matmul ?(reverse = false) ?dtype x y = if reverse then dot ?dtype y x else dot ?dtype x y
@@ -269,51 +234,51 @@ let matmul ?(reverse = false) ?dtype x y = if reverse then dot ?dtype y x else d
 let linear ?bias ?dtype x weight =
   match dtype with
   | Some dt ->
-    let x = cast dt x and weight = cast dt weight and bias = Option.map (cast dt) bias in
-    let r = if ndim weight = 1 then mul x weight else dot x weight in
-    (match bias with Some b -> add r b | None -> r)
+    let x = Uop.cast dt x and weight = Uop.cast dt weight and bias = Option.map (Uop.cast dt) bias in
+    let r = if ndim weight = 1 then E.mul x weight else dot x weight in
+    (match bias with Some b -> E.add r b | None -> r)
   | None ->
-    let r = if ndim weight = 1 then mul x weight else dot x weight in
-    (match bias with Some b -> add r b | None -> r)
+    let r = if ndim weight = 1 then E.mul x weight else dot x weight in
+    (match bias with Some b -> E.add r b | None -> r)
 
 (* ---------- reductions ---------- *)
 
 (* tinygrad OpMixin.logsumexp *)
 let logsumexp ?axis ?(keepdim = false) u =
   let axl = Option.map (fun a -> [ a ]) axis in
-  let m = detach (max_ ?axis:axl ~keepdim:true u) in
+  let m = E.detach (R.max ?axis:axl ~keepdim:true u) in
   let m' = if keepdim then m else match axis with
       | Some a -> squeeze m a
       | None -> reshape m (List.filter (( <> ) 1) (Mv.ishape m)) in
-  add (log (sum ?axis:axl ~keepdim (exp (sub u m)))) m'
+  E.add (E.log (R.sum ?axis:axl ~keepdim (E.exp (E.sub u m)))) m'
 
 (* tinygrad OpMixin._softmax *)
 let softmax_parts ?dtype u axis =
-  let m = sub u (detach (max_ ~axis:[ axis ] ~keepdim:true u)) in
-  let m = match dtype with Some d -> cast d m | None -> m in
-  let e = exp m in
-  (m, e, sum ~axis:[ axis ] ~keepdim:true e)
+  let m = E.sub u (E.detach (R.max ~axis:[ axis ] ~keepdim:true u)) in
+  let m = match dtype with Some d -> Uop.cast d m | None -> m in
+  let e = E.exp m in
+  (m, e, R.sum ~axis:[ axis ] ~keepdim:true e)
 
 (* tinygrad OpMixin.softmax *)
-let softmax ?(axis = -1) ?dtype u = let _, e, ss = softmax_parts ?dtype u axis in mul e (reciprocal ss)
+let softmax ?(axis = -1) ?dtype u = let _, e, ss = softmax_parts ?dtype u axis in E.mul e (E.reciprocal ss)
 
 (* tinygrad OpMixin.log_softmax *)
-let log_softmax ?(axis = -1) ?dtype u = let m, _, ss = softmax_parts ?dtype u axis in sub m (log ss)
+let log_softmax ?(axis = -1) ?dtype u = let m, _, ss = softmax_parts ?dtype u axis in E.sub m (E.log ss)
 
 (* tinygrad OpMixin.argmax *)
 let rec argmax ?axis ?(keepdim = false) u =
   match axis with
-  | None -> argmax ~axis:0 ~keepdim (flatten u)
+  | None -> argmax ~axis:0 ~keepdim (Mv.flatten u)
   | Some axis ->
     let axis = resolve_dim u axis in
     let sh = Mv.ishape u in
     let n = List.nth sh axis in
-    let m = eq u (max_ ~axis:[ axis ] ~keepdim:true u) in
-    let idx = mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
-    cast Dtype.Int32 (sub (const_int n) (max_ ~axis:[ axis ] ~keepdim idx))
+    let m = E.eq u (R.max ~axis:[ axis ] ~keepdim:true u) in
+    let idx = E.mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
+    Uop.cast Dtype.Int32 (E.sub (const_int n) (R.max ~axis:[ axis ] ~keepdim idx))
 
 (* tinygrad OpMixin.argmin *)
-let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (inverse u)
+let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (E.inverse u)
 
 (* ---------- cat / cumulative ops ---------- *)
 
@@ -321,7 +286,7 @@ let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (inverse u)
 let split_cumalu u axis op =
   let axis = resolve_dim u axis in
   let sh = Mv.ishape u in
-  if sh = [] || List.mem 0 sh then (if op == Ops.Add then cast (sum u).dtype u else u)
+  if sh = [] || List.mem 0 sh then (if op == Ops.Add then Uop.cast (R.sum u).dtype u else u)
   else begin
     let split = 256 in
     let value = identity_element op u.dtype in
@@ -329,13 +294,13 @@ let split_cumalu u axis op =
     if s <= split * 2 then cumalu u axis op
     else begin
       let n = List.length sh in
-      let chunks = cumalu (unflatten (pad_constant (transpose u axis (-1))
+      let chunks = cumalu (unflatten (R.pad_constant (transpose u axis (-1))
                                         (List.init (n - 1) (fun _ -> None) @ [ Some (round_up s split - s, 0) ]) value)
                              (-1) [ -1; split ]) (-1) op in
       let cn = ndim chunks in
-      let base_ = pad_constant (cumalu (getitem chunks [ Ellipsis; I (-1) ]) (-1) op)
+      let base_ = R.pad_constant (cumalu (getitem chunks [ Ellipsis; I (-1) ]) (-1) op)
           (List.init (cn - 2) (fun _ -> None) @ [ Some (1, -1) ]) value in
-      transpose (getitem (flatten ~start_dim:(-2) (alu2 op chunks (unsqueeze base_ (-1)))) [ Ellipsis; S (Some (- s), None, None) ])
+      transpose (getitem (Mv.flatten ~start_dim:(-2) (alu2 op chunks (Mv.unsqueeze base_ (-1)))) [ Ellipsis; S (Some (- s), None, None) ])
         axis (-1)
     end
   end
@@ -352,7 +317,7 @@ let cumprod ~axis u = split_cumalu u axis Ops.Mul
 let one_hot u num_classes =
   if not (Dtype.is_int u.dtype) then invalid_arg ("one_hot: expect integer dtype, getting " ^ Dtype.to_string u.dtype);
   if num_classes < 0 then invalid_arg (Printf.sprintf "one_hot: num_classes must be non-negative, got %d" num_classes);
-  where (one_hot_along_dim (getitem u [ Ellipsis; New ]) num_classes) (const_int 1) (const_int 0)
+  E.where (one_hot_along_dim (getitem u [ Ellipsis; New ]) num_classes) (const_int 1) (const_int 0)
 
 (* tinygrad OpMixin.gather *)
 let gather u ~dim index =
@@ -363,8 +328,8 @@ let gather u ~dim index =
   List.iteri (fun d (s, i) -> if d <> dim && s < i then
                  invalid_arg (Printf.sprintf "gather: requires self.shape[d] >= index.shape[d] for d != dim, %s vs %s"
                                 (shape_str (shape u)) (shape_str (shape index)))) (List.combine sh ish);
-  let x = transpose (unsqueeze (shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
-  sum ~axis:[ -1 ] ~dtype:u.dtype (where (one_hot_along_dim (unsqueeze index (-1)) (List.nth sh dim)) x (const_int 0))
+  let x = transpose (Mv.unsqueeze (shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
+  R.sum ~axis:[ -1 ] ~dtype:u.dtype (E.where (one_hot_along_dim (Mv.unsqueeze index (-1)) (List.nth sh dim)) x (const_int 0))
 
 (* ---------- pooling and convolution ---------- *)
 
@@ -409,13 +374,13 @@ let avg_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
     ?(count_include_pad = true) u =
   let k_, s_, axis, grouped = pool_setup ?stride u kernel_size in
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
-  let pool_ x pads = pool ~stride:s_ ~dilation:d_ (pad_constant x (grouped pads) (Dtype.F 0.)) k_ in
+  let pool_ x pads = Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant x (grouped pads) (Dtype.F 0.)) k_ in
   let reg_pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u reg_pads k_ s_ d_ else reg_pads in
-  if not count_include_pad then div (sum ~axis (pool_ u pads)) (sum ~axis (pool_ (const_like_int u 1) pads))
-  else if not ceil_mode then mean ~axis (pool_ u pads)
-  else div (sum ~axis (pool_ u pads))
-      (sum ~axis (pool_ (const_like_int (pad_constant u (grouped reg_pads) (Dtype.F 0.)) 1) (List.map2 ( - ) pads reg_pads)))
+  if not count_include_pad then E.div (R.sum ~axis (pool_ u pads)) (R.sum ~axis (pool_ (const_like_int u 1) pads))
+  else if not ceil_mode then R.mean ~axis (pool_ u pads)
+  else E.div (R.sum ~axis (pool_ u pads))
+      (R.sum ~axis (pool_ (const_like_int (R.pad_constant u (grouped reg_pads) (Dtype.F 0.)) 1) (List.map2 ( - ) pads reg_pads)))
 
 (* tinygrad OpMixin.max_pool2d (values only; return_indices is not ported) *)
 let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(ceil_mode = false) u =
@@ -423,7 +388,7 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
-  max_ ~axis (pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_)
+  R.max ~axis (Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant u (grouped pads) (Dtype.min u.dtype)) k_)
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
@@ -437,8 +402,8 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
     invalid_arg (Printf.sprintf "conv2d: Input Tensor shape %s does not match the shape of the weights %s. (%d vs. %d)"
                    (shape_str (shape u)) (shape_str (shape weight)) (groups * cin) cin_);
   let st = Option.get (make_tuple (Some stride) nhw) and dl = Option.get (make_tuple (Some dilation) nhw) in
-  let x = pool ~stride:st ~dilation:dl
-      (pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
+  let x = Mv.pool ~stride:st ~dilation:dl
+      (R.pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
   let xsh = Mv.ishape x in
@@ -446,57 +411,57 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
   let no = List.length oyx in
   let x = reshape x ([ bs; groups; cin; 1 ] @ oyx @ hw) in
   let x = expand x ([ bs; groups; cin; rcout ] @ oyx @ hw) in
-  let x = permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
+  let x = Mv.permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
   let w = reshape weight ([ 1; groups; rcout ] @ List.init no (fun _ -> 1) @ [ cin ] @ hw) in
-  let ret = reshape (sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (mul x w)) ([ bs; cout ] @ oyx) in
-  match bias with None -> ret | Some b -> add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
+  let ret = reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w)) ([ bs; cout ] @ oyx) in
+  match bias with None -> ret | Some b -> E.add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
 
 (* ---------- normalization ---------- *)
 
 (* tinygrad OpMixin.layernorm *)
 let layernorm ?(axis = [ -1 ]) ?(eps = 1e-5) u =
-  let y = sub u (mean ~axis ~keepdim:true u) in
-  mul y (rsqrt (add (mean ~axis ~keepdim:true (mul y y)) (const_float eps)))
+  let y = E.sub u (R.mean ~axis ~keepdim:true u) in
+  E.mul y (E.rsqrt (E.add (R.mean ~axis ~keepdim:true (E.mul y y)) (const_float eps)))
 
 (* tinygrad OpMixin.batchnorm *)
 let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
   let shape_ = List.mapi (fun ax s -> if List.mem ax axis then s else 1) (Mv.ishape u) in
-  let x = sub u (reshape mean shape_) in
-  let x = match weight with Some w -> mul x (reshape w shape_) | None -> x in
-  let ret = mul x (if ndim invstd = List.length axis then reshape invstd shape_ else invstd) in
-  match bias with Some b -> add ret (reshape b shape_) | None -> ret
+  let x = E.sub u (reshape mean shape_) in
+  let x = match weight with Some w -> E.mul x (reshape w shape_) | None -> x in
+  let ret = E.mul x (if ndim invstd = List.length axis then reshape invstd shape_ else invstd) in
+  match bias with Some b -> E.add ret (reshape b shape_) | None -> ret
 
 (* ---------- losses ---------- *)
 
 type reduction = Mixin_intf.reduction
 
 (* tinygrad OpMixin._do_reduction *)
-let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> sum u | `Mean -> mean u
+let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> R.sum u | `Mean -> R.mean u
 
 (* tinygrad OpMixin.binary_crossentropy *)
 let binary_crossentropy ?(reduction = `Mean) u y =
   let one = const_int 1 in
-  do_reduction reduction (sub (mul (neg y) (log u)) (mul (sub one y) (log (sub one u))))
+  do_reduction reduction (E.sub (E.mul (E.neg y) (E.log u)) (E.mul (E.sub one y) (E.log (E.sub one u))))
 
 (* tinygrad OpMixin.binary_crossentropy_logits *)
 let binary_crossentropy_logits ?(reduction = `Mean) ?pos_weight u y =
-  let log_p = Mixin_elementwise.logsigmoid u and log_1_minus_p = Mixin_elementwise.logsigmoid (neg u) in
+  let log_p = Mixin_elementwise.logsigmoid u and log_1_minus_p = Mixin_elementwise.logsigmoid (E.neg u) in
   let one = const_int 1 in
-  let pw = match pos_weight with None -> mul one y | Some p -> mul p y in
-  do_reduction reduction (neg (add (mul pw log_p) (mul (sub one y) log_1_minus_p)))
+  let pw = match pos_weight with None -> E.mul one y | Some p -> E.mul p y in
+  do_reduction reduction (E.neg (E.add (E.mul pw log_p) (E.mul (E.sub one y) log_1_minus_p)))
 
 (* tinygrad OpMixin.sparse_categorical_crossentropy (class axis -1) *)
 let sparse_categorical_crossentropy ?(ignore_index = -1) ?(label_smoothing = 0.0) ?(reduction = `Mean) u y =
   if not (0.0 <= label_smoothing && label_smoothing <= 1.0) then invalid_arg "sparse_categorical_crossentropy: label_smoothing must be in [0.0, 1.0]";
   let log_probs = log_softmax u in
-  let loss_mask = if ignore_index <> -1 then ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
+  let loss_mask = if ignore_index <> -1 then E.ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
   let sh = Mv.ishape u in
-  let yy = mul (one_hot_along_dim ~dim:(-1) (unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (unsqueeze loss_mask (-1)) in
-  let smoothing = mul (const_float label_smoothing) (mul (mean ~axis:[ -1 ] log_probs) loss_mask) in
-  let unreduced = add (mul (const_float (1. -. label_smoothing)) (sum ~axis:[ -1 ] (mul log_probs yy))) smoothing in
+  let yy = E.mul (one_hot_along_dim ~dim:(-1) (Mv.unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (Mv.unsqueeze loss_mask (-1)) in
+  let smoothing = E.mul (const_float label_smoothing) (E.mul (R.mean ~axis:[ -1 ] log_probs) loss_mask) in
+  let unreduced = E.add (E.mul (const_float (1. -. label_smoothing)) (R.sum ~axis:[ -1 ] (E.mul log_probs yy))) smoothing in
   match reduction with
-  | `Mean -> div (neg (sum unreduced)) (sum loss_mask)
-  | r -> neg (do_reduction r unreduced)
+  | `Mean -> E.div (E.neg (R.sum unreduced)) (R.sum loss_mask)
+  | r -> E.neg (do_reduction r unreduced)
 
 (* tinygrad OpMixin.cross_entropy: [y] holds class indices or class probabilities *)
 let cross_entropy ?(reduction = `Mean) ?(label_smoothing = 0.0) u y =
@@ -508,22 +473,22 @@ let cross_entropy ?(reduction = `Mean) ?(label_smoothing = 0.0) u y =
       let reduced = List.filteri (fun i _ -> i <> classes_dim) sh in
       if reduced <> Mv.ishape y then
         invalid_arg (Printf.sprintf "cross_entropy: shape mismatch: %s, %s" (shape_str (shape u)) (shape_str (shape y)));
-      one_hot_along_dim ~dim:classes_dim (unsqueeze y classes_dim) (List.nth sh classes_dim)
+      one_hot_along_dim ~dim:classes_dim (Mv.unsqueeze y classes_dim) (List.nth sh classes_dim)
     end else y in
-  let y = add (mul (const_float (1. -. label_smoothing)) y)
+  let y = E.add (E.mul (const_float (1. -. label_smoothing)) y)
       (const_float (label_smoothing /. float_of_int (List.nth (Mv.ishape y) classes_dim))) in
   (* python: -(....sum(classes_dim)._do_reduction(reduction)) *)
-  neg (do_reduction reduction (sum ~axis:[ classes_dim ] (mul (log_softmax ~axis:classes_dim u) y)))
+  E.neg (do_reduction reduction (R.sum ~axis:[ classes_dim ] (E.mul (log_softmax ~axis:classes_dim u) y)))
 
 (* tinygrad OpMixin.nll_loss *)
 let nll_loss ?weight ?ignore_index ?(reduction = `Mean) u y =
   let weight = match weight with
     | None -> const_like_int y 1
-    | Some w -> reshape (gather w ~dim:0 (flatten y)) (Mv.ishape y) in
-  let masked_weight = match ignore_index with None -> weight | Some i -> mul weight (ne y (const_int i)) in
-  let nll = mul (neg (squeeze (gather u ~dim:1 (unsqueeze y 1)) 1)) masked_weight in
+    | Some w -> reshape (gather w ~dim:0 (Mv.flatten y)) (Mv.ishape y) in
+  let masked_weight = match ignore_index with None -> weight | Some i -> E.mul weight (E.ne y (const_int i)) in
+  let nll = E.mul (E.neg (squeeze (gather u ~dim:1 (Mv.unsqueeze y 1)) 1)) masked_weight in
   match reduction with
-  | `Mean -> div (sum nll) (sum masked_weight)
+  | `Mean -> E.div (R.sum nll) (R.sum masked_weight)
   | r -> do_reduction r nll
 
 (* ---------- transposed convolution, einsum, interpolate, pooling indices, max_unpool2d ---------- *)
@@ -540,7 +505,7 @@ let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
   let dim1 = resolve_dim u dim1 and dim2 = resolve_dim u dim2 in
   if dim1 = dim2 then invalid_arg "diagonal: dim1 and dim2 cannot be the same dimension";
   let n = ndim u in
-  let x = permute u (List.filter (fun i -> i <> dim1 && i <> dim2) (range n) @ [ dim1; dim2 ]) in
+  let x = Mv.permute u (List.filter (fun i -> i <> dim1 && i <> dim2) (range n) @ [ dim1; dim2 ]) in
   let sh = Mv.ishape x in
   let a = List.nth sh (n - 2) and b = List.nth sh (n - 1) in
   let x =
@@ -553,7 +518,7 @@ let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
   else begin
     let nones = List.map (fun _ -> None) lead in
     let x = shrink_to x (nones @ [ Some d; Some d ]) in
-    let x = Mixin_movement.pad_to (flatten ~start_dim:(-2) x) (List.map (fun _ -> None) nones @ [ Some (Sint (d * (d + 1))) ]) in
+    let x = Mixin_movement.pad_to (Mv.flatten ~start_dim:(-2) x) (List.map (fun _ -> None) nones @ [ Some (Sint (d * (d + 1))) ]) in
     squeeze (shrink_to (unflatten x (-1) [ d; d + 1 ]) (nones @ [ None; Some 1 ])) (-1)
   end
 
@@ -578,13 +543,13 @@ let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?
       let xs = Mv.ishape u in
       let lead = Helpers.take 2 xs and sp = Helpers.drop 2 xs in
       let x = reshape u (lead @ List.concat_map (fun k -> [ k; 1 ]) sp) in
-      let x = pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
+      let x = R.pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
       let x = reshape x (lead @ List.map2 (fun k s -> k * s) sp stride) in
       shrink_to x ([ None; None ] @ List.map2 (fun k s -> Some (k * s - (s - 1))) sp stride)
     end else u in
   let rows = List.combine (List.combine hw dilation) (List.combine padding output_padding) in
   let padding = List.concat_map (fun ((k, d), ((pb, pa), op)) -> [ (k - 1) * d - pb; (k - 1) * d - pa + op ]) (List.rev rows) in
-  conv2d ?bias ~groups ~dilation ~padding x (flatten ~end_dim:1 w)
+  conv2d ?bias ~groups ~dilation ~padding x (Mv.flatten ~end_dim:1 w)
 
 (* python's sorted() of the distinct characters of [s] that satisfy [p] (with repetitions kept when [dups]) *)
 let sorted_chars l = List.sort_uniq compare l
@@ -648,7 +613,7 @@ let einsum ?dtype formula (xs : t list) =
             let nd = ndim !x in
             let perm = List.filter (fun d -> d <> j && d <> k) (range nd) @ [ j; k ] in
             x := if nd > 2 then
-                getitem (unflatten (pad_constant (flatten ~start_dim:(-2) (permute !x perm))
+                getitem (unflatten (R.pad_constant (Mv.flatten ~start_dim:(-2) (Mv.permute !x perm))
                                       (List.init (nd - 2) (fun _ -> Some (0, 0)) @ [ Some (0, n) ]) (Dtype.F 0.)) (-1) [ n; n + 1 ])
                   [ Ellipsis; I 0 ]
               else diagonal !x;
@@ -663,17 +628,17 @@ let einsum ?dtype formula (xs : t list) =
           | Some d' when d' <> d -> invalid_arg (Printf.sprintf "einsum: letter %c has different sizes %d and %d" c d' d)
           | _ -> Hashtbl.replace sz c d) (zip (chars s) (Mv.ishape x))) traced;
   let alpha = List.sort compare (Hashtbl.fold (fun c _ acc -> c :: acc) sz []) in
-  (* align all tensors to alphabet, multiply, sum non-output, permute to output order *)
+  (* align all tensors to alphabet, multiply, R.sum non-output, Mv.permute to output order *)
   let xs = List.map (fun (s, x) ->
       if s = "" then x
-      else reshape (permute x (List.map (fun c -> index_of c s) (List.sort compare (chars s))))
+      else reshape (Mv.permute x (List.map (fun c -> index_of c s) (List.sort compare (chars s))))
           (List.map (fun c -> if String.contains s c then Hashtbl.find sz c else 1) alpha)) traced in
-  let prodx = List.fold_left mul (List.hd xs) (List.tl xs) in
-  let red = sum ~axis:(List.concat (List.mapi (fun i c -> if String.contains rhs c then [] else [ i ]) alpha)) ?dtype prodx in
+  let prodx = List.fold_left E.mul (List.hd xs) (List.tl xs) in
+  let red = R.sum ~axis:(List.concat (List.mapi (fun i c -> if String.contains rhs c then [] else [ i ]) alpha)) ?dtype prodx in
   let argsort l = List.map snd (List.sort compare (List.mapi (fun i v -> (v, i)) l)) in
   let rl = chars rhs in
   if List.length rl <> ndim red then invalid_arg (Printf.sprintf "einsum: output subscripts %S do not match the operands" rhs);
-  permute red (argsort (argsort rl))
+  Mv.permute red (argsort (argsort rl))
 
 type interpolate_mode = Mixin_intf.interpolate_mode
 
@@ -696,20 +661,20 @@ let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
     let fit y = expand (reshape y (Array.to_list reshape_)) (Array.to_list expand_) in
     if mode = `Linear then begin
       let arr = arange sz in
-      let num, den = if align_corners then (mul arr (const_int (in_sz - 1)), sz - 1)
-        else (sub (mul (add (mul arr (const_int 2)) (const_int 1)) (const_int in_sz)) (const_int sz), sz * 2) in
+      let num, den = if align_corners then (E.mul arr (const_int (in_sz - 1)), sz - 1)
+        else (E.sub (E.mul (E.add (E.mul arr (const_int 2)) (const_int 1)) (const_int in_sz)) (const_int sz), sz * 2) in
       let num = Mixin_elementwise.clip ~min_:(const_int 0) ~max_:(const_int ((in_sz - 1) * den)) num in
       let e = Mixin_elementwise.idiv in
-      let low = fit (e num (const_int den)) and high = fit (e (add num (const_int (den - 1))) (const_int den))
-      and perc = fit (div (cast Dtype.Float32 (Mixin_elementwise.mod_ num (const_int den))) (const_int den)) in
+      let low = fit (e num (const_int den)) and high = fit (e (E.add num (const_int (den - 1))) (const_int den))
+      and perc = fit (E.div (Uop.cast Dtype.Float32 (Mixin_elementwise.mod_ num (const_int den))) (const_int den)) in
       x := Mixin_elementwise.lerp (gather !x ~dim:i low) (gather !x ~dim:i high) perc
     end else begin
       let scale = float_of_int in_sz /. float_of_int sz and arr = arange ~dtype:Dtype.Float32 sz in
-      let v = if mode = `Nearest_exact then mul (const_float scale) (add arr (const_float 0.5)) else mul (const_float scale) arr in
-      x := gather !x ~dim:i (fit (cast Dtype.Int32 v))
+      let v = if mode = `Nearest_exact then E.mul (const_float scale) (E.add arr (const_float 0.5)) else E.mul (const_float scale) arr in
+      x := gather !x ~dim:i (fit (Uop.cast Dtype.Int32 v))
     end
   done;
-  cast u.dtype !x
+  Uop.cast u.dtype !x
 
 (* tinygrad OpMixin.max_pool2d with return_indices=True: the values and the flat argmax over the spatial dims (int32) *)
 let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(ceil_mode = false) u =
@@ -717,14 +682,14 @@ let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
-  let pooled = pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
+  let pooled = Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
   let spatial_shape = Helpers.drop (ndim u - List.length k_) (Mv.ishape u) in
   let spatial_sz = Helpers.prod spatial_shape in
   let idx = reshape (arange ~start:spatial_sz ~step:(-1) 0) spatial_shape in
-  let m = eq pooled (max_ ~axis ~keepdim:true pooled) in
-  let idx = mul m (pool ~stride:s_ ~dilation:d_
-                     (pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
-  (max_ ~axis pooled, sub (const_int spatial_sz) (max_ ~axis idx))
+  let m = E.eq pooled (R.max ~axis ~keepdim:true pooled) in
+  let idx = E.mul m (Mv.pool ~stride:s_ ~dilation:d_
+                     (R.pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
+  (R.max ~axis pooled, E.sub (const_int spatial_sz) (R.max ~axis idx))
 
 (* tinygrad OpMixin.max_unpool2d *)
 let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?output_size u indices =
@@ -740,7 +705,7 @@ let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding
       List.map2 (fun ((i, k), (d, s)) (pa, pb) -> (i - 1) * s - (pb + pa) + (d * (k - 1) + 1))
         (List.combine (List.combine spatial_shape k_) (List.combine d_ s_)) p_
     | Some o -> Helpers.drop (List.length o - ns) o in
-  let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (Helpers.prod output_size))
+  let ret = R.sum ~axis:[ 3 ] (E.where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (Helpers.prod output_size))
                               (reshape u [ bs; c; 1; -1 ]) (const_int 0)) in
   reshape ret ([ bs; c ] @ output_size)
 
