@@ -48,20 +48,12 @@ let of_int_array ?dtype ?device shp (data : int array) =
       (fun b -> Device.Buffer.copyin_floats b (Array.map float_of_int data))
   else from_host "of_int_array" ?device dt shp (Array.length data) (fun b -> Device.Buffer.copyin_ints b data)
 
-(* G-ops-A: an Invalid_argument raised below the Tensor layer (e.g. "dot: ..." under matmul) gets the public op's
-   name in front, so every API error names the op the user called *)
-let named op f =
-  let p = op ^ ":" in
-  try f () with
-  | Invalid_argument m when not (String.length m >= String.length p && String.sub m 0 (String.length p) = p) ->
-    invalid_arg (op ^ ": " ^ m)
-
-(* tinygrad: Tensor(3.0) — a device-less CONST, weak unless [dtype] *)
 (* tinygrad has no CONST of dtype void (a KeyError); the creation ops refuse it by name *)
 let check_dtype op = function
   | Some Dtype.Void -> invalid_arg (op ^ ": cannot create a tensor of dtype void")
   | _ -> ()
 
+(* tinygrad: Tensor(3.0) — a device-less CONST, weak unless [dtype] *)
 let scalar ?dtype v = named "scalar" @@ fun () -> check_dtype "scalar" dtype; wrap ~op:"scalar" (Uop.const ?dtype (Dtype.F v))
 
 (* tinygrad: Tensor(3) *)

@@ -1,10 +1,18 @@
-(** The Tensor: a mutable holder of a UOp graph, lazy until realized. tinygrad: [tensor.py] (the [Tensor] class;
-    callify is {!Callify}, the engine {!Realize}) with the mixins of [src/mixin] wrapped. Every binary op
-    broadcasts like numpy and promotes dtypes with tinygrad's weak-dtype rules ([scalar 3.] adopts the other
-    operand's dtype). Bad input raises [Invalid_argument] naming the op and the shapes. *)
+(** The Tensor: a holder of a UOp graph, lazy until realized. tinygrad: [tensor.py] (the [Tensor] class;
+    callify is {!Callify}, the engine {!Realize}). The ops come from the mixins of [src/mixin], functors over a
+    carrier ({!Mixin_intf.CARRIER}, tinygrad's [_uop] / [_wrap_uop]) written once over UOps and included here
+    for tensors; this module adds what a Tensor owns: creation from host data, realize and data out, autograd,
+    the RNG state. Every binary op broadcasts like numpy and promotes dtypes with tinygrad's weak-dtype rules
+    ([scalar 3.] is a weak float, [scalar_int 3] a weak int). Bad input raises [Invalid_argument] whose message
+    starts with the name of the op that was called, then the shapes or dtypes.
 
-(** A tensor: abstract; its UOp is {!uop}. The representation and the registry of live tensors are
-    {!Tensor_base}, for the library modules built on Tensor. *)
+    Conventions: tinygrad's [dim] parameters are [?dim]/[~dim], its [axis] parameters [?axis]; modes are
+    variants; optional tensors are optional arguments. Infix operators are in {!O}: [/] is true division and
+    matmul is [( *@ )] ([@] stays list append). *)
+
+(** A tensor: abstract; its UOp is {!uop}. The representation (a record with the UOp, the gradient and the
+    parameter flag) and the registry of live tensors are {!Tensor_base}, for the library modules built on
+    Tensor (nn, optim, state, the JIT); a user program needs only this module. *)
 type t = Tensor_base.t
 
 (** An index of {!getitem}: an int, a slice [(start, stop, step)], a tensor of indices, a new axis, [...]. *)
