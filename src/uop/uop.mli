@@ -593,8 +593,8 @@ module O : sig
   (** {!mul}. *)
   val ( * ) : t -> t -> t
 
-  (** {!idiv}: floor division. *)
-  val ( / ) : t -> t -> t
+  (** {!idiv}: floor division, spelled as Python's [//] (Stdlib's [/] stays int division). *)
+  val ( // ) : t -> t -> t
 
   (** {!mod_}: floor modulo. *)
   val ( mod ) : t -> t -> t
