@@ -10,7 +10,7 @@ let () =
   let open Uop.O in
   (* flat index, then split again: ((g*8+l)//8, (g*8+l)%8), plus a term that folds away *)
   let flat = (gidx * i 8) + lidx in
-  let idx = ((flat / i 8) * i 8) + (flat mod i 8) + ((n * i 4) mod i 2) in
+  let idx = ((flat // i 8) * i 8) + (flat mod i 8) + ((n * i 4) mod i 2) in
   let valid = (flat < i 32) land (lidx >= i 0) in
   let e = Uop.where valid idx (Uop.const_like idx Dtype.Invalid) in
   Printf.printf "before: %d nodes\n%s\n\n" (List.length (Uop.toposort e)) (Render.render ~simplify:false e);

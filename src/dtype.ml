@@ -452,7 +452,7 @@ let bitcast v in_dt out_dt =
     invalid_arg (Printf.sprintf "bitcast: itemsize mismatch %s -> %s" (to_string in_dt) (to_string out_dt));
   of_bits out_dt (bits_of in_dt v)
 
-(* API.md names: Dtype.float32, Dtype.int32, ... as values *)
+(* tinygrad's lower-case names: Dtype.float32, Dtype.int32, ... as values *)
 let void = Void
 let bool = Bool
 let int8 = Int8

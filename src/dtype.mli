@@ -189,7 +189,7 @@ val fp8_to_float : int -> t -> float
 (** Reinterpret the bits of a value of one dtype as another of the same itemsize. *)
 val bitcast : const -> t -> t -> const
 
-(** {1 Lower-case names (API.md): [Dtype.float32] is [Float32], with tinygrad's aliases} *)
+(** {1 Lower-case names: [Dtype.float32] is [Float32], with tinygrad's aliases} *)
 
 (** [Void]. *)
 val void : t

@@ -22,5 +22,5 @@ val add_mem_used : string -> int -> unit
 (** Bytes allocated on a device. *)
 val mem_used_on : string -> int
 
-(** Compiled kernels run since the last [reset], copies not counted (API.md). *)
+(** Compiled kernels run since the last [reset], copies not counted. *)
 val kernel_count : unit -> int

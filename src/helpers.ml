@@ -4,6 +4,10 @@
 
 let prod l = List.fold_left ( * ) 1 l
 
+(* Python's l[:n] and l[n:] *)
+let rec take n l = if n <= 0 then [] else match l with [] -> [] | x :: r -> x :: take (n - 1) r
+let rec drop n l = if n <= 0 then l else match l with [] -> [] | _ :: r -> drop (n - 1) r
+
 (* tinygrad: dedup, keeps the first occurrence *)
 let dedup l =
   let seen = Hashtbl.create 16 in

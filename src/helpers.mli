@@ -6,6 +6,12 @@
 (** Product of a list, 1 when empty. *)
 val prod : int list -> int
 
+(** The first [n] elements (all when fewer): Python's [l[:n]]. *)
+val take : int -> 'a list -> 'a list
+
+(** All but the first [n] elements: Python's [l[n:]]. *)
+val drop : int -> 'a list -> 'a list
+
 (** Removes duplicates, keeping the first occurrence and the order. *)
 val dedup : 'a list -> 'a list
 

@@ -116,9 +116,9 @@ let programs : (string * program) list = [
   (* m = a > 0.5; [m.any(1), m.all(1)] *)
   ("red_any_all", fun i -> let m = T.gt (i "a") (s 0.5) in [ T.any ~axis:[ 1 ] m; T.all ~axis:[ 1 ] m ]);
   (* a.cat(b, dim=0) *)
-  ("ix_cat_dim0", fun i -> [ T.cat ~axis:0 [ i "a"; i "b" ] ]);
+  ("ix_cat_dim0", fun i -> [ T.cat ~dim:0 [ i "a"; i "b" ] ]);
   (* a.stack(b, c, dim=1) *)
-  ("ix_stack", fun i -> [ T.stack ~axis:1 [ i "a"; i "b"; i "c" ] ]);
+  ("ix_stack", fun i -> [ T.stack ~dim:1 [ i "a"; i "b"; i "c" ] ]);
 ]
 
 (* first_milestone programs that cannot be written yet, with the reason (none: the programs that need T-ops'

@@ -37,7 +37,7 @@ let programs : (string * Corpus_programs.program) list = [
   (* table[idx] *)
   ("ix_fancy_rows", fun i -> [ T.getitem (i "table") [ T.T (i "idx") ] ]);
   (* a.gather(1, idx) *)
-  ("ix_gather", fun i -> [ T.gather (i "a") ~axis:1 (i "idx") ]);
+  ("ix_gather", fun i -> [ T.gather (i "a") ~dim:1 (i "idx") ]);
   (* y.one_hot(10) *)
   ("ix_one_hot", fun i -> [ T.one_hot (i "y") 10 ]);
   (* a.cumsum(0) *)

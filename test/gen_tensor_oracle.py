@@ -31,6 +31,8 @@ def _(): return E(4) // E(4)
 def _(): return E(4) % E(4)
 @case("int_plus_frac_scalar")
 def _(): return E(4, dtype=dtypes.int32) + 3.5
+@case("int_plus_float_scalar")
+def _(): return E(4, dtype=dtypes.int32) + 3.0
 @case("int_plus_int_scalar")
 def _(): return E(4, dtype=dtypes.int32) + 3
 @case("sum_axis1")

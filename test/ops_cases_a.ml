@@ -10,7 +10,7 @@ module H = Ops_harness
 
 let si = T.scalar_int
 let sf = T.scalar
-let pyf op x f = T.wrap (op (T.uop x) (Mixin_elementwise.cf f))
+let pyf op x f = Tensor_base.wrap (op (T.uop x) (Mixin_elementwise.cf f))
 
 (* Tensor([...], dtype=...) built inside a lambda *)
 let ints ?(dtype = Dtype.int32) l = T.of_int_array ~dtype [| List.length l |] (Array.of_list l)
@@ -36,7 +36,7 @@ let test_cmp ~reverse fxn : H.fwd = fun _ i xs ->
 
 let activation : (string * H.fwd) list = [
   ("test_elu", fun _ i xs -> if i = 1 then T.elu ~alpha:0.1 (x0 xs) else T.elu (x0 xs));
-  ("test_gelu", fun _ i xs -> T.gelu ~approximate:(if i = 0 then "tanh" else "none") (x0 xs));
+  ("test_gelu", fun _ i xs -> T.gelu ~approximate:(if i = 0 then `Tanh else `None) (x0 xs));
   ("test_hardsigmoid", one "hardsigmoid" T.hardsigmoid);
   ("test_hardsigmoid_extreme", one "hardsigmoid" T.hardsigmoid);
   ("test_hardswish", one "hardswish" T.hardswish);
@@ -235,7 +235,7 @@ let elementwise : (string * H.fwd) list = [
       | 3 -> T.( mod ) (x0 xs) (si 3)
       | 4 -> T.clone (pyf Mixin_elementwise.mod_ (x0 xs) 3.5)
       | 5 -> T.( mod ) (si 100) (x0 xs)
-      | _ -> T.clone (T.wrap (Mixin_elementwise.mod_ (Mixin_elementwise.cf 100.5) (T.uop (x0 xs)))));
+      | _ -> T.clone (Tensor_base.wrap (Mixin_elementwise.mod_ (Mixin_elementwise.cf 100.5) (T.uop (x0 xs)))));
   ("test_mul", two "mul" T.mul);
   ("test_neg", one "neg" T.neg);
   ("test_pow_const", fun _ i xs -> let x = x0 xs in match i with
@@ -254,7 +254,7 @@ let elementwise : (string * H.fwd) list = [
       | 14 -> T.pow (si 0) x
       | 15 -> T.pow (sf 0.7) x
       | 16 -> T.pow (si (-2)) x
-      | 17 -> T.clone (T.wrap (Mixin_elementwise.pow (Mixin_elementwise.cf 0.7) (T.uop x)))
+      | 17 -> T.clone (Tensor_base.wrap (Mixin_elementwise.pow (Mixin_elementwise.cf 0.7) (T.uop x)))
       | i -> unexpected "test_pow_const" i);
   ("test_pow_int_base_float_exponent", fun cl _ _ ->
       T.clone (pyf Mixin_elementwise.pow (ints [ 1; 2; 3; 4 ]) (H.cl_float cl "exponent")));

@@ -207,7 +207,7 @@ let movement_tests : (string * H.fwd) list = [
   ("test_cat", fun cl i ins ->
       let x, y, z = x3 ins in
       let dim = if H.cl_has cl "dim" then H.cl_int cl "dim" else if i = 5 then 0 else 1 in
-      T.cat ~axis:dim [ x; y; z ]);
+      T.cat ~dim:dim [ x; y; z ]);
   ("test_chunk", fun cl i ins ->
       no_input ins;
       let chunks, k = chunk_case i in
@@ -235,7 +235,7 @@ let movement_tests : (string * H.fwd) list = [
       (fun x -> T.flip (T.flip x [ 0; 1; 3 ]) [ 0 ]); (fun x -> T.flip x [ -1 ]); (fun x -> T.flip x []);
       (fun x -> T.flip x []); (fun x -> T.flip x []); (fun x -> T.flip x [ 0; 0 ]); (fun x -> T.flip x [ 1; 1 ]);
       (fun x -> T.flip x [ 1; -1 ]) |]);
-  ("test_multicat", fun cl _ ins -> let x, y, z = x3 ins in T.cat ~axis:(H.cl_int cl "dim") [ x; y; z ]);
+  ("test_multicat", fun cl _ ins -> let x, y, z = x3 ins in T.cat ~dim:(H.cl_int cl "dim") [ x; y; z ]);
   ("test_pad_reflect_mode", fun _ i ins ->
       let x = x1 ins in T.pad ~mode:`Reflect x (flat_pad (T.ndim x) reflect_pads.(i)));
   ("test_pad_replicate_mode", fun _ i ins ->
@@ -266,11 +266,11 @@ let movement_tests : (string * H.fwd) list = [
       (fun x -> T.roll ~dims:[ 0 ] x [ 1; 2 ]) |]);
   ("test_split", fun _ i ins -> no_input ins; split_case i);
   ("test_squeeze", by_call [|
-      (fun x -> T.squeeze ~axis:0 x); (fun x -> T.squeeze ~axis:1 x); (fun x -> T.squeeze ~axis:3 x);
-      (fun x -> T.squeeze ~axis:50 x); (fun x -> T.squeeze ~axis:(-1) x); (fun x -> T.squeeze x); (fun x -> T.squeeze x);
-      (fun x -> T.squeeze x); (fun x -> T.squeeze ~axis:(-1) x); (fun x -> T.squeeze ~axis:0 x); (fun x -> T.squeeze x);
-      (fun x -> T.squeeze ~axis:10 x); (fun x -> T.squeeze ~axis:1 x); (fun x -> T.squeeze ~axis:(-2) x) |]);
-  ("test_stack", fun cl _ ins -> let x, y, z = x3 ins in T.stack ~axis:(H.cl_int cl "dim") [ x; y; z ]);
+      (fun x -> T.squeeze ~dim:0 x); (fun x -> T.squeeze ~dim:1 x); (fun x -> T.squeeze ~dim:3 x);
+      (fun x -> T.squeeze ~dim:50 x); (fun x -> T.squeeze ~dim:(-1) x); (fun x -> T.squeeze x); (fun x -> T.squeeze x);
+      (fun x -> T.squeeze x); (fun x -> T.squeeze ~dim:(-1) x); (fun x -> T.squeeze ~dim:0 x); (fun x -> T.squeeze x);
+      (fun x -> T.squeeze ~dim:10 x); (fun x -> T.squeeze ~dim:1 x); (fun x -> T.squeeze ~dim:(-2) x) |]);
+  ("test_stack", fun cl _ ins -> let x, y, z = x3 ins in T.stack ~dim:(H.cl_int cl "dim") [ x; y; z ]);
   ("test_stack_slice", by_call [|
       (fun x -> T.getitem (T.stack [ x; x; x ]) [ ii 0; all_ ]);
       (fun x -> T.getitem (T.stack [ x; x; x ]) [ ii 0; ii 0 ]);
@@ -310,9 +310,9 @@ let indexing_tests : (string * H.fwd) list =
     ("test_gather", fun cl i ins ->
         let x = x1 ins in
         match i with
-        | 7 -> T.gather x ~axis:0 (ints [| 1 |] [| 1 |])
-        | 9 | 10 -> T.gather x ~axis:0 (ints [| 5 |] [| 2; 1; 0; 1; 2 |])
-        | _ -> T.gather x ~axis:[| 0; 1; 2; 0; -1; -2; -3; 0; 0 |].(i) (H.cl_tensor cl "a"));
+        | 7 -> T.gather x ~dim:0 (ints [| 1 |] [| 1 |])
+        | 9 | 10 -> T.gather x ~dim:0 (ints [| 5 |] [| 2; 1; 0; 1; 2 |])
+        | _ -> T.gather x ~dim:[| 0; 1; 2; 0; -1; -2; -3; 0; 0 |].(i) (H.cl_tensor cl "a"));
     ("test_masked_fill", by_call [|
         (fun x -> T.masked_fill x (T.detach (T.gt x (scal 0.1))) (scal Float.neg_infinity));
         (fun x -> T.masked_fill x (T.detach (T.lt x (scal 0.1))) (scal Float.neg_infinity)) |]);
@@ -448,11 +448,11 @@ let indexing_tests : (string * H.fwd) list =
    test_ops.py the same way *)
 let holdout_tests : (string * H.fwd) list =
   let t_ cl n = T.T (H.cl_tensor cl n) in
-  let of_uop f x = T.of_uop (f (T.uop x)) in
+  let of_uop f x = Tensor_base.wrap (f (T.uop x)) in
   [
     ("test_sum_twice", fun _ i ins -> T.sum (T.sum ~axis:[| [ 0; 1 ]; [ 0; 2 ]; [ 1; 2 ] |].(i) (x1 ins)));
     ("test_sum_cat_collapse", fun _ _ ins ->
-        no_input ins; T.sum ~axis:[ 1 ] (T.cat ~axis:1 [ T.ones [| 256; 256 |]; T.zeros [| 256; 64 |] ]));
+        no_input ins; T.sum ~axis:[ 1 ] (T.cat ~dim:1 [ T.ones [| 256; 256 |]; T.zeros [| 256; 64 |] ]));
     ("test_cumprod", fun _ i ins -> T.cumprod ~axis:[| 0; 1; 0; 1; -2; 0; 1; 2; -1 |].(i) (x1 ins));
     ("test_cumprod_zero_axis", fun _ i ins -> T.cumprod ~axis:[| 1; 0; 2 |].(i) (x1 ins));
     ("test_cummax_zero_axis", cum_pair (fun ~axis x -> T.cummax ~axis x) [| (1, 0); (1, 1); (0, 0); (0, 1); (2, 0); (2, 1) |]);

@@ -90,14 +90,14 @@ let fd_cases : case list = [
       let c = cw [| 2; 3; 4 |] in
       gradcheck (function
           | [ q; k; v ] ->
-            let att = T.softmax ~axis:(-1) (T.div (q @ T.transpose k) (T.scalar 2.0)) in
-            wsum c (att @ v)
+            let att = T.softmax ~axis:(-1) (T.div (q *@ T.transpose ~dim0:(-2) ~dim1:(-1) k) (T.scalar 2.0)) in
+            wsum c (att *@ v)
           | _ -> assert false)
         [ inp [| 2; 3; 4 |]; inp [| 2; 3; 4 |]; inp [| 2; 3; 4 |] ]);
   ("fd_gather", fun () ->
       let idx = T.of_int_array [| 3; 2 |] [| 0; 3; 2; 2; 1; 0 |] in
       let c = cw [| 3; 2 |] in
-      gradcheck (function [ x ] -> wsum c (T.exp (T.gather x ~axis:1 idx)) | _ -> assert false) [ inp [| 3; 4 |] ]);
+      gradcheck (function [ x ] -> wsum c (T.exp (T.gather x ~dim:1 idx)) | _ -> assert false) [ inp [| 3; 4 |] ]);
   ("fd_cumsum", fun () ->
       let c = cw [| 2; 5 |] in
       gradcheck (function
@@ -153,7 +153,7 @@ let fd_cases : case list = [
         [ inp [| 3; 4 |] ]);
   ("fd_batched_matmul_broadcast_bias", fun () ->
       gradcheck (function
-          | [ a; b; bias ] -> wsum (cw [| 2; 3; 5 |]) (T.tanh (a @ b + bias))
+          | [ a; b; bias ] -> wsum (cw [| 2; 3; 5 |]) (T.tanh (a *@ b + bias))
           | _ -> assert false)
         [ inp [| 2; 3; 4 |]; inp [| 4; 5 |]; inp [| 5 |] ]);
   ("fd_broadcast_div_sqrt_reciprocal", fun () ->
@@ -181,8 +181,8 @@ let fd_cases : case list = [
   ("fd_cat_stack_repeat_split", fun () ->
       gradcheck (function
           | [ x; y ] ->
-            let c = T.cat ~axis:1 [ x; y; x ] in
-            let s = T.stack ~axis:1 [ x; T.square y ] in
+            let c = T.cat ~dim:1 [ x; y; x ] in
+            let s = T.stack ~dim:1 [ x; T.square y ] in
             let r = T.repeat y [| 2; 1; 3 |] in
             let parts = T.split ~dim:1 c (`Sizes [ 2; 4 ]) in
             wsum (cw [| 2; 6 |]) c + wsum (cw [| 2; 2; 2 |]) (T.reshape s [| 2; 2; 2 |])
@@ -201,7 +201,7 @@ let fd_cases : case list = [
           | [ x; y ] ->
             let a = T.contiguous (T.transpose x) in
             let b = T.contiguous_backward (T.unsqueeze y 0) in
-            let c = T.flatten (a * T.squeeze ~axis:0 b) in
+            let c = T.flatten (a * T.squeeze ~dim:0 b) in
             wsum (cw [| 12 |]) (T.leaky_relu ~neg_slope:0.1 c + T.softplus c)
           | _ -> assert false)
         [ inp [| 3; 4 |]; inp [| 4; 3 |] ]);
@@ -270,7 +270,7 @@ let oracle_cases : case list = [
       vals_close ~what:"x.grad" [| Float.infinity; 0.5; 0.25 |] (T.grad x));
   ("tinygrad_backward_accumulates", fun () ->
       let x = f32 [| 2; 2 |] [| 1.; 2.; 3.; 4. |] and w = f32 [| 2; 2 |] [| 0.5; -1.; 2.; 1. |] in
-      T.backward (T.sum (T.relu (x @ w)));
+      T.backward (T.sum (T.relu (x *@ w)));
       T.backward (T.sum (x * w));
       vals_close ~what:"x.grad" [| 0.0; 2.0; 1.5; 4.0 |] (T.grad x);
       vals_close ~what:"w.grad" [| 5.0; 6.0; 9.0; 10.0 |] (T.grad w));
@@ -357,7 +357,7 @@ let graph_cases : case list =
     gkey "movement" [ [| 2; 3 |] ] (fun l ->
         let a = T.pad (one l) [| (1, 0); (0, 2) |] in
         T.sum (T.reshape (T.shrink (T.permute (T.flip a [ 0 ]) [| 1; 0 |]) [| (1, 4); (0, 2) |]) [| 6 |]));
-    gkey "matmul" [ [| 2; 3 |]; [| 3; 4 |] ] (two (fun a b -> T.sum (a @ b)));
+    gkey "matmul" [ [| 2; 3 |]; [| 3; 4 |] ] (two (fun a b -> T.sum (a *@ b)));
     gkey "softmax" [ [| 2; 3 |] ] (fun l -> T.sum (T.softmax (one l)));
     gkey "cast_contiguous" [ [| 2; 3 |] ] (fun l ->
         T.sum (T.float (T.contiguous_backward (T.contiguous (T.half (one l))))));

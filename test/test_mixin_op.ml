@@ -248,7 +248,7 @@ let value_cases : (string * (unit -> Tensor.t)) list =
     ("cumsum_long", fun () -> Tensor.cumsum (data [ 600 ]));
     ("cumsum_axis1", fun () -> Tensor.cumsum ~axis:1 (x ()));
     ("one_hot", fun () -> Tensor.cast (Tensor.one_hot (Tensor.of_int_array [| 3 |] [| 4; 0; 2 |]) 6) Dtype.Float32);
-    ("gather", fun () -> Tensor.gather (x ()) ~axis:1 (Tensor.of_int_array [| 3; 2 |] [| 0; 4; 1; 1; 3; 2 |]));
+    ("gather", fun () -> Tensor.gather (x ()) ~dim:1 (Tensor.of_int_array [| 3; 2 |] [| 0; 4; 1; 1; 3; 2 |]));
     ("fancy", fun () -> Tensor.getitem (data [ 6; 2 ]) [ T (Tensor.of_int_array [| 4 |] [| 5; 0; -1; 2 |]) ]);
     ("slices", fun () -> Tensor.getitem (data [ 6; 8 ]) [ S (None, None, Some (-1)); S (Some 1, None, Some 3) ]);
     ("triu_eye", fun () -> Tensor.add (Tensor.triu (data [ 4; 4 ])) (Tensor.eye 4));

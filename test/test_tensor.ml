@@ -19,6 +19,7 @@ let tinygrad_keys = [
     ("float_idiv", "c51970e009a7eea3e6a17f5da3c82dae69ffdb440abc7454cbfbd1825fc59ea2");
     ("float_mod", "9ee98d4dba317f7dd7344ba5646f1c40b07d583cb7fe17f6da2431ee9b30149f");
     ("int_plus_frac_scalar", "fcd8408ebc30d7868d85b012b9a6622fd668a6029aae9c77985ccbb1c1208348");
+    ("int_plus_float_scalar", "039d0c0fbe7ba0f3ae64ab9750126f8c08fb463bcb7d048ab9b2ab0057727c36");
     ("int_plus_int_scalar", "6933d3654b29716cdcd52ef1b621489efc3ee727f26fa410febcc609fcc00af4");
     ("sum_axis1", "d42fbd772264e6346ee8d6a397fc5090d2f1e4403342955bf86ff7e94d1d0dcd");
     ("sum_keepdim0", "1e812f2f3f106db445c85f324b62a1f6f61b3e8bd59e109f6fb4100f8a111848");
@@ -115,8 +116,8 @@ let graph_cases = [
   graph "int_idiv_mod" (fun () -> let a = e ~dtype:i32 [| 4 |] in let b = e ~dtype:i32 [| 4 |] in T.add (T.idiv a b) (T.( mod ) a b));
   graph "float_idiv" (fun () -> let a = e [| 4 |] in let b = e [| 4 |] in T.idiv a b);
   graph "float_mod" (fun () -> let a = e [| 4 |] in let b = e [| 4 |] in T.( mod ) a b);
-  (* API.md: [scalar 3.] adopts the int tensor's dtype: the graph of tinygrad's [a + 3], not [a + 3.0] *)
-  graph ~key:"int_plus_int_scalar" "int_plus_float_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (f 3.0));
+  (* [scalar 3.] is a float literal: an int tensor plus it is tinygrad's [a + 3.0] (a weak float) *)
+  graph "int_plus_float_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (f 3.0));
   graph "int_plus_frac_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (f 3.5));
   graph "int_plus_int_scalar" (fun () -> T.add (e ~dtype:i32 [| 4 |]) (i 3));
   graph "sum_axis1" (fun () -> T.sum ~axis:[ 1 ] (e [| 2; 3 |]));
@@ -137,7 +138,7 @@ let graph_cases = [
   graph "std" (fun () -> T.std (e [| 4; 3 |]));
   graph "any_all" (fun () -> let a = e [| 2; 3 |] in T.add (T.any ~axis:[ 0 ] a) (T.all ~axis:[ 0 ] a));
   graph "reshape_m1" (fun () -> T.reshape (e [| 2; 3 |]) [| 3; -1 |]);
-  graph "transpose" (fun () -> T.transpose (e [| 2; 3; 4 |]));
+  graph "transpose" (fun () -> T.transpose ~dim0:(-2) ~dim1:(-1) (e [| 2; 3; 4 |]));
   graph "permute" (fun () -> T.permute (e [| 2; 3; 4 |]) [| 2; 0; 1 |]);
   graph "expand" (fun () -> T.expand (e [| 3; 1 |]) [| 2; 3; 4 |]);
   graph "expand_m1" (fun () -> T.expand (e [| 3; 1 |]) [| -1; 4 |]);
@@ -146,13 +147,13 @@ let graph_cases = [
   graph "shrink" (fun () -> T.shrink (e [| 2; 3 |]) [| (0, 1); (1, 3) |]);
   graph "flip" (fun () -> T.flip (e [| 2; 3 |]) [ 0 ]);
   graph "flip2" (fun () -> T.flip (e [| 2; 3 |]) [ 0; 1 ]);
-  graph "cat_same" (fun () -> let a = e [| 2; 3 |] in T.cat ~axis:0 [ a; a ]);
-  graph "cat_diff" (fun () -> let a = e [| 2; 3 |] in let b = e [| 1; 3 |] in T.cat ~axis:0 [ a; b ]);
-  graph "cat_dim1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 2 |] in let c = e [| 2; 1 |] in T.cat ~axis:1 [ a; b; c ]);
-  graph "stack1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 3 |] in T.stack ~axis:1 [ a; b ]);
+  graph "cat_same" (fun () -> let a = e [| 2; 3 |] in T.cat ~dim:0 [ a; a ]);
+  graph "cat_diff" (fun () -> let a = e [| 2; 3 |] in let b = e [| 1; 3 |] in T.cat ~dim:0 [ a; b ]);
+  graph "cat_dim1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 2 |] in let c = e [| 2; 1 |] in T.cat ~dim:1 [ a; b; c ]);
+  graph "stack1" (fun () -> let a = e [| 2; 3 |] in let b = e [| 2; 3 |] in T.stack ~dim:1 [ a; b ]);
   graph "repeat" (fun () -> T.repeat (e [| 2; 3 |]) [| 2; 1; 2 |]);
   graph "squeeze" (fun () -> T.squeeze (e [| 2; 1; 3 |]));
-  graph "squeeze_dim" (fun () -> T.squeeze ~axis:1 (e [| 2; 1; 3 |]));
+  graph "squeeze_dim" (fun () -> T.squeeze ~dim:1 (e [| 2; 1; 3 |]));
   graph "unsqueeze" (fun () -> T.unsqueeze (e [| 2; 3 |]) (-1));
   graph "flatten" (fun () -> T.flatten ~start_dim:1 (e [| 2; 3; 4 |]));
   graph "unary_chain" (fun () ->
@@ -187,8 +188,8 @@ let graph_cases = [
   graph "mul_scalar_expand" (fun () -> let a = e [| 3 |] in let b = e [| 4 |] in T.mul (T.reshape a [| 3; 1 |]) b);
   graph "getitem_like_views" (fun () ->
       let a = e [| 4; 4 |] in
-      let s = T.wrap (Mixin_movement.shrink (T.uop a) [ Some (Uop.Sint 1, Uop.Sint 3); None ]) in
-      T.wrap (Mixin_movement.pad (T.uop s) [ Some (Uop.Sint 0, Uop.Sint 1); Some (Uop.Sint 2, Uop.Sint 0) ]));
+      let s = Tensor_base.wrap (Mixin_movement.shrink (T.uop a) [ Some (Uop.Sint 1, Uop.Sint 3); None ]) in
+      Tensor_base.wrap (Mixin_movement.pad (T.uop s) [ Some (Uop.Sint 0, Uop.Sint 1); Some (Uop.Sint 2, Uop.Sint 0) ]));
   graph "split_chunk" (fun () ->
       let p = T.split (e [| 5; 2 |]) (`Size 2) in T.add (T.sum (List.nth p 0)) (T.sum (List.nth p 2)));
   graph "roll" (fun () -> T.roll ~dims:[ 0 ] (e [| 4 |]) [ 1 ]);
@@ -317,8 +318,9 @@ let value_cases = [
   value "minimum" (fun () -> T.minimum (va ()) (T.mul (T.div (vb ()) (T.scalar 10.)) (T.scalar 2.)));
   ivalue "idiv" (fun () -> T.idiv (vi ()) (vj ()));
   ivalue "mod" (fun () -> T.( mod ) (vi ()) (vj ()));
-  ivalue "int_plus_scalar" (fun () -> let r = T.add (vi ()) (T.scalar 3.) in
-                              check (T.dtype r == Dtype.Int32) "int + scalar 3. is %s" (Dtype.to_string (T.dtype r)); r);
+  value "int_plus_scalar" (fun () -> let r = T.add (vi ()) (T.scalar 3.) in
+                              (* tinygrad: Tensor([...], dtype=int32) + 3.0 is dtypes.weakfloat *)
+                              check (T.dtype r == Dtype.Weakfloat) "int + scalar 3. is %s" (Dtype.to_string (T.dtype r)); r);
   value "div_int" (fun () -> T.div (vi ()) (vj ()));
   value "permute" (fun () -> T.permute (va ()) [| 1; 0 |]);
   value "flip0" (fun () -> T.flip (va ()) [ 0 ]);
@@ -328,8 +330,8 @@ let value_cases = [
   value "expand" (fun () -> T.expand (T.reshape (vb ()) [| 3; 1 |]) [| 2; 3; 4 |]);
   value "cat_same" (fun () -> let a = va () in T.cat [ a; a ]);
   value "cat_diff" (fun () -> T.cat [ va (); T.reshape (vb ()) [| 1; 3 |] ]);
-  value "cat_dim1" (fun () -> let a = va () in T.cat ~axis:1 [ a; T.shrink a [| (0, 2); (0, 2) |] ]);
-  value "stack1" (fun () -> let a = va () in T.stack ~axis:1 [ a; T.mul a (T.scalar 2.) ]);
+  value "cat_dim1" (fun () -> let a = va () in T.cat ~dim:1 [ a; T.shrink a [| (0, 2); (0, 2) |] ]);
+  value "stack1" (fun () -> let a = va () in T.stack ~dim:1 [ a; T.mul a (T.scalar 2.) ]);
   value "repeat" (fun () -> T.repeat (va ()) [| 2; 1; 2 |]);
   value "where" (fun () -> let a = va () in T.where (T.gt a (T.scalar 3.)) a (vb ()));
   ivalue "lt" (fun () -> T.lt (va ()) (T.div (vb ()) (T.scalar 10.)));
@@ -371,6 +373,22 @@ let value_cases = [
   ("value_to_string", fun () ->
       let s = T.to_string (T.of_int_array [| 2; 2 |] [| 1; 2; 3; 4 |]) in
       check_str ~what:"to_string" "<Tensor shape=(2, 2) dtype=dtypes.int device=CPU [[1, 2], [3, 4]]>" s);
+  (* Tensor.pp: numpy's repr summarises more than 1000 elements with 3 edge items per axis, e.g.
+     np.arange(2000).reshape(2, 1000) prints [[0, 1, 2, ..., 997, 998, 999], [1000, 1001, 1002, ..., 1997, 1998, 1999]] *)
+  ("value_pp", fun () ->
+      let pp t = Format.asprintf "%a" T.pp t in
+      check_str ~what:"pp small" "<Tensor shape=(2, 2) dtype=dtypes.float device=CPU [[1.5, -2.0], [3.0, 4.25]]>"
+        (pp (T.of_float_array [| 2; 2 |] [| 1.5; -2.; 3.; 4.25 |]));
+      check_str ~what:"pp bool" "<Tensor shape=(3,) dtype=dtypes.bool device=CPU [True, False, True]>"
+        (pp (T.of_int_array ~dtype:Dtype.Bool [| 3 |] [| 1; 0; 1 |]));
+      check_str ~what:"pp 1000 elements (not summarised)" "999]>"
+        (let s = pp (T.contiguous (T.arange 1000 ~dtype:Dtype.Int32)) in String.sub s (String.length s - 5) 5);
+      check_str ~what:"pp summarised"
+        "<Tensor shape=(2, 1000) dtype=dtypes.int device=CPU [[0, 1, 2, ..., 997, 998, 999], [1000, 1001, 1002, ..., 1997, 1998, 1999]]>"
+        (pp (T.reshape (T.contiguous (T.arange 2000 ~dtype:Dtype.Int32)) [| 2; 1000 |]));
+      check_str ~what:"pp summarised 3-D"
+        "<Tensor shape=(8, 1, 200) dtype=dtypes.int device=CPU [[[0, 1, 2, ..., 197, 198, 199]], [[200, 201, 202, ..., 397, 398, 399]], [[400, 401, 402, ..., 597, 598, 599]], ..., [[1000, 1001, 1002, ..., 1197, 1198, 1199]], [[1200, 1201, 1202, ..., 1397, 1398, 1399]], [[1400, 1401, 1402, ..., 1597, 1598, 1599]]]>"
+        (pp (T.reshape (T.contiguous (T.arange 1600 ~dtype:Dtype.Int32)) [| 8; 1; 200 |])));
   ("value_contiguous", fun () ->
       let c = T.contiguous (T.permute (va ()) [| 1; 0 |]) in
       check (T.to_float_array c = [| 1.; 4.; 2.; 5.; 3.; 6. |]) "contiguous");
@@ -395,7 +413,7 @@ let error_cases = [
   raises ~op:"expand" "expand_bad" (fun () -> T.expand (va ()) [| 4; 3 |]);
   raises ~op:"of_float_array" "unknown_device" (fun () -> T.of_float_array ~device:"NOSUCHDEV" [| 1 |] [| 1. |]);
   raises ~op:"of_float_array" "length_mismatch" (fun () -> T.of_float_array [| 2; 2 |] [| 1.; 2.; 3. |]);
-  raises ~op:"cat" "cat_mismatch" (fun () -> T.cat ~axis:0 [ va (); T.of_float_array [| 2 |] [| 1.; 2. |] ]);
+  raises ~op:"cat" "cat_mismatch" (fun () -> T.cat ~dim:0 [ va (); T.of_float_array [| 2 |] [| 1.; 2. |] ]);
   raises ~op:"item" "item_many" (fun () -> T.item (va ()));
   raises ~op:"shrink" "shrink_bad" (fun () -> T.shrink (va ()) [| (0, 3); (0, 1) |]);
   raises ~op:"pad" "pad_len" (fun () -> T.pad (va ()) [| (1, 1) |]);

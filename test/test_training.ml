@@ -117,7 +117,7 @@ let test_memory_flat ~jit () =
         training (fun () ->
             Nn.Optim.zero_grad opt;
             let samples = T.randint ~high:512 [| 64 |] in
-            let xb = T.div (T.getitem x [ T.T samples ]) (T.scalar 255.) in
+            let xb = T.div (T.float (T.getitem x [ T.T samples ])) (T.scalar 255.) in
             let loss = T.sparse_categorical_crossentropy
                 (Nn.Linear.forward l2 (T.relu (Nn.Linear.forward l1 xb))) (T.getitem y [ T.T samples ]) in
             T.backward loss;
@@ -136,7 +136,7 @@ let test_memory_flat ~jit () =
       let st = Gc.stat () in
       Printf.printf "  step %d: RSS %d kB, live OCaml heap %d kB, OCaml heap %d kB, live tensors %d\n%!" i (rss_kb ())
         (st.Gc.live_words * (Sys.word_size / 8) / 128) (st.Gc.heap_words * (Sys.word_size / 8) / 128)
-        (List.length (T.all_tensors ()))
+        (List.length (Tensor_base.all_tensors ()))
     end;
     if i = 200 then rss200 := rss_kb ();
     if i > 200 then rss_max := max !rss_max (rss_kb ())

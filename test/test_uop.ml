@@ -25,7 +25,7 @@ let render_cases =
     ("add_mul", (a + vb) * c, "((a+b)*c)");
     ("mul_add2", a * (vb + c), "(a*(b+c))");
     ("sub", a - vb, "(a+b*-1)");
-    ("floordiv", a / k 3, "(a//3)");
+    ("floordiv", a // k 3, "(a//3)");
     ("floormod", (a + vb) mod k 3, "((a+b)%3)");
     ("neg", -a, "(a*-1)");
     ("shl", a lsl k 2, "(a<<2)");
@@ -51,7 +51,7 @@ let render_cases =
     ("bigf", Uop.O.f 1e20, "1e+20");
     ("mul_sub", a * (vb - c), "(a*(b+c*-1))");
     ("sub_sub", a - (vb - c), "(a+(b+c*-1)*-1)");
-    ("div_mul", (a * vb) / c, "(a*b//c)");
+    ("div_mul", (a * vb) // c, "(a*b//c)");
     ("mod2", a mod (vb mod c), "(a%(b%c))");
     ("lt_add", (a + k 1) < (vb * k 2), "((a+1)<(b*2))");
     ("negconst", a + k (-3), "(a+-3)");
@@ -85,7 +85,7 @@ let render_tests =
   @ [ ("render_infer", fun () ->
         let open Uop.O in
         check_str ~what:"bitcast" "bitcast(p0.reshape((4,6)), dtypes.float, dtypes.int)" (ri (Uop.bitcast Dtype.Int32 p0));
-        check_str ~what:"floordiv" "floordiv(a, 3)" (ri (a / k 3));
+        check_str ~what:"floordiv" "floordiv(a, 3)" (ri (a // k 3));
         check_str ~what:"cast" "float(a)" (ri (Uop.cast Dtype.Float32 a));
         check_str ~what:"floormod" "floormod(a, 3)" (ri (a mod k 3));
         check_str ~what:"cast_int" "int((a<3))" (ri (Uop.cast Dtype.Int32 (a < k 3))));

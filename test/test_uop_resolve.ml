@@ -25,7 +25,7 @@ let tests : case list = [
       check_float ~what:"float" 1.5 (Uop.to_float (f 1.5)));
   ("int_add", fun () -> check_int ~what:"int" 11 (Uop.to_int (Uop.const_int ~dtype:Dtype.Int32 4 + i 7)));
   ("lt", fun () -> check_true ~what:"4 < 7" (i 4 < i 7));
-  ("rfloordiv", fun () -> check_int ~what:"8 // 4" 2 (Uop.to_int (i 8 / Uop.const_int ~dtype:Dtype.Int32 4)));
+  ("rfloordiv", fun () -> check_int ~what:"8 // 4" 2 (Uop.to_int (i 8 // Uop.const_int ~dtype:Dtype.Int32 4)));
   ("rtruediv", fun () ->
       check_float ~what:"9 / 4.0" 2.25 (Uop.to_float (rtruediv 9.0 (Uop.const_float ~dtype:Dtype.Float32 4.0))));
   ("leq", fun () -> check_true ~what:"4 <= 4" (i 4 <= i 4));
@@ -49,7 +49,7 @@ let tests : case list = [
   ("float_direct", fun () ->
       check_float ~what:"4.5 + 7" 11.5 (Uop.to_float (Uop.const_float ~dtype:Dtype.Float32 4.5 + i 7)));
   ("var_cmp_t", fun () -> check_true ~what:"i < 20" (var "i" 1 10 < i 20));
-  ("var_cmp_t2", fun () -> check_true ~what:"i//2 < 20" ((var "i" 1 10 / i 2) < i 20));
+  ("var_cmp_t2", fun () -> check_true ~what:"i//2 < 20" ((var "i" 1 10 // i 2) < i 20));
   ("var_cmp_f", fun () -> check_false ~what:"i < 1" (var "i" 1 10 < i 1));
   ("var_cmp_f2", fun () -> check_false ~what:"i > 11" (var "i" 1 10 > i 11));
   ("or_true", fun () -> check_true ~what:"b | True" (bvar "b" lor b true));

@@ -108,15 +108,15 @@ let vmin_vmax_properties = [
 ]
 
 let vmin_vmax_divmod = [
-  ("division_positive", fun () -> check_mmi (var "x" 10 20 / i 2) 5 10);
+  ("division_positive", fun () -> check_mmi (var "x" 10 20 // i 2) 5 10);
   ("division_negative", fun () ->
       (* floor division of a variable by a negative constant *)
       let x = var "x" 10 20 in
-      check_mmi (x / i (-2)) (-10) (-5);
-      check_mmi (x / i (-3)) (-7) (-4);
+      check_mmi (x // i (-2)) (-10) (-5);
+      check_mmi (x // i (-3)) (-7) (-4);
       let x = var "x" (-20) (-10) in
-      check_mmi (x / i (-2)) 5 10;
-      check_mmi (x / i (-3)) 3 6);
+      check_mmi (x // i (-2)) 5 10;
+      check_mmi (x // i (-3)) 3 6);
   ("floordiv_floormod", fun () ->
       let x = var "x" (-7) 7 in
       check_mmi (Uop.alu Ops.Floordiv [ x; i 3 ]) (-3) 2;
@@ -125,24 +125,24 @@ let vmin_vmax_divmod = [
       check_mmi (Uop.alu Ops.Floormod [ x; i (-3) ]) (-2) 0;
       (* cross 0 *)
       let x = var "x" (-10) 10 in
-      check_mmi (x / i (-2)) (-5) 5;
-      check_mmi (x / i (-3)) (-4) 3);
+      check_mmi (x // i (-2)) (-5) 5;
+      check_mmi (x // i (-3)) (-4) 3);
   ("floordiv_floormod_empty_range", fun () ->
       (* empty numerator range (vmin > vmax, e.g. RANGE with end=0) short-circuits to (0, 0) *)
       let rng = Uop.range (Uop.Sint 0) 0 in
       check_mmi rng 0 (-1);
-      check_mmi (rng / i 4) 0 0;
+      check_mmi (rng // i 4) 0 0;
       check_mmi (rng mod i 4) 0 0);
   ("div_symbolic", fun () ->
       let x = var "x" 1 10 and y = var "y" 3 5 in
-      check_mmi ~what:"x//y" (x / y) 0 3;
-      check_mmi ~what:"(-x)//y" (-x / y) (-4) (-1);
-      check_mmi ~what:"x//(-y)" (x / -y) (-4) (-1);
-      check_mmi ~what:"(-x)//(-y)" (-x / -y) 0 3;
-      check_mmi ~what:"100//y" (i 100 / y) 20 33;
-      check_mmi ~what:"(-100)//y" (i (-100) / y) (-34) (-20);
-      check_mmi ~what:"100//(-y)" (i 100 / -y) (-34) (-20);
-      check_mmi ~what:"(-100)//(-y)" (i (-100) / -y) 20 33);
+      check_mmi ~what:"x//y" (x // y) 0 3;
+      check_mmi ~what:"(-x)//y" (-x // y) (-4) (-1);
+      check_mmi ~what:"x//(-y)" (x // -y) (-4) (-1);
+      check_mmi ~what:"(-x)//(-y)" (-x // -y) 0 3;
+      check_mmi ~what:"100//y" (i 100 // y) 20 33;
+      check_mmi ~what:"(-100)//y" (i (-100) // y) (-34) (-20);
+      check_mmi ~what:"100//(-y)" (i 100 // -y) (-34) (-20);
+      check_mmi ~what:"(-100)//(-y)" (i (-100) // -y) 20 33);
   ("mod_positive", fun () ->
       (* floor mod with positive divisor: result in [0, c-1] regardless of dividend sign *)
       check_mmi (var "positive" 10 20 mod i 3) 0 2;
@@ -174,7 +174,7 @@ let vmin_vmax_vconst = [
   ("vector_with_gep", fun () ->
       let d1 = Uop.placeholder_param ~slot:1 Dtype.Int32 1 in
       let v = Uop.load (Uop.index d1 [ i 0 ]) [] in
-      check_mmi (v / i 32) (-67108864) 67108863);
+      check_mmi (v // i 32) (-67108864) 67108863);
 ]
 
 let const_factor = [
@@ -182,7 +182,7 @@ let const_factor = [
   ("addition", fun () -> check_z ~what:"GCD(30, 12) = 6" 6 (Uop.const_factor (i 30 + i 12)));
   ("multiplication", fun () -> check_z ~what:"one of the factors" 5 (Uop.const_factor (i 5 * i 7)));
   ("with_variable", fun () -> check_z ~what:"cf" 3 (Uop.const_factor (var "x" 10 20 * i 3)));
-  ("division", fun () -> check_z ~what:"cf" 1 (Uop.const_factor (var "x" 10 20 / i 4)));
+  ("division", fun () -> check_z ~what:"cf" 1 (Uop.const_factor (var "x" 10 20 // i 4)));
   ("multiplication_of_var_and_const", fun () -> check_z ~what:"cf" 4 (Uop.const_factor (var "x" 6 18 * i 4)));
   ("variable_multiple_of", fun () -> check_z ~what:"cf" 4 (Uop.const_factor (var ~multiple_of:4 "x" 16 32)));
 ]

@@ -186,7 +186,7 @@ let live_tensor_bufs () : unit Tbl.t =
       if u.op == Ops.Buffer then Tbl.replace t u ();
       Array.iter go u.src
     end in
-  List.iter (fun x -> go (Tensor.uop x)) (Tensor.all_tensors ());
+  List.iter (fun x -> go (Tensor.uop x)) (Tensor_base.all_tensors ());
   t
 
 (* tinygrad: _TinyJit.__call__ *)

@@ -1,37 +1,20 @@
-(** dtype sugar shared by Tensor and UOp. tinygrad: [mixin/dtype.py] ([DTypeMixin]). *)
+(** Dtype ops shared by Tensor and UOp. tinygrad: [mixin/dtype.py] ([DTypeMixin]); the carrier of every mixin
+    functor is {!Mixin_intf.CARRIER}, tinygrad's [_uop] / [_wrap_uop]. *)
 
-(** [cast x dt]: CAST to [dt] ([x] when already [dt]). tinygrad [DTypeMixin.cast]. *)
-val cast : Uop.t -> Dtype.t -> Uop.t
+(** The dtype ops over UOps. *)
+include Mixin_intf.DTYPE with type t := Uop.t
 
-(** [bitcast x dt]: BITCAST between concrete dtypes; [Invalid_argument] for weak ones. tinygrad [DTypeMixin.bitcast]. *)
-val bitcast : Uop.t -> Dtype.t -> Uop.t
+(** [named op f]: runs [f], putting ["op: "] in front of an [Invalid_argument] message that does not start with
+    it, so an error raised below a public op still names it. *)
+val named : string -> (unit -> 'a) -> 'a
 
-(** Bytes per element; [Invalid_argument] for a weak dtype. tinygrad [DTypeMixin.element_size]. *)
-val element_size : Uop.t -> int
+(** The liftings every mixin functor uses: [liftN op f] applies the UOp function [f] to the carriers' UOps and
+    wraps the result, under [named op]. *)
+module Lift (C : Mixin_intf.CARRIER) : sig
+  val lift1 : string -> (Uop.t -> Uop.t) -> C.t -> C.t
+  val lift2 : string -> (Uop.t -> Uop.t -> Uop.t) -> C.t -> C.t -> C.t
+  val lift3 : string -> (Uop.t -> Uop.t -> Uop.t -> Uop.t) -> C.t -> C.t -> C.t -> C.t
+end
 
-(** Whether the dtype is a float (weak float included). tinygrad [DTypeMixin.is_floating_point]. *)
-val is_floating_point : Uop.t -> bool
-
-(** Cast to float32. tinygrad [float]. *)
-val float : Uop.t -> Uop.t
-
-(** Cast to float16. tinygrad [half]. *)
-val half : Uop.t -> Uop.t
-
-(** Cast to int32. tinygrad [int]. *)
-val int : Uop.t -> Uop.t
-
-(** Cast to bool. tinygrad [bool]. *)
-val bool : Uop.t -> Uop.t
-
-(** Cast to bfloat16. tinygrad [bfloat16]. *)
-val bfloat16 : Uop.t -> Uop.t
-
-(** Cast to float64. tinygrad [double]. *)
-val double : Uop.t -> Uop.t
-
-(** Cast to int64. tinygrad [long]. *)
-val long : Uop.t -> Uop.t
-
-(** Cast to int16. tinygrad [short]. *)
-val short : Uop.t -> Uop.t
+(** The dtype ops over a carrier. *)
+module Make (C : Mixin_intf.CARRIER) : Mixin_intf.DTYPE with type t := C.t

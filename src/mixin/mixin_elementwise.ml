@@ -201,14 +201,13 @@ let erf x =
   mul (sign x) (sub (cf 1.0) (mul (mul t (poly_n t [ 1.061405429; -1.453152027; 1.421413741; -0.284496736; 0.254829592 ]))
                                 (exp (neg (square x)))))
 
-(* tinygrad: ElementwiseMixin.gelu; [approximate] is "tanh" (default) or "none" *)
-let gelu ?(approximate = "tanh") x =
+(* tinygrad: ElementwiseMixin.gelu; [approximate] is `Tanh (tinygrad's "tanh", the default) or `None *)
+let gelu ?(approximate = `Tanh) x =
   match approximate with
-  | "tanh" ->
+  | `Tanh ->
     mul (mul (cf 0.5) x)
       (add (ci 1) (tanh (mul (cf (Stdlib.sqrt (2. /. Float.pi))) (add x (mul (cf 0.044715) (pow x (ci 3)))))))
-  | "none" -> mul (mul x (cf 0.5)) (add (cf 1.0) (erf (div x (cf (Stdlib.sqrt 2.)))))
-  | a -> invalid_arg (Printf.sprintf "gelu: approximate=%S is not supported" a)
+  | `None -> mul (mul x (cf 0.5)) (add (cf 1.0) (erf (div x (cf (Stdlib.sqrt 2.)))))
 
 (* tinygrad: ElementwiseMixin.swish *)
 let swish x = mul x (sigmoid x)
@@ -311,3 +310,90 @@ let isclose ?(rtol = 1e-05) ?(atol = 1e-08) ?(equal_nan = false) x other =
   let is_infinite_close = bitwise_and (bitwise_or (isinf x) (isinf other)) (eq x other) in
   let is_nan_close = bitwise_and (bitwise_and (isnan x) (isnan other)) (Uop.const_bool equal_nan) in
   bitwise_or (bitwise_or is_finite_close is_infinite_close) is_nan_close
+
+(* each right-hand side is the UOp function of the same name above *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  include Mixin_dtype.Lift (C)
+  let detach x = lift1 "detach" detach x
+  let logical_not x = lift1 "logical_not" logical_not x
+  let contiguous x = lift1 "contiguous" contiguous x
+  let contiguous_backward x = lift1 "contiguous_backward" contiguous_backward x
+  let neg x = lift1 "neg" neg x
+  let add x y = lift2 "add" add x y
+  let sub x y = lift2 "sub" sub x y
+  let mul x y = lift2 "mul" mul x y
+  let bitwise_not x = lift1 "bitwise_not" bitwise_not x
+  let bitwise_and x y = lift2 "bitwise_and" bitwise_and x y
+  let bitwise_or x y = lift2 "bitwise_or" bitwise_or x y
+  let bitwise_xor x y = lift2 "bitwise_xor" bitwise_xor x y
+  let reciprocal x = lift1 "reciprocal" reciprocal x
+  let trunc x = lift1 "trunc" trunc x
+  let sqrt x = lift1 "sqrt" sqrt x
+  let sin x = lift1 "sin" sin x
+  let log2 x = lift1 "log2" log2 x
+  let exp2 x = lift1 "exp2" exp2 x
+  let lt x y = lift2 "lt" lt x y
+  let gt x y = lift2 "gt" gt x y
+  let ge x y = lift2 "ge" ge x y
+  let le x y = lift2 "le" le x y
+  let ne x y = lift2 "ne" ne x y
+  let eq x y = lift2 "eq" eq x y
+  let lshift x y = lift2 "lshift" lshift x y
+  let rshift x y = lift2 "rshift" rshift x y
+  let maximum x y = lift2 "maximum" maximum x y
+  let minimum x y = lift2 "minimum" minimum x y
+  let where x y z = lift3 "where" where x y z
+  let floor x = lift1 "floor" floor x
+  let ceil x = lift1 "ceil" ceil x
+  let div ?rounding_mode x y = lift2 "div" (div ?rounding_mode) x y
+  let idiv x y = lift2 "idiv" idiv x y
+  let mod_ x y = lift2 "mod" mod_ x y
+  let fmod x y = lift2 "fmod" fmod x y
+  let cos x = lift1 "cos" cos x
+  let exp x = lift1 "exp" exp x
+  let pow x y = lift2 "pow" pow x y
+  let square x = lift1 "square" square x
+  let isnan x = lift1 "isnan" isnan x
+  let isinf ?detect_positive ?detect_negative x = lift1 "isinf" (isinf ?detect_positive ?detect_negative) x
+  let isfinite x = lift1 "isfinite" isfinite x
+  let isclose ?rtol ?atol ?equal_nan x y = lift2 "isclose" (isclose ?rtol ?atol ?equal_nan) x y
+  let relu x = lift1 "relu" relu x
+  let sigmoid x = lift1 "sigmoid" sigmoid x
+  let relu6 x = lift1 "relu6" relu6 x
+  let hardswish x = lift1 "hardswish" hardswish x
+  let hardsigmoid ?alpha ?beta x = lift1 "hardsigmoid" (hardsigmoid ?alpha ?beta) x
+  let hardtanh ?min_val ?max_val x = lift1 "hardtanh" (hardtanh ?min_val ?max_val) x
+  let leaky_relu ?neg_slope x = lift1 "leaky_relu" (leaky_relu ?neg_slope) x
+  let tanh x = lift1 "tanh" tanh x
+  let quick_gelu x = lift1 "quick_gelu" quick_gelu x
+  let rsqrt x = lift1 "rsqrt" rsqrt x
+  let log x = lift1 "log" log x
+  let log10 x = lift1 "log10" log10 x
+  let sign x = lift1 "sign" sign x
+  let abs x = lift1 "abs" abs x
+  let erf x = lift1 "erf" erf x
+  let gelu ?approximate x = lift1 "gelu" (gelu ?approximate) x
+  let swish x = lift1 "swish" swish x
+  let silu x = lift1 "silu" silu x
+  let logaddexp x y = lift2 "logaddexp" logaddexp x y
+  let copysign x y = lift2 "copysign" copysign x y
+  let round x = lift1 "round" round x
+  let tan x = lift1 "tan" tan x
+  let asin x = lift1 "asin" asin x
+  let acos x = lift1 "acos" acos x
+  let atan x = lift1 "atan" atan x
+  let atanh x = lift1 "atanh" atanh x
+  let asinh x = lift1 "asinh" asinh x
+  let acosh x = lift1 "acosh" acosh x
+  let elu ?alpha x = lift1 "elu" (elu ?alpha) x
+  let celu ?alpha x = lift1 "celu" (celu ?alpha) x
+  let selu ?alpha ?gamma x = lift1 "selu" (selu ?alpha ?gamma) x
+  let softplus ?beta x = lift1 "softplus" (softplus ?beta) x
+  let mish x = lift1 "mish" mish x
+  let logsigmoid x = lift1 "logsigmoid" logsigmoid x
+  let sinh x = lift1 "sinh" sinh x
+  let cosh x = lift1 "cosh" cosh x
+  let softsign x = lift1 "softsign" softsign x
+  let lerp x y z = lift3 "lerp" lerp x y z
+  let masked_fill x y z = lift3 "masked_fill" masked_fill x y z
+end

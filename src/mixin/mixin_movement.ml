@@ -14,6 +14,9 @@ let to_int op = function
   | Sint i -> i
   | Suop _ -> invalid_arg (op ^ ": symbolic shape not supported")
 
+(* the int shape of a node; a symbolic shape is refused, naming [op] *)
+let ishape ?(op = "shape") (x : Uop.t) = List.map (to_int op) (shape x)
+
 (* python [resolve(s == 1, default=False)] *)
 let is_one = function Sint 1 -> true | _ -> false
 
@@ -385,3 +388,26 @@ let apply_view_ops x (mops : view_index list) =
     let x = shrink_to x (List.concat_map (fun s -> [ Some s; Some (Sint 1) ]) halves) in
     reshape x halves
   end else x
+
+(* each right-hand side is the UOp function of the same name above *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  let named = Mixin_dtype.named
+  let flip x y = named "flip" @@ fun () -> C.wrap_uop ~op:"flip" (flip (C.uop x) y)
+  let stack ?dim x = named "stack" @@ fun () -> C.wrap_uop ~op:"stack" (stack ?dim (List.map C.uop x))
+  let squeeze ?dim x = named "squeeze" @@ fun () -> C.wrap_uop ~op:"squeeze" (squeeze ?dim (C.uop x))
+  let unsqueeze x y = named "unsqueeze" @@ fun () -> C.wrap_uop ~op:"unsqueeze" (unsqueeze (C.uop x) y)
+  let flatten ?start_dim ?end_dim x =
+    named "flatten" @@ fun () ->
+    C.wrap_uop ~op:"flatten" (flatten ?start_dim ?end_dim (C.uop x))
+  let split ?dim x y = named "split" @@ fun () -> List.map (C.wrap_uop ~op:"split") (split ?dim (C.uop x) y)
+  let chunk ?dim x y = named "chunk" @@ fun () -> List.map (C.wrap_uop ~op:"chunk") (chunk ?dim (C.uop x) y)
+  let repeat_interleave ?dim x y =
+    named "repeat_interleave" @@ fun () ->
+    C.wrap_uop ~op:"repeat_interleave" (repeat_interleave ?dim (C.uop x) y)
+  let roll ?dims x y = named "roll" @@ fun () -> C.wrap_uop ~op:"roll" (roll ?dims (C.uop x) y)
+  let diag x = named "diag" @@ fun () -> C.wrap_uop ~op:"diag" (diag (C.uop x))
+  let meshgrid ?indexing x =
+    named "meshgrid" @@ fun () ->
+    List.map (C.wrap_uop ~op:"meshgrid") (meshgrid ?indexing (List.map C.uop x))
+  let unfold x y z w = named "unfold" @@ fun () -> C.wrap_uop ~op:"unfold" (unfold (C.uop x) y z w)
+end

@@ -5,6 +5,9 @@
 (** The shape. *)
 val shape : Uop.t -> Uop.sint list
 
+(** The int shape; a symbolic shape raises [Invalid_argument] naming [op] (default ["shape"]). *)
+val ishape : ?op:string -> Uop.t -> int list
+
 (** Number of dimensions. tinygrad [MovementMixin.ndim]. *)
 val ndim : Uop.t -> int
 
@@ -41,14 +44,8 @@ val pad : Uop.t -> (Uop.sint * Uop.sint) option list -> Uop.t
 (** Shrink to (start, end) pairs. tinygrad [MovementMixin.shrink]. *)
 val shrink : Uop.t -> (Uop.sint * Uop.sint) option list -> Uop.t
 
-(** Reverse the axes. tinygrad [MovementMixin.flip]. *)
-val flip : Uop.t -> int list -> Uop.t
-
 (** The STACK movement op: the sources in their common dtype. tinygrad [UOp._mop(Ops.STACK)]. *)
 val stack_mop : Uop.t -> Uop.t list -> Uop.t
-
-(** Stack along a new axis. tinygrad [MovementMixin.stack]. *)
-val stack : ?dim:int -> Uop.t list -> Uop.t
 
 (** Shrink each axis to [(0, n)]. tinygrad [MovementMixin.shrink_to]. *)
 val shrink_to : Uop.t -> Uop.sint option list -> Uop.t
@@ -59,48 +56,18 @@ val pad_to : Uop.t -> Uop.sint option list -> Uop.t
 (** Alias of {!reshape}. tinygrad [MovementMixin.view]. *)
 val view : Uop.t -> Uop.sint list -> Uop.t
 
-(** Remove size-1 axes (or the given one). tinygrad [MovementMixin.squeeze]. *)
-val squeeze : ?dim:int -> Uop.t -> Uop.t
-
-(** Insert a size-1 axis. tinygrad [MovementMixin.unsqueeze]. *)
-val unsqueeze : Uop.t -> int -> Uop.t
-
 (** Swap two axes (defaults 1 and 0, as tinygrad's mixin). tinygrad [MovementMixin.transpose]. *)
 val transpose : ?dim0:int -> ?dim1:int -> Uop.t -> Uop.t
-
-(** Merge the axes [start_dim..end_dim]. tinygrad [MovementMixin.flatten]. *)
-val flatten : ?start_dim:int -> ?end_dim:int -> Uop.t -> Uop.t
 
 (** Split one axis into sizes. tinygrad [MovementMixin.unflatten]. *)
 val unflatten : Uop.t -> int -> Uop.sint list -> Uop.t
 
-(** Split along an axis into chunks of a size or explicit sizes. tinygrad [MovementMixin.split]. *)
-val split : ?dim:int -> Uop.t -> [ `Size of int | `Sizes of int list ] -> Uop.t list
-
-(** Split into a number of chunks. tinygrad [MovementMixin.chunk]. *)
-val chunk : ?dim:int -> Uop.t -> int -> Uop.t list
-
 (** Tile the tensor. tinygrad [MovementMixin.repeat]. *)
 val repeat : Uop.t -> Uop.sint list -> Uop.t
-
-(** Repeat each element. tinygrad [MovementMixin.repeat_interleave]. *)
-val repeat_interleave : ?dim:int -> Uop.t -> int -> Uop.t
-
-(** Circular shift. tinygrad [MovementMixin.roll]. *)
-val roll : ?dims:int list -> Uop.t -> int list -> Uop.t
-
-(** A 1-d tensor as the diagonal of a square matrix. tinygrad [MovementMixin.diag]. *)
-val diag : Uop.t -> Uop.t
-
-(** [meshgrid ?indexing tensors]: coordinate grids of 0-d / 1-d tensors ([`Ij] matrix or [`Xy] Cartesian indexing). *)
-val meshgrid : ?indexing:[ `Ij | `Xy ] -> Uop.t list -> Uop.t list
 
 (** [pool ?stride ?dilation x k]: the sliding windows of the last [len k] axes, window axes last (int shapes).
     tinygrad [MovementMixin._pool]. *)
 val pool : ?stride:int list -> ?dilation:int list -> Uop.t -> int list -> Uop.t
-
-(** Overlapping windows along an axis. tinygrad [MovementMixin.unfold]. *)
-val unfold : Uop.t -> int -> int -> int -> Uop.t
 
 (** A parsed basic index: result size, (start, end) boundary, stride, whether the axis goes away. *)
 type view_index = { vsize : Uop.sint; boundary : Uop.sint * Uop.sint; stride : int; collapse_dim : bool }
@@ -111,3 +78,9 @@ val parse_view_index :
 
 (** Applies shrink, flip and stride of parsed indices. tinygrad [MovementMixin._apply_view_ops]. *)
 val apply_view_ops : Uop.t -> view_index list -> Uop.t
+
+(** The mixin/movement.py ops over UOps that {!Mixin_intf.MOVEMENT} lists. *)
+include Mixin_intf.MOVEMENT with type t := Uop.t
+
+(** The same ops over a carrier. *)
+module Make (C : Mixin_intf.CARRIER) : Mixin_intf.MOVEMENT with type t := C.t

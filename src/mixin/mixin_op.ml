@@ -1,5 +1,5 @@
-(* tinygrad: mixin/op.py (OpMixin) — the composite tensor ops, as functions over UOps.
-   Tensor (src/tensor.ml) wraps these; the graphs are the ones tinygrad builds, op for op. *)
+(* tinygrad: mixin/op.py (OpMixin) — the composite tensor ops, as functions over UOps, and [Make], the same ops
+   over a carrier (Tensor includes it); the graphs are the ones tinygrad builds, op for op. *)
 
 open Uop
 
@@ -11,15 +11,9 @@ type ints = int list
 let ceildiv a b = - (Z.to_int (Z.fdiv (Z.of_int (-a)) (Z.of_int b)))
 (* tinygrad helpers.round_up *)
 let round_up n a = ceildiv n a * a
-let prod l = List.fold_left ( * ) 1 l
 let range n = List.init (max n 0) Fun.id
-let rec take n l = if n <= 0 then [] else match l with [] -> [] | x :: r -> x :: take (n - 1) r
-let rec drop n l = if n <= 0 then l else match l with [] -> [] | _ :: r -> drop (n - 1) r
 let ci n = Dtype.I (Z.of_int n)
 
-(* the int shape of a node; symbolic shapes are refused *)
-let ishape (u : t) : ints =
-  List.map (function Sint i -> i | Suop _ -> invalid_arg "mixin_op: symbolic shapes are not supported") (shape u)
 let ndim u = List.length (shape u)
 let dims l = List.map (fun i -> Sint i) l
 
@@ -27,53 +21,18 @@ let dims l = List.map (fun i -> Sint i) l
 let resolve_dim ?(extra = false) u dim = Mixin_movement.resolve_dim ~extra u dim
 
 (* ---- int-shape adapters onto the shared mixins (mixin_movement / mixin_reduce / mixin_elementwise / mixin_dtype) ---- *)
-module Pre = struct
-  module Mv = Mixin_movement
-  module R = Mixin_reduce
-  module E = Mixin_elementwise
+module Mv = Mixin_movement
+module R = Mixin_reduce
+module E = Mixin_elementwise
 
-  let reshape u (s : ints) = Mv.reshape u (dims s)
-  let permute = Mv.permute
-  let expand u (s : ints) = Mv.expand u (dims s)
-  let shrink_to u (s : int option list) = Mv.shrink_to u (List.map (Option.map (fun i -> Sint i)) s)
-  let unsqueeze = Mv.unsqueeze
-  let squeeze u dim = Mv.squeeze ~dim u
-  let transpose u dim0 dim1 = Mv.transpose ~dim0 ~dim1 u
-  let flatten = Mv.flatten
-  let unflatten u dim (sizes : ints) = Mv.unflatten u dim (dims sizes)
-  let pool = Mv.pool
-
-  let sum = R.sum
-  let max_ = R.max
-  let prod_ = R.prod
-  let mean = R.mean
-  let pad_constant = R.pad_constant
-
-  let cast dt u = Mixin_dtype.cast u dt
-  let add = E.add
-  let sub = E.sub
-  let mul = E.mul
-  let div a b = E.div a b
-  let neg = E.neg
-  let where = E.where
-  let eq = E.eq
-  let ne = E.ne
-  let lt = E.lt
-  let le = E.le
-  let ge = E.ge
-  let and_ = E.bitwise_and
-  let reciprocal = E.reciprocal
-  let exp = E.exp
-  let log = E.log
-  let rsqrt = E.rsqrt
-  let detach = E.detach
-  let inverse = E.inverse
-  let usum = E.usum
-  let uprod = E.uprod
-  let alu2 op a b = alu op [ a; b ]
-end
-
-open Pre
+(* the movement ops with int shapes (op.py's shapes are Python ints here) and tinygrad's positional dims *)
+let reshape u (s : ints) = Mv.reshape u (dims s)
+let expand u (s : ints) = Mv.expand u (dims s)
+let shrink_to u (s : int option list) = Mv.shrink_to u (List.map (Option.map (fun i -> Sint i)) s)
+let squeeze u dim = Mv.squeeze ~dim u
+let transpose u dim0 dim1 = Mv.transpose ~dim0 ~dim1 u
+let unflatten u dim (sizes : ints) = Mv.unflatten u dim (dims sizes)
+let alu2 op a b = alu op [ a; b ]
 
 (* ---------- creation (op.py classmethods) ---------- *)
 
@@ -90,16 +49,16 @@ let cnum_lt a b = Dtype.compare_const a b < 0
 
 (* tinygrad OpMixin._cumalu *)
 let cumalu u axis op =
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let n = List.length sh in
   let sa = List.nth sh (if axis < 0 then axis + n else axis) in
   if sa = 0 then invalid_arg "cumalu: empty axis";
   let pads = List.init (n - 1) (fun _ -> None) @ [ Some (sa - 1, 0) ] in
-  let pooled = pool (pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
+  let pooled = Mv.pool (R.pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
   let r = match op with
-    | Ops.Add -> sum ~axis:[ -1 ] pooled
-    | Ops.Max -> max_ ~axis:[ -1 ] pooled
-    | Ops.Mul -> prod_ ~axis:[ -1 ] pooled
+    | Ops.Add -> R.sum ~axis:[ -1 ] pooled
+    | Ops.Max -> R.max ~axis:[ -1 ] pooled
+    | Ops.Mul -> R.prod ~axis:[ -1 ] pooled
     | _ -> invalid_arg "cumalu: op must be ADD, MAX or MUL" in
   transpose r axis (-1)
 
@@ -121,7 +80,7 @@ let arange_gen ?dtype ~start ~stop ~step () =
     | Dtype.I a, Dtype.I b -> ceildiv (Z.to_int a) (Z.to_int b)
     | a, b -> let q = Float.floor (Dtype.const_to_float a /. (-. Dtype.const_to_float b)) in - (int_of_float q) in
   if output_len <= 0 then full_const ~dtype [ 0 ] (ci 0)
-  else cast dtype (add (cumalu (full_const ~dtype [ output_len ] step) 0 Ops.Add) (const (cnum_sub start step)))
+  else Uop.cast dtype (E.add (cumalu (full_const ~dtype [ output_len ] step) 0 Ops.Add) (const (cnum_sub start step)))
 
 (* tinygrad OpMixin.arange(start, stop, step) on ints *)
 let arange ?(start = 0) ?(step = 1) ?dtype stop = arange_gen ?dtype ~start:(ci start) ~stop:(ci stop) ~step:(ci step) ()
@@ -132,36 +91,36 @@ let linspace ?dtype start stop steps =
   let dtype = Option.value dtype ~default:(Dtype.default_float ()) in
   if dtype == Dtype.Bool then invalid_arg "linspace: bool dtype is not supported";
   if steps = 1 then full_const ~dtype [ 1 ] (Dtype.F start)
-  else cast dtype (add (const_float start)
-                     (mul (arange ~dtype:(Dtype.default_float ()) steps) (const_float ((stop -. start) /. float_of_int (steps - 1)))))
+  else Uop.cast dtype (E.add (const_float start)
+                     (E.mul (arange ~dtype:(Dtype.default_float ()) steps) (const_float ((stop -. start) /. float_of_int (steps - 1)))))
 
 (* tinygrad OpMixin.eye *)
 let eye ?m ?dtype n =
   let m_ = Option.value m ~default:n in
   if n < 0 || m_ < 0 then invalid_arg (Printf.sprintf "eye: cannot have negative n=%d, m=%d" n m_);
   let out_dtype = Option.value dtype ~default:(Dtype.default_float ()) in
-  cast out_dtype (eq (unsqueeze (arange n) (-1)) (arange m_))
+  Uop.cast out_dtype (E.eq (Mv.unsqueeze (arange n) (-1)) (arange m_))
 
 (* tinygrad OpMixin._tri *)
-let tri r c diagonal = le (add (unsqueeze (arange r) (-1)) (const_int diagonal)) (arange c)
+let tri r c diagonal = E.le (E.add (Mv.unsqueeze (arange r) (-1)) (const_int diagonal)) (arange c)
 
 (* tinygrad OpMixin.triu *)
 let triu ?(diagonal = 0) u =
-  let sh = ishape u in let n = List.length sh in
+  let sh = Mv.ishape u in let n = List.length sh in
   if n < 2 then invalid_arg "triu: needs at least 2 dims";
-  where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
+  E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
 
 (* tinygrad OpMixin.tril *)
 let tril ?(diagonal = 0) u =
-  let sh = ishape u in let n = List.length sh in
+  let sh = Mv.ishape u in let n = List.length sh in
   if n < 2 then invalid_arg "tril: needs at least 2 dims";
-  where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
+  E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
 
 (* tinygrad OpMixin.pad, constant mode, grouped padding (one pair per dim; negative pads crop) *)
 let pad_value ?(value = Dtype.F 0.) u (padding : (int * int) option list) =
   if List.length padding <> ndim u then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pads for ndim=%d" (List.length padding) (ndim u));
-  pad_constant u padding value
+  R.pad_constant u padding value
 
 (* ---------- indexing ---------- *)
 
@@ -186,12 +145,12 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
   if not (Dtype.is_int u.dtype) then
     invalid_arg ("_one_hot_along_dim: expects int index tensor, getting " ^ Dtype.to_string u.dtype);
   let offset = ndim u - resolve_dim u dim - 1 in
-  eq u (reshape (arange num_classes) (num_classes :: List.init offset (fun _ -> 1)))
+  E.eq u (reshape (arange num_classes) (num_classes :: List.init offset (fun _ -> 1)))
 
 (* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
 let rec getitem u (indices : index list) =
   let is_adv = function T _ -> true | _ -> false in
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let dim = ref 0 in
   let parsed = List.map (fun index ->
       let size = if index = New then 1 else List.nth sh !dim in
@@ -199,7 +158,7 @@ let rec getitem u (indices : index list) =
         | T t ->
           if not (Dtype.is_int t.dtype) then invalid_arg ("getitem: index dtype " ^ Dtype.to_string t.dtype ^ " is not supported");
           (* treat negative index values *)
-          let t = where (lt t (const_int 0)) (add t (const_int size)) t in
+          let t = E.where (E.lt t (const_int 0)) (E.add t (const_int size)) t in
           { v = { vsize = Sint size; boundary = (Sint 0, Sint size); stride = 1; collapse_dim = false }; index = T t }
         | New -> { v = Mixin_movement.parse_view_index `None (Sint size); index }
         | I i -> { v = Mixin_movement.parse_view_index (`Int (Sint i)) (Sint size); index }
@@ -219,35 +178,35 @@ let rec getitem u (indices : index list) =
     let big_shape = List.map (function Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic")
         (broadcast_shape (List.map shape tensors)) in
     let d0 = List.hd dims in
-    let xs = ishape x in
+    let xs = Mv.ishape x in
     let consecutive = dims = List.init (List.length dims) (fun i -> d0 + i) in
     if List.length dims > 1 && consecutive then begin
       (* consecutive tensor indices: linear indexing instead of one-hot masks *)
       let ishp = List.map (List.nth xs) dims in
-      let strides = List.mapi (fun i _ -> prod (drop (i + 1) ishp)) ishp in
-      let ts = List.map2 (fun t s -> mul t (const_int s)) tensors strides in
-      let linear_idx = usum ~start:(List.hd ts) (List.tl ts) in
-      let vs = List.map2 (fun t s -> and_ (ge t (const_int 0)) (lt t (const_int s))) tensors ishp in
-      let valid = uprod ~start:(List.hd vs) (List.tl vs) in
-      let pre = take d0 xs and post = drop (List.nth dims (List.length dims - 1) + 1) xs in
-      let x = getitem (reshape x (pre @ [ prod ishp ] @ post))
-          (List.map (fun _ -> S (None, None, None)) pre @ [ T (where valid linear_idx (const_int 0)) ]) in
-      where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
+      let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) ishp)) ishp in
+      let ts = List.map2 (fun t s -> E.mul t (const_int s)) tensors strides in
+      let linear_idx = E.usum ~start:(List.hd ts) (List.tl ts) in
+      let vs = List.map2 (fun t s -> E.bitwise_and (E.ge t (const_int 0)) (E.lt t (const_int s))) tensors ishp in
+      let valid = E.uprod ~start:(List.hd vs) (List.tl vs) in
+      let pre = Helpers.take d0 xs and post = Helpers.drop (List.nth dims (List.length dims - 1) + 1) xs in
+      let x = getitem (reshape x (pre @ [ Helpers.prod ishp ] @ post))
+          (List.map (fun _ -> S (None, None, None)) pre @ [ T (E.where valid linear_idx (const_int 0)) ]) in
+      E.where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
     end else begin
       let xn = List.length xs in
-      let pre_reduce_shape = take d0 xs @ big_shape @ drop d0 xs in
+      let pre_reduce_shape = Helpers.take d0 xs @ big_shape @ Helpers.drop d0 xs in
       let masks = List.map2 (fun d t ->
-          let i = expand (reshape t (ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape in
+          let i = expand (reshape t (Mv.ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape in
           one_hot_along_dim ~dim:(d - xn) i (List.nth xs d)) dims tensors in
-      let mask = uprod ~start:(List.hd masks) (List.tl masks) in
+      let mask = E.uprod ~start:(List.hd masks) (List.tl masks) in
       let nb = List.length big_shape in
-      let reshape_arg = take d0 xs @ List.map (fun _ -> 1) big_shape @ drop d0 xs in
-      let x = sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
-          (where mask (reshape x reshape_arg) (const_int 0)) in
+      let reshape_arg = Helpers.take d0 xs @ List.map (fun _ -> 1) big_shape @ Helpers.drop d0 xs in
+      let x = R.sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
+          (E.where mask (reshape x reshape_arg) (const_int 0)) in
       let last = List.nth dims (List.length dims - 1) in
       let permuted = d0 <> 0 && List.length dims <> 1 && dims <> List.init (last - d0 + 1) (fun i -> d0 + i) in
       if permuted then
-        permute x (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim x - d0 - nb) (fun i -> d0 + nb + i))
+        Mv.permute x (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim x - d0 - nb) (fun i -> d0 + nb + i))
       else x
     end
   end
@@ -258,15 +217,15 @@ let rec getitem u (indices : index list) =
 let dot ?dtype x w =
   let dx = ndim x and dw = ndim w in
   if not (dx > 0 && dw > 0) then invalid_arg (Printf.sprintf "dot: both tensors need to be at least 1D, got %dD and %dD" dx dw);
-  let xs = ishape x and ws = ishape w in
+  let xs = Mv.ishape x and ws = Mv.ishape w in
   let axis_w = - (min dw 2) in
   if List.nth xs (dx - 1) <> List.nth ws (dw + axis_w) then
     invalid_arg (Printf.sprintf "dot: cannot dot %s and %s" (shape_str (shape x)) (shape_str (shape w)));
   let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> 1) in
-  let x' = reshape x (take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
-  let w' = transpose (reshape w (take (max 0 (dw - 2)) ws @ ones @ drop (dw + axis_w) ws)) (-1) axis_w in
-  cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
-    (sum ~axis:[ -1 ] ?dtype (mul x' w'))
+  let x' = reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
+  let w' = transpose (reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
+  Uop.cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
+    (R.sum ~axis:[ -1 ] ?dtype (E.mul x' w'))
 
 (* tinygrad OpMixin.matmul *)
 let matmul ?(reverse = false) ?dtype x y = if reverse then dot ?dtype y x else dot ?dtype x y
@@ -275,59 +234,59 @@ let matmul ?(reverse = false) ?dtype x y = if reverse then dot ?dtype y x else d
 let linear ?bias ?dtype x weight =
   match dtype with
   | Some dt ->
-    let x = cast dt x and weight = cast dt weight and bias = Option.map (cast dt) bias in
-    let r = if ndim weight = 1 then mul x weight else dot x weight in
-    (match bias with Some b -> add r b | None -> r)
+    let x = Uop.cast dt x and weight = Uop.cast dt weight and bias = Option.map (Uop.cast dt) bias in
+    let r = if ndim weight = 1 then E.mul x weight else dot x weight in
+    (match bias with Some b -> E.add r b | None -> r)
   | None ->
-    let r = if ndim weight = 1 then mul x weight else dot x weight in
-    (match bias with Some b -> add r b | None -> r)
+    let r = if ndim weight = 1 then E.mul x weight else dot x weight in
+    (match bias with Some b -> E.add r b | None -> r)
 
 (* ---------- reductions ---------- *)
 
 (* tinygrad OpMixin.logsumexp *)
 let logsumexp ?axis ?(keepdim = false) u =
   let axl = Option.map (fun a -> [ a ]) axis in
-  let m = detach (max_ ?axis:axl ~keepdim:true u) in
+  let m = E.detach (R.max ?axis:axl ~keepdim:true u) in
   let m' = if keepdim then m else match axis with
       | Some a -> squeeze m a
-      | None -> reshape m (List.filter (( <> ) 1) (ishape m)) in
-  add (log (sum ?axis:axl ~keepdim (exp (sub u m)))) m'
+      | None -> reshape m (List.filter (( <> ) 1) (Mv.ishape m)) in
+  E.add (E.log (R.sum ?axis:axl ~keepdim (E.exp (E.sub u m)))) m'
 
 (* tinygrad OpMixin._softmax *)
 let softmax_parts ?dtype u axis =
-  let m = sub u (detach (max_ ~axis:[ axis ] ~keepdim:true u)) in
-  let m = match dtype with Some d -> cast d m | None -> m in
-  let e = exp m in
-  (m, e, sum ~axis:[ axis ] ~keepdim:true e)
+  let m = E.sub u (E.detach (R.max ~axis:[ axis ] ~keepdim:true u)) in
+  let m = match dtype with Some d -> Uop.cast d m | None -> m in
+  let e = E.exp m in
+  (m, e, R.sum ~axis:[ axis ] ~keepdim:true e)
 
 (* tinygrad OpMixin.softmax *)
-let softmax ?(axis = -1) ?dtype u = let _, e, ss = softmax_parts ?dtype u axis in mul e (reciprocal ss)
+let softmax ?(axis = -1) ?dtype u = let _, e, ss = softmax_parts ?dtype u axis in E.mul e (E.reciprocal ss)
 
 (* tinygrad OpMixin.log_softmax *)
-let log_softmax ?(axis = -1) ?dtype u = let m, _, ss = softmax_parts ?dtype u axis in sub m (log ss)
+let log_softmax ?(axis = -1) ?dtype u = let m, _, ss = softmax_parts ?dtype u axis in E.sub m (E.log ss)
 
 (* tinygrad OpMixin.argmax *)
 let rec argmax ?axis ?(keepdim = false) u =
   match axis with
-  | None -> argmax ~axis:0 ~keepdim (flatten u)
+  | None -> argmax ~axis:0 ~keepdim (Mv.flatten u)
   | Some axis ->
     let axis = resolve_dim u axis in
-    let sh = ishape u in
+    let sh = Mv.ishape u in
     let n = List.nth sh axis in
-    let m = eq u (max_ ~axis:[ axis ] ~keepdim:true u) in
-    let idx = mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
-    cast Dtype.Int32 (sub (const_int n) (max_ ~axis:[ axis ] ~keepdim idx))
+    let m = E.eq u (R.max ~axis:[ axis ] ~keepdim:true u) in
+    let idx = E.mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
+    Uop.cast Dtype.Int32 (E.sub (const_int n) (R.max ~axis:[ axis ] ~keepdim idx))
 
 (* tinygrad OpMixin.argmin *)
-let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (inverse u)
+let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (E.inverse u)
 
 (* ---------- cat / cumulative ops ---------- *)
 
 (* tinygrad OpMixin._split_cumalu: a two-stage scan for long axes *)
 let split_cumalu u axis op =
   let axis = resolve_dim u axis in
-  let sh = ishape u in
-  if sh = [] || List.mem 0 sh then (if op == Ops.Add then cast (sum u).dtype u else u)
+  let sh = Mv.ishape u in
+  if sh = [] || List.mem 0 sh then (if op == Ops.Add then Uop.cast (R.sum u).dtype u else u)
   else begin
     let split = 256 in
     let value = identity_element op u.dtype in
@@ -335,13 +294,13 @@ let split_cumalu u axis op =
     if s <= split * 2 then cumalu u axis op
     else begin
       let n = List.length sh in
-      let chunks = cumalu (unflatten (pad_constant (transpose u axis (-1))
+      let chunks = cumalu (unflatten (R.pad_constant (transpose u axis (-1))
                                         (List.init (n - 1) (fun _ -> None) @ [ Some (round_up s split - s, 0) ]) value)
                              (-1) [ -1; split ]) (-1) op in
       let cn = ndim chunks in
-      let base_ = pad_constant (cumalu (getitem chunks [ Ellipsis; I (-1) ]) (-1) op)
+      let base_ = R.pad_constant (cumalu (getitem chunks [ Ellipsis; I (-1) ]) (-1) op)
           (List.init (cn - 2) (fun _ -> None) @ [ Some (1, -1) ]) value in
-      transpose (getitem (flatten ~start_dim:(-2) (alu2 op chunks (unsqueeze base_ (-1)))) [ Ellipsis; S (Some (- s), None, None) ])
+      transpose (getitem (Mv.flatten ~start_dim:(-2) (alu2 op chunks (Mv.unsqueeze base_ (-1)))) [ Ellipsis; S (Some (- s), None, None) ])
         axis (-1)
     end
   end
@@ -358,19 +317,19 @@ let cumprod ~axis u = split_cumalu u axis Ops.Mul
 let one_hot u num_classes =
   if not (Dtype.is_int u.dtype) then invalid_arg ("one_hot: expect integer dtype, getting " ^ Dtype.to_string u.dtype);
   if num_classes < 0 then invalid_arg (Printf.sprintf "one_hot: num_classes must be non-negative, got %d" num_classes);
-  where (one_hot_along_dim (getitem u [ Ellipsis; New ]) num_classes) (const_int 1) (const_int 0)
+  E.where (one_hot_along_dim (getitem u [ Ellipsis; New ]) num_classes) (const_int 1) (const_int 0)
 
 (* tinygrad OpMixin.gather *)
 let gather u ~dim index =
   if ndim index <> ndim u then
     invalid_arg (Printf.sprintf "gather: self.ndim must equal index.ndim, %s vs %s" (shape_str (shape u)) (shape_str (shape index)));
   let dim = resolve_dim u dim in
-  let sh = ishape u and ish = ishape index in
+  let sh = Mv.ishape u and ish = Mv.ishape index in
   List.iteri (fun d (s, i) -> if d <> dim && s < i then
                  invalid_arg (Printf.sprintf "gather: requires self.shape[d] >= index.shape[d] for d != dim, %s vs %s"
                                 (shape_str (shape u)) (shape_str (shape index)))) (List.combine sh ish);
-  let x = transpose (unsqueeze (shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
-  sum ~axis:[ -1 ] ~dtype:u.dtype (where (one_hot_along_dim (unsqueeze index (-1)) (List.nth sh dim)) x (const_int 0))
+  let x = transpose (Mv.unsqueeze (shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
+  R.sum ~axis:[ -1 ] ~dtype:u.dtype (E.where (one_hot_along_dim (Mv.unsqueeze index (-1)) (List.nth sh dim)) x (const_int 0))
 
 (* ---------- pooling and convolution ---------- *)
 
@@ -392,8 +351,8 @@ let make_tuple v n = match v with None -> None | Some [ x ] -> Some (List.init n
 
 (* tinygrad OpMixin._apply_ceil_mode *)
 let apply_ceil_mode u (pads : ints) (k_ : ints) (s_ : ints) (d_ : ints) =
-  let sh = ishape u in
-  let i_ = drop (List.length sh - List.length k_) sh in
+  let sh = Mv.ishape u in
+  let i_ = Helpers.drop (List.length sh - List.length k_) sh in
   let g = flat_to_grouped pads in
   let rows = List.map2 (fun (i, d) ((k, s), (pb, pa)) -> (i, d, k, s, pb, pa))
       (List.combine i_ d_) (List.combine (List.combine k_ s_) g) in
@@ -415,13 +374,13 @@ let avg_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
     ?(count_include_pad = true) u =
   let k_, s_, axis, grouped = pool_setup ?stride u kernel_size in
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
-  let pool_ x pads = pool ~stride:s_ ~dilation:d_ (pad_constant x (grouped pads) (Dtype.F 0.)) k_ in
+  let pool_ x pads = Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant x (grouped pads) (Dtype.F 0.)) k_ in
   let reg_pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u reg_pads k_ s_ d_ else reg_pads in
-  if not count_include_pad then div (sum ~axis (pool_ u pads)) (sum ~axis (pool_ (const_like_int u 1) pads))
-  else if not ceil_mode then mean ~axis (pool_ u pads)
-  else div (sum ~axis (pool_ u pads))
-      (sum ~axis (pool_ (const_like_int (pad_constant u (grouped reg_pads) (Dtype.F 0.)) 1) (List.map2 ( - ) pads reg_pads)))
+  if not count_include_pad then E.div (R.sum ~axis (pool_ u pads)) (R.sum ~axis (pool_ (const_like_int u 1) pads))
+  else if not ceil_mode then R.mean ~axis (pool_ u pads)
+  else E.div (R.sum ~axis (pool_ u pads))
+      (R.sum ~axis (pool_ (const_like_int (R.pad_constant u (grouped reg_pads) (Dtype.F 0.)) 1) (List.map2 ( - ) pads reg_pads)))
 
 (* tinygrad OpMixin.max_pool2d (values only; return_indices is not ported) *)
 let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(ceil_mode = false) u =
@@ -429,111 +388,110 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
-  max_ ~axis (pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_)
+  R.max ~axis (Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant u (grouped pads) (Dtype.min u.dtype)) k_)
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
-  let xs = ishape u and ws = ishape weight in
+  let xs = Mv.ishape u and ws = Mv.ishape weight in
   if List.length xs < 2 || List.length ws < 2 then invalid_arg "conv2d: input and weight need at least 2 dims";
   let bs = List.nth xs 0 and cin_ = List.nth xs 1 and cout = List.nth ws 0 and cin = List.nth ws 1 in
-  let hw = drop 2 ws in
+  let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding_ = resolve_pool_pads padding nhw in
   if not (groups * cin = cin_ && List.length xs = List.length ws) then
     invalid_arg (Printf.sprintf "conv2d: Input Tensor shape %s does not match the shape of the weights %s. (%d vs. %d)"
                    (shape_str (shape u)) (shape_str (shape weight)) (groups * cin) cin_);
   let st = Option.get (make_tuple (Some stride) nhw) and dl = Option.get (make_tuple (Some dilation) nhw) in
-  let x = pool ~stride:st ~dilation:dl
-      (pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
+  let x = Mv.pool ~stride:st ~dilation:dl
+      (R.pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
-  let xsh = ishape x in
-  let oyx = take (List.length xsh - 2 - nhw) (drop 2 xsh) in
+  let xsh = Mv.ishape x in
+  let oyx = Helpers.take (List.length xsh - 2 - nhw) (Helpers.drop 2 xsh) in
   let no = List.length oyx in
   let x = reshape x ([ bs; groups; cin; 1 ] @ oyx @ hw) in
   let x = expand x ([ bs; groups; cin; rcout ] @ oyx @ hw) in
-  let x = permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
+  let x = Mv.permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
   let w = reshape weight ([ 1; groups; rcout ] @ List.init no (fun _ -> 1) @ [ cin ] @ hw) in
-  let ret = reshape (sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (mul x w)) ([ bs; cout ] @ oyx) in
-  match bias with None -> ret | Some b -> add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
+  let ret = reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w)) ([ bs; cout ] @ oyx) in
+  match bias with None -> ret | Some b -> E.add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
 
 (* ---------- normalization ---------- *)
 
 (* tinygrad OpMixin.layernorm *)
 let layernorm ?(axis = [ -1 ]) ?(eps = 1e-5) u =
-  let y = sub u (mean ~axis ~keepdim:true u) in
-  mul y (rsqrt (add (mean ~axis ~keepdim:true (mul y y)) (const_float eps)))
+  let y = E.sub u (R.mean ~axis ~keepdim:true u) in
+  E.mul y (E.rsqrt (E.add (R.mean ~axis ~keepdim:true (E.mul y y)) (const_float eps)))
 
 (* tinygrad OpMixin.batchnorm *)
 let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
-  let shape_ = List.mapi (fun ax s -> if List.mem ax axis then s else 1) (ishape u) in
-  let x = sub u (reshape mean shape_) in
-  let x = match weight with Some w -> mul x (reshape w shape_) | None -> x in
-  let ret = mul x (if ndim invstd = List.length axis then reshape invstd shape_ else invstd) in
-  match bias with Some b -> add ret (reshape b shape_) | None -> ret
+  let shape_ = List.mapi (fun ax s -> if List.mem ax axis then s else 1) (Mv.ishape u) in
+  let x = E.sub u (reshape mean shape_) in
+  let x = match weight with Some w -> E.mul x (reshape w shape_) | None -> x in
+  let ret = E.mul x (if ndim invstd = List.length axis then reshape invstd shape_ else invstd) in
+  match bias with Some b -> E.add ret (reshape b shape_) | None -> ret
 
 (* ---------- losses ---------- *)
 
-type reduction = [ `Mean | `Sum | `None ]
+type reduction = Mixin_intf.reduction
 
 (* tinygrad OpMixin._do_reduction *)
-let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> sum u | `Mean -> mean u
+let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> R.sum u | `Mean -> R.mean u
 
 (* tinygrad OpMixin.binary_crossentropy *)
 let binary_crossentropy ?(reduction = `Mean) u y =
   let one = const_int 1 in
-  do_reduction reduction (sub (mul (neg y) (log u)) (mul (sub one y) (log (sub one u))))
+  do_reduction reduction (E.sub (E.mul (E.neg y) (E.log u)) (E.mul (E.sub one y) (E.log (E.sub one u))))
 
 (* tinygrad OpMixin.binary_crossentropy_logits *)
 let binary_crossentropy_logits ?(reduction = `Mean) ?pos_weight u y =
-  let log_p = Mixin_elementwise.logsigmoid u and log_1_minus_p = Mixin_elementwise.logsigmoid (neg u) in
+  let log_p = Mixin_elementwise.logsigmoid u and log_1_minus_p = Mixin_elementwise.logsigmoid (E.neg u) in
   let one = const_int 1 in
-  let pw = match pos_weight with None -> mul one y | Some p -> mul p y in
-  do_reduction reduction (neg (add (mul pw log_p) (mul (sub one y) log_1_minus_p)))
+  let pw = match pos_weight with None -> E.mul one y | Some p -> E.mul p y in
+  do_reduction reduction (E.neg (E.add (E.mul pw log_p) (E.mul (E.sub one y) log_1_minus_p)))
 
 (* tinygrad OpMixin.sparse_categorical_crossentropy (class axis -1) *)
 let sparse_categorical_crossentropy ?(ignore_index = -1) ?(label_smoothing = 0.0) ?(reduction = `Mean) u y =
   if not (0.0 <= label_smoothing && label_smoothing <= 1.0) then invalid_arg "sparse_categorical_crossentropy: label_smoothing must be in [0.0, 1.0]";
   let log_probs = log_softmax u in
-  let loss_mask = if ignore_index <> -1 then ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
-  let sh = ishape u in
-  let yy = mul (one_hot_along_dim ~dim:(-1) (unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (unsqueeze loss_mask (-1)) in
-  let smoothing = mul (const_float label_smoothing) (mul (mean ~axis:[ -1 ] log_probs) loss_mask) in
-  let unreduced = add (mul (const_float (1. -. label_smoothing)) (sum ~axis:[ -1 ] (mul log_probs yy))) smoothing in
+  let loss_mask = if ignore_index <> -1 then E.ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
+  let sh = Mv.ishape u in
+  let yy = E.mul (one_hot_along_dim ~dim:(-1) (Mv.unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (Mv.unsqueeze loss_mask (-1)) in
+  let smoothing = E.mul (const_float label_smoothing) (E.mul (R.mean ~axis:[ -1 ] log_probs) loss_mask) in
+  let unreduced = E.add (E.mul (const_float (1. -. label_smoothing)) (R.sum ~axis:[ -1 ] (E.mul log_probs yy))) smoothing in
   match reduction with
-  | `Mean -> div (neg (sum unreduced)) (sum loss_mask)
-  | r -> neg (do_reduction r unreduced)
+  | `Mean -> E.div (E.neg (R.sum unreduced)) (R.sum loss_mask)
+  | r -> E.neg (do_reduction r unreduced)
 
 (* tinygrad OpMixin.cross_entropy: [y] holds class indices or class probabilities *)
 let cross_entropy ?(reduction = `Mean) ?(label_smoothing = 0.0) u y =
   if not (0.0 <= label_smoothing && label_smoothing <= 1.0) then invalid_arg "cross_entropy: label_smoothing must be in [0.0, 1.0]";
   let classes_dim = if ndim u = 1 then 0 else 1 in
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   let y =
-    if sh <> ishape y then begin
+    if sh <> Mv.ishape y then begin
       let reduced = List.filteri (fun i _ -> i <> classes_dim) sh in
-      if reduced <> ishape y then
+      if reduced <> Mv.ishape y then
         invalid_arg (Printf.sprintf "cross_entropy: shape mismatch: %s, %s" (shape_str (shape u)) (shape_str (shape y)));
-      one_hot_along_dim ~dim:classes_dim (unsqueeze y classes_dim) (List.nth sh classes_dim)
+      one_hot_along_dim ~dim:classes_dim (Mv.unsqueeze y classes_dim) (List.nth sh classes_dim)
     end else y in
-  let y = add (mul (const_float (1. -. label_smoothing)) y)
-      (const_float (label_smoothing /. float_of_int (List.nth (ishape y) classes_dim))) in
+  let y = E.add (E.mul (const_float (1. -. label_smoothing)) y)
+      (const_float (label_smoothing /. float_of_int (List.nth (Mv.ishape y) classes_dim))) in
   (* python: -(....sum(classes_dim)._do_reduction(reduction)) *)
-  neg (do_reduction reduction (sum ~axis:[ classes_dim ] (mul (log_softmax ~axis:classes_dim u) y)))
+  E.neg (do_reduction reduction (R.sum ~axis:[ classes_dim ] (E.mul (log_softmax ~axis:classes_dim u) y)))
 
 (* tinygrad OpMixin.nll_loss *)
 let nll_loss ?weight ?ignore_index ?(reduction = `Mean) u y =
   let weight = match weight with
     | None -> const_like_int y 1
-    | Some w -> reshape (gather w ~dim:0 (flatten y)) (ishape y) in
-  let masked_weight = match ignore_index with None -> weight | Some i -> mul weight (ne y (const_int i)) in
-  let nll = mul (neg (squeeze (gather u ~dim:1 (unsqueeze y 1)) 1)) masked_weight in
+    | Some w -> reshape (gather w ~dim:0 (Mv.flatten y)) (Mv.ishape y) in
+  let masked_weight = match ignore_index with None -> weight | Some i -> E.mul weight (E.ne y (const_int i)) in
+  let nll = E.mul (E.neg (squeeze (gather u ~dim:1 (Mv.unsqueeze y 1)) 1)) masked_weight in
   match reduction with
-  | `Mean -> div (sum nll) (sum masked_weight)
+  | `Mean -> E.div (R.sum nll) (R.sum masked_weight)
   | r -> do_reduction r nll
 
-(* ==================== G-ops-C additions (issue 5): conv_transpose2d, einsum, interpolate, max_pool2d indices,
-   max_unpool2d, reduction strings ==================== *)
+(* ---------- transposed convolution, einsum, interpolate, pooling indices, max_unpool2d ---------- *)
 
 (* tinygrad: the ReductionStr check of OpMixin._do_reduction, for a reduction named by a string *)
 let reduction_of_string = function
@@ -547,31 +505,31 @@ let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
   let dim1 = resolve_dim u dim1 and dim2 = resolve_dim u dim2 in
   if dim1 = dim2 then invalid_arg "diagonal: dim1 and dim2 cannot be the same dimension";
   let n = ndim u in
-  let x = permute u (List.filter (fun i -> i <> dim1 && i <> dim2) (range n) @ [ dim1; dim2 ]) in
-  let sh = ishape x in
+  let x = Mv.permute u (List.filter (fun i -> i <> dim1 && i <> dim2) (range n) @ [ dim1; dim2 ]) in
+  let sh = Mv.ishape x in
   let a = List.nth sh (n - 2) and b = List.nth sh (n - 1) in
   let x =
     if offset >= 0 then Mixin_movement.shrink x (List.init (n - 1) (fun _ -> None) @ [ Some (Sint offset, Sint b) ])
     else Mixin_movement.shrink x (List.init (n - 2) (fun _ -> None) @ [ Some (Sint (- offset), Sint a); None ]) in
-  let sh = ishape x in
-  let lead = take (n - 2) sh in
+  let sh = Mv.ishape x in
+  let lead = Helpers.take (n - 2) sh in
   let d = min (List.nth sh (n - 2)) (List.nth sh (n - 1)) in
   if d <= 0 then reshape x (lead @ [ 0 ])
   else begin
     let nones = List.map (fun _ -> None) lead in
     let x = shrink_to x (nones @ [ Some d; Some d ]) in
-    let x = Mixin_movement.pad_to (flatten ~start_dim:(-2) x) (List.map (fun _ -> None) nones @ [ Some (Sint (d * (d + 1))) ]) in
+    let x = Mixin_movement.pad_to (Mv.flatten ~start_dim:(-2) x) (List.map (fun _ -> None) nones @ [ Some (Sint (d * (d + 1))) ]) in
     squeeze (shrink_to (unflatten x (-1) [ d; d + 1 ]) (nones @ [ None; Some 1 ])) (-1)
   end
 
 (* tinygrad OpMixin.conv_transpose2d (any number of spatial dims) *)
 let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(output_padding = [ 0 ])
     u weight =
-  let ws = ishape weight in
+  let ws = Mv.ishape weight in
   if List.length ws < 2 then invalid_arg "conv_transpose2d: weight needs at least 2 dims";
   let nw = List.length ws in
   let w = Mixin_movement.flip (transpose (unflatten weight 0 [ groups; -1 ]) 1 2) (List.init (nw - 2) (fun i -> 3 + i)) in
-  let hw = drop 2 ws in
+  let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding = flat_to_grouped (resolve_pool_pads padding nhw) in
   let tup name l =
@@ -582,16 +540,16 @@ let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?
   let x =
     if List.exists (fun s -> s > 1) stride then begin
       (* handle strides: (k) -> reshape -> (k,1) -> pad -> (k,s) -> reshape -> (k*s) -> shrink (k-(s-1)) *)
-      let xs = ishape u in
-      let lead = take 2 xs and sp = drop 2 xs in
+      let xs = Mv.ishape u in
+      let lead = Helpers.take 2 xs and sp = Helpers.drop 2 xs in
       let x = reshape u (lead @ List.concat_map (fun k -> [ k; 1 ]) sp) in
-      let x = pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
+      let x = R.pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
       let x = reshape x (lead @ List.map2 (fun k s -> k * s) sp stride) in
       shrink_to x ([ None; None ] @ List.map2 (fun k s -> Some (k * s - (s - 1))) sp stride)
     end else u in
   let rows = List.combine (List.combine hw dilation) (List.combine padding output_padding) in
   let padding = List.concat_map (fun ((k, d), ((pb, pa), op)) -> [ (k - 1) * d - pb; (k - 1) * d - pa + op ]) (List.rev rows) in
-  conv2d ?bias ~groups ~dilation ~padding x (flatten ~end_dim:1 w)
+  conv2d ?bias ~groups ~dilation ~padding x (Mv.flatten ~end_dim:1 w)
 
 (* python's sorted() of the distinct characters of [s] that satisfy [p] (with repetitions kept when [dups]) *)
 let sorted_chars l = List.sort_uniq compare l
@@ -644,18 +602,18 @@ let einsum ?dtype formula (xs : t list) =
   let inputs = String.split_on_char ',' lhs in
   if List.length xs <> List.length inputs then
     invalid_arg (Printf.sprintf "einsum: number of operands doesn't match, expected %d, got %d" (List.length inputs) (List.length xs));
-  (* trace: take diagonal when letter repeats in single input *)
+  (* trace: Helpers.take diagonal when letter repeats in single input *)
   let traced = List.map2 (fun s x ->
       let s = ref s and x = ref x in
       List.iter (fun c ->
           while count c !s > 1 do
             let j = index_of c !s in
             let k = j + 1 + index_of c (String.sub !s (j + 1) (String.length !s - j - 1)) in
-            let n = List.nth (ishape !x) j in
+            let n = List.nth (Mv.ishape !x) j in
             let nd = ndim !x in
             let perm = List.filter (fun d -> d <> j && d <> k) (range nd) @ [ j; k ] in
             x := if nd > 2 then
-                getitem (unflatten (pad_constant (flatten ~start_dim:(-2) (permute !x perm))
+                getitem (unflatten (R.pad_constant (Mv.flatten ~start_dim:(-2) (Mv.permute !x perm))
                                       (List.init (nd - 2) (fun _ -> Some (0, 0)) @ [ Some (0, n) ]) (Dtype.F 0.)) (-1) [ n; n + 1 ])
                   [ Ellipsis; I 0 ]
               else diagonal !x;
@@ -668,21 +626,21 @@ let einsum ?dtype formula (xs : t list) =
       List.iter (fun (c, d) ->
           match Hashtbl.find_opt sz c with
           | Some d' when d' <> d -> invalid_arg (Printf.sprintf "einsum: letter %c has different sizes %d and %d" c d' d)
-          | _ -> Hashtbl.replace sz c d) (zip (chars s) (ishape x))) traced;
+          | _ -> Hashtbl.replace sz c d) (zip (chars s) (Mv.ishape x))) traced;
   let alpha = List.sort compare (Hashtbl.fold (fun c _ acc -> c :: acc) sz []) in
-  (* align all tensors to alphabet, multiply, sum non-output, permute to output order *)
+  (* align all tensors to alphabet, multiply, R.sum non-output, Mv.permute to output order *)
   let xs = List.map (fun (s, x) ->
       if s = "" then x
-      else reshape (permute x (List.map (fun c -> index_of c s) (List.sort compare (chars s))))
+      else reshape (Mv.permute x (List.map (fun c -> index_of c s) (List.sort compare (chars s))))
           (List.map (fun c -> if String.contains s c then Hashtbl.find sz c else 1) alpha)) traced in
-  let prodx = List.fold_left mul (List.hd xs) (List.tl xs) in
-  let red = sum ~axis:(List.concat (List.mapi (fun i c -> if String.contains rhs c then [] else [ i ]) alpha)) ?dtype prodx in
+  let prodx = List.fold_left E.mul (List.hd xs) (List.tl xs) in
+  let red = R.sum ~axis:(List.concat (List.mapi (fun i c -> if String.contains rhs c then [] else [ i ]) alpha)) ?dtype prodx in
   let argsort l = List.map snd (List.sort compare (List.mapi (fun i v -> (v, i)) l)) in
   let rl = chars rhs in
   if List.length rl <> ndim red then invalid_arg (Printf.sprintf "einsum: output subscripts %S do not match the operands" rhs);
-  permute red (argsort (argsort rl))
+  Mv.permute red (argsort (argsort rl))
 
-type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
+type interpolate_mode = Mixin_intf.interpolate_mode
 
 (* tinygrad OpMixin.interpolate *)
 let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
@@ -691,7 +649,7 @@ let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
   if not (0 < ls && ls <= n) then invalid_arg (Printf.sprintf "interpolate: invalid size of %d dims for a %dD tensor" ls n);
   if align_corners && mode <> `Linear then
     invalid_arg "interpolate: align_corners option can only be set with the interpolating mode linear";
-  let sh = Array.of_list (ishape u) in
+  let sh = Array.of_list (Mv.ishape u) in
   let expand_ = Array.copy sh in
   let size = Array.of_list size in
   let x = ref u in
@@ -703,20 +661,20 @@ let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
     let fit y = expand (reshape y (Array.to_list reshape_)) (Array.to_list expand_) in
     if mode = `Linear then begin
       let arr = arange sz in
-      let num, den = if align_corners then (mul arr (const_int (in_sz - 1)), sz - 1)
-        else (sub (mul (add (mul arr (const_int 2)) (const_int 1)) (const_int in_sz)) (const_int sz), sz * 2) in
+      let num, den = if align_corners then (E.mul arr (const_int (in_sz - 1)), sz - 1)
+        else (E.sub (E.mul (E.add (E.mul arr (const_int 2)) (const_int 1)) (const_int in_sz)) (const_int sz), sz * 2) in
       let num = Mixin_elementwise.clip ~min_:(const_int 0) ~max_:(const_int ((in_sz - 1) * den)) num in
       let e = Mixin_elementwise.idiv in
-      let low = fit (e num (const_int den)) and high = fit (e (add num (const_int (den - 1))) (const_int den))
-      and perc = fit (div (cast Dtype.Float32 (Mixin_elementwise.mod_ num (const_int den))) (const_int den)) in
+      let low = fit (e num (const_int den)) and high = fit (e (E.add num (const_int (den - 1))) (const_int den))
+      and perc = fit (E.div (Uop.cast Dtype.Float32 (Mixin_elementwise.mod_ num (const_int den))) (const_int den)) in
       x := Mixin_elementwise.lerp (gather !x ~dim:i low) (gather !x ~dim:i high) perc
     end else begin
       let scale = float_of_int in_sz /. float_of_int sz and arr = arange ~dtype:Dtype.Float32 sz in
-      let v = if mode = `Nearest_exact then mul (const_float scale) (add arr (const_float 0.5)) else mul (const_float scale) arr in
-      x := gather !x ~dim:i (fit (cast Dtype.Int32 v))
+      let v = if mode = `Nearest_exact then E.mul (const_float scale) (E.add arr (const_float 0.5)) else E.mul (const_float scale) arr in
+      x := gather !x ~dim:i (fit (Uop.cast Dtype.Int32 v))
     end
   done;
-  cast u.dtype !x
+  Uop.cast u.dtype !x
 
 (* tinygrad OpMixin.max_pool2d with return_indices=True: the values and the flat argmax over the spatial dims (int32) *)
 let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(ceil_mode = false) u =
@@ -724,20 +682,20 @@ let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
-  let pooled = pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
-  let spatial_shape = drop (ndim u - List.length k_) (ishape u) in
-  let spatial_sz = prod spatial_shape in
+  let pooled = Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
+  let spatial_shape = Helpers.drop (ndim u - List.length k_) (Mv.ishape u) in
+  let spatial_sz = Helpers.prod spatial_shape in
   let idx = reshape (arange ~start:spatial_sz ~step:(-1) 0) spatial_shape in
-  let m = eq pooled (max_ ~axis ~keepdim:true pooled) in
-  let idx = mul m (pool ~stride:s_ ~dilation:d_
-                     (pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
-  (max_ ~axis pooled, sub (const_int spatial_sz) (max_ ~axis idx))
+  let m = E.eq pooled (R.max ~axis ~keepdim:true pooled) in
+  let idx = E.mul m (Mv.pool ~stride:s_ ~dilation:d_
+                     (R.pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
+  (R.max ~axis pooled, E.sub (const_int spatial_sz) (R.max ~axis idx))
 
 (* tinygrad OpMixin.max_unpool2d *)
 let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?output_size u indices =
-  let sh = ishape u in
+  let sh = Mv.ishape u in
   if List.length sh < 3 then invalid_arg "max_unpool2d: needs (bs, c, *spatial) input";
-  let bs = List.nth sh 0 and c = List.nth sh 1 and spatial_shape = drop 2 sh in
+  let bs = List.nth sh 0 and c = List.nth sh 1 and spatial_shape = Helpers.drop 2 sh in
   let ns = List.length spatial_shape in
   let output_size = match output_size with
     | None ->
@@ -746,8 +704,413 @@ let max_unpool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding
       let p_ = flat_to_grouped (resolve_pool_pads padding ns) in
       List.map2 (fun ((i, k), (d, s)) (pa, pb) -> (i - 1) * s - (pb + pa) + (d * (k - 1) + 1))
         (List.combine (List.combine spatial_shape k_) (List.combine d_ s_)) p_
-    | Some o -> drop (List.length o - ns) o in
-  let ret = sum ~axis:[ 3 ] (where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (prod output_size))
+    | Some o -> Helpers.drop (List.length o - ns) o in
+  let ret = R.sum ~axis:[ 3 ] (E.where (one_hot_along_dim ~dim:2 (reshape indices [ bs; c; 1; -1 ]) (Helpers.prod output_size))
                               (reshape u [ bs; c; 1; -1 ]) (const_int 0)) in
   reshape ret ([ bs; c ] @ output_size)
-(* ==================== end of G-ops-C additions ==================== *)
+
+(* ---------- scans with indices, sort, scatter, pad modes, normalize, softmin, var_mean (tinygrad mixin/op.py) ---------- *)
+
+let somes l = List.map (fun i -> Some (Sint i)) l
+
+(* tinygrad: Tensor.ones(n, m, dtype=dtypes.bool, buffer=False) *)
+let ones_bool n m = Mixin_creation.full ~dtype:Dtype.Bool ~buffer:false [ Sint n; Sint m ] (Dtype.B true)
+
+(* ---------- scans ---------- *)
+
+(* tinygrad: OpMixin.cummax *)
+let cummax ?(axis = 0) u =
+  if ndim u = 0 then (split_cumalu u axis Ops.Max, Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [])
+  else begin
+    let values = split_cumalu u axis Ops.Max in
+    let n = List.nth (Mv.ishape u) (Mv.resolve_dim ~op:"cummax" u axis) in
+    let x = transpose u axis (-1) and values_t = transpose values axis (-1) in
+    let m = E.mul (E.eq (Mv.unsqueeze x (-1)) (Mv.unsqueeze values_t (-2))) (triu (ones_bool n n)) in
+    let ar = reshape (arange ~start:n ~step:(-1) 0) [ n; 1 ] in
+    let idx = Mixin_dtype.cast (E.add (E.neg (R.max ~axis:[ -2 ] (E.mul m ar))) (E.ci n)) Dtype.Int32 in
+    (values, transpose idx (-1) axis)
+  end
+
+(* tinygrad: OpMixin.cummin *)
+let cummin ?(axis = 0) u =
+  let values, indices = cummax ~axis (E.inverse u) in
+  (E.inverse values, indices)
+
+(* tinygrad: OpMixin.logcumsumexp *)
+let logcumsumexp ?(axis = 0) u =
+  if ndim u = 0 then u
+  else begin
+    let x = transpose u axis (-1) in
+    let last = List.nth (Mv.ishape x) (ndim x - 1) in
+    let x_unsqueezed = Mv.unsqueeze x (-2) in
+    let x_cummax = E.detach (fst (cummax ~axis:(-1) x)) in
+    let mask = tril (ones_bool last last) in
+    let ret = E.add (E.log (R.sum ~axis:[ -1 ] (E.exp (E.where mask (E.sub x_unsqueezed (Mv.unsqueeze x_cummax (-1)))
+                                                        (Uop.const (Dtype.min u.dtype))))))
+        x_cummax in
+    transpose ret (-1) axis
+  end
+
+(* ---------- sort ---------- *)
+
+let bit_length v = let rec go v = if v = 0 then 0 else 1 + go (v lsr 1) in go v
+
+let split2 op ~dim x =
+  match Mv.split ~dim x (`Size 1) with [ a; b ] -> (a, b) | _ -> invalid_arg (op ^ ": expected a split in two")
+
+(* tinygrad: OpMixin.sort — a bitonic sort; the indices keep the order of equal elements *)
+let sort ?(dim = -1) ?(descending = false) u =
+  let dim = Mv.resolve_dim ~op:"sort" u dim in
+  let orig_len = List.nth (Mv.ishape u) dim in
+  if orig_len <= 1 then (u, Uop.const_like ~dtype:(Dtype.default_int ()) u (Dtype.I Z.zero))
+  else begin
+    let sdim = ndim u in
+    let n_stages = bit_length (orig_len - 1) in
+    let pads = List.init sdim (fun i -> if i = dim then Some (0, (1 lsl n_stages) - orig_len) else None) in
+    let fill = if descending then Dtype.min u.dtype else Dtype.max u.dtype in
+    let x = ref (Mv.unflatten (R.pad_constant u pads fill) dim (dims (List.init n_stages (fun _ -> 2)))) in
+    for stage = 1 to n_stages do
+      let crossover_dim = dim + n_stages - stage - 1 in
+      let flip_dims = List.init (stage + (sdim - dim)) (fun i -> -(i + 1)) in
+      if stage <> n_stages then begin
+        (* flip so arrows of green boxes point the same way as blue boxes *)
+        let blue_box, green_box = split2 "sort" ~dim:crossover_dim !x in
+        x := E.contiguous (R.cat ~dim:crossover_dim [ blue_box; Mv.flip green_box flip_dims ])
+      end;
+      for substage = stage - 1 downto 0 do
+        let partner_dim = dim + n_stages - substage - 1 in
+        let x_top, x_bottom = split2 "sort" ~dim:partner_dim !x in
+        let x_larger = E.maximum x_top x_bottom and x_smaller = E.minimum x_top x_bottom in
+        x := E.contiguous (if descending then R.cat ~dim:partner_dim [ x_larger; x_smaller ]
+                           else R.cat ~dim:partner_dim [ x_smaller; x_larger ])
+      done;
+      if stage <> n_stages then begin
+        (* flip wires back to undo the crossover *)
+        let blue_box, flipped_green_box = split2 "sort" ~dim:crossover_dim !x in
+        x := R.cat ~dim:crossover_dim [ blue_box; Mv.flip flipped_green_box flip_dims ]
+      end
+    done;
+    let x = Mv.shrink_to (Mv.flatten ~start_dim:dim ~end_dim:(dim + n_stages - 1) !x) (List.map Option.some (Uop.shape u)) in
+    (* compute indices for sorted values *)
+    let mask = reshape (tril (ones_bool orig_len orig_len)) ([ orig_len; orig_len ] @ List.init (sdim - dim - 1) (fun _ -> 1)) in
+    let compute_counts t =
+      R.sum ~axis:[ dim + 1 ] (E.bitwise_and mask (E.eq (Mv.unsqueeze t dim) (Mv.unsqueeze t (dim + 1)))) in
+    let count_orig = compute_counts u and count_sorted = compute_counts x in
+    let cond = E.bitwise_and (E.eq (Mv.unsqueeze u (dim + 1)) (Mv.unsqueeze x dim))
+        (E.eq (Mv.unsqueeze count_orig (dim + 1)) (Mv.unsqueeze count_sorted dim)) in
+    let idx = reshape (arange orig_len) (List.init (ndim x) (fun i -> if i = dim then orig_len else 1)) in
+    let idx = R.sum ~axis:[ dim ] (E.mul cond (Mv.unsqueeze idx (dim + 1))) in
+    (x, idx)
+  end
+
+(* tinygrad: OpMixin.argsort *)
+let argsort ?dim ?descending u = snd (sort ?dim ?descending u)
+
+(* tinygrad: OpMixin.topk (sorted_=False is not supported, as tinygrad's) *)
+let topk ?(dim = -1) ?(largest = true) ?(sorted_ = true) u k =
+  if not sorted_ then invalid_arg "topk: sorted_=False is not supported";
+  let dim = Mv.resolve_dim ~op:"topk" u dim in
+  if k > List.nth (Mv.ishape u) dim then
+    invalid_arg (Printf.sprintf "topk: selected index k=%d is out of range for shape %s" k (Uop.shape_str (Uop.shape u)));
+  let x, idx = sort ~dim ~descending:largest u in
+  let topk_shape = List.init (ndim u) (fun i -> if i = dim then Some (Sint k) else None) in
+  (Mv.shrink_to x topk_shape, Mv.shrink_to idx topk_shape)
+
+(* ---------- scatter ---------- *)
+
+let check_same_device op what (a : Uop.t) (b : Uop.t) =
+  match Buffers.device a, Buffers.device b with
+  | Some da, Some db when da <> db ->
+    invalid_arg (Printf.sprintf "%s: expected %s and self on the same device, %s vs %s" op what da db)
+  | _ -> ()
+
+(* tinygrad: OpMixin._pre_scatter *)
+let pre_scatter ?(op = "scatter") u ~dim index src =
+  check_same_device op "index" index u;
+  check_same_device op "src" src u;
+  let dim = Mv.resolve_dim ~op u dim in
+  if not (ndim index = ndim u && ndim u = ndim src) then
+    invalid_arg (Printf.sprintf "%s: self.ndim, index.ndim and src.ndim must all equal, %s %s %s" op
+                   (Uop.shape_str (Uop.shape u)) (Uop.shape_str (Uop.shape index)) (Uop.shape_str (Uop.shape src)));
+  let sh = Mv.ishape u and ish = Mv.ishape index and ssh = Mv.ishape src in
+  if not (List.for_all2 (fun (d, (s, i)) sr -> (d = dim || s >= i) && sr >= i) (List.mapi (fun d p -> (d, p)) (List.combine sh ish)) ssh)
+  then invalid_arg (Printf.sprintf "%s: all dimensions of index.shape=%s should be <= to all dimensions of src.shape=%s and all \
+                                    dimensions except dimension %d of self.shape=%s" op (Uop.shape_str (Uop.shape index))
+                      (Uop.shape_str (Uop.shape src)) dim (Uop.shape_str (Uop.shape u)));
+  if u.dtype != src.dtype then
+    invalid_arg (Printf.sprintf "%s: expect self.dtype=%s to be equal to src.dtype=%s" op (Dtype.to_string u.dtype)
+                   (Dtype.to_string src.dtype));
+  (* shrink src to index shape to shrink away the unused values *)
+  let src = Mv.shrink_to src (somes ish) in
+  (* prepare src and mask for reduce with respect to dim *)
+  let src = transpose (Mv.expand (Mv.unsqueeze src (-1)) (dims (ish @ [ List.nth sh dim ]))) (-1) dim in
+  let mask = transpose (one_hot_along_dim (Mv.unsqueeze index (-1)) (List.nth sh dim)) (-1) dim in
+  (* pad src and mask to self.shape so that reduce can be done with padded values as no-ops *)
+  (Mv.pad_to src (somes sh @ [ None ]), Mv.pad_to mask (somes sh @ [ None ]))
+
+(** The reductions of {!scatter_reduce}. *)
+type scatter_reduction = Mixin_intf.scatter_reduction
+
+(* tinygrad's reduce strings *)
+let scatter_reduction_of_string = function
+  | "sum" -> `Sum | "prod" -> `Prod | "mean" -> `Mean | "amax" -> `Amax | "amin" -> `Amin
+  | r -> invalid_arg (Printf.sprintf "scatter_reduce: reduce=%S must be one of 'sum', 'prod', 'mean', 'amax', 'amin'" r)
+
+(* tinygrad: OpMixin.scatter_reduce *)
+let scatter_reduce ?(include_self = true) u ~dim index src (reduce : scatter_reduction) =
+  let src, mask = pre_scatter ~op:"scatter_reduce" u ~dim index src in
+  let inv_mask a b = E.where (E.logical_not (R.any ~axis:[ -1 ] mask)) a b in
+  let self_or a b = if include_self then a else inv_mask a b in
+  match reduce with
+  | `Sum -> E.add (R.sum ~axis:[ -1 ] (E.where mask src (E.ci 0))) (self_or u (E.ci 0))
+  | `Prod -> E.mul (R.prod ~axis:[ -1 ] (E.where mask src (E.ci 1))) (self_or u (E.ci 1))
+  | `Amax ->
+    let m = Uop.const (Dtype.min src.dtype) in
+    E.maximum (R.max ~axis:[ -1 ] (E.where mask src m)) (self_or u m)
+  | `Amin ->
+    let m = Uop.const (Dtype.max src.dtype) in
+    E.minimum (R.min ~axis:[ -1 ] (E.where mask src m)) (self_or u m)
+  | `Mean ->
+    let count = E.add (R.sum ~axis:[ -1 ] (E.where mask (E.ci 1) (E.ci 0))) (if include_self then E.ci 1 else inv_mask (E.ci 1) (E.ci 0)) in
+    E.div (E.add (R.sum ~axis:[ -1 ] (E.where mask src (E.ci 0))) (self_or u (E.ci 0))) count
+
+(* tinygrad: OpMixin._masked_merge — if mask repeats indices the last one remains *)
+let masked_merge u values mask (axes : int list) =
+  let mask, values = List.fold_left (fun (mask, values) dim ->
+      match List.combine (Mv.split ~dim mask (`Size 1)) (Mv.split ~dim values (`Size 1)) with
+      | first :: rest -> List.fold_left (fun (xm, xv) (ym, yv) -> (E.bitwise_or xm ym, E.where ym yv xv)) first rest
+      | [] -> invalid_arg "scatter: empty split") (mask, values) (List.rev axes) in
+  let mask, values = List.fold_left (fun (m, v) dim -> (Mv.squeeze ~dim m, Mv.squeeze ~dim v)) (mask, values) (List.rev axes) in
+  E.where mask values u
+
+(** The source of {!scatter}: a tensor or a scalar. *)
+type scatter_src = [ `Tensor of Uop.t | `Scalar of Dtype.const ]
+
+(* tinygrad's scatter reduce strings (None is no reduce) *)
+let scatter_mode_of_string = function
+  | "add" -> `Add | "multiply" -> `Multiply
+  | r -> invalid_arg (Printf.sprintf "scatter: reduce=%S must be one of None, 'multiply', or 'add'" r)
+
+(* tinygrad: OpMixin.scatter *)
+let scatter ?reduce u ~dim index (src : scatter_src) =
+  let src = match src with
+    | `Scalar v -> Mixin_creation.full ~dtype:u.dtype ~buffer:false (Uop.shape index) v
+    | `Tensor t ->
+      if reduce <> None then invalid_arg "scatter: non-scalar src is not supported with reduce arg. use scatter_reduce";
+      t in
+  match reduce with
+  | Some `Add -> scatter_reduce ~include_self:true u ~dim index src `Sum
+  | Some `Multiply -> scatter_reduce ~include_self:true u ~dim index src `Prod
+  | None ->
+    let src, mask = pre_scatter u ~dim index src in
+    masked_merge u src mask [ -1 ]
+
+(* ---------- pad modes ---------- *)
+
+(* tinygrad: OpMixin._pad_circular *)
+let pad_circular u (px : (int * int) list) =
+  let sh = Mv.ishape u in
+  let x = Mv.shrink u (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px sh) in
+  let px = List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px in
+  let orig_shape = Mv.ishape x in
+  if List.exists2 (fun (pb, pa) s -> pb > s || pa > s) px orig_shape then
+    invalid_arg "pad: Padding value causes wrapping around more than once.";
+  let x = Mv.repeat x (List.map (fun (pb, pa) -> Sint (1 + Bool.to_int (pb <> 0) + Bool.to_int (pa <> 0))) px) in
+  Mv.shrink x (List.map2 (fun ((pb, pa), osh) xsh ->
+      Some (Sint (if pb = 0 then 0 else osh - pb), Sint (if pa = 0 then xsh else xsh - osh + pa)))
+      (List.combine px orig_shape) (Mv.ishape x))
+
+(* tinygrad: OpMixin._pad_reflect_replicate *)
+let pad_reflect_replicate u (px : (int * int) list) mode =
+  let pads = List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px in
+  let x = ref u in
+  List.iteri (fun d (pb, pa) ->
+      let xx = !x in
+      let n = ndim xx in
+      let s = List.nth (Mv.ishape xx) d in
+      let xb, xa = match mode with
+        | `Reflect ->
+          if pb >= s || pa >= s then
+            invalid_arg (Printf.sprintf "pad: Padding (%d, %d) should be less than the input size=%d for dim=%d." pb pa s d);
+          let slc_b = S (Some pb, Some 0, Some (-1))
+          and slc_a = S (Some (s - 2), (if s - 2 - pa >= 0 then Some (s - 2 - pa) else None), Some (-1)) in
+          let sel slc p =
+            if p > 0 then Some (getitem xx (List.init n (fun i -> if i = d then slc else S (None, None, None)))) else None in
+          (sel slc_b pb, sel slc_a pa)
+        | `Replicate ->
+          let shr_b = List.init n (fun i -> if i = d then Some (Sint 0, Sint 1) else None)
+          and shr_a = List.init n (fun i -> if i = d then Some (Sint (s - 1), Sint s) else None) in
+          let sel shr p =
+            if p > 0 then Some (Mv.expand (Mv.shrink xx shr) (List.init n (fun i -> if i = d then Sint p else Sint (-1))))
+            else None in
+          (sel shr_b pb, sel shr_a pa) in
+      x := R.cat ~dim:d (List.filter_map Fun.id [ xb; Some xx; xa ])) pads;
+  (* shrink after for negative pads (reflection/replication must see full data first) *)
+  let x = !x in
+  Mv.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px (Mv.ishape x))
+
+(** The modes of {!pad}. *)
+type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
+
+(* tinygrad: OpMixin.pad with grouped padding (one (before, after) pair per dim, [None] for none) *)
+let pad ?(mode : pad_mode = `Constant) ?(value = Dtype.F 0.0) u (padding : (int * int) option list) =
+  if List.length padding <> ndim u then
+    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (List.length padding)
+                   (Uop.shape_str (Uop.shape u)));
+  let px = List.map (function None -> (0, 0) | Some p -> p) padding in
+  match mode with
+  | `Constant -> R.pad_constant u padding value
+  | `Circular -> ignore (Mv.ishape u); pad_circular u px
+  | (`Reflect | `Replicate) as m -> ignore (Mv.ishape u); pad_reflect_replicate u px m
+
+(* ---------- normalisation ---------- *)
+
+(* tinygrad: OpMixin.normalize *)
+let normalize ?(p = 2.0) ?(dim = 1) ?(eps = 1e-12) u =
+  let den =
+    if p = 0.0 then R.sum ~axis:[ dim ] ~keepdim:true (E.ne u (E.ci 0))
+    else E.pow (R.sum ~axis:[ dim ] ~keepdim:true (E.pow (E.abs u) (E.cf p))) (E.cf (1.0 /. p)) in
+  E.div u (E.maximum den (E.cf eps))
+
+(* tinygrad: OpMixin.softmin *)
+let softmin ?(axis = -1) ?dtype u = softmax ~axis ?dtype (E.neg u)
+
+(* tinygrad: OpMixin.var_mean *)
+let var_mean ?axis ?keepdim ?correction u = (R.var ?axis ?keepdim ?correction u, R.mean ?axis ?keepdim u)
+
+(* tinygrad: OpMixin.std_mean *)
+let std_mean ?axis ?keepdim ?correction u = (R.std ?axis ?keepdim ?correction u, R.mean ?axis ?keepdim u)
+
+(* tinygrad's pad mode strings *)
+let pad_mode_of_string = function
+  | "constant" -> `Constant | "reflect" -> `Reflect | "replicate" -> `Replicate | "circular" -> `Circular
+  | m -> invalid_arg (Printf.sprintf "pad: mode=%S is not supported" m)
+
+(* ---------- data-dependent selection ---------- *)
+
+(* tinygrad: OpMixin.masked_select; with [size] None the output length is [count mask_cumsum_last] (realized by the
+   caller: tinygrad's [.item()]) *)
+let masked_select ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u mask =
+  if mask.dtype != Dtype.Bool then
+    invalid_arg ("masked_select: expects bool mask tensor, got " ^ Dtype.to_string mask.dtype);
+  let x = Mv.flatten u and mask = Mv.flatten (Mv.broadcast_to mask (Uop.shape u)) in
+  let mask_cumsum = cumsum mask in
+  let one = `Scalar (Dtype.I Z.one) in
+  match size with
+  | None ->
+    let n = if List.hd (Mv.ishape mask) = 0 then 0 else count (getitem mask_cumsum [ I (-1) ]) in
+    let counts = Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [ Sint n ] in
+    getitem x [ T (cumsum (scatter ~reduce:`Add counts ~dim:0 mask_cumsum one)) ]
+  | Some size ->
+    let counts = scatter ~reduce:`Add (Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [ Sint size ]) ~dim:0 mask_cumsum one in
+    Mixin_dtype.cast (E.where (E.lt (arange size) (R.sum mask)) (getitem x [ T (cumsum counts) ]) (Uop.const fill_value))
+      u.dtype
+
+(* tinygrad: OpMixin.nonzero; [count] realizes an int as in {!masked_select} *)
+let nonzero ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u =
+  let n = ndim u in
+  if n = 0 then
+    let rows = match size with Some s -> s | None -> count (Mixin_dtype.cast (E.ne u (E.ci 0)) Dtype.Int32) in
+    Mixin_creation.zeros ~dtype:Dtype.Int32 ~buffer:false [ Sint rows; Sint 0 ]
+  else begin
+    let sh = Mv.ishape u in
+    let mask = Mv.flatten (E.ne u (E.ci 0)) in
+    let indices = Mv.stack ~dim:(-1) (List.mapi (fun i s ->
+        Mv.flatten (Mv.expand (reshape (arange s) (List.init i (fun _ -> 1) @ [ s ] @ List.init (n - i - 1) (fun _ -> 1)))
+                      (dims sh))) sh) in
+    let m = Mv.expand (Mv.unsqueeze mask (-1)) (Uop.shape mask @ [ Sint n ]) in
+    reshape (masked_select ?size:(Option.map (fun s -> s * n) size) ~fill_value ~count indices m) [ -1; n ]
+  end
+
+(* each right-hand side is the UOp function of the same name above *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  let named = Mixin_dtype.named
+  let triu ?diagonal x = named "triu" @@ fun () -> C.wrap_uop ~op:"triu" (triu ?diagonal (C.uop x))
+  let tril ?diagonal x = named "tril" @@ fun () -> C.wrap_uop ~op:"tril" (tril ?diagonal (C.uop x))
+  let gather x ~dim y = named "gather" @@ fun () -> C.wrap_uop ~op:"gather" (gather (C.uop x) ~dim (C.uop y))
+  let one_hot x y = named "one_hot" @@ fun () -> C.wrap_uop ~op:"one_hot" (one_hot (C.uop x) y)
+  let dot ?dtype x y = named "dot" @@ fun () -> C.wrap_uop ~op:"dot" (dot ?dtype (C.uop x) (C.uop y))
+  let matmul ?reverse ?dtype x y =
+    named "matmul" @@ fun () ->
+    C.wrap_uop ~op:"matmul" (matmul ?reverse ?dtype (C.uop x) (C.uop y))
+  let linear ?bias ?dtype x y =
+    named "linear" @@ fun () ->
+    C.wrap_uop ~op:"linear" (linear ?bias:(Option.map C.uop bias) ?dtype (C.uop x) (C.uop y))
+  let logsumexp ?axis ?keepdim x =
+    named "logsumexp" @@ fun () ->
+    C.wrap_uop ~op:"logsumexp" (logsumexp ?axis ?keepdim (C.uop x))
+  let softmax ?axis ?dtype x =
+    named "softmax" @@ fun () ->
+    C.wrap_uop ~op:"softmax" (softmax ?axis ?dtype (C.uop x))
+  let log_softmax ?axis ?dtype x =
+    named "log_softmax" @@ fun () ->
+    C.wrap_uop ~op:"log_softmax" (log_softmax ?axis ?dtype (C.uop x))
+  let argmax ?axis ?keepdim x =
+    named "argmax" @@ fun () ->
+    C.wrap_uop ~op:"argmax" (argmax ?axis ?keepdim (C.uop x))
+  let argmin ?axis ?keepdim x =
+    named "argmin" @@ fun () ->
+    C.wrap_uop ~op:"argmin" (argmin ?axis ?keepdim (C.uop x))
+  let cumsum ?axis x = named "cumsum" @@ fun () -> C.wrap_uop ~op:"cumsum" (cumsum ?axis (C.uop x))
+  let cumprod ~axis x = named "cumprod" @@ fun () -> C.wrap_uop ~op:"cumprod" (cumprod ~axis (C.uop x))
+  let layernorm ?axis ?eps x =
+    named "layernorm" @@ fun () ->
+    C.wrap_uop ~op:"layernorm" (layernorm ?axis ?eps (C.uop x))
+  let binary_crossentropy ?reduction x y =
+    named "binary_crossentropy" @@ fun () ->
+    C.wrap_uop ~op:"binary_crossentropy" (binary_crossentropy ?reduction (C.uop x) (C.uop y))
+  let binary_crossentropy_logits ?reduction ?pos_weight x y =
+    named "binary_crossentropy_logits" @@ fun () ->
+    C.wrap_uop ~op:"binary_crossentropy_logits" (binary_crossentropy_logits ?reduction ?pos_weight:(Option.map C.uop pos_weight) (C.uop x) (C.uop y))
+  let sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction x y =
+    named "sparse_categorical_crossentropy" @@ fun () ->
+    C.wrap_uop ~op:"sparse_categorical_crossentropy" (sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction (C.uop x) (C.uop y))
+  let cross_entropy ?reduction ?label_smoothing x y =
+    named "cross_entropy" @@ fun () ->
+    C.wrap_uop ~op:"cross_entropy" (cross_entropy ?reduction ?label_smoothing (C.uop x) (C.uop y))
+  let nll_loss ?weight ?ignore_index ?reduction x y =
+    named "nll_loss" @@ fun () ->
+    C.wrap_uop ~op:"nll_loss" (nll_loss ?weight:(Option.map C.uop weight) ?ignore_index ?reduction (C.uop x) (C.uop y))
+  let diagonal ?offset ?dim1 ?dim2 x =
+    named "diagonal" @@ fun () ->
+    C.wrap_uop ~op:"diagonal" (diagonal ?offset ?dim1 ?dim2 (C.uop x))
+  let einsum ?dtype x y =
+    named "einsum" @@ fun () ->
+    C.wrap_uop ~op:"einsum" (einsum ?dtype x (List.map C.uop y))
+  let interpolate ?mode ?align_corners x y =
+    named "interpolate" @@ fun () ->
+    C.wrap_uop ~op:"interpolate" (interpolate ?mode ?align_corners (C.uop x) y)
+  let cummax ?axis x =
+    named "cummax" @@ fun () ->
+    let a, b = cummax ?axis (C.uop x) in (C.wrap_uop ~op:"cummax" a, C.wrap_uop ~op:"cummax" b)
+  let cummin ?axis x =
+    named "cummin" @@ fun () ->
+    let a, b = cummin ?axis (C.uop x) in (C.wrap_uop ~op:"cummin" a, C.wrap_uop ~op:"cummin" b)
+  let logcumsumexp ?axis x =
+    named "logcumsumexp" @@ fun () ->
+    C.wrap_uop ~op:"logcumsumexp" (logcumsumexp ?axis (C.uop x))
+  let sort ?dim ?descending x =
+    named "sort" @@ fun () ->
+    let a, b = sort ?dim ?descending (C.uop x) in (C.wrap_uop ~op:"sort" a, C.wrap_uop ~op:"sort" b)
+  let argsort ?dim ?descending x =
+    named "argsort" @@ fun () ->
+    C.wrap_uop ~op:"argsort" (argsort ?dim ?descending (C.uop x))
+  let topk ?dim ?largest ?sorted_ x y =
+    named "topk" @@ fun () ->
+    let a, b = topk ?dim ?largest ?sorted_ (C.uop x) y in (C.wrap_uop ~op:"topk" a, C.wrap_uop ~op:"topk" b)
+  let scatter_reduce ?include_self x ~dim y z w =
+    named "scatter_reduce" @@ fun () ->
+    C.wrap_uop ~op:"scatter_reduce" (scatter_reduce ?include_self (C.uop x) ~dim (C.uop y) (C.uop z) w)
+  let normalize ?p ?dim ?eps x =
+    named "normalize" @@ fun () ->
+    C.wrap_uop ~op:"normalize" (normalize ?p ?dim ?eps (C.uop x))
+  let softmin ?axis ?dtype x =
+    named "softmin" @@ fun () ->
+    C.wrap_uop ~op:"softmin" (softmin ?axis ?dtype (C.uop x))
+  let var_mean ?axis ?keepdim ?correction x =
+    named "var_mean" @@ fun () ->
+    let a, b = var_mean ?axis ?keepdim ?correction (C.uop x) in (C.wrap_uop ~op:"var_mean" a, C.wrap_uop ~op:"var_mean" b)
+  let std_mean ?axis ?keepdim ?correction x =
+    named "std_mean" @@ fun () ->
+    let a, b = std_mean ?axis ?keepdim ?correction (C.uop x) in (C.wrap_uop ~op:"std_mean" a, C.wrap_uop ~op:"std_mean" b)
+end

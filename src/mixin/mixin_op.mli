@@ -23,12 +23,6 @@ val linspace : ?dtype:Dtype.t -> float -> float -> int -> Uop.t
 (** [eye ?m n]: ones on the diagonal (default float32). tinygrad [OpMixin.eye]. *)
 val eye : ?m:int -> ?dtype:Dtype.t -> int -> Uop.t
 
-(** The upper triangle of the last two axes, the rest 0. tinygrad [OpMixin.triu]. *)
-val triu : ?diagonal:int -> Uop.t -> Uop.t
-
-(** The lower triangle of the last two axes, the rest 0. tinygrad [OpMixin.tril]. *)
-val tril : ?diagonal:int -> Uop.t -> Uop.t
-
 (** [pad_value ?value x pads]: constant-mode pad, one (before, after) pair per axis ([None] = none), negative pads
     crop, [value] defaults to 0.0. tinygrad [OpMixin.pad] (mode "constant", grouped padding). *)
 val pad_value : ?value:Dtype.const -> Uop.t -> (int * int) option list -> Uop.t
@@ -46,55 +40,15 @@ val one_hot_along_dim : ?dim:int -> Uop.t -> int -> Uop.t
     give 0. tinygrad [OpMixin._getitem] without setitem. *)
 val getitem : Uop.t -> index list -> Uop.t
 
-(** [gather x ~dim idx]: [x] picked along [dim] by [idx]. tinygrad [OpMixin.gather]. *)
-val gather : Uop.t -> dim:int -> Uop.t -> Uop.t
-
-(** [one_hot idx n]: weak-int one-hot of an int tensor. tinygrad [OpMixin.one_hot]. *)
-val one_hot : Uop.t -> int -> Uop.t
-
 (** {1 Linear algebra} *)
 
-(** Dot product / matrix product of the last axis of [x] with the second-to-last (or only) axis of [w];
-    [dtype] is the accumulation dtype. tinygrad [OpMixin.dot]. *)
-val dot : ?dtype:Dtype.t -> Uop.t -> Uop.t -> Uop.t
-
-(** [matmul x y] ([y @ x] with [reverse]). tinygrad [OpMixin.matmul]. *)
-val matmul : ?reverse:bool -> ?dtype:Dtype.t -> Uop.t -> Uop.t -> Uop.t
-
-(** [linear ?bias x weight]: [x @ weight + bias] (elementwise for a 1-d weight). tinygrad [OpMixin.linear]. *)
-val linear : ?bias:Uop.t -> ?dtype:Dtype.t -> Uop.t -> Uop.t -> Uop.t
-
 (** {1 Reductions and normalisation} *)
-
-(** Numerically stable [log(sum(exp x))] over one axis (all axes by default). tinygrad [OpMixin.logsumexp]. *)
-val logsumexp : ?axis:int -> ?keepdim:bool -> Uop.t -> Uop.t
-
-(** Softmax over an axis (default -1). tinygrad [OpMixin.softmax]. *)
-val softmax : ?axis:int -> ?dtype:Dtype.t -> Uop.t -> Uop.t
-
-(** Log-softmax over an axis (default -1). tinygrad [OpMixin.log_softmax]. *)
-val log_softmax : ?axis:int -> ?dtype:Dtype.t -> Uop.t -> Uop.t
-
-(** Index of the (first) maximum, int32 (over the flattened tensor without [axis]). tinygrad [OpMixin.argmax]. *)
-val argmax : ?axis:int -> ?keepdim:bool -> Uop.t -> Uop.t
-
-(** Index of the (first) minimum, int32. tinygrad [OpMixin.argmin]. *)
-val argmin : ?axis:int -> ?keepdim:bool -> Uop.t -> Uop.t
 
 (** [cumalu x axis op]: cumulative ADD / MAX / MUL as a pooled reduction. tinygrad [OpMixin._cumalu]. *)
 val cumalu : Uop.t -> int -> Ops.t -> Uop.t
 
 (** {!cumalu}, two-stage for axes longer than 512. tinygrad [OpMixin._split_cumalu]. *)
 val split_cumalu : Uop.t -> int -> Ops.t -> Uop.t
-
-(** Cumulative sum (default axis 0). tinygrad [OpMixin.cumsum]. *)
-val cumsum : ?axis:int -> Uop.t -> Uop.t
-
-(** Cumulative product. tinygrad [OpMixin.cumprod]. *)
-val cumprod : axis:int -> Uop.t -> Uop.t
-
-(** Layer normalisation over [axis] (default [-1]), no affine part. tinygrad [OpMixin.layernorm]. *)
-val layernorm : ?axis:int list -> ?eps:float -> Uop.t -> Uop.t
 
 (** Batch normalisation with given statistics along [axis] (default [1]). tinygrad [OpMixin.batchnorm]. *)
 val batchnorm :
@@ -127,36 +81,16 @@ val conv2d :
 (** {1 Losses} *)
 
 (** tinygrad [ReductionStr]. *)
-type reduction = [ `Mean | `Sum | `None ]
+type reduction = Mixin_intf.reduction
 
 (** Apply a reduction. tinygrad [OpMixin._do_reduction]. *)
 val do_reduction : reduction -> Uop.t -> Uop.t
 
-(** Binary cross-entropy of probabilities [x] against targets [y]. tinygrad [OpMixin.binary_crossentropy]. *)
-val binary_crossentropy : ?reduction:reduction -> Uop.t -> Uop.t -> Uop.t
-
-(** Binary cross-entropy of logits. tinygrad [OpMixin.binary_crossentropy_logits]. *)
-val binary_crossentropy_logits : ?reduction:reduction -> ?pos_weight:Uop.t -> Uop.t -> Uop.t -> Uop.t
-
-(** Cross-entropy of logits (class axis -1) against int labels. tinygrad [OpMixin.sparse_categorical_crossentropy]. *)
-val sparse_categorical_crossentropy :
-  ?ignore_index:int -> ?label_smoothing:float -> ?reduction:reduction -> Uop.t -> Uop.t -> Uop.t
-
-(** Cross-entropy of logits (class axis 1, or 0 for 1-d) against labels or probabilities. tinygrad
-    [OpMixin.cross_entropy]. *)
-val cross_entropy : ?reduction:reduction -> ?label_smoothing:float -> Uop.t -> Uop.t -> Uop.t
-
-(** Negative log-likelihood of log-probabilities against int labels. tinygrad [OpMixin.nll_loss]. *)
-val nll_loss : ?weight:Uop.t -> ?ignore_index:int -> ?reduction:reduction -> Uop.t -> Uop.t -> Uop.t
-
-(** {1 G-ops-C additions (issue 5)} *)
+(** {1 Transposed convolution, einsum, interpolation, pooling indices} *)
 
 (** A reduction named as tinygrad's [ReductionStr] (["mean"], ["sum"], ["none"]); others raise. tinygrad
     [OpMixin._do_reduction]'s check. *)
 val reduction_of_string : string -> reduction
-
-(** The diagonal of [dim1], [dim2] (defaults 0, 1) moved to the last axis. tinygrad [MovementMixin.diagonal]. *)
-val diagonal : ?offset:int -> ?dim1:int -> ?dim2:int -> Uop.t -> Uop.t
 
 (** Transposed convolution ([weight] is (cin, cout/groups, *k)); lists as in {!conv2d}. tinygrad
     [OpMixin.conv_transpose2d]. *)
@@ -164,15 +98,8 @@ val conv_transpose2d :
   ?bias:Uop.t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list ->
   ?output_padding:int list -> Uop.t -> Uop.t -> Uop.t
 
-(** [einsum formula operands]: Einstein summation (traces, [...] broadcasting, implicit output). tinygrad
-    [OpMixin.einsum]. *)
-val einsum : ?dtype:Dtype.t -> string -> Uop.t list -> Uop.t
-
 (** tinygrad's interpolate modes "linear", "nearest", "nearest-exact". *)
-type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
-
-(** [interpolate x size]: resizes the last [List.length size] axes. tinygrad [OpMixin.interpolate]. *)
-val interpolate : ?mode:interpolate_mode -> ?align_corners:bool -> Uop.t -> int list -> Uop.t
+type interpolate_mode = Mixin_intf.interpolate_mode
 
 (** Max pooling returning the values and the int32 flat argmax within the spatial dims. tinygrad
     [OpMixin.max_pool2d(return_indices=True)]. *)
@@ -185,3 +112,56 @@ val max_pool2d_with_indices :
 val max_unpool2d :
   ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
   Uop.t -> Uop.t -> Uop.t
+
+(** {1 Scans with indices, sort, scatter, pad modes} *)
+
+(** [pre_scatter x ~dim index src]: [src] and the one-hot mask of [index], both padded to [x]'s shape plus the
+    index axis last. tinygrad [_pre_scatter]. *)
+val pre_scatter : ?op:string -> Uop.t -> dim:int -> Uop.t -> Uop.t -> Uop.t * Uop.t
+
+(** The reductions of {!scatter_reduce}. *)
+type scatter_reduction = Mixin_intf.scatter_reduction
+
+(** tinygrad's reduce names (["sum"], ["prod"], ["mean"], ["amax"], ["amin"]); others raise. *)
+val scatter_reduction_of_string : string -> scatter_reduction
+
+(** [masked_merge x values mask axes]: [values] where [mask] (the last of repeated indices along [axes]) else [x]. *)
+val masked_merge : Uop.t -> Uop.t -> Uop.t -> int list -> Uop.t
+
+(** The source of {!scatter}: a tensor or a scalar. *)
+type scatter_src = [ `Tensor of Uop.t | `Scalar of Dtype.const ]
+
+(** tinygrad's scatter reduce names (["add"], ["multiply"]); others raise. *)
+val scatter_mode_of_string : string -> [ `Add | `Multiply ]
+
+(** [scatter ?reduce x ~dim index src]: [src] written into [x] at [index] along [dim] (the last write wins), or
+    added / multiplied in with [reduce] (scalar [src] only). *)
+val scatter : ?reduce:[ `Add | `Multiply ] -> Uop.t -> dim:int -> Uop.t -> scatter_src -> Uop.t
+
+(** Circular padding (one (before, after) pair per dim; negative pads crop). tinygrad [_pad_circular]. *)
+val pad_circular : Uop.t -> (int * int) list -> Uop.t
+
+(** Reflect or replicate padding. tinygrad [_pad_reflect_replicate]. *)
+val pad_reflect_replicate : Uop.t -> (int * int) list -> [ `Reflect | `Replicate ] -> Uop.t
+
+(** The modes of {!pad}. *)
+type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
+
+(** [pad ?mode ?value x pads]: one (before, after) pair per dim ([None]: none); [value] fills the constant mode. *)
+val pad : ?mode:pad_mode -> ?value:Dtype.const -> Uop.t -> (int * int) option list -> Uop.t
+
+(** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise. *)
+val pad_mode_of_string : string -> pad_mode
+
+(** [masked_select ?size ?fill_value ~count x mask]: the elements of [x] where [mask] (broadcast), flattened; with
+    [size] padded with [fill_value] or truncated, else as many as [count] (which realizes its 0-d int UOp) says. *)
+val masked_select : ?size:int -> ?fill_value:Dtype.const -> count:(Uop.t -> int) -> Uop.t -> Uop.t -> Uop.t
+
+(** [nonzero ?size ?fill_value ~count x]: the (n, ndim) int32 indices of the non-zero elements (see {!masked_select}). *)
+val nonzero : ?size:int -> ?fill_value:Dtype.const -> count:(Uop.t -> int) -> Uop.t -> Uop.t
+
+(** The mixin/op.py ops over UOps that {!Mixin_intf.OP} lists. *)
+include Mixin_intf.OP with type t := Uop.t
+
+(** The same ops over a carrier. *)
+module Make (C : Mixin_intf.CARRIER) : Mixin_intf.OP with type t := C.t

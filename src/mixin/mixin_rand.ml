@@ -4,17 +4,14 @@
    through [next_counter_hook], as tinygrad's classmethod override does. *)
 
 open Uop
+module Mv = Mixin_movement
 module E = Mixin_elementwise
 
 let ci = E.ci
 let cz z = Uop.const (Dtype.I z)
-let prod l = List.fold_left ( * ) 1 l
 let ceildiv = Helpers.ceildiv
 let dims l = List.map (fun i -> Sint i) l
 
-(* the int shape of a node *)
-let ishape (u : Uop.t) =
-  List.map (function Sint i -> i | Suop _ -> invalid_arg "rand: symbolic shapes are not supported") (Uop.shape u)
 
 (* tinygrad: Tensor.__getitem__ with an int / a slice *)
 let idx u i = Mixin_op.getitem u [ Mixin_op.I i ]
@@ -117,12 +114,12 @@ let bits_to_rand bits (shape : int list) dtype =
   let float_one_bits = match Dtype.bitcast (Dtype.F 1.0) dtype uint_dtype with
     | Dtype.I z -> z | _ -> invalid_arg "rand: bitcast of 1.0" in
   let r = E.bitwise_or (E.rshift uint_bits (ci (Dtype.bitsize dtype - nmant))) (cz float_one_bits) in
-  let r = slice (Mixin_dtype.bitcast r dtype) None (Some (prod shape)) in
+  let r = slice (Mixin_dtype.bitcast r dtype) None (Some (Helpers.prod shape)) in
   Mixin_movement.reshape (E.sub r (ci 1)) (dims shape)
 
 (* tinygrad: RandMixin._rand *)
 let rand_from key counter shape dtype ~contiguous =
-  let bits = random_bits key counter (ceildiv (prod shape * Dtype.itemsize dtype) 4) in
+  let bits = random_bits key counter (ceildiv (Helpers.prod shape * Dtype.itemsize dtype) 4) in
   let out = bits_to_rand bits shape dtype in
   if contiguous then E.contiguous out else out
 
@@ -143,7 +140,7 @@ let rand ?device ?dtype ?(contiguous = true) (shape : int list) =
     invalid_arg ("rand: rand only supports concrete float dtypes, got " ^ Dtype.to_string dt);
   check_shape "rand" shape;
   let device = Mixin_creation.canonicalize_device ~op:"rand" device in
-  let key, counter = !next_counter_hook device (ceildiv (prod shape * Dtype.itemsize dt) 4) in
+  let key, counter = !next_counter_hook device (ceildiv (Helpers.prod shape * Dtype.itemsize dt) 4) in
   rand_from key counter shape dt ~contiguous
 
 (* the device a *_like draws on: the tensor's, the default for a device-less constant *)
@@ -151,7 +148,7 @@ let device_of (u : Uop.t) = Buffers.device u
 
 (* tinygrad: RandMixin.rand_like (single device) *)
 let rand_like ?dtype ?contiguous (u : Uop.t) =
-  rand ?device:(device_of u) ~dtype:(match dtype with Some d -> d | None -> u.dtype) ?contiguous (ishape u)
+  rand ?device:(device_of u) ~dtype:(match dtype with Some d -> d | None -> u.dtype) ?contiguous (Mv.ishape u)
 
 (* tinygrad: RandMixin.randn_like — Box-Muller *)
 let randn_like ?dtype (u : Uop.t) =
@@ -195,24 +192,24 @@ let normal ?device ?dtype ?(mean = 0.0) ?(std = 1.0) shape =
 
 (* tinygrad: RandMixin.scaled_uniform *)
 let scaled_uniform ?device ?dtype shape =
-  E.mul (uniform ?device ?dtype ~low:(-1.0) ~high:1.0 shape) (E.cf (Float.pow (float_of_int (prod shape)) (-0.5)))
+  E.mul (uniform ?device ?dtype ~low:(-1.0) ~high:1.0 shape) (E.cf (Float.pow (float_of_int (Helpers.prod shape)) (-0.5)))
 
 let rest = function [] -> [] | _ :: r -> r
 let first op = function d :: _ -> d | [] -> invalid_arg (op ^ ": needs at least one dimension")
 
 (* tinygrad: RandMixin.glorot_uniform *)
 let glorot_uniform ?device ?dtype shape =
-  let bound = Float.pow (6.0 /. float_of_int (first "glorot_uniform" shape + prod (rest shape))) 0.5 in
+  let bound = Float.pow (6.0 /. float_of_int (first "glorot_uniform" shape + Helpers.prod (rest shape))) 0.5 in
   uniform ?device ?dtype ~low:(-.bound) ~high:bound shape
 
 (* tinygrad: RandMixin.kaiming_uniform *)
 let kaiming_uniform ?device ?dtype ?(a = 0.01) shape =
-  let bound = Float.pow (6.0 /. (1.0 +. a *. a) /. float_of_int (prod (rest shape))) 0.5 in
+  let bound = Float.pow (6.0 /. (1.0 +. a *. a) /. float_of_int (Helpers.prod (rest shape))) 0.5 in
   uniform ?device ?dtype ~low:(-.bound) ~high:bound shape
 
 (* tinygrad: RandMixin.kaiming_normal *)
 let kaiming_normal ?device ?dtype ?(a = 0.01) shape =
-  let std = Float.pow (2.0 /. (1.0 +. a *. a) /. float_of_int (prod (rest shape))) 0.5 in
+  let std = Float.pow (2.0 /. (1.0 +. a *. a) /. float_of_int (Helpers.prod (rest shape))) 0.5 in
   normal ?device ?dtype ~mean:0.0 ~std shape
 
 (* tinygrad: RandMixin.multinomial — with replacement (or one sample); sampling without replacement needs topk *)
@@ -221,14 +218,14 @@ let multinomial ?(num_samples = 1) ?(replacement = false) (u : Uop.t) =
   if not (1 <= nd && nd <= 2 && num_samples > 0) then
     invalid_arg (Printf.sprintf "multinomial: ndim=%d must be 1 or 2 dim, num_samples=%d must be positive" nd num_samples);
   let weight = if nd = 1 then Mixin_movement.unsqueeze u 0 else u in
-  let wshape = ishape weight in
+  let wshape = Mv.ishape weight in
   if not (replacement || num_samples <= List.nth wshape 1) then
     invalid_arg "multinomial: no replacement samples must not exceed population size";
   if not (replacement || num_samples = 1) then
     invalid_arg "multinomial: sampling without replacement (Efraimidis-Spirakis) needs topk, not available";
   let cw = Mixin_dtype.float (Mixin_op.cumsum ~axis:1 weight) in
   let cdf = E.div cw (Mixin_movement.unsqueeze (Mixin_op.getitem cw [ Mixin_op.S (None, None, None); Mixin_op.I (-1) ]) 1) in
-  let unif_samples = rand ?device:(device_of u) [ num_samples; List.hd (ishape cdf); 1 ] in
+  let unif_samples = rand ?device:(device_of u) [ num_samples; List.hd (Mv.ishape cdf); 1 ] in
   let indices = Mixin_movement.permute (Mixin_reduce.sum ~axis:[ 2 ] (E.ge unif_samples cdf)) [ 1; 0 ] in
   Mixin_dtype.cast (if nd = 1 then Mixin_movement.squeeze ~dim:0 indices else indices) Dtype.Int32
 
@@ -246,7 +243,7 @@ let dropout ?(p = 0.5) (u : Uop.t) =
 (* tinygrad: RandMixin.scaled_dot_product_attention *)
 let scaled_dot_product_attention ?attn_mask ?(dropout_p = 0.0) ?(is_causal = false) ?(enable_gqa = false)
     (q : Uop.t) (key : Uop.t) (value : Uop.t) =
-  let nth_from_end u i = let s = ishape u in List.nth s (List.length s - i) in
+  let nth_from_end u i = let s = Mv.ishape u in List.nth s (List.length s - i) in
   let key, value =
     if enable_gqa then
       (Mixin_movement.repeat_interleave ~dim:(-3) key (nth_from_end q 3 / nth_from_end key 3),

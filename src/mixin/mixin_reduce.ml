@@ -128,3 +128,17 @@ let cat ?(dim = 0) (tensors : Uop.t list) =
       | p0 :: rest -> Uop.usum ~start:p0 rest
       | [] -> assert false
     end
+
+(* each right-hand side is the UOp function of the same name above *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  include Mixin_dtype.Lift (C)
+  let sum ?axis ?keepdim ?dtype x = lift1 "sum" (sum ?axis ?keepdim ?dtype) x
+  let prod ?axis ?keepdim ?dtype x = lift1 "prod" (prod ?axis ?keepdim ?dtype) x
+  let max ?axis ?keepdim x = lift1 "max" (max ?axis ?keepdim) x
+  let any ?axis ?keepdim x = lift1 "any" (any ?axis ?keepdim) x
+  let all ?axis ?keepdim x = lift1 "all" (all ?axis ?keepdim) x
+  let min ?axis ?keepdim x = lift1 "min" (min ?axis ?keepdim) x
+  let mean ?axis ?keepdim x = lift1 "mean" (mean ?axis ?keepdim) x
+  let var ?axis ?keepdim ?correction x = lift1 "var" (var ?axis ?keepdim ?correction) x
+  let std ?axis ?keepdim ?correction x = lift1 "std" (std ?axis ?keepdim ?correction) x
+end

@@ -49,7 +49,7 @@ let tensor_of_sub ?device s off len shape =
     for i = 0 to len - 1 do Bigarray.Array1.unsafe_set ba i (String.unsafe_get s (off + i)) done;
     Device.Buffer.copyin b ba
   end;
-  Tensor.wrap ~op:"mnist" (Mixin_movement.reshape (Buffers.from_buffer b) (List.map (fun d -> Uop.Sint d) (Array.to_list shape)))
+  Tensor_base.wrap ~op:"mnist" (Mixin_movement.reshape (Buffers.from_buffer b) (List.map (fun d -> Uop.Sint d) (Array.to_list shape)))
 
 let load_idx ?device dir name ~images =
   let s = load_bytes dir name in

@@ -14,7 +14,7 @@ let training () = Optim.training_enabled ()
 (* the named tensors of optional attributes, skipping the absent ones (get_state_dict skips None) *)
 let opt_entries l = List.filter_map (fun (k, v) -> Option.map (fun t -> (k, t)) v) l
 
-let not_param (t : T.t) = t.T.is_param <- false; t
+let not_param (t : T.t) = Tensor_base.set_is_param t false; t
 
 (* tinygrad: Tensor.sequential *)
 let sequential (layers : (T.t -> T.t) list) (x : T.t) = List.fold_left (fun x f -> f x) x layers
@@ -86,7 +86,7 @@ module BatchNorm = struct
       ignore (T.assign rv (T.add (T.mul (s (1. -. b.momentum)) rv) (T.mul (s k) (T.detach batch_var))));
       ignore (T.assign b.num_batches_tracked (T.add b.num_batches_tracked (T.scalar_int 1)))
     end;
-    T.batchnorm x ~weight:b.weight ~bias:b.bias ~mean:batch_mean ~invstd:(T.rsqrt (T.add batch_var (T.scalar b.eps)))
+    T.batchnorm ?weight:b.weight ?bias:b.bias x ~mean:batch_mean ~invstd:(T.rsqrt (T.add batch_var (T.scalar b.eps)))
 
   let state_dict b =
     opt_entries [ ("weight", b.weight); ("bias", b.bias); ("num_batches_tracked", Some b.num_batches_tracked);
@@ -313,7 +313,7 @@ module Embedding = struct
   let embedding_fwd (weight : T.t) (idx : T.t) =
     let arange = T.arange (T.shape weight).(0) in
     let sel = T.where (T.unsqueeze (T.eq arange (T.unsqueeze idx (-1))) (-1)) weight (T.scalar_int 0) in
-    T.wrap ~op:"Embedding" (Mixin_reduce.sum ~axis:[ -2 ] ~dtype:(T.dtype weight) (T.uop sel))
+    Tensor_base.wrap ~op:"Embedding" (Mixin_reduce.sum ~axis:[ -2 ] ~dtype:(T.dtype weight) (T.uop sel))
 
   (* tinygrad: Embedding.__call__ (the USE_ATOMICS custom-kernel backward is not ported) *)
   let forward e idx =

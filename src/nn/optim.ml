@@ -54,9 +54,9 @@ let scalar = T.scalar
 (* tinygrad: Optimizer.__init__ *)
 let base ~op ?device ?fused (params : T.t list) lr =
   if lr < 0. then invalid_arg (Printf.sprintf "%s: Invalid learning rate: %g" op lr);
-  let ps = dedup (List.filter (fun (x : T.t) -> x.T.is_param) params) in
+  let ps = dedup (List.filter (fun (x : T.t) -> Tensor_base.is_param x) params) in
   if ps = [] then invalid_arg (op ^ ": optimizer must have at least one param");
-  let buffers = dedup (List.filter (fun (x : T.t) -> not x.T.is_param) params) in
+  let buffers = dedup (List.filter (fun (x : T.t) -> not (Tensor_base.is_param x)) params) in
   let device = match device with Some d -> d | None -> T.device (List.hd ps) in
   let param_dtype =
     let s = Helpers.getenv_str "OPTIM_DTYPE" "float32" in
@@ -66,7 +66,7 @@ let base ~op ?device ?fused (params : T.t list) lr =
   let lr_dtype = Dtype.least_upper_dtype [ Dtype.default_float (); Dtype.float32 ] in
   let lr_t =
     if Helpers.getenv "CONST_LR" 0 <> 0 then T.full ~dtype:lr_dtype ~device [||] lr
-    else T.from_py_floats ~device lr_dtype [| lr |] in
+    else Tensor_base.from_py_floats ~device lr_dtype [| lr |] in
   let pos_params =
     if fused then List.rev (List.fold_left (fun acc p -> (List.hd acc + T.numel p) :: acc) [ 0 ] ps) else [] in
   fun algo -> { params = ps; buffers; device; param_dtype; fused; lr = lr_t; pos_params; algo }
@@ -82,7 +82,7 @@ let rec buffers = function Optimizer o -> o.buffers | Group os -> List.concat_ma
 let lr = function Optimizer o -> o.lr | Group _ -> invalid_arg "Optim.lr: an OptimizerGroup has no single lr"
 
 let rec zero_grad = function
-  | Optimizer o -> List.iter (fun (p : T.t) -> p.T.grad <- None) o.params
+  | Optimizer o -> List.iter (fun (p : T.t) -> Tensor_base.set_grad p None) o.params
   | Group os -> List.iter zero_grad os
 
 (* tinygrad: mixin/op.py newton_schulz *)
@@ -98,7 +98,7 @@ let rec newton_schulz ?(eps = 1.0e-7) steps (params : float list) (x : T.t) =
     for _ = 1 to steps do
       let gg = !g in
       let term i p =
-        let rec apply k acc = if k = 0 then acc else apply (k - 1) (T.matmul (T.matmul gg (T.transpose gg)) acc) in
+        let rec apply k acc = if k = 0 then acc else apply (k - 1) (T.matmul (T.matmul gg (T.transpose ~dim0:(-2) ~dim1:(-1) gg)) acc) in
         T.mul (scalar p) (apply i gg) in
       let terms = List.mapi term params in
       g := List.fold_left T.add (List.hd terms) (List.tl terms)
@@ -165,7 +165,7 @@ let lamb_step (o : optimizer) (l : lamb) (params : T.t list) (grads : T.t list) 
 
 let step_algo o params grads = match o.algo with Lars l -> lars_step o l params grads | Lamb l -> lamb_step o l params grads
 
-let grad_of (t : T.t) = match t.T.grad with
+let grad_of (t : T.t) = match T.grad t with
   | Some g -> g
   | None -> invalid_arg (Printf.sprintf "Optim.step: a parameter of shape %s has no grad (run backward first)"
                            (String.concat "x" (Array.to_list (Array.map string_of_int (T.shape t)))))
@@ -180,8 +180,8 @@ let rec schedule_step = function
       if o.fused then begin
         (* optimizer fusion just concatenates all the buffers, runs the _step, then splits them back up *)
         let out, extra =
-          step_algo o [ T.cat ~axis:0 (List.map (fun t -> T.flatten t) o.params) ]
-            [ T.cat ~axis:0 (List.map (fun t -> T.flatten (T.contiguous (grad_of t))) o.params) ] in
+          step_algo o [ T.cat ~dim:0 (List.map (fun t -> T.flatten t) o.params) ]
+            [ T.cat ~dim:0 (List.map (fun t -> T.flatten (T.contiguous (grad_of t))) o.params) ] in
         let out0 = List.hd out in
         let pos = Array.of_list o.pos_params in
         (List.mapi (fun i tt ->
@@ -226,7 +226,7 @@ let lamb ?(lr = 0.001) ?(b1 = 0.9) ?(b2 = 0.999) ?(eps = 1e-6) ?(weight_decay = 
   let mk = base ~op:"lamb" ?device ?fused params lr in
   let dummy = T.scalar 0. in
   let o0 = mk (Lamb { b1; b2; eps; lamb_wd = weight_decay; adam; b1_t = dummy; b2_t = dummy; m = []; v = [] }) in
-  let ones () = let t = T.ones ~dtype:Dtype.float32 ~device:o0.device [| 1 |] in t.T.is_param <- false; t in
+  let ones () = let t = T.ones ~dtype:Dtype.float32 ~device:o0.device [| 1 |] in Tensor_base.set_is_param t false; t in
   let b1_t = ones () in
   let b2_t = ones () in
   let npar () = new_optim_param ~device:o0.device ~param_dtype:o0.param_dtype ~fused:o0.fused ~pos_params:o0.pos_params o0.params in

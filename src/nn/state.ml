@@ -197,7 +197,7 @@ let get_state_dict ?(prefix = "") (o : obj) : (string * Tensor.t) list =
   go prefix o;
   List.rev_map (fun k -> (k, !(Hashtbl.find tbl k))) !order
 
-(* API.md's name for get_state_dict *)
+(* torch's name for get_state_dict *)
 let state_dict ?prefix o = get_state_dict ?prefix o
 
 (* tinygrad: nn/state.py get_parameters *)
@@ -209,7 +209,7 @@ let shape_str s = "(" ^ String.concat ", " (List.map string_of_int (Array.to_lis
 let replace (v : Tensor.t) (x : Tensor.t) =
   if Tensor.shape v <> Tensor.shape x then
     invalid_arg (Printf.sprintf "replace: shape mismatch %s != %s" (shape_str (Tensor.shape v)) (shape_str (Tensor.shape x)));
-  v.Tensor.uop <- x.Tensor.uop
+  Tensor_base.set_uop v (Tensor.uop x)
 
 (* tinygrad: nn/state.py load_state_dict (single device: no sharding, no [consume]) *)
 let load_state_dict ?(strict = true) ?(verbose = true) ?(realize = true) (model : obj)
@@ -271,7 +271,7 @@ let tensor_of_bytes ?device (s : string) : Tensor.t =
     for i = 0 to n - 1 do Bigarray.Array1.unsafe_set ba i (String.unsafe_get s i) done;
     Device.Buffer.copyin b ba
   end;
-  Tensor.wrap ~op:"safe_load" (Mixin_movement.reshape (Buffers.from_buffer b) [ Uop.Sint n ])
+  Tensor_base.wrap ~op:"safe_load" (Mixin_movement.reshape (Buffers.from_buffer b) [ Uop.Sint n ])
 
 (* the bytes of a tensor in C order (realizes) *)
 let tensor_data (t : Tensor.t) : string =

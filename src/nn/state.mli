@@ -30,7 +30,7 @@ val of_named : (string * Tensor.t) list -> obj
     its last tensor. tinygrad [get_state_dict(obj, prefix)]. *)
 val get_state_dict : ?prefix:string -> obj -> (string * Tensor.t) list
 
-(** Same as {!get_state_dict} (the name API.md uses). *)
+(** Same as {!get_state_dict} (torch's name). *)
 val state_dict : ?prefix:string -> obj -> (string * Tensor.t) list
 
 (** The tensors of {!get_state_dict}, in order. tinygrad [get_parameters]. *)

@@ -49,7 +49,7 @@ let pm_mops : unit P.matcher =
           Some (replace a ~src:(Array.append [| r.src.(0) |] (Array.sub a.src 1 (Array.length a.src - 1))))) ]
 
 (* ============================================================================================================
-   The scheduler part of schedule/rangeify.py (added by S-rangeify).
+   The scheduler part of schedule/rangeify.py.
    ============================================================================================================ *)
 
 module M = Mixin_movement

@@ -229,7 +229,7 @@ let div_and_mod_symbolic : unit P.matcher =
   P.matcher
     [ (* ** 1. Fast Inline Rules ** *)
       (* (x//c+a)//d -> (x+a*c)//(c*d) for d>0 *)
-      P.rule ((v "x" / cv "c" + cv "a") / cv "d")
+      P.rule ((v "x" // cv "c" + cv "a") // cv "d")
         (fun m ->
            let x = P.get m "x" and c = P.get m "c" and a = P.get m "a" and d = P.get m "d" in
            if Z.gt (zi (vmin d)) Z.zero then Some (idiv (add x (mul a c)) (mul c d)) else None);

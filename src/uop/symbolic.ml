@@ -243,9 +243,9 @@ let symbolic_simple : unit P.matcher =
             P.rule (P.ops [ Ops.Add; Ops.Xor; Ops.Or ] ~src:(P.Permuted [ v "x"; P.const zero ])) (fun m -> Some (g m "x"));
             P.rule (P.ops [ Ops.Shl; Ops.Shr ] ~src:(P.In_order [ v "x"; P.const zero ])) (fun m -> Some (g m "x"));
             P.rule (v "x" * i 1) (fun m -> Some (g m "x"));
-            P.rule (v "x" / v "x") (fun m -> Some (const_like (g m "x") (Dtype.I Z.one)));
-            P.rule (v "x" / i 1) (fun m -> Some (g m "x"));
-            P.rule (v "x" / i (-1)) (fun m -> Some (neg (g m "x")));
+            P.rule (v "x" // v "x") (fun m -> Some (const_like (g m "x") (Dtype.I Z.one)));
+            P.rule (v "x" // i 1) (fun m -> Some (g m "x"));
+            P.rule (v "x" // i (-1)) (fun m -> Some (neg (g m "x")));
             P.rule ((v "x" lxor v "y") lxor v "y") (fun m -> Some (g m "x"));
             (* (x%y)%y -> x%y *)
             P.rule (P.named "base" (P.wild mod v "y") mod v "y") (fun m -> Some (g m "base"));
@@ -276,7 +276,7 @@ let symbolic_simple : unit P.matcher =
                  if Z.equal (Z.logor mask (Z.pred (Z.shift_left Z.one (Z.to_int k)))) Z.minus_one then
                    Some (shr (g m "x") (cz k))
                  else None);
-            P.rule ((v "x" land cv "mask") / cv "c")
+            P.rule ((v "x" land cv "mask") // cv "c")
               (fun m ->
                  let c = zval (g m "c") and mask = zval (g m "mask") in
                  if Z.gt c Z.zero && Z.equal (Z.logand c (Z.pred c)) Z.zero && Z.equal (Z.logor mask (Z.pred c)) Z.minus_one
@@ -478,7 +478,7 @@ let symbolic : unit P.matcher =
           (fun m -> let f = g m "f" in Some (alu f.op [ g m "x"; alu f.op [ g m "c1"; g m "c2" ] ])))
       Ops.Group.associative
     @ [ (* (x//c1)//c2 -> x//(c1*c2) for c2>0 *)
-      P.rule ((v "x" / cv "c1") / cv "c2")
+      P.rule ((v "x" // cv "c1") // cv "c2")
         (fun m -> let c2 = g m "c2" in if pos (vmin c2) then Some (idiv (g m "x") (mul (g m "c1") c2)) else None);
       (* ** lt ** *)
       (* c0+x<c1 -> x < c1-c0 *)
@@ -491,7 +491,7 @@ let symbolic : unit P.matcher =
              Some (lt (if Z.gt c0 Z.zero then x else neg x) (cz (Z.neg (zfloordiv (Z.neg c1) (Z.abs c0)))))
            else None);
       (* x//d<c -> x<c*d for d>0, and -> c*d<x for d<0 *)
-      P.rule ((v ~dtype:wi "x" / cv "d") < cv "c")
+      P.rule ((v ~dtype:wi "x" // cv "d") < cv "c")
         (fun m ->
            let d = zval (g m "d") and c = zval (g m "c") and x = g m "x" in
            if Z.gt d Z.zero then Some (lt x (cz (Z.mul c d)))
@@ -515,7 +515,7 @@ let symbolic : unit P.matcher =
            | None -> None);
       (* a range mod its own upper bound is just the range *)
       P.rule (P.pat Ops.Range ~src:(P.Repeat (v "end")) ~name:"r" mod v "end") (fun m -> Some (g m "r"));
-      P.rule (P.pat Ops.Range ~src:(P.Repeat (v "end")) ~name:"r" / v "end") (fun m -> Some (const_like (g m "r") zero));
+      P.rule (P.pat Ops.Range ~src:(P.Repeat (v "end")) ~name:"r" // v "end") (fun m -> Some (const_like (g m "r") zero));
       (* cast/long folding: if the intermediate cast doesnt narrow we can do it in one cast *)
       P.rule (P.cast ~name:"b" (P.cast ~name:"a" (v "x")))
         (fun m ->

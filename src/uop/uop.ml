@@ -33,7 +33,7 @@ type arg =
   | Tuple of arg list
   | Kernel_info of kernel_info
   | Program_info of program_info
-  | Bufferize_opts of bufferize_opts  (* added by S-rangeify: the arg of STAGE *)
+  | Bufferize_opts of bufferize_opts  (* the arg of STAGE *)
   | Wmma_arg of wmma_arg  (* the arg of WMMA *)
 
 (* tinygrad UOp.wmma: arg=(dims, dtype_in, device, threads, tc_upcast_axes) *)
@@ -45,7 +45,7 @@ and wmma_arg = {
   wupcast_axes : (int * int) list list;  (* for A, B and C: (range number, size) pairs *)
 }
 
-(* tinygrad schedule/indexing.py BufferizeOpts: the arg of STAGE (on LOCAL, device is the id) — added by S-rangeify *)
+(* tinygrad schedule/indexing.py BufferizeOpts: the arg of STAGE (on LOCAL, device is the id) *)
 and bufferize_opts = { bdevice : bdevice; baddrspace : Dtype.addrspace; removable : bool }
 and bdevice = Bdev_none | Bdev of string | Bdev_id of int
 
@@ -1051,7 +1051,7 @@ module O = struct
   let ( + ) = add
   let ( - ) = sub
   let ( * ) = mul
-  let ( / ) = idiv
+  let ( // ) = idiv
   let ( mod ) = mod_
   let ( < ) = lt
   let ( > ) = gt
@@ -1251,7 +1251,7 @@ let max_shape u = List.map (function Sint i -> i | Suop x -> Z.to_int (zi (vmax 
 (* tinygrad: MovementMixin.max_numel *)
 let max_numel u = List.fold_left ( * ) 1 (max_shape u)
 
-(* ---------- added by T-frontend: tinygrad UOp.device, is_virtual, has_buffer_identity, without_after ---------- *)
+(* ---------- devices and buffers: tinygrad UOp.device, is_virtual, has_buffer_identity, without_after ---------- *)
 
 (* tinygrad: UOp.device (a recursive_property: cached on the node). Multi-device tuples are not ported. *)
 let compute_device u : string option =

@@ -42,7 +42,7 @@ type arg =
   | Tuple of arg list
   | Kernel_info of kernel_info
   | Program_info of program_info
-  | Bufferize_opts of bufferize_opts  (** the arg of STAGE (added by S-rangeify) *)
+  | Bufferize_opts of bufferize_opts  (** the arg of STAGE *)
   | Wmma_arg of wmma_arg  (** the arg of WMMA *)
 
 (** tinygrad [UOp.wmma]'s arg [(dims, dtype_in, device, threads, tc_upcast_axes)]. *)
@@ -593,8 +593,8 @@ module O : sig
   (** {!mul}. *)
   val ( * ) : t -> t -> t
 
-  (** {!idiv}: floor division. *)
-  val ( / ) : t -> t -> t
+  (** {!idiv}: floor division, spelled as Python's [//] (Stdlib's [/] stays int division). *)
+  val ( // ) : t -> t -> t
 
   (** {!mod_}: floor modulo. *)
   val ( mod ) : t -> t -> t
@@ -645,7 +645,7 @@ module O : sig
   val b : bool -> t
 end
 
-(** {1 Added by T-frontend} *)
+(** {1 Devices and buffers} *)
 
 (** The device of the node (the first source's that has one), [None] for device-less nodes (CONSTs).
     tinygrad [UOp.device] (single devices only; {!Buffers.device} is the memoised one). *)

@@ -140,7 +140,7 @@ module O : sig
   val ( ~- ) : t -> t
 
   (** [x // y] (FLOORDIV). *)
-  val ( / ) : t -> t -> t
+  val ( // ) : t -> t -> t
 
   (** [x % y] (FLOORMOD). *)
   val ( mod ) : t -> t -> t

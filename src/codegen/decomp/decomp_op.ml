@@ -137,9 +137,9 @@ let get_simplifying_rewrite_patterns (ops : Ops.t list) : unit P.matcher =
     let push r = pat := !pat @ [ r ] in
     (* FLOORDIV by 2**y -> x >> y (an arithmetic shift is exactly floor division for any sign) *)
     if has Ops.Shr then
-      push (P.rule P.O.(P.var ~dtype:Dtype.ints "x" / P.cvar "c") (fun c ->
+      push (P.rule P.O.(P.var ~dtype:Dtype.ints "x" // P.cvar "c") (fun c ->
           let v = power_of_two (g c "c") in if v <> 0 then Some (shr (g c "x") (const_int v)) else None));
-    push (P.rule P.O.(P.var "a" / P.var "b") (fun c -> Some (floordiv_to_idiv (g c "a") (g c "b"))));
+    push (P.rule P.O.(P.var "a" // P.var "b") (fun c -> Some (floordiv_to_idiv (g c "a") (g c "b"))));
     (* FLOORMOD by 2**y -> x & (2**y-1) (correct floor mod for any sign in two's complement) *)
     if has Ops.And then
       push (P.rule P.O.(P.var ~dtype:Dtype.ints "x" mod P.cvar "c") (fun c ->

@@ -1,0 +1,54 @@
+(** The Tensor's representation and the live-tensor registry, for the library modules that build on Tensor
+    ({!Nn}, {!Optim}, {!State}, {!Tiny_jit}, {!Datasets}, the tests). Users see {!Tensor.t}, which is this
+    abstract [t]; the accessors that change a tensor in place live here, not in {!Tensor}.
+    tinygrad: [tensor.py] ([Tensor.__init__], [all_tensors], [_apply_uop], [_apply_map_to_tensors]). *)
+
+(** A tensor: its UOp (replaced when realized), its gradient, whether an optimizer treats it as a parameter. *)
+type t
+
+(** {1 Fields} *)
+
+(** The tensor's UOp. tinygrad [Tensor.uop]. *)
+val uop : t -> Uop.t
+
+(** Replaces the tensor's UOp (realize, assign, state loading). *)
+val set_uop : t -> Uop.t -> unit
+
+(** The gradient filled by [backward]. tinygrad [Tensor.grad]. *)
+val grad : t -> t option
+
+(** Sets (or clears) the gradient. tinygrad [t.grad = ...]. *)
+val set_grad : t -> t option -> unit
+
+(** Whether an optimizer updates it (true unless marked a buffer, e.g. BatchNorm's running statistics). *)
+val is_param : t -> bool
+
+(** Marks the tensor as a parameter or a buffer. *)
+val set_is_param : t -> bool -> unit
+
+(** {1 Live tensors} *)
+
+(** The live (not yet collected) tensors, in creation order. tinygrad [all_tensors]. *)
+val all_tensors : unit -> t list
+
+(** A registered tensor around a UOp; its shape is computed so a broadcast mismatch raises now, naming [op].
+    tinygrad [Tensor._apply_uop]. *)
+val wrap : ?op:string -> Uop.t -> t
+
+(** Substitutes the map into every live tensor that reaches one of its keys. tinygrad [_apply_map_to_tensors]. *)
+val apply_map_to_tensors : (Uop.t * Uop.t) list -> unit
+
+(** [named op f]: runs [f], putting ["op: "] in front of an [Invalid_argument] message that does not start with
+    it, so an error raised below the public op still names it. *)
+val named : string -> (unit -> 'a) -> 'a
+
+(** {1 Small library tensors} *)
+
+(** A lazy COPY of a UOp to [device], padded to its max shape and shrunk back. tinygrad [UOp.copy_to_device]. *)
+val copy_to_device : Uop.t -> string -> Uop.t
+
+(** [Tensor(list, device, dtype)] for small library tensors: a PYTHON-device buffer copied lazily to [device]. *)
+val from_py_ints : device:string -> Dtype.t -> int array -> t
+
+(** [Tensor(list, device, dtype)] of floats, as {!from_py_ints} (nn/optim.py's learning-rate tensor). *)
+val from_py_floats : device:string -> Dtype.t -> float array -> t
