@@ -35,11 +35,15 @@ let unary = function
 let binary = function
   | "add" -> Tensor.add | "sub" -> Tensor.sub | "mul" -> Tensor.mul | "div" -> (fun a b -> Tensor.div a b)
   | "maximum" -> Tensor.maximum | "minimum" -> Tensor.minimum | "lt" -> Tensor.lt | "eq" -> Tensor.eq
-  | "ne" -> Tensor.ne | "gt" -> Tensor.gt | "matmul" -> Tensor.matmul
+  | "ne" -> Tensor.ne | "gt" -> Tensor.gt | "matmul" -> (fun a b -> Tensor.matmul a b)
   | s -> fail "fuzz_runner: binary %s" s
 
 let reduce = function
-  | "sum" -> Tensor.sum | "max" -> Tensor.max | "min" -> Tensor.min | "mean" -> Tensor.mean | "prod" -> Tensor.prod
+  | "sum" -> fun ?axis ~keepdim x -> Tensor.sum ?axis ~keepdim x
+  | "max" -> fun ?axis ~keepdim x -> Tensor.max ?axis ~keepdim x
+  | "min" -> fun ?axis ~keepdim x -> Tensor.min ?axis ~keepdim x
+  | "mean" -> fun ?axis ~keepdim x -> Tensor.mean ?axis ~keepdim x
+  | "prod" -> fun ?axis ~keepdim x -> Tensor.prod ?axis ~keepdim x
   | s -> fail "fuzz_runner: reduce %s" s
 
 let axis_of a = match field "axis" a with J.Null -> None | j -> Some [ to_int j ]
@@ -63,12 +67,12 @@ let apply (vals : Tensor.t array) a =
   | "shrink" -> Tensor.shrink (x 0) (Array.of_list (List.map pair (to_list (field "bounds" a))))
   | "flip" -> Tensor.flip (x 0) (ints (field "axes" a))
   | "transpose" -> Tensor.transpose ~dim0:(to_int (field "dim0" a)) ~dim1:(to_int (field "dim1" a)) (x 0)
-  | "squeeze" -> Tensor.squeeze ~axis:(to_int (field "dim" a)) (x 0)
+  | "squeeze" -> Tensor.squeeze ~dim:(to_int (field "dim" a)) (x 0)
   | "unsqueeze" -> Tensor.unsqueeze (x 0) (to_int (field "dim" a))
   | "cumsum" -> Tensor.cumsum ~axis:(to_int (field "dim" a)) (x 0)
   | "softmax" -> Tensor.softmax ~axis:(to_int (field "dim" a)) (x 0)
-  | "cat" -> Tensor.cat ~axis:(to_int (field "dim" a)) (List.map (fun i -> vals.(i)) (ints (field "src" a)))
-  | "stack" -> Tensor.stack ~axis:(to_int (field "dim" a)) (List.map (fun i -> vals.(i)) (ints (field "src" a)))
+  | "cat" -> Tensor.cat ~dim:(to_int (field "dim" a)) (List.map (fun i -> vals.(i)) (ints (field "src" a)))
+  | "stack" -> Tensor.stack ~dim:(to_int (field "dim" a)) (List.map (fun i -> vals.(i)) (ints (field "src" a)))
   | "cast" -> Tensor.cast (x 0) (dtype_of (to_str (field "dtype" a)))
   | "where" -> Tensor.where (x 0) (x 1) (x 2)
   | _ -> (
@@ -135,9 +139,10 @@ let ocaml_of prog =
           Printf.sprintf "Tensor.%s %s%s %s" op (if op = "pad" then Printf.sprintf "~value:%g " (to_float (field "value" a)) else "") (s 0) (arr ps)
         | "flip" -> Printf.sprintf "Tensor.flip %s [ %s ]" (s 0) (String.concat "; " (List.map string_of_int (ints (field "axes" a))))
         | "transpose" -> Printf.sprintf "Tensor.transpose ~dim0:(%d) ~dim1:(%d) %s" (to_int (field "dim0" a)) (to_int (field "dim1" a)) (s 0)
-        | "squeeze" | "cumsum" | "softmax" -> Printf.sprintf "Tensor.%s ~axis:(%d) %s" op (to_int (field "dim" a)) (s 0)
+        | "squeeze" -> Printf.sprintf "Tensor.squeeze ~dim:(%d) %s" (to_int (field "dim" a)) (s 0)
+        | "cumsum" | "softmax" -> Printf.sprintf "Tensor.%s ~axis:(%d) %s" op (to_int (field "dim" a)) (s 0)
         | "unsqueeze" -> Printf.sprintf "Tensor.unsqueeze %s (%d)" (s 0) (to_int (field "dim" a))
-        | "cat" | "stack" -> Printf.sprintf "Tensor.%s ~axis:(%d) [ %s ]" op (to_int (field "dim" a)) (String.concat "; " src)
+        | "cat" | "stack" -> Printf.sprintf "Tensor.%s ~dim:(%d) [ %s ]" op (to_int (field "dim" a)) (String.concat "; " src)
         | "cast" -> Printf.sprintf "Tensor.cast %s Dtype.%s" (s 0) (String.capitalize_ascii (to_str (field "dtype" a)))
         | _ -> Printf.sprintf "Tensor.%s %s" op (String.concat " " src)
       in
