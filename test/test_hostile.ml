@@ -257,4 +257,129 @@ let datasets_cases : case list = [
           ("gzip of a bad IDX", of_hex gz_labels) ]);
 ]
 
-let tests : case list = safetensors_cases @ datasets_cases
+(* ---------- the kernel disk cache and the compiler ---------- *)
+
+let nonce () =
+  Printf.sprintf "/* %d.%d.%f */\n" (Compiler_cpu.getpid_for_tests ()) (Random.State.bits (Random.State.make_self_init ()))
+    (Helpers.perf_counter ())
+
+(* out[i] = a[i] + 1, i < 4 *)
+let inc_src = "void E_4(float* restrict data0_4, float* restrict data1_4) {\n\
+              \  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {\n\
+              \    *(data0_4+Lidx0) = ((*(data1_4+Lidx0))+1.0f);\n\
+              \  }\n\
+              }"
+
+let run_inc lib =
+  let p = Ops_cpu.load ~name:"E_4" ~lib ~runtimevars:[] in
+  let a = Device.Buffer.create "CPU" 4 Dtype.Float32 and o = Device.Buffer.create "CPU" 4 Dtype.Float32 in
+  Device.Buffer.copyin_floats a [| 1.; 2.; -3.; 0.5 |];
+  Ops_cpu.call p (Device.Launch.of_buffers [ o; a ] []) ~global_size:[| 1; 1; 1 |];
+  Device.Buffer.to_floats o
+
+let kernel_cache_variants (so : string) =
+  let n = String.length so in
+  [ ("empty", "");
+    ("truncated to half", String.sub so 0 (n / 2));
+    ("last byte cut", String.sub so 0 (n - 1));
+    ("garbage of the same size", String.make n '\x5a');
+    ("one byte flipped", String.mapi (fun i c -> if i = n / 3 then Char.chr (Char.code c lxor 0xff) else c) so);
+    ("an object without the digest", String.sub so 0 (n - 16)) ]
+
+let compiler_cases : case list = [
+  ("kernel cache: damaged entries are rebuilt, never loaded", fun () -> Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
+      let c = Compiler_cpu.create () in
+      let src = nonce () ^ inc_src in
+      let path = Compiler_cpu.compile_cached c src in
+      check (Compiler_cpu.intact path) "a fresh entry is intact";
+      check (run_inc path = [| 2.; 3.; -2.; 1.5 |]) "fresh entry runs";
+      let good = read_file path in
+      let variants = kernel_cache_variants good in
+      List.iter (fun (what, bytes) ->
+          (* a new file renamed over the entry: the loaded library keeps its own pages (writing in place under a
+             mapped library would be a SIGBUS of the test's own making) *)
+          let tmp = path ^ ".damaged" in
+          write_file tmp bytes; Sys.rename tmp path;
+          check (not (Compiler_cpu.intact path)) "%s: seen as intact" what;
+          let n0 = !Compiler_cpu.compile_count in
+          let lib = Compiler_cpu.compile_cached c src in
+          check_int ~what:(what ^ ": compiles again") (n0 + 1) !Compiler_cpu.compile_count;
+          check (Compiler_cpu.intact lib) "%s: rebuilt entry intact" what) variants;
+      (* the rebuilt library loads and runs (a fresh path each time would be loaded once: here the same file) *)
+      check (run_inc path = [| 2.; 3.; -2.; 1.5 |]) "rebuilt entry runs";
+      Printf.printf "  kernel cache: %d damaged variants rebuilt\n%!" (List.length variants));
+  ("compiler: a failure is retried without -march=native, DEBUG says so", fun () ->
+      let c = Compiler_cpu.create () in
+      if Compiler_cpu.safe_args c = c.args then print_endline "  skipped: no native-arch flag to drop"
+      else begin
+        (* fails only where the native flags define __AVX__ (x86 with AVX: the retry targets baseline x86-64) *)
+        let src = nonce () ^ "#ifdef __AVX__\n#error native only\n#endif\n" ^ inc_src in
+        let n0 = !Compiler_cpu.compile_count in
+        let lib = Helpers.(context [ Bind (debug, 1) ]) (fun () -> Compiler_cpu.compile c src) in
+        check (run_inc lib = [| 2.; 3.; -2.; 1.5 |]) "the retried kernel runs";
+        Printf.printf "  compiler runs: %d (2 where the native flags define __AVX__)\n%!" (!Compiler_cpu.compile_count - n0)
+      end;
+      (* both fail: the first error, with the source and clang's message *)
+      let bad = nonce () ^ "void E_1(float* restrict data0_1) { *data0_1 = undefined_thing; }" in
+      (match Compiler_cpu.compile c bad with
+       | _ -> fail "a bad source compiled"
+       | exception Device.Compile_error { source; output } ->
+         check (contains source "undefined_thing") "source in the error";
+         check (contains output "undefined_thing") "compiler message in the error: %s" output));
+  ("compiler: a missing compiler is reported with the install hint", fun () ->
+      let c = { (Compiler_cpu.create ()) with cc = "/nonexistent/bin/clang" } in
+      let n0 = !Compiler_cpu.compile_count in
+      (match Compiler_cpu.compile c (nonce () ^ inc_src) with
+       | _ -> fail "compiled without a compiler"
+       | exception Device.Compile_error { source; output } ->
+         check (contains output "not found" && contains output "apt-get install clang") "message: %s" output;
+         check (contains source "E_4") "source in the error");
+      check_int ~what:"no compiler run" n0 !Compiler_cpu.compile_count);
+  ("the clang-crashing cast (expand to (3,7,7), cast to bool) runs", fun () ->
+      (* tinygrad: Tensor([0,1,-2,.5,0,3,0]).reshape(1,7).expand(3,7,7).cast(dtypes.bool).numpy(): clang 14 crashes on
+         it under -march=native ("Cannot select: v16i8 X86ISD::VBROADCAST"); numpy's x != 0, broadcast *)
+      let x = Tensor.of_float_array [| 7 |] [| 0.; 1.; -2.; 0.5; 0.; 3.; 0. |] in
+      let y = Tensor.cast (Tensor.expand (Tensor.reshape x [| 1; 7 |]) [| 3; 7; 7 |]) Dtype.Bool in
+      let row = [| 0; 1; 1; 1; 0; 1; 0 |] in
+      check (Tensor.to_int_array y = Array.init 147 (fun i -> row.(i mod 7))) "values");
+]
+
+(* ---------- the BEAM cache ---------- *)
+
+let beam_cases : case list = [
+  ("BEAM cache: damaged entries are ignored and searched again", fun () ->
+      match List.find_opt (fun (p, j, _) -> p = "red_sum_axis1" && j = 0) (Test_opts.kernels ()) with
+      | None -> print_endline "  skipped: corpus absent"
+      | Some (_, _, k) ->
+        let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
+        let sched () = let s = Postrange.create ast (Cstyle.clang_renderer ()) in Postrange.convert_loop_to_global s; s in
+        (* beam width 3: a key of its own (the opts suite searches with 2) *)
+        let amt = 3 in
+        let path = Search.cache_path (sched ()) amt true in
+        let search () = Search.beam_search ~allow_test_size:true (sched ()) amt in
+        let found = (search ()).applied_opts in
+        let good = read_file path in
+        let n0 = !Search.searches in
+        check (List.map Opt.to_string (search ()).applied_opts = List.map Opt.to_string found) "the entry answers";
+        check_int ~what:"an intact entry: no search" n0 !Search.searches;
+        let variants =
+          [ ("empty", ""); ("garbage", "\x00\xff\x13garbage\n");
+            ("cut before the end line", String.sub good 0 (String.length good - 4));
+            ("cut inside a line", String.sub good 0 (String.length "beam_search v2\n") ^ "UPC");
+            ("the old format", "beam_search v1\n");
+            ("unknown op", "beam_search v2\nFROB 0 4\nend\n");
+            ("not a number", "beam_search v2\nUPCAST x 4\nend\n");
+            ("opts that do not apply", "beam_search v2\nUPCAST 99 4\nend\n") ] in
+        List.iter (fun (what, bytes) ->
+            write_file path bytes;
+            let n = !Search.searches in
+            let r = Helpers.(context [ Bind (debug, 1) ]) search in
+            check_int ~what:(what ^ ": searched again") (n + 1) !Search.searches;
+            (* the search is timed, so its opts may differ from the first one's: the entry it wrote answers next *)
+            let r2 = search () in
+            check_int ~what:(what ^ ": the rewritten entry answers") (n + 1) !Search.searches;
+            check (List.map Opt.to_string r2.applied_opts = List.map Opt.to_string r.applied_opts) "%s: opts of the rewritten entry" what) variants;
+        Printf.printf "  BEAM cache: %d damaged variants searched again\n%!" (List.length variants));
+]
+
+let tests : case list = safetensors_cases @ datasets_cases @ compiler_cases @ beam_cases
