@@ -382,4 +382,43 @@ let beam_cases : case list = [
         Printf.printf "  BEAM cache: %d damaged variants searched again\n%!" (List.length variants));
 ]
 
-let tests : case list = safetensors_cases @ datasets_cases @ compiler_cases @ beam_cases
+(* ---------- illegal builds ---------- *)
+
+let build_cases : case list = [
+  ("cat of 0-d tensors raises Invalid_argument naming cat", fun () ->
+      (* tinygrad: Tensor(1.0).cat(Tensor(2.0)) raises IndexError; torch: "zero-dimensional tensor ... cannot be
+         concatenated" *)
+      check_rejects ~what:"two scalars" [ "cat"; "zero-dimensional" ] (fun () ->
+          Tensor.cat [ Tensor.scalar 1.; Tensor.scalar 2. ]);
+      check_rejects ~what:"one scalar" [ "cat"; "zero-dimensional" ] (fun () ->
+          Tensor.cat [ Tensor.of_float_array [| 1 |] [| 1. |]; Tensor.scalar 2. ]));
+  ("cat with a bool first: numpy's values (tinygrad builds an OR of floats)", fun () ->
+      let b = Tensor.of_float_array [| 3 |] [| 1.; -2.; 3. |] in
+      let neg = Tensor.lt b (Tensor.scalar 0.) in
+      (* numpy: np.concatenate([b < 0, b[0:1]]) = [0., 1., 0., 1.] (float64 there, float32 here as tinygrad) *)
+      let r = Tensor.cat [ neg; Tensor.shrink b [| (0, 1) |] ] in
+      check (Tensor.dtype r == Dtype.Float32) "dtype %s" (Dtype.to_string (Tensor.dtype r));
+      check (Tensor.to_float_array r = [| 0.; 1.; 0.; 1. |]) "bool then float";
+      (* tinygrad: (b<0).cat(Tensor([1,2], dtype=dtypes.int32)) = [0 1 0 1 2] int32 *)
+      let r = Tensor.cat [ neg; Tensor.of_int_array ~dtype:Dtype.Int32 [| 2 |] [| 1; 2 |] ] in
+      check (Tensor.dtype r == Dtype.Int32 && Tensor.to_int_array r = [| 0; 1; 0; 1; 2 |]) "bool then int";
+      (* tinygrad: (b<0).cat(Tensor([True]) ) stays bool *)
+      let r = Tensor.cat [ neg; Tensor.of_int_array ~dtype:Dtype.Bool [| 1 |] [| 1 |] ] in
+      check (Tensor.dtype r == Dtype.Bool && Tensor.to_int_array r = [| 0; 1; 0; 1 |]) "bool then bool");
+  ("bitwise ops and shifts on floats are rejected when built", fun () ->
+      (* tinygrad's UOp spec: AND/OR/XOR/SHL/SHR with a float source fail verification (at realize there) *)
+      let f = Uop.const_float ~dtype:Dtype.Float32 1.5 and i = Uop.const_int ~dtype:Dtype.Int32 3 in
+      List.iter (fun (what, op, name) ->
+          check_rejects ~what [ name; "float" ] (fun () -> op f f);
+          check_rejects ~what:(what ^ " int/float") [ name; "float" ] (fun () -> op i f))
+        [ ("or", Uop.or_, "OR"); ("and", Uop.and_, "AND"); ("xor", Uop.xor, "XOR"); ("shl", Uop.shl, "SHL");
+          ("shr", Uop.shr, "SHR") ];
+      check_rejects ~what:"cdiv" [ "CDIV"; "float" ] (fun () -> Uop.cdiv f f);
+      (* ints and bools still build *)
+      ignore (Uop.or_ i i); ignore (Uop.xor (Uop.const_bool true) (Uop.const_bool false)); ignore (Uop.shl i i);
+      (* through Tensor: tinygrad raises on a float xor / or at realize, on float shifts at once *)
+      let x = Tensor.of_float_array [| 2 |] [| 1.; 2. |] in
+      check_rejects ~what:"Tensor xor" [ "xor"; "float" ] (fun () -> Tensor.realize (Tensor.bitwise_xor x x)));
+]
+
+let tests : case list = build_cases @ safetensors_cases @ datasets_cases @ compiler_cases @ beam_cases

@@ -1,6 +1,8 @@
 (* tinygrad: nn/state.py — state dicts (get_state_dict, get_parameters, load_state_dict) and the safetensors format
-   (safe_load_metadata, safe_load, safe_save). tinygrad reads and writes safetensors through DISK tensors; we read the
-   file into one uint8 CPU tensor and slice/bitcast it as tinygrad does, and write the file with OCaml channels. *)
+   (safe_load_metadata, safe_load, safe_save). tinygrad reads and writes safetensors through DISK tensors (a mapped
+   file, copied to the device when realized); we map the file (Unix.map_file, private) and make each tensor a
+   buffer of its own that views the mapping on CPU where it is aligned (Device.Buffer.of_bigarray), else a copy made
+   at load; the file is written with OCaml channels. *)
 
 (* ---------- a small JSON (the safetensors header); Python json's output format ---------- *)
 
