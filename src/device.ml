@@ -288,6 +288,48 @@ module Buffer = struct
     if nbytes dst <> nbytes src then invalid_arg (Printf.sprintf "copy size mismatch, %d != %d" (nbytes dst) (nbytes src));
     copyin dst (as_bytes src)
 
+  (* ---- buffers over memory the caller owns ---- *)
+
+  external ba_addr : ('a, 'b, c_layout) Genarray.t -> nativeint = "tg_ba_addr"
+  (* a char Bigarray over the same memory, not owning it (CAML_BA_EXTERNAL) *)
+  external ba_bytes_alias : ('a, 'b, c_layout) Genarray.t -> int -> bytes_ba = "tg_ba_bytes_alias"
+
+  (* a CPU kernel's vector types are declared aligned to at most 16 bytes (ClangRenderer's render_vector_prefix:
+     float4 in tinygrad's kernels; wider vectors of CPU_OPT=fast keep 16) *)
+  let host_view_alignment () = 16
+
+  let is_cpu device = match String.split_on_char ':' device with "CPU" :: _ -> true | _ -> false
+
+  (* not in tinygrad (its Tensor(np.ndarray) copies; DISK buffers map files): a buffer holding a host Bigarray's
+     bytes; on CPU a view of the same memory when aligned, else one copy *)
+  let of_bigarray ?device dtype (ba : ('a, 'b, c_layout) Genarray.t) =
+    let device = canonicalize device in
+    let n = Genarray.size_in_bytes ba and isz = Dtype.itemsize dtype in
+    if isz <= 0 || n mod isz <> 0 then
+      invalid_arg (Printf.sprintf "Buffer.of_bigarray: %d bytes do not hold a whole number of %s" n (Dtype.to_string dtype));
+    let size = n / isz in
+    let addr = ba_addr ba in
+    if n > 0 && is_cpu device && Nativeint.(rem addr (of_int (host_view_alignment ()))) = 0n then begin
+      let bytes = ba_bytes_alias ba n in
+      (* the alias does not keep [ba] alive: its finaliser's closure does, until the alias is unreachable *)
+      Gc.finalise (fun _ -> ignore (Sys.opaque_identity ba)) bytes;
+      Helpers.Global_counters.add_mem_used device n;
+      (* nolru: when freed, this memory must never be handed to another buffer *)
+      { device; size; dtype; options = Some { default_spec with nolru = true }; offset = 0; base_buf = None;
+        opaque = Some (Host bytes); allocated_views = 0; uop_refcount = 0 }
+    end else begin
+      let b = create device size dtype in
+      if n > 0 then begin
+        let flat = reshape_1 ba (Array.fold_left ( * ) 1 (Genarray.dims ba)) in
+        copyin b flat
+      end;
+      b
+    end
+
+  (* whether the buffer's memory is the Bigarray's (a view made by [of_bigarray]) *)
+  let shares_memory b (ba : ('a, 'b, c_layout) Genarray.t) =
+    is_cpu b.device && is_allocated b && Genarray.size_in_bytes ba > 0 && Nativeint.equal (addr b) (ba_addr ba)
+
   (* ---- conversions between OCaml arrays and the buffer's dtype ---- *)
 
   let f16_bits_of_float x =

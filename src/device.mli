@@ -166,6 +166,25 @@ module Buffer : sig
   (** [copy_from dst src]: copies the bytes of [src] (same byte size) through host memory. *)
   val copy_from : t -> t -> unit
 
+  (** [of_bigarray ?device dtype ba]: a buffer of [dtype] holding the bytes of [ba] (any kind, reinterpreted; its
+      byte size must be a multiple of the dtype's itemsize, else [Invalid_argument]), on [device] (the default
+      device when absent). Not in tinygrad (whose [Tensor(ndarray)] copies).
+      - On CPU, when [ba]'s data are aligned to {!host_view_alignment} bytes, the buffer is a view of the same
+        memory, no copy: it is already allocated, keeps [ba] alive as long as the buffer's memory is reachable, and
+        writes go both ways (a kernel that writes into the buffer, e.g. an [assign], changes [ba]; changes to [ba]
+        are seen by later kernels). Its memory is never reused for another buffer once freed. For a file mapped
+        with [Unix.map_file ~shared:false], writes stay in the process's private pages and never reach the file.
+      - Otherwise (another device, unaligned data) the bytes are copied once into a fresh buffer.
+      Bigarray data from [Bigarray.*.create] are 16-byte aligned (malloc), file mappings page-aligned. *)
+  val of_bigarray : ?device:string -> Dtype.t -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t -> t
+
+  (** Whether the buffer is a view of the Bigarray's memory (as {!of_bigarray} makes on CPU). *)
+  val shares_memory : t -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t -> bool
+
+  (** The alignment in bytes a CPU kernel assumes of a buffer's address (16: vector types are declared aligned to
+      at most a float4); {!of_bigarray} views only memory aligned to it. *)
+  val host_view_alignment : unit -> int
+
   (** Copies floats in, converted to the dtype (floats, half, bfloat16, ints truncated, bool). *)
   val copyin_floats : t -> float array -> unit
 

@@ -21,10 +21,10 @@ let sample () =
   [ ("a", Tensor.of_int_array ~dtype:Dtype.Int32 [| 3 |] [| 1; 2; 3 |]);
     ("b", Tensor.of_float_array [| 1; 2 |] [| 1.5; -2.0 |]) ]
 
-(* a Python with safetensors and numpy: SAFETENSORS_PYTHON, python3, or the reference venv *)
+(* a Python with safetensors and numpy: SAFETENSORS_PYTHON, PYTHON or python3 *)
 let python = lazy (
-  let cands = (match Sys.getenv_opt "SAFETENSORS_PYTHON" with Some p when p <> "" -> [ p ] | _ -> [])
-              @ [ "python3"; "/work/ref/venv/bin/python" ] in
+  let env k = match Sys.getenv_opt k with Some p when p <> "" -> [ p ] | _ -> [] in
+  let cands = env "SAFETENSORS_PYTHON" @ env "PYTHON" @ [ "python3" ] in
   List.find_opt (fun p ->
       Sys.command (Printf.sprintf "%s -c 'import safetensors.numpy, numpy' >/dev/null 2>&1" (Filename.quote p)) = 0) cands)
 
@@ -44,7 +44,63 @@ let net () =
   State.Dict [ ("l1", State.Dict [ ("weight", State.Tensor (t [| 5; 4 |])); ("bias", State.Tensor (t [| 5 |])) ]);
                ("l2", State.Dict [ ("weight", State.Tensor (t [| 6; 5 |])); ("bias", State.Tensor (t [| 6 |])) ]) ]
 
-let tests : case list = [
+(* ---------- zero-copy loading ---------- *)
+
+let rss_kb = Test_training.rss_kb
+
+(* a file of [k] float32 tensors of [n] elements each, element i = (i mod 7) - 3, its data starting at a multiple of
+   64 plus [shift] bytes (written in chunks, never whole in memory) *)
+let write_big fn ~k ~n ~shift =
+  let entries = List.init k (fun t ->
+      Printf.sprintf {|"t%d":{"dtype":"F32","shape":[%d],"data_offsets":[%d,%d]}|} t n (t * n * 4) ((t + 1) * n * 4)) in
+  let header = "{" ^ String.concat "," entries ^ "}" in
+  let pad = (shift - (8 + String.length header)) mod 64 in
+  let header = header ^ String.make (if pad < 0 then pad + 64 else pad) ' ' in
+  let oc = open_out_bin fn in
+  let n8 = String.length header in
+  output_string oc (String.init 8 (fun i -> Char.chr ((n8 lsr (8 * i)) land 0xff)));
+  output_string oc header;
+  let chunk = Bytes.create (7 * 4 * 4096) in
+  for i = 0 to (7 * 4096) - 1 do
+    let b = Int32.bits_of_float (float_of_int ((i mod 7) - 3)) in
+    for j = 0 to 3 do Bytes.set chunk ((4 * i) + j) (Char.chr (Int32.to_int (Int32.shift_right_logical b (8 * j)) land 0xff)) done
+  done;
+  for _ = 1 to k do
+    let left = ref n in
+    while !left > 0 do
+      let m = min !left (7 * 4096) in
+      output oc chunk 0 (4 * m); left := !left - m
+    done
+  done;
+  close_out oc;
+  8 + String.length header + (k * n * 4)
+
+let zero_copy_tests : case list = [
+  ("safe_load of 32 MB: tensors view the file, resident memory grows by at most 1.2x its size", fun () ->
+      let k = 4 and n = 2 * 1024 * 1024 in
+      (* sum over i < n of (i mod 7) - 3, by hand: full cycles sum to 0 *)
+      let expect = let r = n mod 7 in float_of_int (List.fold_left ( + ) 0 (List.init r (fun i -> i - 3))) in
+      List.iter (fun (what, shift) ->
+          let fn = tmp "big.safetensors" in
+          let size = write_big fn ~k ~n ~shift in
+          Gc.full_major ();
+          let before = rss_kb () in
+          let sd = State.safe_load fn in
+          let loaded = rss_kb () in
+          let sums = List.map (fun (_, t) -> Tensor.item (Tensor.sum t)) sd in
+          let after = rss_kb () in
+          (* a view costs nothing until read; a copy is made at load *)
+          if shift = 0 then
+            check (float_of_int (loaded - before) < 0.1 *. float_of_int size /. 1024.) "%s: RSS grew %d kB at load" what (loaded - before);
+          List.iter (fun s -> check (s = expect) "%s: a tensor sums to %g, expected %g" what s expect) sums;
+          let grown = after - before and limit = 1.2 *. float_of_int size /. 1024. in
+          Printf.printf "  %s: file %d kB, RSS grew %d kB\n%!" what (size / 1024) grown;
+          check (float_of_int grown <= limit) "%s: RSS grew %d kB for a %d kB file" what grown (size / 1024);
+          ignore (Sys.opaque_identity sd);
+          Sys.remove fn) [ ("aligned (viewed)", 0); ("8 bytes off (copied)", 8) ]);
+]
+
+let tests : case list = zero_copy_tests @ [
   ("json like python json.dumps", fun () ->
       let open State.Json in
       check_str ~what:"header"

@@ -1,8 +1,8 @@
 (* Training end to end (issue 6): tinygrad's beautiful_mnist model trained a few steps on a 512-image subset of
    Fashion-MNIST (loss decreases; the JIT gives bit-identical parameters to running without it), and a small MLP
    trained for many steps with resident memory staying flat. The data are Debian's dataset-fashion-mnist files
-   when installed, else a synthetic learnable set (the test says so). The 2,000-step memory run is behind
-   TRAINING_LONG=1 (make test-long), which also runs it without the JIT; the default run does 400 JIT steps.
+   when installed, else a synthetic learnable set (the test says so). The default memory run does 400 JIT steps;
+   TRAINING_LONG=1 (make test-long) runs 10,000 JIT steps, 2,000 without the JIT and 200 steps of beautiful_mnist.
    TRAINING_GC=1 prints RSS and the OCaml heap (after a full major GC) every 50 steps. *)
 
 open Tinygrad
@@ -103,8 +103,17 @@ let rss_kb () =
 
 let long () = match Sys.getenv_opt "TRAINING_LONG" with Some ("" | "0") | None -> false | Some _ -> true
 
+(* RSS in the steps after [warm] never exceeds RSS at step [warm] by more than [tol] (a fraction) *)
+let check_rss_flat ~what ~warm ~tol rss_warm rss_max =
+  check (float_of_int rss_max <= (1. +. tol) *. float_of_int rss_warm)
+    "%s: RSS grew more than %.0f%%: %d kB at step %d, %d kB max after" what (100. *. tol) rss_warm warm rss_max
+
+(* the default run: 400 JIT steps, RSS flat within 10% after step 200; TRAINING_LONG=1: 10,000 JIT steps and 2,000
+   without the JIT, within 5% after steps 1,000 / 200 *)
 let test_memory_flat ~jit () =
-  let steps = if long () then 2000 else 400 in
+  let steps = if long () then (if jit then 10_000 else 2000) else 400 in
+  let warm = if long () && jit then 1000 else 200 in
+  let tol = if long () then 0.05 else 0.10 in
   let x, y = Lazy.force subset in
   let x = T.realize (T.reshape x [| 512; 784 |]) in
   T.manual_seed 7;
@@ -138,16 +147,46 @@ let test_memory_flat ~jit () =
         (st.Gc.live_words * (Sys.word_size / 8) / 128) (st.Gc.heap_words * (Sys.word_size / 8) / 128)
         (List.length (Tensor_base.all_tensors ()))
     end;
-    if i = 200 then rss200 := rss_kb ();
-    if i > 200 then rss_max := max !rss_max (rss_kb ())
+    if i = warm then rss200 := rss_kb ();
+    if i > warm then rss_max := max !rss_max (rss_kb ())
   done;
   let dt = Unix.gettimeofday () -. t0 in
-  Printf.printf "training: MLP (%s) %d steps in %.1f s (%.2f ms/step), loss %.3f -> %.3f, RSS at step 200 %d kB, max after %d kB (%+.1f%%)\n%!"
-    (if jit then "JIT" else "no JIT") steps dt (dt *. 1000. /. float_of_int steps) !first_loss !last_loss !rss200 !rss_max
+  Printf.printf "training: MLP (%s) %d steps in %.1f s (%.2f ms/step), loss %.3f -> %.3f, RSS at step %d %d kB, max after %d kB (%+.1f%%)\n%!"
+    (if jit then "JIT" else "no JIT") steps dt (dt *. 1000. /. float_of_int steps) !first_loss !last_loss warm !rss200 !rss_max
     (100. *. float_of_int (!rss_max - !rss200) /. float_of_int !rss200);
   check (!last_loss < !first_loss) "MLP loss did not decrease: %g -> %g" !first_loss !last_loss;
-  check (float_of_int !rss_max <= 1.1 *. float_of_int !rss200) "RSS grew more than 10%%: %d kB at step 200, %d kB max after"
-    !rss200 !rss_max
+  check_rss_flat ~what:"MLP" ~warm ~tol !rss200 !rss_max
+
+(* TRAINING_LONG=1: tinygrad's beautiful_mnist (BS 512, JIT) for 200 steps on Fashion-MNIST's 60,000 training
+   images when installed (make dataset), else random images of the same shape; RSS flat within 5% after step 50 *)
+let test_mnist_soak () =
+  let steps = 200 and warm = 50 and bs = 512 in
+  let x, y = match Nn.Datasets.mnist () with
+    | x, y, _, _ -> (x, y)
+    | exception Invalid_argument msg ->
+      Printf.printf "training: Fashion-MNIST not readable (%s): random images of the same shape\n%!" msg;
+      T.manual_seed 3;
+      (T.realize (T.cast (T.randint ~high:256 [| 60000; 1; 28; 28 |]) Dtype.uint8),
+       T.realize (T.cast (T.randint ~high:10 [| 60000 |]) Dtype.uint8)) in
+  T.manual_seed 42;
+  let m = create_model () in
+  let opt = Nn.Optim.adam m.params in
+  let j = Tiny_jit.create (train_step m opt bs) in
+  let t0 = Unix.gettimeofday () in
+  let rss_warm = ref 0 and rss_max = ref 0 and first = ref 0. and last = ref 0. in
+  for i = 1 to steps do
+    let l = T.item (Tiny_jit.call j [ x; y ]) in
+    if i = 1 then first := l;
+    last := l;
+    if i = warm then rss_warm := rss_kb ();
+    if i > warm then rss_max := max !rss_max (rss_kb ())
+  done;
+  let dt = Unix.gettimeofday () -. t0 in
+  Printf.printf "training: beautiful_mnist (JIT, BS %d) %d steps in %.1f s (%.0f ms/step), loss %.3f -> %.3f, RSS at step %d %d kB, max after %d kB (%+.1f%%)\n%!"
+    bs steps dt (dt *. 1000. /. float_of_int steps) !first !last warm !rss_warm !rss_max
+    (100. *. float_of_int (!rss_max - !rss_warm) /. float_of_int !rss_warm);
+  check (Float.is_finite !last) "beautiful_mnist loss is %g" !last;
+  check_rss_flat ~what:"beautiful_mnist" ~warm ~tol:0.05 !rss_warm !rss_max
 
 let tests : case list =
   [ ("beautiful_mnist loss decreases (512 subset)", test_loss_decreases);
@@ -155,4 +194,7 @@ let tests : case list =
     ("MLP resident memory flat (JIT)", test_memory_flat ~jit:true);
     ("MLP resident memory flat (no JIT; TRAINING_LONG=1)", fun () ->
         if long () then test_memory_flat ~jit:false ()
-        else print_endline "training: the no-JIT memory loop runs with TRAINING_LONG=1 (make test-long): skipped") ]
+        else print_endline "training: the no-JIT memory loop runs with TRAINING_LONG=1 (make test-long): skipped");
+    ("beautiful_mnist 200 steps, resident memory flat (TRAINING_LONG=1)", fun () ->
+        if long () then test_mnist_soak ()
+        else print_endline "training: the beautiful_mnist soak runs with TRAINING_LONG=1 (make test-long): skipped") ]

@@ -107,6 +107,9 @@ let cat ?(dim = 0) (tensors : Uop.t list) =
   match tensors with
   | [] -> invalid_arg "cat: needs at least one tensor"
   | x :: args ->
+    if List.exists (fun t -> shape t = []) tensors then
+      invalid_arg (Printf.sprintf "cat: zero-dimensional tensors cannot be concatenated (shapes %s)"
+                     (String.concat ", " (List.map (fun t -> Uop.shape_str (shape t)) tensors)));
     let dim = Mixin_movement.resolve_dim ~op:"cat" x dim in
     let sx = shape x in
     List.iter (fun a ->
@@ -124,8 +127,11 @@ let cat ?(dim = 0) (tensors : Uop.t list) =
       let _, padded = List.fold_left2 (fun (off, acc) t sz ->
           let p = pad_constant t (List.mapi (fun j _ -> if j = dim then Some (off, total - off - sz) else None) (shape t)) (Dtype.F 0.0) in
           (off + sz, p :: acc)) (0, []) tensors sizes in
+      (* not tinygrad's usum, which ORs when the first tensor is bool: a bool first and a float after would OR
+         floats, which its UOp spec rejects; the parts are disjoint, so ADD gives the same values *)
       match List.rev padded with
-      | p0 :: rest -> Uop.usum ~start:p0 rest
+      | p0 :: rest when List.for_all (fun t -> t.Uop.dtype == Dtype.Bool) tensors -> Uop.usum ~start:p0 rest
+      | p0 :: rest -> List.fold_left Uop.add p0 rest
       | [] -> assert false
     end
 

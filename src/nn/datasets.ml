@@ -34,7 +34,8 @@ let parse_idx name s =
   if n < 4 + 4 * nd then invalid_arg (Printf.sprintf "mnist: %s: truncated IDX header" name);
   let dims = Array.init nd (fun i -> be32 s (4 + 4 * i)) in
   let off = 4 + 4 * nd in
-  let numel = Array.fold_left ( * ) 1 dims in
+  let numel = Array.fold_left (fun acc d -> if d > 0 && acc > max_int / d then
+                                   invalid_arg (Printf.sprintf "mnist: %s: IDX dims too large" name) else acc * d) 1 dims in
   if n - off <> numel then
     invalid_arg (Printf.sprintf "mnist: %s: %d data bytes for dims %s" name (n - off)
                    (String.concat "x" (List.map string_of_int (Array.to_list dims))));

@@ -1,6 +1,8 @@
 (* tinygrad: nn/state.py — state dicts (get_state_dict, get_parameters, load_state_dict) and the safetensors format
-   (safe_load_metadata, safe_load, safe_save). tinygrad reads and writes safetensors through DISK tensors; we read the
-   file into one uint8 CPU tensor and slice/bitcast it as tinygrad does, and write the file with OCaml channels. *)
+   (safe_load_metadata, safe_load, safe_save). tinygrad reads and writes safetensors through DISK tensors (a mapped
+   file, copied to the device when realized); we map the file (Unix.map_file, private) and make each tensor a
+   buffer of its own that views the mapping on CPU where it is aligned (Device.Buffer.of_bigarray), else a copy made
+   at load; the file is written with OCaml channels. *)
 
 (* ---------- a small JSON (the safetensors header); Python json's output format ---------- *)
 
@@ -257,10 +259,6 @@ let safe_dtypes =
 
 let inverse_safe_dtypes = List.map (fun (k, v) -> (v, k)) safe_dtypes
 
-let read_file fn =
-  let ic = try open_in_bin fn with Sys_error m -> invalid_arg ("safe_load: " ^ m) in
-  Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic))
-
 (* a uint8 tensor holding the bytes (one copy into a fresh device buffer) *)
 let tensor_of_bytes ?device (s : string) : Tensor.t =
   let device = Mixin_creation.canonicalize_device ~op:"safe_load" device in
@@ -282,55 +280,124 @@ let tensor_data (t : Tensor.t) : string =
     String.init (Array.length v) (fun i -> Char.unsafe_chr (v.(i) land 0xff))
   end
 
-let le_int64 (s : string) off =
-  let r = ref 0 in
-  for i = 7 downto 0 do r := (!r lsl 8) lor Char.code s.[off + i] done;
+(* ---- reading: the header checks shared by files and tensors ---- *)
+
+type entry = { key : string; dtype : Dtype.t; shape : int array; start : int; stop : int }
+
+(* tinygrad: nn/state.py safe_load_metadata's header, checked against a data section of [dlen] bytes: every entry has
+   a known dtype, a shape of non-negative ints, offsets inside the data matching the shape's byte size, and no two
+   entries overlap *)
+let parse_header ~what ~dlen (meta : Json.t) : entry list =
+  let fail fmt = Printf.ksprintf (fun m -> invalid_arg (Printf.sprintf "safe_load: %s: %s" what m)) fmt in
+  let entries = match meta with Json.Assoc l -> l | _ -> fail "header is not a JSON object" in
+  let entries = List.filter_map (fun (k, v) ->
+      if k = "__metadata__" then None
+      else begin
+        let fields = match v with Json.Assoc l -> l | _ -> fail "tensor %S: entry is not a JSON object" k in
+        let field f = match List.assoc_opt f fields with Some x -> x | None -> fail "tensor %S: no %S" k f in
+        let dtype = match field "dtype" with
+          | Json.String d ->
+            (match List.assoc_opt d safe_dtypes with Some dt -> dt | None -> fail "tensor %S: unknown dtype %S" k d)
+          | _ -> fail "tensor %S: dtype is not a string" k in
+        let ints f = match field f with
+          | Json.List l -> List.map (function Json.Int i when i >= 0 -> i | _ -> fail "tensor %S: bad %s" k f) l
+          | _ -> fail "tensor %S: %s is not a list" k f in
+        let shape = Array.of_list (ints "shape") in
+        let start, stop = match ints "data_offsets" with [ a; b ] -> (a, b) | _ -> fail "tensor %S: data_offsets is not [begin, end]" k in
+        if stop < start || stop > dlen then
+          fail "tensor %S: data_offsets [%d, %d] out of range (the data section has %d bytes)" k start stop dlen;
+        let numel = Array.fold_left (fun acc d -> if d > 0 && acc > max_int / d then fail "tensor %S: shape %s too large" k (shape_str shape) else acc * d) 1 shape in
+        if numel > max_int / Dtype.itemsize dtype || numel * Dtype.itemsize dtype <> stop - start then
+          fail "tensor %S: %d bytes for shape %s of %s" k (stop - start) (shape_str shape) (Dtype.to_string dtype);
+        Some { key = k; dtype; shape; start; stop }
+      end) entries in
+  let by_start = List.sort (fun a b -> compare (a.start, a.stop) (b.start, b.stop)) (List.filter (fun e -> e.stop > e.start) entries) in
+  ignore (List.fold_left (fun prev e ->
+      (match prev with
+       | Some p when e.start < p.stop -> fail "tensors %S and %S overlap (bytes [%d, %d] and [%d, %d])" p.key e.key p.start p.stop e.start e.stop
+       | _ -> ());
+      Some e) None by_start);
+  entries
+
+let le_int64 get off =
+  let r = ref 0L in
+  for i = 7 downto 0 do r := Int64.logor (Int64.shift_left !r 8) (Int64.of_int (Char.code (get (off + i)))) done;
   !r
+
+(* the data start from the first 8 bytes (a little-endian u64 header length), checked against the file size *)
+let data_start_of ~what ~len get =
+  if len < 8 then invalid_arg (Printf.sprintf "safe_load: %s: %d bytes, too short for a safetensors header" what len);
+  let n = le_int64 get 0 in
+  if Int64.compare n 0L < 0 || Int64.compare n (Int64.of_int (len - 8)) > 0 then
+    invalid_arg (Printf.sprintf "safe_load: %s: header length %Lu past the end (%d bytes)" what n len);
+  8 + Int64.to_int n
+
+let parse_json ~what j =
+  try Json.of_string j with Json.Parse_error m -> invalid_arg (Printf.sprintf "safe_load: %s: header is not JSON: %s" what m)
 
 (* tinygrad: nn/state.py safe_load_metadata — the file as a uint8 tensor, the data start, the JSON header *)
 let safe_load_metadata_tensor (t : Tensor.t) : Tensor.t * int * Json.t =
   if Tensor.ndim t <> 1 || Tensor.dtype t != Dtype.Uint8 then invalid_arg "safe_load: Tensor must be 1d and of dtype uint8!";
   let len = (Tensor.shape t).(0) in
-  if len < 8 then invalid_arg "safe_load: file too short for a safetensors header";
-  let head = tensor_data (Tensor.shrink t [| (0, 8) |]) in
-  let data_start = le_int64 head 0 + 8 in
-  if data_start < 8 || data_start > len then invalid_arg "safe_load: header length out of range";
-  let j = tensor_data (Tensor.shrink t [| (8, data_start) |]) in
-  let meta = try Json.of_string j with Json.Parse_error m -> invalid_arg ("safe_load: bad JSON header: " ^ m) in
+  let head = if len < 8 then "" else tensor_data (Tensor.shrink t [| (0, 8) |]) in
+  let data_start = data_start_of ~what:"tensor" ~len (String.get head) in
+  let meta = parse_json ~what:"tensor" (tensor_data (Tensor.shrink t [| (8, data_start) |])) in
   (t, data_start, meta)
-
-let safe_load_metadata ?device (fn : string) = safe_load_metadata_tensor (tensor_of_bytes ?device (read_file fn))
 
 (* tinygrad: nn/state.py safe_load *)
 let safe_load_tensor (t : Tensor.t) : (string * Tensor.t) list =
   let t, data_start, metadata = safe_load_metadata_tensor t in
   let len = (Tensor.shape t).(0) in
   let data = Tensor.shrink t [| (data_start, len) |] in
-  let dlen = len - data_start in
-  let entries = match metadata with Json.Assoc l -> l | _ -> invalid_arg "safe_load: header is not a JSON object" in
-  List.filter_map (fun (k, v) ->
-      if k = "__metadata__" then None
-      else begin
-        let field f = match v with Json.Assoc l -> List.assoc_opt f l | _ -> None in
-        let bad () = invalid_arg (Printf.sprintf "safe_load: bad header entry for %s" k) in
-        let dt = match field "dtype" with
-          | Some (Json.String d) ->
-            (match List.assoc_opt d safe_dtypes with Some dt -> dt
-                                                     | None -> invalid_arg ("safe_load: unsupported dtype " ^ d))
-          | _ -> bad () in
-        let ints = function Some (Json.List l) -> List.map (function Json.Int i -> i | _ -> bad ()) l | _ -> bad () in
-        let shape = Array.of_list (ints (field "shape")) in
-        let o0, o1 = match ints (field "data_offsets") with [ a; b ] -> (a, b) | _ -> bad () in
-        if o0 < 0 || o1 < o0 || o1 > dlen then invalid_arg (Printf.sprintf "safe_load: data offsets of %s out of range" k);
-        let numel = Array.fold_left ( * ) 1 shape in
-        if numel * Dtype.itemsize dt <> o1 - o0 then
-          invalid_arg (Printf.sprintf "safe_load: %s: %d bytes for shape %s of %s" k (o1 - o0) (shape_str shape) (Dtype.to_string dt));
-        let slice = Tensor.shrink data [| (o0, o1) |] in
-        let slice = if dt == Dtype.Uint8 then slice else Tensor.bitcast slice dt in
-        Some (k, Tensor.reshape slice shape)
-      end) entries
+  List.map (fun e ->
+      let slice = Tensor.shrink data [| (e.start, e.stop) |] in
+      let slice = if e.dtype == Dtype.Uint8 then slice else Tensor.bitcast slice e.dtype in
+      (e.key, Tensor.reshape slice e.shape)) (parse_header ~what:"tensor" ~dlen:(len - data_start) metadata)
 
-let safe_load ?device (fn : string) : (string * Tensor.t) list = safe_load_tensor (tensor_of_bytes ?device (read_file fn))
+(* ---- reading files: mapped, tensors viewing the mapping ---- *)
+
+type mapping = (char, Bigarray.int8_unsigned_elt, Bigarray.c_layout) Bigarray.Array1.t
+
+(* the file mapped privately (copy-on-write: writes through a view never reach the file) *)
+let map_file fn : mapping =
+  let fd = try Unix.openfile fn [ Unix.O_RDONLY; Unix.O_CLOEXEC ] 0
+    with Unix.Unix_error (e, _, _) -> invalid_arg (Printf.sprintf "safe_load: %s: %s" fn (Unix.error_message e)) in
+  Fun.protect ~finally:(fun () -> Unix.close fd) (fun () ->
+      let len = (Unix.fstat fd).Unix.st_size in
+      if len = 0 then Bigarray.Array1.create Bigarray.char Bigarray.c_layout 0
+      else
+        try Bigarray.array1_of_genarray (Unix.map_file fd Bigarray.char Bigarray.c_layout false [| len |])
+        with Unix.Unix_error (e, _, _) -> invalid_arg (Printf.sprintf "safe_load: %s: cannot map: %s" fn (Unix.error_message e)))
+
+external release_pages : mapping -> unit = "tg_ba_release_pages"
+
+(* a tensor of the bytes [m] holds, as [dtype] and [shape]: a view of the mapping where the device and alignment
+   allow (Device.Buffer.of_bigarray), else a copy, after which the mapped pages leave the resident set *)
+let tensor_of_mapping ~device dtype shape (m : mapping) =
+  let b = Device.Buffer.of_bigarray ~device dtype (Bigarray.genarray_of_array1 m) in
+  if not (Device.Buffer.shares_memory b (Bigarray.genarray_of_array1 m)) then release_pages m;
+  let u = Buffers.from_buffer b in
+  Tensor_base.wrap ~op:"safe_load" (Mixin_movement.reshape u (Array.to_list (Array.map (fun d -> Uop.Sint d) shape)))
+
+let mapped_header fn =
+  let m = map_file fn in
+  let len = Bigarray.Array1.dim m in
+  let data_start = data_start_of ~what:fn ~len (Bigarray.Array1.get m) in
+  let meta = parse_json ~what:fn (String.init (data_start - 8) (fun i -> Bigarray.Array1.get m (8 + i))) in
+  (m, data_start, meta)
+
+let safe_load_metadata ?device (fn : string) =
+  let device = Mixin_creation.canonicalize_device ~op:"safe_load" device in
+  let m, data_start, meta = mapped_header fn in
+  (tensor_of_mapping ~device Dtype.Uint8 [| Bigarray.Array1.dim m |] m, data_start, meta)
+
+let safe_load ?device (fn : string) : (string * Tensor.t) list =
+  let device = Mixin_creation.canonicalize_device ~op:"safe_load" device in
+  let m, data_start, meta = mapped_header fn in
+  let entries = parse_header ~what:fn ~dlen:(Bigarray.Array1.dim m - data_start) meta in
+  List.map (fun e ->
+      (e.key, tensor_of_mapping ~device e.dtype e.shape (Bigarray.Array1.sub m (data_start + e.start) (e.stop - e.start))))
+    entries
 
 let round_up n m = (n + m - 1) / m * m
 

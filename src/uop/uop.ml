@@ -536,7 +536,21 @@ let store ?gate u v = create Ops.Store ~src:(Array.of_list ([ u; v ] @ Option.to
 let end_ u rngs = if rngs = [] then u else create Ops.End ~src:(Array.of_list (u :: rngs))
 let after u srcs = if srcs = [] then u else create Ops.After ~src:(Array.of_list (u :: srcs))
 let barrier u srcs = create Ops.Barrier ~src:(Array.of_list (u :: srcs))
-let alu op srcs = create op ~src:(Array.of_list srcs)
+(* tinygrad: uop/spec.py's ALU rules, checked when the op is built instead of at realize: bitwise ops and shifts
+   take no float operand, the integer divisions no float result *)
+let check_alu_dtypes op srcs =
+  let reject why =
+    invalid_arg (Printf.sprintf "%s: %s (operands %s)" (Ops.to_string op) why
+                   (String.concat ", " (List.map (fun s -> Dtype.to_string s.dtype) srcs))) in
+  match op with
+  | Ops.And | Ops.Or | Ops.Xor | Ops.Shl | Ops.Shr ->
+    if List.exists (fun s -> Dtype.is_float s.dtype) srcs then reject "bitwise op on a float operand"
+  | Ops.Cdiv | Ops.Cmod | Ops.Floordiv | Ops.Floormod ->
+    if List.exists (fun s -> Dtype.is_float s.dtype) srcs && not (List.exists (fun s -> is_invalid (base s)) srcs) then
+      reject "integer division of floats"
+  | _ -> ()
+
+let alu op srcs = check_alu_dtypes op srcs; create op ~src:(Array.of_list srcs)
 let range ?(dtype = Weakint) ?(axis_type = Weak) ?(extra = []) (end_v : sint) axis_id =
   create Ops.Range ~src:[| sint_to_uop ~dtype end_v |] ~arg:(Range (axis_id :: extra, axis_type))
 let special ?(dtype = Weakint) (end_v : sint) name = create Ops.Special ~src:[| sint_to_uop ~dtype end_v |] ~arg:(Str name)

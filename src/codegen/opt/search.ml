@@ -169,24 +169,41 @@ let cache_path (s : K.t) amt allow_test_size =
                 | Helpers.Cpu_tinygrad -> "" | Helpers.Cpu_fast -> Printf.sprintf "\x00CPU_OPT=fast,%d" Helpers.cpu_vec.value) in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) "beam_search") (Digest.to_hex (Digest.string key))
 
-let diskcache_get path : Opt.t list option =
+(* an entry: "beam_search v2", the opts one per line, "end" (a file cut short has no "end"). [None]: no entry;
+   [Some (Error why)]: an entry that cannot be read, searched again *)
+let header = "beam_search v2"
+
+let diskcache_get path : (Opt.t list, string) result option =
   if not (Sys.file_exists path) then None
   else
-    try
-      let ic = open_in path in
-      let rec lines acc = match input_line ic with l -> lines (l :: acc) | exception End_of_file -> List.rev acc in
-      let ls = lines [] in
-      close_in ic;
-      (match ls with "beam_search v1" :: rest -> Some (List.map opt_of_line (List.filter (( <> ) "") rest)) | _ -> None)
-    with Sys_error _ | Failure _ -> None
+    Some (try
+            let ic = open_in_bin path in
+            let rec lines acc = match input_line ic with l -> lines (l :: acc) | exception End_of_file -> List.rev acc in
+            let ls = Fun.protect ~finally:(fun () -> close_in ic) (fun () -> lines []) in
+            match ls with
+            | h :: rest when h = header ->
+              (match List.rev rest with
+               | "end" :: opts -> Ok (List.map opt_of_line (List.rev opts))
+               | _ -> Error "no end line (truncated)")
+            | _ -> Error "not a beam_search v2 entry"
+          with Sys_error m | Failure m -> Error m)
 
 let diskcache_put path (opts : Opt.t list) =
   Helpers.mkdir_p (Filename.dirname path);
   let tmp = Filename.temp_file ~temp_dir:(Filename.dirname path) "beam" ".tmp" in
-  let oc = open_out tmp in
-  output_string oc (String.concat "\n" ("beam_search v1" :: List.map opt_to_line opts) ^ "\n");
+  let oc = open_out_bin tmp in
+  output_string oc (String.concat "\n" ((header :: List.map opt_to_line opts) @ [ "end" ]) ^ "\n");
   close_out oc;
   Sys.rename tmp path
+
+(* the kernel with the cached opts applied, or why they do not apply (an entry for another kernel, edited by hand) *)
+let apply_cached (s : K.t) opts =
+  let ret = K.copy s in
+  match List.iteri (fun i o -> if i >= List.length s.applied_opts then ignore (K.apply_opt ret o)) opts with
+  | () -> Ok ret
+  | exception Opt.Kernel_opt_error m -> Error m
+  | exception (Invalid_argument m | Failure m) -> Error m
+  | exception (Not_found | Division_by_zero) -> Error "opts do not apply"
 
 (* the number of searches run (not answered from the cache), for tests *)
 let searches = ref 0
@@ -195,11 +212,15 @@ let searches = ref 0
 let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(disable_cache = Helpers.ignore_beam_cache.value <> 0)
     (s : K.t) (amt : int) : K.t =
   let path = cache_path s amt allow_test_size in
-  match (if (not disable_cache) && Helpers.cachelevel.value >= 1 then diskcache_get path else None) with
-  | Some v ->
-    let ret = K.copy s in
-    List.iteri (fun i o -> if i >= List.length s.applied_opts then ignore (K.apply_opt ret o)) v;
-    ret
+  let damaged why =
+    if Helpers.debug.value >= 1 then Printf.printf "BEAM: ignoring the damaged cache entry %s (%s), searching again\n%!" path why;
+    None in
+  let cached = match (if (not disable_cache) && Helpers.cachelevel.value >= 1 then diskcache_get path else None) with
+    | None -> None
+    | Some (Error why) -> damaged why
+    | Some (Ok opts) -> (match apply_cached s opts with Ok k -> Some k | Error why -> damaged why) in
+  match cached with
+  | Some ret -> ret
   | None ->
     incr searches;
     let rawbufs, var_vals = args_from_ast s.ast s.ren.device in

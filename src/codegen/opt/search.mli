@@ -14,6 +14,11 @@ val get_test_global_size : Uop.sint list -> int -> (string * Dtype.const) list -
 (** tinygrad [args_from_ast]: a buffer per PARAM slot and the variables at the middle of their ranges. *)
 val args_from_ast : Uop.t -> string -> (int * Device.Buffer.t) list * (string * Dtype.const) list
 
+(** The disk cache file of a search: [cache_path s amt allow_test_size] (under [Helpers.cache_dir ()]/beam_search).
+    An entry is ["beam_search v2"], the opts one per line, ["end"]; an entry that cannot be read (truncated,
+    garbage) or whose opts do not apply is ignored and searched again ([DEBUG>=1] says so). *)
+val cache_path : Postrange.t -> int -> bool -> string
+
 (** The number of searches run so far (not answered from the disk cache). *)
 val searches : int ref
 

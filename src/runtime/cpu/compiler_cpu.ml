@@ -91,6 +91,7 @@ let entry_wrapper src =
 
 let full_source src = src ^ entry_wrapper src
 
+
 (* ---------- compiling ---------- *)
 
 let read_file path =
@@ -113,12 +114,24 @@ let rng = lazy (Random.State.make_self_init ())
 (* unique among processes (pid) and within one (counter, random bits) *)
 let unique_suffix () = incr uniq; Printf.sprintf "%d.%d.%d" (getpid ()) !uniq (Random.State.bits (Lazy.force rng))
 
-(* runs the compiler on [full] (the source with the entry), writing the shared object to [out] *)
-let run_cc t full out =
+let is_clang cc = let b = Filename.basename cc in String.length b >= 5 && String.sub b 0 5 = "clang"
+
+let install_hint = "install clang (Debian/Ubuntu: apt-get install clang), or set CC"
+
+(* whether the compiler can be run: a path that exists, or a name on PATH *)
+let cc_available cc = if String.contains cc '/' then Sys.file_exists cc else on_path cc
+
+(* runs the compiler with [args] on [full] (the source with the entry), writing the shared object to [out] *)
+let run_cc_with t args full out =
+  if not (cc_available t.cc) then
+    raise (Device.Compile_error { source = full; output = Printf.sprintf
+                                    "CPU: the C compiler %S was not found (CC, else clang, else gcc on PATH): %s" t.cc install_hint });
   let base = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix ()) in
   let c_file = base ^ ".c" and err_file = base ^ ".err" in
   write_file c_file full;
-  let cmd = String.concat " " (List.map Filename.quote ((t.cc :: t.args) @ [ "-x"; "c"; c_file; "-o"; out ]))
+  (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
+  let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
+  let cmd = String.concat " " (List.map Filename.quote ((t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ]))
             ^ " 2> " ^ Filename.quote err_file in
   if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" cmd;
   incr compile_count;
@@ -127,8 +140,30 @@ let run_cc t full out =
   remove_quiet c_file; remove_quiet err_file;
   if rc <> 0 then begin
     remove_quiet out;
-    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s" t.cc rc err })
+    let hint = if Helpers.getenv_str "CC" "" = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
+    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" t.cc rc err hint })
   end
+
+(* the flags of the retry after a failure: without the native-arch flags (clang 14 crashes selecting some AVX-512
+   vector broadcasts under -march=native: "Cannot select: v16i8 X86ISD::VBROADCAST") *)
+let safe_args t = List.filter (fun a -> a <> "-march=native" && a <> "-mcpu=native") t.args
+
+(* not in tinygrad (a compiler failure reaches the user there): a failed compile is retried once with [safe_args];
+   when that fails too, the first error is raised *)
+let run_cc t full out =
+  try run_cc_with t t.args full out
+  with Device.Compile_error { output; _ } as e when safe_args t <> t.args && cc_available t.cc ->
+    if Helpers.debug.value >= 1 then begin
+      let first = match String.split_on_char '\n' output with _ :: l :: _ -> l | l :: _ -> l | [] -> "" in
+      Printf.printf "CPU: %s failed on kernel %s (%s); retrying without %s\n%!" t.cc
+        (* the last function of the compiled source is the entry, NAME_entry *)
+        (match signature full with
+         | e, _ when Filename.check_suffix e "_entry" -> Filename.chop_suffix e "_entry"
+         | e, _ -> e
+         | exception Invalid_argument _ -> "?") (String.trim first)
+        (String.concat " " (List.filter (fun a -> not (List.mem a (safe_args t))) t.args))
+    end;
+    (try run_cc_with t (safe_args t) full out with Device.Compile_error _ -> raise e)
 
 let temp_libs = ref []
 let () = at_exit (fun () -> List.iter remove_quiet !temp_libs)
@@ -149,19 +184,41 @@ let cache_path t key src =
   let h = Digest.to_hex (Digest.string (String.concat "\x00" ((t.cc :: t.args) @ [ full_source src ]))) in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) key) (h ^ ".so")
 
-(* tinygrad: Compiler.compile_cached; a new object is written to a temp name and renamed into place, so a
+(* A cache entry is the shared object followed by the MD5 of its bytes (a loader ignores bytes past the ELF's
+   segments). An entry whose trailer does not match (truncated, garbage, written by something else) is rebuilt,
+   never loaded: dlopen on a damaged object may fail or map garbage code. *)
+let digest_len = 16
+
+let seal path =
+  let d = Digest.file path in
+  let oc = open_out_gen [ Open_wronly; Open_append; Open_binary ] 0o644 path in
+  Fun.protect ~finally:(fun () -> close_out oc) (fun () -> output_string oc d)
+
+let intact path =
+  match read_file path with
+  | s ->
+    let n = String.length s in
+    n > digest_len && String.equal (Digest.substring s 0 (n - digest_len)) (String.sub s (n - digest_len) digest_len)
+  | exception Sys_error _ -> false
+
+(* tinygrad: Compiler.compile_cached; a new object is written to a temp name, sealed and renamed into place, so a
    concurrent process sees either no file or a whole one *)
 let compile_cached t src =
   match t.cachekey with
   | None -> compile t src
   | Some key ->
     let path = cache_path t key src in
-    if Sys.file_exists path then path
+    if Sys.file_exists path && intact path then path
     else begin
+      if Sys.file_exists path then begin
+        if Helpers.debug.value >= 1 then Printf.printf "CPU: damaged kernel cache entry %s, rebuilding it\n%!" path;
+        remove_quiet path
+      end;
       assert_no_compile src;
       Helpers.mkdir_p (Filename.dirname path);
       let tmp = path ^ ".tmp." ^ unique_suffix () in
       run_cc t (full_source src) tmp;
+      seal tmp;
       Sys.rename tmp path;
       path
     end
@@ -174,7 +231,8 @@ let compile_many t srcs =
   let workers = Helpers.parallel.value in
   match t.cachekey with
   | Some key when workers > 1 && Helpers.getenv "ASSERT_COMPILE" 0 = 0 ->
-    let todo = List.filter (fun s -> not (Sys.file_exists (cache_path t key s))) (List.sort_uniq compare srcs) in
+    let todo = List.filter (fun s -> let p = cache_path t key s in not (Sys.file_exists p && intact p))
+        (List.sort_uniq compare srcs) in
     let rec batches l =
       if l <> [] then begin
         let batch = List.filteri (fun i _ -> i < workers) l and rest = List.filteri (fun i _ -> i >= workers) l in
@@ -185,12 +243,16 @@ let compile_many t srcs =
             write_file c_file (full_source src);
             (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
         let q = Filename.quote in
-        let job (c_file, tmp, path) =
-          Printf.sprintf "(%s -x c %s -o %s 2>/dev/null && mv -f %s %s) &"
-            (String.concat " " (List.map q (t.cc :: t.args))) (q c_file) (q tmp) (q tmp) (q path) in
+        let quiet = if is_clang t.cc then " -fno-crash-diagnostics" else "" in
+        let job (c_file, tmp, _) =
+          Printf.sprintf "(%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &"
+            (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
         compile_count := !compile_count + List.length jobs;
         ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
-        List.iter (fun (c_file, tmp, _) -> remove_quiet c_file; remove_quiet tmp) jobs;
+        (* each object the compiler finished is sealed and renamed into the cache *)
+        List.iter (fun (c_file, tmp, path) ->
+            remove_quiet c_file;
+            if Sys.file_exists tmp then (try seal tmp; Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)) jobs;
         batches rest
       end in
     batches todo

@@ -31,18 +31,27 @@ val entry_wrapper : string -> string
 (** The source as compiled: the rendered source followed by the entry wrapper. *)
 val full_source : string -> string
 
-(** Compiles to a new temporary shared object (removed at exit) and returns its path;
-    raises {!Device.Compile_error} with the compiled source and the compiler's output. *)
+(** Compiles to a new temporary shared object (removed at exit) and returns its path. A failing compile is retried
+    once without [-march=native] / [-mcpu=native] (clang 14 crashes on some AVX-512 broadcasts), said at [DEBUG>=1];
+    when both fail, raises {!Device.Compile_error} with the compiled source and the first compiler output. A missing
+    compiler raises {!Device.Compile_error} saying so, with the install hint ([apt-get install clang]). *)
 val compile : t -> string -> string
 
 (** The process id (tests make unique sources with it). *)
 val getpid_for_tests : unit -> int
 
+(** The flags of the retry after a failed compile: [args] without the native-arch flags. *)
+val safe_args : t -> string list
+
+(** Whether a cache entry is whole: its trailing MD5 matches its bytes. *)
+val intact : string -> bool
+
 (** The cache file a source compiles to. *)
 val cache_path : t -> string -> string -> string
 
 (** Like [compile], through the disk cache (written by atomic rename) unless [CCACHE=0]; [ASSERT_COMPILE=1]
-    makes a cache miss fail. *)
+    makes a cache miss fail. An entry is the shared object followed by the MD5 of its bytes; one whose digest does
+    not match (truncated, garbage) is rebuilt, never loaded ([DEBUG>=1] says so). *)
 val compile_cached : t -> string -> string
 
 (** BEAM's worker pool: compiles the sources not in the cache, [PARALLEL] compilers at a time, into the cache

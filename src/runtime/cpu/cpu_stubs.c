@@ -23,6 +23,25 @@ typedef void (*tg_entry_fn)(void **bufs, long long *vars);
 /* the address of a Bigarray's data: stable, Bigarray data is never moved by the GC */
 value tg_ba_addr(value ba) { return caml_copy_nativeint((intnat)Caml_ba_data_val(ba)); }
 
+/* a char Bigarray over the first n bytes of another Bigarray's data, not owning them (the OCaml side keeps the
+   owner alive as long as the alias) */
+value tg_ba_bytes_alias(value ba, value vn) {
+  CAMLparam1(ba);
+  CAMLreturn(caml_ba_alloc_dims(CAML_BA_CHAR | CAML_BA_C_LAYOUT | CAML_BA_EXTERNAL, 1, Caml_ba_data_val(ba),
+                                Long_val(vn)));
+}
+
+/* tells the OS the whole pages inside a Bigarray's data will not be needed soon (MADV_DONTNEED): for a private
+   file mapping nobody wrote to, they leave the resident set and are read again from the file if touched */
+value tg_ba_release_pages(value ba) {
+  long page = sysconf(_SC_PAGESIZE);
+  uintptr_t start = (uintptr_t)Caml_ba_data_val(ba);
+  uintptr_t end = start + caml_ba_byte_size(Caml_ba_array_val(ba));
+  uintptr_t lo = (start + page - 1) / page * page, hi = end / page * page;
+  if (page > 0 && hi > lo) madvise((void *)lo, hi - lo, MADV_DONTNEED);
+  return Val_unit;
+}
+
 /* byte size of any Bigarray */
 value tg_ba_nbytes(value ba) { return Val_long(caml_ba_byte_size(Caml_ba_array_val(ba))); }
 
