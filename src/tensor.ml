@@ -230,6 +230,53 @@ let to_int_array x =
     let v = Device.Buffer.to_ints b in
     if Array.length v = n then v else Array.sub v 0 n
 
+(* ---------- Bigarray in and out (not in tinygrad: numpy's role for OCaml) ---------- *)
+
+(* the dtype a Bigarray kind stores; OCaml's int and nativeint are machine words. Complex kinds (and, on OCaml 5.2,
+   float16) have none here. *)
+let[@warning "-11"] dtype_of_kind : type a b. (a, b) Bigarray.kind -> Dtype.t option = function
+  | Bigarray.Float32 -> Some Dtype.Float32
+  | Bigarray.Float64 -> Some Dtype.Float64
+  | Bigarray.Int8_signed -> Some Dtype.Int8
+  | Bigarray.Int8_unsigned | Bigarray.Char -> Some Dtype.Uint8
+  | Bigarray.Int16_signed -> Some Dtype.Int16
+  | Bigarray.Int16_unsigned -> Some Dtype.Uint16
+  | Bigarray.Int32 -> Some Dtype.Int32
+  | Bigarray.Int64 -> Some Dtype.Int64
+  | Bigarray.Int | Bigarray.Nativeint -> Some (if Sys.word_size = 64 then Dtype.Int64 else Dtype.Int32)
+  | Bigarray.Complex32 | Bigarray.Complex64 -> None
+  | _ -> None
+
+let kind_dtype op kind =
+  match dtype_of_kind kind with
+  | Some d -> d
+  | None -> invalid_arg (op ^ ": this Bigarray kind has no tinygrad dtype (complex numbers are not supported)")
+
+let of_bigarray ?device (ba : ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t) =
+  named "of_bigarray" @@ fun () ->
+  let dt = kind_dtype "of_bigarray" (Bigarray.Genarray.kind ba) in
+  let shp = Bigarray.Genarray.dims ba in
+  if Array.fold_left ( * ) 1 shp = 0 then empty ~dtype:dt ?device shp
+  else
+    let device = Mixin_creation.canonicalize_device ~op:"of_bigarray" device in
+    let b = Device.Buffer.of_bigarray ~device dt ba in
+    wrap ~op:"of_bigarray" (Mixin_movement.reshape (Buffers.from_buffer b) (sints shp))
+
+let to_bigarray (type a b) (kind : (a, b) Bigarray.kind) x : (a, b, Bigarray.c_layout) Bigarray.Genarray.t =
+  let dt = kind_dtype "to_bigarray" kind in
+  let xdt = Dtype.strong_dtype (uop x).dtype in
+  if not (Dtype.equal dt xdt) then
+    invalid_arg (Printf.sprintf "to_bigarray: a %s tensor of shape %s into a Bigarray of %s elements (cast first)"
+                   (Dtype.to_string xdt) (shape_str (shape x)) (Dtype.to_string dt));
+  let shp = shape x and n = numel x in
+  let out = Bigarray.Genarray.create kind Bigarray.c_layout shp in
+  if n > 0 then begin
+    let b = buffer_of "to_bigarray" x in
+    let b = if Device.Buffer.nbytes b = n * Dtype.itemsize dt then b else Device.Buffer.view b n dt 0 in
+    Device.Buffer.copyout b (Bigarray.reshape_1 out n)
+  end;
+  out
+
 (* tinygrad: OpMixin.item *)
 let item x =
   if numel x <> 1 then invalid_arg (Printf.sprintf "item: must have one element for item, shape %s" (shape_str (shape x)));

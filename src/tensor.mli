@@ -96,6 +96,21 @@ val realize : t -> t
 (** Computes all the tensors in one schedule. tinygrad [Tensor.realize] with several tensors. *)
 val realize_all : t list -> unit
 
+(** {1 Bigarray in and out}
+
+    Every Bigarray kind with a tinygrad dtype converts: float32, float64, int8, uint8 (and [char]), int16, uint16,
+    int32, int64, and OCaml's [int]/[nativeint] as int64 (a machine word). Complex kinds raise [Invalid_argument]. *)
+
+(** A tensor of the Bigarray's shape and dtype. On the CPU the tensor's buffer is the Bigarray's memory, no copy,
+    when its data are 16-byte aligned (always, for [Bigarray.*.create]): the Bigarray is kept alive by the tensor,
+    an [assign] to the tensor writes into it, and changes made to it are seen by kernels that run later. On
+    another device, or unaligned, the bytes are copied once. Not in tinygrad (numpy's [Tensor(ndarray)] copies). *)
+val of_bigarray : ?device:string -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t -> t
+
+(** [to_bigarray kind x]: the values of [x] (realized) in a fresh Bigarray of [x]'s shape; [kind]'s dtype must be
+    [x]'s ([Invalid_argument] otherwise: cast first). Always a copy: the tensor's buffer may be reused. *)
+val to_bigarray : ('a, 'b) Bigarray.kind -> t -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t
+
 (** Shape, dtype, device and the values. *)
 val to_string : t -> string
 

@@ -56,6 +56,8 @@ let bad_calls : (string * (unit -> unit)) list = [
   (* data in and out, realize *)
   ("to_int_array", u_ (fun () -> T.to_int_array (r [| 3 |])));
   ("item", u_ (fun () -> T.item (r [| 3 |])));
+  ("of_bigarray", t_ (fun () -> T.of_bigarray (Bigarray.Genarray.create Bigarray.complex32 Bigarray.c_layout [| 2 |])));
+  ("to_bigarray", u_ (fun () -> ignore (T.to_bigarray Bigarray.int32 (r [| 3 |]))));
   ("linear_with_vars", u_ (fun () -> T.linear_with_vars [ weak_dev () ]));
   ("clone", t_ (fun () -> T.clone ~device:"NOSUCHDEV" (r23 ())));
   ("assign", t_ (fun () -> T.assign (T.realize (r23 ())) (r [| 4 |])));
