@@ -365,7 +365,7 @@ let rec uop_buffer op (u : Uop.t) : Device.Buffer.t =
 
 (* tinygrad: Tensor._buffer — contiguous, realized, on a device *)
 let buffer_of op x =
-  if !Realize.capturing <> [] && Helpers.getenv "UNSAFE_ALLOW_JIT_BUFFER" 0 = 0 then
+  if !Realize.capturing <> [] && Helpers.unsafe_allow_jit_buffer.value = 0 then
     raise (Realize.Jit_error (op ^ ": cannot access tensor data during JIT capture, the value will be baked in"));
   let x = if Dtype.is_weak x.uop.dtype then cast x (Dtype.strong_dtype x.uop.dtype) else x in
   let c = contiguous x in
@@ -438,9 +438,6 @@ let to_device x device =
       ret.is_param <- x.is_param;
       ret
     end
-
-(* tinygrad: Tensor.training *)
-let training = ref false
 
 (* ==================== T-ops block: wrappers of src/mixin/mixin_op.ml (tinygrad mixin/op.py) ==================== *)
 
@@ -679,17 +676,11 @@ let kaiming_normal ?dtype ?device ?a shp = named "kaiming_normal" @@ fun () -> w
 let multinomial ?num_samples ?replacement x =
   named "multinomial" @@ fun () -> wrap ~op:"multinomial" (Mixin_rand.multinomial ?num_samples ?replacement x.uop)
 
-(* [training] (API.md) or TRAINING=1 turns dropout on *)
-let with_training f =
-  if !training && Helpers.training.value = 0 then Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f else f ()
-
-let dropout ?p x =
-  with_training (fun () -> let u = Mixin_rand.dropout ?p x.uop in if u == x.uop then x else wrap ~op:"dropout" u)
+let dropout ?p x = let u = Mixin_rand.dropout ?p x.uop in if u == x.uop then x else wrap ~op:"dropout" u
 let scaled_dot_product_attention ?mask ?dropout_p ?is_causal ?enable_gqa q k v =
-  with_training (fun () ->
-      wrap ~op:"scaled_dot_product_attention"
-        (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
-           q.uop k.uop v.uop))
+  wrap ~op:"scaled_dot_product_attention"
+    (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
+       q.uop k.uop v.uop)
 
 (* ==================== end of G-rand block ==================== *)
 

@@ -481,9 +481,6 @@ val diag : t -> t
 (** A copy on another device (the tensor itself when already there or device-less). tinygrad [Tensor.to]. *)
 val to_device : t -> string -> t
 
-(** Whether dropout and friends are active. tinygrad [Tensor.training]. *)
-val training : bool ref
-
 (** {1 Creation helpers, indexing, linear algebra and nn functions}
     tinygrad [mixin/op.py] (see {!Mixin_op}). *)
 
@@ -779,7 +776,7 @@ val kaiming_normal : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -
 (** Indices drawn from a 1-d / 2-d weight tensor (with replacement, or one sample). tinygrad [multinomial]. *)
 val multinomial : ?num_samples:int -> ?replacement:bool -> t -> t
 
-(** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when {!training} (or TRAINING=1),
+(** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when the TRAINING context variable ([Helpers.training]) is set,
     else the identity. tinygrad [dropout]. *)
 val dropout : ?p:float -> t -> t
 

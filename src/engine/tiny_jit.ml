@@ -39,7 +39,7 @@ let jit_lower (linear : Uop.t) (held_bufs : Uop.t list) (input_uops : Uop.t list
     P.substitute ~walk:true linear
       (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.device u) i u.dtype)) input_uops) in
   let linear = Memory.memory_plan_rewrite ~held_bufs linear in
-  Realize.compile_linear ~beam:(Helpers.getenv "JITBEAM" Helpers.beam.value) linear
+  Realize.compile_linear ~beam:(if Helpers.jitbeam.value >= 0 then Helpers.jitbeam.value else Helpers.beam.value) linear
 
 (* tinygrad: get_call_outs_ins *)
 let get_call_outs_ins (call : Uop.t) : int list * int list =

@@ -162,13 +162,13 @@ let split_reduceop (reduce : Uop.t) (x : Uop.t) : Uop.t option =
   else begin
     let px = Helpers.prod (List.map (int_of_sint "split_reduceop") xshape) in
     let pr = int_of_sint "split_reduceop" (sprod rshape) in
-    if px / pr < Helpers.getenv "REDUCEOP_SPLIT_THRESHOLD" 32768 then None
+    if px / pr < Helpers.reduceop_split_threshold.value then None
     else begin
       (* get expanded by rangeifying the UOp x *)
       let indexed = index x (List.mapi (fun i s -> if resolve (gt (sint_to_uop s) (const_int 1)) then range s i else const_int 0) xshape) in
       let range_nums = List.map range_id0 (ranges (P.substitute ~extra_pm:pm_mops indexed [ (base x, create Ops.Noop) ])) in
       let is_expanded = List.init (List.length xshape) (fun i -> not (List.mem i range_nums)) in
-      let hi = min 256 ((1 lsl Helpers.getenv "REDUCEOP_SPLIT_SIZE" 22) / pr) in
+      let hi = min 256 ((1 lsl Helpers.reduceop_split_size.value) / pr) in
       let cands = List.concat (List.init nred (fun i ->
           List.filter_map (fun d ->
               if int_of_sint "" (List.nth xshape i) mod d = 0 && not (List.nth is_expanded i) then Some (i, d) else None)

@@ -135,12 +135,10 @@ let pm_simplify_add_image : unit P.matcher =
 (* a memory group key: (op, buf, root, valid); root is a UOp or one of tinygrad's "INVALID"/"CONST" strings *)
 type root_src = Root of Uop.t | Root_invalid | Root_const
 
-let getenv_int name = match Sys.getenv_opt name with Some s -> (try int_of_string s with _ -> 0) | None -> 0
-
 (* tinygrad: coalesce.py memory_coalescing — group loads/stores of consecutive offsets from one base into
    vector (SHRINK) accesses. [device] and [supports_float4] are the renderer's fields tinygrad reads. *)
 let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
-  if getenv_int "DMC" <> 0 then sink
+  if Helpers.dmc.value <> 0 then sink
   else begin
     (* collect, in first-seen order *)
     let memory : ((Ops.t * Uop.t * root_src * Uop.t) * (Z.t * Uop.t list ref) list ref) list ref = ref [] in
@@ -182,7 +180,7 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else if addrspace buf = Some Dtype.Reg then ([], true)
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
-            ((if buf.dtype == Dtype.Float16 && getenv_int "ALLOW_HALF8" <> 0 then [ 8; 4; 2 ]
+            ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ]
               (* not in tinygrad: CPU_FLOAT8 (Helpers.cpu_float8) *)
               else if buf.dtype == Dtype.Float32 && device = "CPU" && Helpers.cpu_float8.value <> 0 then [ 8; 4; 2 ]
               else [ 4; 2 ]), true)
