@@ -826,7 +826,10 @@ let kernel_graph_after_rangeify (tsink : Uop.t) : Uop.t =
   let paramarg_start = List.fold_left max (-1) slots + 1 in
   let tsink = P.graph_rewrite ~bottom_up:true ~name:"stage to store" (Lazy.force add_buffers_pm) (ref paramarg_start) tsink in
   let tsink = P.graph_rewrite ~bottom_up:true ~name:"split kernels" split_kernels () tsink in
-  P.graph_rewrite ~name:"remove indexing from call args" pm_no_indexing_calls () tsink
+  let tsink = P.graph_rewrite ~name:"remove indexing from call args" pm_no_indexing_calls () tsink in
+  (* validate the kernel graph *)
+  if Helpers.spec.value > 0 then Spec.type_verify ~enter_calls:false Spec.spec_kernel_graph tsink;
+  tsink
 
 (* tinygrad: schedule/rangeify.py get_kernel_graph (multi_pm and the OPENPILOT_HACKS fold are not ported) *)
 let get_kernel_graph (sink_ : Uop.t) : Uop.t =

@@ -188,6 +188,7 @@ let lower_sink_to_linear (fn : Uop.t) : Uop.t option =
     let linear = match hit with
       | Some l -> l
       | None ->
+        if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor fn;
         let l = create_schedule (!get_kernel_graph fn) in
         if scache then Tbl.replace schedule_cache fn l;
         l in
