@@ -542,9 +542,9 @@ Tensor.realize_all (loss :: Nn.Optim.schedule_step opt)|};
   let named = [ ("x", x); ("y", y); ("loss", loss); ("l1.weight", l1.weight); ("l1.bias", Option.get l1.bias); ("l2.weight", l2.weight);
                 ("l2.bias", Option.get l2.bias) ] in
   let buf_name (u : Uop.t) =
-    let b = Device.Buffer.base (Buffers.buffer u) in
+    let b = Device.Buffer.base (Callify.buffer u) in
     List.find_map (fun (n, t) ->
-        if Device.Buffer.base (Buffers.buffer (Buffers.buf_uop (Tensor.uop t))) == b then Some n else None) named in
+        if Device.Buffer.base (Callify.buffer (Buffers.buf_uop (Tensor.uop t))) == b then Some n else None) named in
   p "| # | call | buffers | writes | reads |";
   p "|---|---|---|---|---|";
   let names = ref [] in

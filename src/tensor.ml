@@ -347,21 +347,7 @@ let assign x v =
   end
 
 (* tinygrad: UOp.buffer — with views of a buffer (movement ops that stay a contiguous range) as Buffer views *)
-let rec uop_buffer op (u : Uop.t) : Device.Buffer.t =
-  match u.op with
-  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> uop_buffer op u.src.(0)
-  | _ when u != Uop.base u || u.op == Ops.Bitcast ->
-    (match Buffers.find u with
-     | Some b -> b
-     | None ->
-       (match Callify.contiguous_view u with
-        | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
-        | Some (b, offset) ->
-          let buf = Buffers.buffer (Uop.base b) in
-          let v = Device.Buffer.view buf (Uop.max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
-          Buffers.set u v;
-          v))
-  | _ -> Buffers.buffer u
+let uop_buffer op (u : Uop.t) : Device.Buffer.t = Callify.buffer ~op u
 
 (* tinygrad: Tensor._buffer — contiguous, realized, on a device *)
 let buffer_of op x =

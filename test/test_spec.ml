@@ -79,6 +79,17 @@ let tests = [
           let a = Tensor.of_float_array [| 3; 5 |] (Array.init 15 float_of_int) in
           let s = Tensor.sum ~axis:[ 1 ] (Tensor.mul (Tensor.add a a) a) in
           check (Tensor.to_float_array s = [| 60.; 510.; 1460. |]) "sum of 2a*a: %s" (Tensor.to_string s)));
+  ("codegen_verifies_under_spec", fun () ->
+      (* under SPEC the kernel AST is verified before codegen (tinygrad full_rewrite_to_sink): a malformed ALU in a
+         kernel is a verifier error naming it *)
+      let r = Uop.range (Uop.Sint 16) 0 in
+      let bad = mk Ops.Add [ Uop.load (Uop.index buf [ r ]) []; i32 1 ] in
+      let ast = Uop.sink ~arg:(Uop.Kernel_info Uop.default_kernel_info) [ Uop.end_ (Uop.store (Uop.index buf [ r ]) bad) [ r ] ] in
+      match Helpers.context [ Helpers.Bind (Helpers.spec, 1) ] (fun () ->
+          Codegen.full_rewrite_to_sink ast (Device.renderer "CPU")) with
+      | _ -> fail "the malformed kernel compiled"
+      | exception Spec.Verification_failed msg ->
+        check (String.length msg > 30 && String.sub msg 0 26 = "UOp verification failed at") "message: %s" msg);
   ("default_float_follows_context", fun () ->
       (* DEFAULT_FLOAT is a context variable: an override changes the default float dtype *)
       check (Helpers.context [ Helpers.Bind (Helpers.default_float, "float16") ] Dtype.default_float == Dtype.Float16)

@@ -1,9 +1,7 @@
 (* tinygrad: codegen/late/coalesce.py — the index/valid simplification part ([indexing_simplify] and the
-   image load valid simplification it uses) first; [pm_simplify_add_image] and [memory_coalescing] are in
-   the block at the end.
+   image load valid simplification it uses) first; [pm_simplify_add_image] and [memory_coalescing] at the end.
 
-   [image_valid_dims] and [transform_to_image] (IMAGE on QCOM/CL) are not ported yet: they come with the
-   kernel-opts issue, together with the Renderer they read. *)
+   [image_valid_dims] and [transform_to_image] (IMAGE on QCOM/CL devices) are not ported: no such device is. *)
 
 open Uop
 module P = Upat
@@ -117,10 +115,10 @@ let indexing_simplify : unit P.matcher =
                               P.where (P.var "valid") (P.var "idx_x") invalid_arg_pat ]))
         (fun m -> simplify_valid_image_load (P.get m "buf") (P.get m "idx_y") (P.get m "idx_x") (P.get m "valid")) ]
 
-(* ========== added by the pipeline helper: pm_simplify_add_image and memory_coalescing ========== *)
+(* ========== pm_simplify_add_image and memory_coalescing ========== *)
 
 (* tinygrad: coalesce.py pm_simplify_add_image. [transform_to_image] (the first rule) only fires with IMAGE on
-   QCOM/CL devices; it is not ported yet and never fires here. *)
+   QCOM/CL devices; it is not ported and never fires here. *)
 let pm_simplify_add_image : unit P.matcher =
   let idx_f = P.pat Ops.Index ~dtype:[ Dtype.Float32 ] ~name:"x" in
   P.matcher

@@ -184,4 +184,7 @@ let create device =
     compiler = Compiler_cpu.as_device_compiler (Compiler_cpu.create ());
     runtime; synchronize = (fun () -> ()) }
 
-let () = Device.register "CPU" create
+let () =
+  Device.register "CPU" create;
+  (* tinygrad: CPUDevice's renderer, the Clang renderer *)
+  Device.register_renderer "CPU" (fun _ -> Cstyle.clang_renderer ())
