@@ -214,7 +214,8 @@ val parallel : int context_var
 (** [PROFILE] (|VIZ|). *)
 val profile : int context_var
 
-(** [SPEC] (1). *)
+(** [SPEC] (1): {!Spec.type_verify} checks the tensor graph, the kernel graph, each kernel AST and each program
+    (0 skips it). *)
 val spec : int context_var
 
 (** [CHECK_OOB] (0). *)
@@ -226,7 +227,7 @@ val pcontig : int context_var
 (** [DEBUG_RANGEIFY] (0). *)
 val debug_rangeify : int context_var
 
-(** [TUPLE_ORDER] (1). *)
+(** [TUPLE_ORDER] (1): the linearizer breaks priority ties by [UOp.tuplize]. *)
 val tuple_order : int context_var
 
 (** [CCACHE] (1): 0 disables the compiler's disk cache. *)

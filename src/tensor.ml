@@ -24,10 +24,9 @@ let all_tensors () =
 
 let register (x : t) =
   if !reg_next >= Stdlib.Weak.length !registry then begin
-    (* Python frees a dead tensor at once (refcounting); here dead tensors (and their UOp graphs and buffers) only
-       leave the weak registry after a major collection, so finish one before compacting: without it the registry,
-       the hash-consing table and the buffers grow between collections (eager training loops) *)
-    Gc.full_major ();
+    (* Python frees a dead tensor at once (refcounting); here a dead tensor leaves the weak registry when the GC's
+       own major cycle finds it. Compacting keeps the slots still filled; the registry doubles when more than half
+       are, so compactions stay rare while the GC catches up *)
     let live = all_tensors () in
     let n = List.length live in
     let cap = if 2 * n > Stdlib.Weak.length !registry then 2 * Stdlib.Weak.length !registry else Stdlib.Weak.length !registry in

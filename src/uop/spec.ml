@@ -136,6 +136,11 @@ let spec_shared : t =
     (pat ~src:(src [ P.wild; P.wild; P.wild ]) ~name:"x" Ops.Wmma, fun m ->
         Some (match (g m "x").arg with Uop.Wmma_arg _ -> true | _ -> false)) ]
 
+(* an MSTACK of device buffers, or of one device-less node *)
+let valid_mstack (x : Uop.t) =
+  Array.for_all (fun s -> Uop.device s <> None) x.src
+  || (Helpers.all_same (Array.to_list (Array.map (fun (s : Uop.t) -> s.id) x.src)) && Uop.device x.src.(0) = None)
+
 (* tinygrad: spec.py valid_gettuple *)
 let valid_gettuple (gt : Uop.t) (t : Uop.t) =
   match gt.arg with
@@ -198,11 +203,7 @@ let spec_tensor : t =
             | _ -> false));
     (* single-device port: a device is a string, so an MSELECT never has a device tuple to select from *)
     (pat Ops.Mselect, no);
-    (pat ~name:"x" Ops.Mstack, fun m ->
-        let x = g m "x" in
-        Some (Array.for_all (fun s -> Uop.device s <> None) x.src
-              || (Helpers.all_same (Array.to_list (Array.map (fun (s : Uop.t) -> s.id) x.src))
-                  && Uop.device x.src.(0) = None)));
+    (pat ~name:"x" Ops.Mstack, fun m -> Some (valid_mstack (g m "x")));
     (* CONTIGUOUS makes the source realize *)
     (P.ops ~name:"root" ~src:(src [ v "x" ]) ~arg:Uop.No_arg Ops.[ Detach; Contiguous; Contiguous_backward ], fun m ->
         Some (matches_dtype (g m "x") (g m "root").dtype));
@@ -267,11 +268,7 @@ let spec_kernel_graph : t =
     (* RESHAPE/BITCAST are NOOPs in the kernel graph *)
     (P.ops Ops.[ Reshape; Bitcast ], yes);
     (pat Ops.Mselect, no);
-    (pat ~name:"x" Ops.Mstack, fun m ->
-        let x = g m "x" in
-        Some (Array.for_all (fun s -> Uop.device s <> None) x.src
-              || (Helpers.all_same (Array.to_list (Array.map (fun (s : Uop.t) -> s.id) x.src))
-                  && Uop.device x.src.(0) = None)));
+    (pat ~name:"x" Ops.Mstack, fun m -> Some (valid_mstack (g m "x")));
     (* all calls are on sinks *)
     (pat ~src:(src [ P.ops Ops.[ Sink; Linear; Program; Custom_function ] ]) ~allow_any_len:true Ops.Call, yes);
     (* AFTER on a PARAM or an AFTER *)
