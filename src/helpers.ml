@@ -254,6 +254,9 @@ let threads = int_var "THREADS" 1
 (* not in tinygrad: float32 loads/stores on the CPU coalesce up to float8 (AVX), where tinygrad stops at float4 *)
 let cpu_float8 = int_var "CPU_FLOAT8" 0
 
+(* not in tinygrad: THREAD shards on the CPU's thread pool (0: one after another, as tinygrad runs them) *)
+let cpu_pool = int_var "CPU_POOL" 1
+
 (* the knobs tinygrad reads with a plain getenv where it uses them; here they are context variables too *)
 let default_float = string_var "DEFAULT_FLOAT" ""
 let default_int = string_var "DEFAULT_INT" ""

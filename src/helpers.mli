@@ -253,6 +253,10 @@ val threads : int context_var
     caps CPU accesses at float4, which is what the default (and the golden sources) assume. *)
 val cpu_float8 : int context_var
 
+(** [CPU_POOL] (1), not a tinygrad knob: 0 runs core_id shards in order as tinygrad does, 1 in parallel on at most
+    as many threads as CPUs, n >= 2 on at most n threads. *)
+val cpu_pool : int context_var
+
 (** {2 Knobs tinygrad reads with a plain getenv where it uses them} *)
 
 (** [DEFAULT_FLOAT] (""): the default float dtype by name ([Dtype.default_float]; float32 when empty). *)
