@@ -24,9 +24,10 @@ let all_tensors () =
 
 let register (x : t) =
   if !reg_next >= Stdlib.Weak.length !registry then begin
-    (* Python frees a dead tensor at once (refcounting); here a dead tensor leaves the weak registry when the GC's
-       own major cycle finds it. Compacting keeps the slots still filled; the registry doubles when more than half
-       are, so compactions stay rare while the GC catches up *)
+    (* Python frees a dead tensor at once (refcounting); here a dead tensor leaves the weak registry when a major
+       cycle finds it. Finishing the current cycle (not a full collection) before compacting keeps the registry,
+       which every realize walks, near the live tensors; it doubles when more than half are live *)
+    Gc.major ();
     let live = all_tensors () in
     let n = List.length live in
     let cap = if 2 * n > Stdlib.Weak.length !registry then 2 * Stdlib.Weak.length !registry else Stdlib.Weak.length !registry in
