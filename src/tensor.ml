@@ -24,10 +24,10 @@ let all_tensors () =
 
 let register (x : t) =
   if !reg_next >= Stdlib.Weak.length !registry then begin
-    (* Python frees a dead tensor at once (refcounting); here a dead tensor leaves the weak registry when a major
-       cycle finds it. Finishing the current cycle (not a full collection) before compacting keeps the registry,
-       which every realize walks, near the live tensors; it doubles when more than half are live *)
-    Gc.major ();
+    (* Python frees a dead tensor at once (refcounting); here dead tensors (and their UOp graphs and buffers) only
+       leave the weak registry after a major collection, so finish one before compacting: without it the registry,
+       the hash-consing table and the buffers grow between collections (eager training loops) *)
+    Gc.full_major ();
     let live = all_tensors () in
     let n = List.length live in
     let cap = if 2 * n > Stdlib.Weak.length !registry then 2 * Stdlib.Weak.length !registry else Stdlib.Weak.length !registry in

@@ -53,9 +53,13 @@ let drain_returned () =
 
 let reclaim a = returned := a :: !returned
 
+(* fresh host bytes allocated since the last forced collection; a miss forces one past max(64 MiB, twice the
+   OCaml heap), so the collections cost about what touching that fresh memory would *)
+let fresh_bytes = ref 0
+let collect_bytes = 64 * 1024 * 1024
+
 let host_alloc size zero =
-  (* the GC counts no outside memory for a Bigarray made from a pointer: tell it, for fresh and reused memory, so
-     that its major cycles (which find dead buffers for [reclaim]) keep pace with the host memory taken *)
+  (* the GC counts no outside memory for a Bigarray made from a pointer: tell it, for fresh and reused memory *)
   host_pressure size;
   drain_returned ();
   let n = max 1 size in
@@ -65,12 +69,23 @@ let host_alloc size zero =
       if zero then Array1.fill a '\000';
       a
     | Some [] | None ->
+      (* a miss: when the fresh memory taken since the last collection passes [collect_bytes], finish a major
+         collection first (dead buffers are found at once, as Python's refcounting frees them) and look again *)
+      fresh_bytes := !fresh_bytes + n;
+      if !fresh_bytes >= max collect_bytes (2 * (Gc.quick_stat ()).heap_words * (Sys.word_size / 8)) then begin
+        fresh_bytes := 0; Gc.full_major (); drain_returned () end;
+      (match Hashtbl.find_opt reuse n with
+       | Some (a :: rest) ->
+         if rest = [] then Hashtbl.remove reuse n else Hashtbl.replace reuse n rest;
+         if zero then Array1.fill a '\000';
+         a
+       | Some [] | None ->
       (try alloc_aligned size zero
        with Out_of_memory ->
          (* tinygrad's LRUAllocator.alloc: free the cache and retry (two collections: the first finds dead memory,
             whose finalisers put it in [returned]; dropped from there, the second frees it) *)
          Hashtbl.reset reuse; Gc.full_major (); drain_returned (); Hashtbl.reset reuse; Gc.full_major ();
-         alloc_aligned size zero) in
+         alloc_aligned size zero)) in
   Gc.finalise reclaim a;
   a
 
