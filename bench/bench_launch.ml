@@ -20,7 +20,7 @@ let time_per_call n f =
 
 (* best wall times in ms of [f] under CPU_POOL=0 and CPU_POOL=1, measured alternately so both see the same load *)
 let best_ms_seq_pool reps f =
-  let with_pool v g = Helpers.(context [ Bind (Ops_cpu.cpu_pool, v) ]) g in
+  let with_pool v g = Helpers.(context [ Bind (Helpers.cpu_pool, v) ]) g in
   let time () = let st = Helpers.perf_counter_ns () in f (); float_of_int (Helpers.perf_counter_ns () - st) /. 1e6 in
   with_pool 0 f; with_pool 1 f;
   let seq = ref infinity and pool = ref infinity in
@@ -41,7 +41,7 @@ let thread_pool_bench_one ~what ~bytes ~flops s =
         (match p.global_size with Uop.Sint g :: _ -> max acc g | _ -> acc)
       | _ -> acc) 1 lin.src in
   let run () = Realize.run_linear ~var_vals ~jit:true ~update_stats:false lin in
-  let with_pool v f = Helpers.(context [ Bind (Ops_cpu.cpu_pool, v) ]) f in
+  let with_pool v f = Helpers.(context [ Bind (Helpers.cpu_pool, v) ]) f in
   let seq, pool = best_ms_seq_pool 30 run in
   let r_seq = with_pool 0 (fun () -> run (); Tensor.to_float_array s) in
   let r_pool = with_pool 1 (fun () -> run (); Tensor.to_float_array s) in

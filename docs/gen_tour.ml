@@ -513,7 +513,7 @@ Tensor.realize_all params;
 let x = Tensor.of_float_array [| 4; 8 |] (Array.init 32 (fun i -> float_of_int (i mod 7) /. 7.)) in
 let y = Tensor.of_int_array [| 4 |] [| 0; 1; 2; 3 |] in
 let opt = Nn.Optim.sgd ~lr:0.1 params in
-Tensor.training := true;
+Helpers.training.value <- 1;
 Nn.Optim.zero_grad opt;
 let loss = Tensor.sparse_categorical_crossentropy (Nn.Linear.forward l2 (Tensor.relu (Nn.Linear.forward l1 x))) y in
 Tensor.backward loss;
@@ -525,7 +525,7 @@ Tensor.realize_all (loss :: Nn.Optim.schedule_step opt)|};
   let x = Tensor.of_float_array [| 4; 8 |] (Array.init 32 (fun i -> float_of_int (i mod 7) /. 7.)) in
   let y = Tensor.of_int_array [| 4 |] [| 0; 1; 2; 3 |] in
   let opt = Nn.Optim.sgd ~lr:0.1 params in
-  Tensor.training := true;
+  Helpers.training.value <- 1;
   Nn.Optim.zero_grad opt;
   let loss = Tensor.sparse_categorical_crossentropy (Nn.Linear.forward l2 (Tensor.relu (Nn.Linear.forward l1 x))) y in
   Tensor.backward loss;
@@ -542,9 +542,9 @@ Tensor.realize_all (loss :: Nn.Optim.schedule_step opt)|};
   let named = [ ("x", x); ("y", y); ("loss", loss); ("l1.weight", l1.weight); ("l1.bias", Option.get l1.bias); ("l2.weight", l2.weight);
                 ("l2.bias", Option.get l2.bias) ] in
   let buf_name (u : Uop.t) =
-    let b = Device.Buffer.base (Buffers.buffer u) in
+    let b = Device.Buffer.base (Callify.buffer u) in
     List.find_map (fun (n, t) ->
-        if Device.Buffer.base (Buffers.buffer (Buffers.buf_uop (Tensor.uop t))) == b then Some n else None) named in
+        if Device.Buffer.base (Callify.buffer (Buffers.buf_uop (Tensor.uop t))) == b then Some n else None) named in
   p "| # | call | buffers | writes | reads |";
   p "|---|---|---|---|---|";
   let names = ref [] in

@@ -98,10 +98,8 @@ let from_buffer (b : Device.Buffer.t) : Uop.t =
   set u b;
   u
 
-(* UOp.contiguous_view (in Callify, which needs the rewrite rules); set when Callify is linked *)
-let contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref = ref (fun _ -> None)
-
-(* tinygrad: UOp.buffer for a BUFFER (created on first use) and its reshapes / AFTERs *)
+(* tinygrad: UOp.buffer for a BUFFER (created on first use) and its reshapes / AFTERs; views of a buffer are
+   Callify.buffer's, which finds their offset with the rewrite rules *)
 let rec buffer (u : Uop.t) : Device.Buffer.t =
   match u.op with
   | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> buffer u.src.(0)
@@ -113,34 +111,11 @@ let rec buffer (u : Uop.t) : Device.Buffer.t =
        let b = Device.Buffer.create d (max_numel u) u.dtype in
        set u b;
        b)
-  | _ when base u != u || u.op == Ops.Bitcast -> buffer_view u
+  | _ when base u != u || u.op == Ops.Bitcast ->
+    (match find u with
+     | Some b -> b
+     | None -> invalid_arg ("buffer: " ^ Ops.to_string u.op ^ " is a view of a buffer (Callify.buffer resolves views)"))
   | _ -> invalid_arg ("buffer: must be BUFFER, got " ^ Ops.to_string u.op)
-
-(* a SHRINK / BITCAST view of a BUFFER (what the memory planner makes): a Device view at the byte offset *)
-and buffer_view (u : Uop.t) : Device.Buffer.t =
-  match find u with
-  | Some b -> b
-  | None ->
-    match !contiguous_view_hook u with
-    | Some (b, offset) ->
-      let v = Device.Buffer.view (buffer (base b)) (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
-      set u v;
-      v
-    | None ->
-    let rec go (x : Uop.t) off =
-      match x.op with
-      | Ops.Bitcast | Ops.Reshape -> go x.src.(0) off
-      | Ops.Shrink ->
-        (match marg x with
-         | `Pairs [ (Sint st, _) ] -> go x.src.(0) (off + (st * Dtype.itemsize x.dtype))
-         | _ -> invalid_arg "buffer: only 1-d SHRINK views are supported")
-      | Ops.Buffer -> (buffer x, off)
-      | _ -> invalid_arg (Printf.sprintf "buffer: non-contiguous view is not supported for %s buffer"
-                            (Option.value (device u) ~default:"?")) in
-    let b, off = go u 0 in
-    let v = Device.Buffer.view b (max_numel u) u.dtype off in
-    set u v;
-    v
 
 (* tinygrad: UOp.realized *)
 let realized (u : Uop.t) : Device.Buffer.t option =

@@ -59,11 +59,8 @@ val contiguous : ?tag:Uop.arg -> Uop.t -> Uop.t
 (** A fresh BUFFER uop backed by this Buffer. tinygrad [UOp.from_buffer]. *)
 val from_buffer : Device.Buffer.t -> Uop.t
 
-(** [UOp.contiguous_view], set by [Callify] (it needs the rewrite rules). *)
-val contiguous_view_hook : (Uop.t -> (Uop.t * int) option) ref
-
-(** The Buffer of a BUFFER (created, not allocated, on first use), of its reshapes and AFTERs, and of contiguous
-    views of it (movement ops, SHRINK/BITCAST). tinygrad [UOp.buffer]. *)
+(** The Buffer of a BUFFER (created, not allocated, on first use), of its reshapes and AFTERs, and of views already
+    resolved by [Callify.buffer] (which resolves the others). tinygrad [UOp.buffer]. *)
 val buffer : Uop.t -> Device.Buffer.t
 
 (** The Buffer of a BUFFER if it is allocated. tinygrad [UOp.realized]. *)

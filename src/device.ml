@@ -178,8 +178,8 @@ let get ix =
     Hashtbl.replace opened ix d;
     d
 
-(* tinygrad: Compiled.renderer — the renderer of each device class that is not the CPU (whose Clang renderer the
-   engine builds itself); a backend registers it with its device class, the function gets the device ("CUDA:1") *)
+(* tinygrad: Compiled.renderer — the renderer of each device class; a backend registers it with its device class,
+   the function gets the device ("CUDA:1") *)
 let renderers : (string, string -> Renderer.t) Hashtbl.t = Hashtbl.create 4
 
 let register_renderer name f = Hashtbl.replace renderers (String.uppercase_ascii name) f

@@ -106,7 +106,7 @@ val get : string -> compiled
 (** Registers the renderer of a device class (tinygrad's [Compiled.renderer]); the function gets the device. *)
 val register_renderer : string -> (string -> Renderer.t) -> unit
 
-(** The renderer of a (non-CPU) device; [Invalid_argument] when none is registered. *)
+(** The renderer of a device; [Invalid_argument] when none is registered. *)
 val renderer : string -> Renderer.t
 
 (** tinygrad's Buffer: allocated on first use, views share their base's memory. *)

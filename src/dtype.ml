@@ -121,15 +121,13 @@ let max d =
     (match min d with I m -> I (Z.add (Z.sub (Z.shift_left Z.one (bitsize d)) Z.one) m) | _ -> assert false)
   else if is_float d then F infinity else B true
 
-(* DEFAULT_FLOAT / DEFAULT_INT are read once from the environment, as tinygrad's helpers do *)
-let env_dtype key default =
-  match Sys.getenv_opt key with
-  | None | Some "" -> default
-  | Some s -> (match of_string s with Some d -> d | None -> invalid_arg (key ^ ": unknown dtype " ^ s))
-let default_float_v = lazy (env_dtype "DEFAULT_FLOAT" Float32)
-let default_int_v = lazy (env_dtype "DEFAULT_INT" Int32)
-let default_float () = Lazy.force default_float_v
-let default_int () = Lazy.force default_int_v
+(* the dtype named by the context variable DEFAULT_FLOAT / DEFAULT_INT (the default when empty) *)
+let dtype_of_var (v : string Helpers.context_var) default =
+  match v.value with
+  | "" -> default
+  | s -> (match of_string s with Some d -> d | None -> invalid_arg (v.key ^ ": unknown dtype " ^ s))
+let default_float () = dtype_of_var Helpers.default_float Float32
+let default_int () = dtype_of_var Helpers.default_int Int32
 
 let from_const = function
   | B _ | Invalid -> Bool
@@ -194,7 +192,7 @@ let can_lossless_cast dt0 dt1 =
 let sum_acc_dtype dt =
   if is_unsigned dt then least_upper_dtype [ dt; Uint32 ]
   else if is_int dt || dt = Bool then least_upper_dtype [ dt; Int32 ]
-  else least_upper_dtype [ dt; env_dtype "SUM_DTYPE" Float32 ]
+  else least_upper_dtype [ dt; dtype_of_var Helpers.sum_dtype Float32 ]
 
 (* ---------- float formats ---------- *)
 

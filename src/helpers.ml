@@ -128,6 +128,10 @@ let register key =
 let int_var key default = register key; { key; value = getenv key default }
 let string_var key default = register key; { key; value = getenv_str key default }
 
+(* a second variable for a key that tinygrad reads with two defaults in two places (TC_OPT: 0 in helpers.py,
+   2 in search.py's action list) *)
+let int_var_alias key default = { key; value = getenv key default }
+
 type binding = Bind : 'a context_var * 'a -> binding
 
 type saved = Saved : 'a context_var * 'a -> saved
@@ -266,6 +270,40 @@ let cpu_opt = register "CPU_OPT"; { key = "CPU_OPT"; value = cpu_opt_of_string (
 
 (* the float32 vector width of fast CPU kernels: 0 takes it from the host ISA, else 2, 4, 8 or 16 *)
 let cpu_vec = int_var "CPU_VEC" 0
+
+(* not in tinygrad: THREAD shards on the CPU's thread pool (0: one after another, as tinygrad runs them) *)
+let cpu_pool = int_var "CPU_POOL" 1
+
+(* the knobs tinygrad reads with a plain getenv where it uses them; here they are context variables too *)
+let default_float = string_var "DEFAULT_FLOAT" ""
+let default_int = string_var "DEFAULT_INT" ""
+let sum_dtype = string_var "SUM_DTYPE" ""
+let expand_ssa = int_var "EXPAND_SSA" 0
+let aligned = int_var "ALIGNED" 1
+let dmc = int_var "DMC" 0
+let allow_half8 = int_var "ALLOW_HALF8" 0
+let mv = int_var "MV" 1
+let mv_blocksize = int_var "MV_BLOCKSIZE" 4
+let mv_threads_per_row = int_var "MV_THREADS_PER_ROW" 8
+let mv_rows_per_thread = int_var "MV_ROWS_PER_THREAD" 4
+let reduceop_split_threshold = int_var "REDUCEOP_SPLIT_THRESHOLD" 32768
+let reduceop_split_size = int_var "REDUCEOP_SPLIT_SIZE" 22
+let beam_tc_opt = int_var_alias "TC_OPT" 2
+let beam_padto = int_var "BEAM_PADTO" 0
+let beam_uops_max = int_var "BEAM_UOPS_MAX" 3000
+let beam_upcast_max = int_var "BEAM_UPCAST_MAX" 256
+let beam_local_max = int_var "BEAM_LOCAL_MAX" 1024
+let beam_log_surpass_max = int_var "BEAM_LOG_SURPASS_MAX" 0
+let beam_strict_mode = int_var "BEAM_STRICT_MODE" 0
+let beam_estimate = int_var "BEAM_ESTIMATE" 1
+let beam_debug = int_var "BEAM_DEBUG" 0
+let beam_min_progress = string_var "BEAM_MIN_PROGRESS" "0.01"
+let jitbeam = int_var "JITBEAM" (-1)
+let unsafe_allow_jit_buffer = int_var "UNSAFE_ALLOW_JIT_BUFFER" 0
+let optim_dtype = string_var "OPTIM_DTYPE" "float32"
+let const_lr = int_var "CONST_LR" 0
+let assert_compile = int_var "ASSERT_COMPILE" 0
+let cc = string_var "CC" ""
 
 (* ---------- global counters ---------- *)
 

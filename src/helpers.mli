@@ -220,7 +220,8 @@ val parallel : int context_var
 (** [PROFILE] (|VIZ|). *)
 val profile : int context_var
 
-(** [SPEC] (1). *)
+(** [SPEC] (1): {!Spec.type_verify} checks the tensor graph, the kernel graph, each kernel AST and each program
+    (0 skips it). *)
 val spec : int context_var
 
 (** [CHECK_OOB] (0). *)
@@ -232,7 +233,7 @@ val pcontig : int context_var
 (** [DEBUG_RANGEIFY] (0). *)
 val debug_rangeify : int context_var
 
-(** [TUPLE_ORDER] (1). *)
+(** [TUPLE_ORDER] (1): the linearizer breaks priority ties by [UOp.tuplize]. *)
 val tuple_order : int context_var
 
 (** [CCACHE] (1): 0 disables the compiler's disk cache. *)
@@ -273,6 +274,99 @@ val cpu_opt : cpu_opt context_var
 (** [CPU_VEC] (0): the float32 vector width of [Cpu_fast] kernels; 0 takes it from the host ISA (16 with AVX-512,
     8 with AVX/AVX2, else 4), 2, 4, 8 or 16 force it. *)
 val cpu_vec : int context_var
+
+(** [CPU_POOL] (1), not a tinygrad knob: 0 runs core_id shards in order as tinygrad does, 1 in parallel on at most
+    as many threads as CPUs, n >= 2 on at most n threads. *)
+val cpu_pool : int context_var
+
+(** {2 Knobs tinygrad reads with a plain getenv where it uses them} *)
+
+(** [DEFAULT_FLOAT] (""): the default float dtype by name ([Dtype.default_float]; float32 when empty). *)
+val default_float : string context_var
+
+(** [DEFAULT_INT] (""): the default int dtype by name ([Dtype.default_int]; int32 when empty). *)
+val default_int : string context_var
+
+(** [SUM_DTYPE] (""): the float accumulator of sums ([Dtype.sum_acc_dtype]; float32 when empty). *)
+val sum_dtype : string context_var
+
+(** [EXPAND_SSA] (0): the C renderer gives every value its own variable. *)
+val expand_ssa : int context_var
+
+(** [ALIGNED] (1): the C renderer marks global buffers as aligned. *)
+val aligned : int context_var
+
+(** [DMC] (0): disables memory coalescing. *)
+val dmc : int context_var
+
+(** [ALLOW_HALF8] (0): half loads/stores may coalesce to 8 lanes. *)
+val allow_half8 : int context_var
+
+(** [MV] (1): the matrix-vector heuristic on devices with locals. *)
+val mv : int context_var
+
+(** [MV_BLOCKSIZE] (4). *)
+val mv_blocksize : int context_var
+
+(** [MV_THREADS_PER_ROW] (8). *)
+val mv_threads_per_row : int context_var
+
+(** [MV_ROWS_PER_THREAD] (4). *)
+val mv_rows_per_thread : int context_var
+
+(** [REDUCEOP_SPLIT_THRESHOLD] (32768): split_reduceop's minimum input/output size ratio. *)
+val reduceop_split_threshold : int context_var
+
+(** [REDUCEOP_SPLIT_SIZE] (22): log2 of split_reduceop's largest intermediate. *)
+val reduceop_split_size : int context_var
+
+(** [TC_OPT] as BEAM's action list reads it (default 2, where {!tc_opt} defaults to 0, as in tinygrad). *)
+val beam_tc_opt : int context_var
+
+(** [BEAM_PADTO] (0): BEAM also tries PADTO. *)
+val beam_padto : int context_var
+
+(** [BEAM_UOPS_MAX] (3000): BEAM skips candidates with more uops. *)
+val beam_uops_max : int context_var
+
+(** [BEAM_UPCAST_MAX] (256). *)
+val beam_upcast_max : int context_var
+
+(** [BEAM_LOCAL_MAX] (1024). *)
+val beam_local_max : int context_var
+
+(** [BEAM_LOG_SURPASS_MAX] (0): log candidates skipped for size. *)
+val beam_log_surpass_max : int context_var
+
+(** [BEAM_STRICT_MODE] (0): a failing candidate raises instead of being skipped. *)
+val beam_strict_mode : int context_var
+
+(** [BEAM_ESTIMATE] (1): BEAM may time candidates on a smaller problem size. *)
+val beam_estimate : int context_var
+
+(** [BEAM_DEBUG] (0). *)
+val beam_debug : int context_var
+
+(** [BEAM_MIN_PROGRESS] ("0.01"): microseconds a step must gain for BEAM to go on. *)
+val beam_min_progress : string context_var
+
+(** [JITBEAM] (-1: BEAM's value): the beam width for kernels compiled by TinyJit. *)
+val jitbeam : int context_var
+
+(** [UNSAFE_ALLOW_JIT_BUFFER] (0): allows reading tensor data during a JIT capture. *)
+val unsafe_allow_jit_buffer : int context_var
+
+(** [OPTIM_DTYPE] ("float32"): the dtype of optimizer state. *)
+val optim_dtype : string context_var
+
+(** [CONST_LR] (0): the learning rate is a constant in the kernels rather than a buffer. *)
+val const_lr : int context_var
+
+(** [ASSERT_COMPILE] (0): compiling a kernel fails (tests that everything is cached). *)
+val assert_compile : int context_var
+
+(** [CC] (""): the C compiler (clang, else gcc, when empty). *)
+val cc : string context_var
 
 (** {1 Global counters} *)
 

@@ -186,25 +186,11 @@ let assign x v =
   end
 
 (* tinygrad: UOp.buffer — with views of a buffer (movement ops that stay a contiguous range) as Buffer views *)
-let rec uop_buffer op (u : Uop.t) : Device.Buffer.t =
-  match u.op with
-  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> uop_buffer op u.src.(0)
-  | _ when u != Uop.base u || u.op == Ops.Bitcast ->
-    (match Buffers.find u with
-     | Some b -> b
-     | None ->
-       (match Callify.contiguous_view u with
-        | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
-        | Some (b, offset) ->
-          let buf = Buffers.buffer (Uop.base b) in
-          let v = Device.Buffer.view buf (Uop.max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
-          Buffers.set u v;
-          v))
-  | _ -> Buffers.buffer u
+let uop_buffer op (u : Uop.t) : Device.Buffer.t = Callify.buffer ~op u
 
 (* tinygrad: Tensor._buffer — contiguous, realized, on a device *)
 let buffer_of op x =
-  if !Realize.capturing <> [] && Helpers.getenv "UNSAFE_ALLOW_JIT_BUFFER" 0 = 0 then
+  if !Realize.capturing <> [] && Helpers.unsafe_allow_jit_buffer.value = 0 then
     raise (Realize.Jit_error (op ^ ": cannot access tensor data during JIT capture, the value will be baked in"));
   let x = if Dtype.is_weak (uop x).dtype then cast x (Dtype.strong_dtype (uop x).dtype) else x in
   let c = contiguous x in
@@ -333,9 +319,6 @@ let to_device x device =
       set_is_param ret (is_param x);
       ret
     end
-
-(* tinygrad: Tensor.training *)
-let training = ref false
 
 (* ---------- creation helpers, indexing, linear algebra, nn functions (tinygrad mixin/op.py) ---------- *)
 
@@ -492,17 +475,14 @@ let kaiming_normal ?dtype ?device ?a shp = named "kaiming_normal" @@ fun () -> w
 let multinomial ?num_samples ?replacement x =
   named "multinomial" @@ fun () -> wrap ~op:"multinomial" (Mixin_rand.multinomial ?num_samples ?replacement (uop x))
 
-(* [training] or TRAINING=1 turns dropout on *)
-let with_training f =
-  if !training && Helpers.training.value = 0 then Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f else f ()
-
+(* both active when TRAINING (Helpers.training, tinygrad's Tensor.training) is on *)
 let dropout ?p x =
-  named "dropout" @@ fun () -> with_training (fun () -> let u = Mixin_rand.dropout ?p (uop x) in if u == (uop x) then x else wrap ~op:"dropout" u)
+  named "dropout" @@ fun () -> let u = Mixin_rand.dropout ?p (uop x) in if u == uop x then x else wrap ~op:"dropout" u
 let scaled_dot_product_attention ?mask ?dropout_p ?is_causal ?enable_gqa q k v =
-  named "scaled_dot_product_attention" @@ fun () -> with_training (fun () ->
-      wrap ~op:"scaled_dot_product_attention"
-        (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
-           (uop q) (uop k) (uop v)))
+  named "scaled_dot_product_attention" @@ fun () ->
+  wrap ~op:"scaled_dot_product_attention"
+    (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
+       (uop q) (uop k) (uop v))
 
 (* infix operators *)
 module O = struct

@@ -185,9 +185,6 @@ val cat : ?dim:int -> t list -> t
 (** A copy on another device (the tensor itself when already there or device-less). tinygrad [Tensor.to]. *)
 val to_device : t -> string -> t
 
-(** Whether dropout and friends are active. tinygrad [Tensor.training]. *)
-val training : bool ref
-
 (** {1 Creation helpers, indexing, linear algebra and nn functions}
     tinygrad [mixin/op.py] (see {!Mixin_op}). *)
 
@@ -351,8 +348,8 @@ val kaiming_normal : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -
 (** Indices drawn from a 1-d / 2-d weight tensor (with replacement, or one sample). tinygrad [multinomial]. *)
 val multinomial : ?num_samples:int -> ?replacement:bool -> t -> t
 
-(** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when {!training} (or TRAINING=1),
-    else the identity. tinygrad [dropout]. *)
+(** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when the TRAINING context variable
+    ([Helpers.training]) is set, else the identity. tinygrad [dropout]. *)
 val dropout : ?p:float -> t -> t
 
 (** [scaled_dot_product_attention q k v]: [softmax(q k^T / sqrt d + mask) v] (a bool [mask] selects; [is_causal]

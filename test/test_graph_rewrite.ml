@@ -120,7 +120,7 @@ let test_stop_early () =
     check (v <> 3 && v <> 4) "visited const %d under a substituted node" v;
     None in
   let pm_cvisit = Upat.matcher [ Upat.rule (Upat.pat Ops.Const ~name:"c") visit_const ] in
-  let ret = Upat.substitute ~extra_pm:pm_cvisit Uop.O.(c + d) [ (c, cn) ] in
+  let ret = Upat.substitute ~extra_pm:(Upat.lift pm_cvisit) Uop.O.(c + d) [ (c, cn) ] in
   check_is ~what:"cn+d" Uop.O.(cn + d) ret
 
 (* ---- TestWalkRewrite: top-down walk ---- *)

@@ -4,7 +4,7 @@ let () = if Tinygrad.Helpers.dev_device () = "" then Tinygrad.Helpers.dev.value 
 let () =
   Test_util.run_suites
     [ ("dtype", Test_dtype.tests);
-      ("uop", Test_uop.tests);
+      ("uop", Test_uop.tests); ("spec", Test_spec.tests);
       ("pattern_matcher", Test_pattern_matcher.tests);
       ("graph_rewrite", Test_graph_rewrite.tests);
       ("uop_vmin_vmax", Test_uop_vmin_vmax.tests);

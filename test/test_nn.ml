@@ -191,12 +191,12 @@ let misc_cases : case list = [
       check_invalid_arg ~what:"step without TRAINING" (fun () -> O.step opt);
       (* no grad *)
       check_invalid_arg ~what:"step without grad" (fun () -> training (fun () -> O.step opt)));
-  ("sequential_and_training_ref", fun () ->
-      (* Tensor.training := true enables TRAINING for the optimizer *)
+  ("sequential_and_training_var", fun () ->
+      (* setting the TRAINING context variable enables the optimizer *)
       let w = T.realize (T.of_float_array [| 2 |] [| 1.; 2. |]) in
       let opt = O.sgd ~lr:0.5 [ w ] in
-      T.training := true;
-      Fun.protect ~finally:(fun () -> T.training := false) (fun () ->
+      Helpers.training.value <- 1;
+      Fun.protect ~finally:(fun () -> Helpers.training.value <- 0) (fun () ->
           O.zero_grad opt;
           T.backward (T.sum (Nn.sequential [ T.square ] w));
           O.step opt);

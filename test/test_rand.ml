@@ -139,12 +139,11 @@ let test_dropout () =
   check (T.dropout ~p:0.3 x == x) "dropout is the identity unless training";
   (* Tensor.manual_seed(5); with Context(TRAINING=1): x.dropout(0.3) *)
   T.manual_seed 5;
-  T.training := true;
-  let y = Fun.protect ~finally:(fun () -> T.training := false) (fun () -> T.dropout ~p:0.3 x) in
+  let y = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () -> T.dropout ~p:0.3 x) in
   close "dropout" [| 0.0; 2.857142925262451; 4.285714149475098; 0.0; 0.0; 8.571428298950195; 10.0; 11.428571701049805;
                      0.0; 0.0; 15.714285850524902; 17.14285659790039 |] (T.to_float_array y);
-  check_invalid_arg ~what:"dropout p=1.5" (fun () -> T.training := true;
-    Fun.protect ~finally:(fun () -> T.training := false) (fun () -> T.dropout ~p:1.5 x))
+  check_invalid_arg ~what:"dropout p=1.5" (fun () ->
+    Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () -> T.dropout ~p:1.5 x))
 
 let sdpa_inputs () =
   let q = T.of_float_array [| 2; 3; 4 |] (Array.init 24 (fun i -> Int32.float_of_bits (Int32.bits_of_float (float_of_int i *. 0.1 -. 1.0)))) in

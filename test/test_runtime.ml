@@ -106,7 +106,7 @@ let pool_many_vars_src =
   Printf.sprintf "void E_mv_t(int* restrict data0_8, %s) {\n\
                  \  *(data0_8+core_id) = data1_+data19_*100+data20_*1000+core_id*10;\n}\n" (String.concat ", " ps)
 
-let with_pool n f = Helpers.(context [ Bind (Ops_cpu.cpu_pool, n) ]) f
+let with_pool n f = Helpers.(context [ Bind (Helpers.cpu_pool, n) ]) f
 
 (* (name, global size 0) of the compiled kernels of a tensor that have a core_id var; the LINEAR is compiled and then
    run (linear_with_vars hands the tensor's buffers over to it) *)

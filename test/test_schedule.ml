@@ -57,11 +57,10 @@ let test_schedule_and_run () =
   let s = U.create Ops.Reduce ~src:[| U.add a b |] ~arg:(U.Reduce_arg (Ops.Add, 1)) in
   let m = U.mul a b in
   let call, bm = Callify.transform_to_call (U.sink [ s; m ]) in
-  let saved = !Schedule.get_kernel_graph in
-  Schedule.get_kernel_graph := (fun _ -> kernel_graph ());
-  Fun.protect ~finally:(fun () -> Schedule.get_kernel_graph := saved) (fun () ->
+  let get_kernel_graph _ = kernel_graph () in
+  (
       Helpers.context [ Helpers.Bind (Helpers.scache, 0) ] (fun () ->
-          let linear, var_vals = Schedule.create_linear_with_vars call in
+          let linear, var_vals = Schedule.create_linear_with_vars ~get_kernel_graph call in
           check_int ~what:"kernels" 2 (Array.length linear.src);
           check (var_vals = []) "no vars";
           (* tinygrad's LIN: CALL(ast1, BUFFER out1, a, b), CALL(ast2, BUFFER out2, a, b) *)
@@ -109,11 +108,10 @@ let test_chain_run () =
     let x1 = tagged (p 0) and x18 = tagged (p ~n:1 3) in
     let x0 = U.after x1 [ Buffers.call ast1 [ x1; tagged (p 1); tagged (p 2) ] ] in
     U.sink [ x0; U.after x18 [ Buffers.call ast2 [ x18; x0 ] ] ] in
-  let saved = !Schedule.get_kernel_graph in
-  Schedule.get_kernel_graph := (fun _ -> kg ());
-  Fun.protect ~finally:(fun () -> Schedule.get_kernel_graph := saved) (fun () ->
+  let get_kernel_graph _ = kg () in
+  (
       Helpers.context [ Helpers.Bind (Helpers.scache, 0) ] (fun () ->
-          let linear, _ = Schedule.create_linear_with_vars call in
+          let linear, _ = Schedule.create_linear_with_vars ~get_kernel_graph call in
           check_int ~what:"kernels" 2 (Array.length linear.src);
           (* tinygrad's LIN: CALL(ast1, BUFFER(4), a, b), CALL(ast2, BUFFER(5), BUFFER(4)) *)
           check (linear.src.(1).src.(2) == linear.src.(0).src.(1) && linear.src.(0).src.(2) == a) "buffers of the LINEAR";
@@ -129,15 +127,14 @@ type tensor = { mutable u : U.t }
 
 let test_cache_and_apply_map () =
   let count = ref 0 in
-  let saved = !Schedule.get_kernel_graph in
-  Schedule.get_kernel_graph := (fun _ -> incr count; kernel_graph ());
-  Fun.protect ~finally:(fun () -> Schedule.get_kernel_graph := saved) (fun () ->
+  let get_kernel_graph _ = incr count; kernel_graph () in
+  (
       Helpers.context [ Helpers.Bind (Helpers.scache, 1) ] (fun () ->
           let run xs ys =
             let a = realized_buffer xs and b = realized_buffer ys in
             let ta = { u = a } and ts = { u = U.create Ops.Reduce ~src:[| U.add a b |] ~arg:(U.Reduce_arg (Ops.Add, 1)) }
             and tm = { u = U.mul a b } in
-            let linear, var_vals = Schedule.linear_with_vars
+            let linear, var_vals = Schedule.linear_with_vars ~get_kernel_graph
                 ~apply_map:(Callify.apply_map_to_tensors ~get:(fun t -> t.u) ~set:(fun t u -> t.u <- u) [ ta; ts; tm ]) [ ts.u; tm.u ] in
             check (ta.u == a) "an input tensor keeps its buffer";
             check (Buffers.has_buffer_identity ts.u && Buffers.has_buffer_identity tm.u) "outputs become buffers";
@@ -236,7 +233,7 @@ let test_end_to_end () =
     List.iter (fun (name, build, kernels, values) ->
         let out, n = realize_uops [ build () ] in
         check_int ~what:(name ^ " kernels") kernels n;
-        let got = Device.Buffer.to_floats (Buffers.buffer (List.hd out)) in
+        let got = Device.Buffer.to_floats (Callify.buffer (List.hd out)) in
         check (got = values) "%s values: %s" name (String.concat " " (Array.to_list (Array.map string_of_float got)))) cases
   with Failure m when (let k = "not ported yet" in
                        let lm = String.length m and lk = String.length k in

@@ -499,6 +499,7 @@ let pm_initial_symbolic = Upat.(Symbolic.sym @@@ Simplify.pm_flatten_range)
 (* tinygrad: full_rewrite_to_sink — every codegen pass from the kernel AST to the sink the linearizer orders *)
 let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : Uop.t =
   if Helpers.debug.value >= 5 then print_endline (Render.pyrender ast);
+  if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor ast;
   (* multi_pm (in-kernel UNSHARD resolution for multi-device) is the identity here: multi-device is not ported *)
   let sink = ast in
   (* preprocess *)
@@ -572,7 +573,9 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   let sink = gr ~bottom_up:true ~name:"add control flow" Linearizer.pm_add_control_flow (Linearizer.cfg_context sink) sink in
   (* put unnumbered variable PARAMs in slots *)
   let num_params = List.length (List.filter (fun x -> x.op == Ops.Param && (param_arg x).slot <> -1) (toposort sink)) in
-  gr ~walk:true ~name:"number params with -1" pm_number_params (ref num_params) sink
+  let sink = gr ~walk:true ~name:"number params with -1" pm_number_params (ref num_params) sink in
+  if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_program sink;
+  sink
 
 (* ---------- linearize / render ---------- *)
 

@@ -117,7 +117,7 @@ let resolve_params (call : Uop.t) inputs = List.map (resolve inputs) (get_call_a
 
 (* tinygrad: exec_copy *)
 let exec_copy ~inputs (call : Uop.t) : float option =
-  match List.map Buffers.buffer (resolve_params call inputs) with
+  match List.map (fun u -> Callify.buffer u) (resolve_params call inputs) with
   | dest :: src :: _ ->
     let dest = Device.Buffer.ensure_allocated dest and src = Device.Buffer.ensure_allocated src in
     Device.Buffer.copy_from dest src;
@@ -128,7 +128,7 @@ let exec_copy ~inputs (call : Uop.t) : float option =
 let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float option =
   let info = program_info prg in
   let resolved = Array.of_list (resolve_params call inputs) in
-  let bufs = List.map (fun g -> Device.Buffer.ensure_allocated (Buffers.buffer resolved.(g))) info.globals in
+  let bufs = List.map (fun g -> Device.Buffer.ensure_allocated (Callify.buffer resolved.(g))) info.globals in
   let device = match Buffers.device call.src.(1) with Some d -> d | None -> Device.default () in
   let rt = get_runtime device prg in
   (* tinygrad ProgramInfo.vals: runtime vars (core_id) get no value here, the runtime fills them in per shard *)
@@ -150,11 +150,6 @@ let pm_flatten_linear : unit P.matcher =
              Some (replace lin ~src:(Array.concat (List.map (fun (c : Uop.t) -> if c.op == Ops.Linear then c.src else [| c |])
                                                       (Array.to_list lin.src))))) ])
 
-(* the renderer of a device: the CPU's Clang renderer, else the one its backend registered in Device *)
-let renderer_for device =
-  if device = "CPU" || String.length device >= 4 && String.sub device 0 4 = "CPU:" then Cstyle.clang_renderer ()
-  else Device.renderer device  (* the renderer an optional backend registered (CUDA, METAL) *)
-
 (* tinygrad: lower_and_compile — every kernel AST lowered once (Codegen.to_program caches by AST), swapped into its
    calls *)
 let lower_and_compile (linear : Uop.t) : Uop.t =
@@ -166,7 +161,7 @@ let lower_and_compile (linear : Uop.t) : Uop.t =
           | Some p -> p
           | None ->
             let device = match Buffers.device c with Some d -> d | None -> Device.default () in
-            let p = Codegen.to_program ast (renderer_for device) in
+            let p = Codegen.to_program ast (Device.renderer device) in
             Tbl.replace progs ast p;
             p in
         replace c ~src:(Array.append [| prg |] (Array.sub c.src 1 (Array.length c.src - 1)))

@@ -39,7 +39,7 @@ let jit_lower (linear : Uop.t) (held_bufs : Uop.t list) (input_uops : Uop.t list
     P.substitute ~walk:true linear
       (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.device u) i u.dtype)) input_uops) in
   let linear = Memory.memory_plan_rewrite ~held_bufs linear in
-  Realize.compile_linear ~beam:(Helpers.getenv "JITBEAM" Helpers.beam.value) linear
+  Realize.compile_linear ~beam:(if Helpers.jitbeam.value >= 0 then Helpers.jitbeam.value else Helpers.beam.value) linear
 
 (* tinygrad: get_call_outs_ins *)
 let get_call_outs_ins (call : Uop.t) : int list * int list =
@@ -117,6 +117,9 @@ let unbind_all (u : Uop.t) : Uop.t * (Uop.t * int) list =
     (P.substitute u (List.map2 (fun b (v, _) -> (b, v)) bound pairs), pairs)
 
 (* tinygrad: _prepare_jit_inputs — the input buffers, Variable values, names and expected input info *)
+(* mop_cleanup as substitute's extra rules *)
+let mop_cleanup_subst = lazy (P.lift Movement.mop_cleanup)
+
 let prepare_jit_inputs (args : Tensor.t list) =
   let names = List.mapi (fun i _ -> i) args in
   let uops () = List.map Tensor.uop args in
@@ -130,7 +133,7 @@ let prepare_jit_inputs (args : Tensor.t list) =
   if has_dup input_buf_uops then jit_error "duplicate inputs to JIT";
   let noop = Uop.create Ops.Noop in
   let inputs = List.map (fun (u : Uop.t) ->
-      let view, vv = unbind_all (P.substitute ~extra_pm:Movement.mop_cleanup u [ (base u, noop) ]) in
+      let view, vv = unbind_all (P.substitute ~extra_pm:(Lazy.force mop_cleanup_subst) u [ (base u, noop) ]) in
       (view, vv, u)) input_uops in
   let var_vals = ref [] in
   List.iter (fun (_, vv, _) -> List.iter (fun (v, x) -> if not (List.mem_assoc (expr v) !var_vals) then

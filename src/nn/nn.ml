@@ -8,7 +8,7 @@ module Optim = Optim
 module State = State
 module Datasets = Datasets
 
-(* tinygrad's TRAINING (or the API's Tensor.training) *)
+(* tinygrad's TRAINING context var *)
 let training () = Optim.training_enabled ()
 
 (* the named tensors of optional attributes, skipping the absent ones (get_state_dict skips None) *)

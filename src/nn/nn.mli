@@ -2,7 +2,7 @@
     BatchNorm the running statistics, which are not parameters); [create] draws them with tinygrad's default
     initialisation, in tinygrad's order (the threefry RNG gives tinygrad's values for the same seed); [forward] is
     tinygrad's [__call__]; [state_dict] names the tensors as tinygrad's attributes, in their order (what
-    [State.get_state_dict] finds in a tinygrad object). TRAINING (the context var or [Tensor.training]) switches
+    [State.get_state_dict] finds in a tinygrad object). TRAINING (the context var [Helpers.training]) switches
     BatchNorm to batch statistics and running-statistics updates. *)
 
 (** The optimizers ({!Optim}). *)

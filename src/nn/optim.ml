@@ -3,8 +3,8 @@
 
 module T = Tensor
 
-(* tinygrad's TRAINING context var, or the API's [Tensor.training] *)
-let training_enabled () = !T.training || Helpers.training.value <> 0
+(* tinygrad's TRAINING context var *)
+let training_enabled () = Helpers.training.value <> 0
 
 type lars = {
   momentum : float;
@@ -59,13 +59,13 @@ let base ~op ?device ?fused (params : T.t list) lr =
   let buffers = dedup (List.filter (fun (x : T.t) -> not (Tensor_base.is_param x)) params) in
   let device = match device with Some d -> d | None -> T.device (List.hd ps) in
   let param_dtype =
-    let s = Helpers.getenv_str "OPTIM_DTYPE" "float32" in
+    let s = Helpers.optim_dtype.value in
     match Dtype.of_string s with Some d -> d | None -> invalid_arg (op ^ ": unknown OPTIM_DTYPE " ^ s) in
   let fused = match fused with Some f -> f | None -> Helpers.fuse_optim.value <> 0 in
   (* store lr in at least float32 precision *)
   let lr_dtype = Dtype.least_upper_dtype [ Dtype.default_float (); Dtype.float32 ] in
   let lr_t =
-    if Helpers.getenv "CONST_LR" 0 <> 0 then T.full ~dtype:lr_dtype ~device [||] lr
+    if Helpers.const_lr.value <> 0 then T.full ~dtype:lr_dtype ~device [||] lr
     else Tensor_base.from_py_floats ~device lr_dtype [| lr |] in
   let pos_params =
     if fused then List.rev (List.fold_left (fun acc p -> (List.hd acc + T.numel p) :: acc) [ 0 ] ps) else [] in
@@ -175,7 +175,7 @@ let rec schedule_step = function
   | Group os -> List.concat_map schedule_step os
   | Optimizer o ->
     if not (training_enabled ()) then
-      invalid_arg "Optim.schedule_step: TRAINING must be enabled to use the optimizer (Tensor.training := true or TRAINING=1)";
+      invalid_arg "Optim.schedule_step: TRAINING must be enabled to use the optimizer (Helpers.context [ Bind (Helpers.training, 1) ] or TRAINING=1)";
     let updates, extra =
       if o.fused then begin
         (* optimizer fusion just concatenates all the buffers, runs the _step, then splits them back up *)

@@ -9,7 +9,7 @@
 (** An optimizer, or a group of them (tinygrad [OptimizerGroup]). *)
 type t
 
-(** Whether TRAINING is on: the TRAINING context var or [Tensor.training]. The step requires it. *)
+(** Whether TRAINING is on: the TRAINING context var ([Helpers.training]). The step requires it. *)
 val training_enabled : unit -> bool
 
 (** [sgd params]: stochastic gradient descent; [lr] 0.001, [momentum] 0, [weight_decay] 0, [nesterov] false,

@@ -302,7 +302,7 @@ let render_lines lang (uops : Uop.t list) =
   let counters = Hashtbl.create 8 in
   let cnt p = Option.value (Hashtbl.find_opt counters p) ~default:0 in
   let name = ref "test" in
-  let expand_ssa = Helpers.getenv "EXPAND_SSA" 0 <> 0 in
+  let expand_ssa = Helpers.expand_ssa.value <> 0 in
   List.iter (fun (u : Uop.t) ->
       let skip =
         match u.op with
@@ -458,7 +458,7 @@ let pm_manual_bf16_cast : unit P.matcher =
 let clang_render_vector_prefix lang dt count =
   (* round (down) to power of two (this is actually the default clang behavior) *)
   let alignment =
-    if Helpers.getenv "ALIGNED" 1 <> 0 && not (Dtype.is_bool dt) then
+    if Helpers.aligned.value <> 0 && not (Dtype.is_bool dt) then
       let n = Dtype.itemsize dt * count in
       let rec p2 k = if 2 * k <= n then p2 (2 * k) else k in
       (* not in tinygrad: CPU_OPT=fast renders vectors wider than float4; they are assumed 16-byte aligned only

@@ -86,7 +86,22 @@ let replace_store_after_with_contig (u : Uop.t) (src : Uop.t) =
 let pm_contiguous_view_offset = Rangeify.pm_contiguous_view_offset
 let contiguous_view = Rangeify.contiguous_view
 
-let () = Buffers.contiguous_view_hook := contiguous_view
+(* tinygrad: UOp.buffer — a view of a buffer (movement ops that keep a contiguous range, SHRINK/BITCAST) is a
+   Buffer view at its offset; [op] names the caller in the error for a view that is not contiguous *)
+let rec buffer ?(op = "buffer") (u : Uop.t) : Device.Buffer.t =
+  match u.op with
+  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> buffer ~op u.src.(0)
+  | _ when u != base u || u.op == Ops.Bitcast ->
+    (match Buffers.find u with
+     | Some b -> b
+     | None ->
+       match contiguous_view u with
+       | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
+       | Some (b, offset) ->
+         let v = Device.Buffer.view (Buffers.buffer (base b)) (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
+         Buffers.set u v;
+         v)
+  | _ -> Buffers.buffer u
 
 (* tinygrad: _make_buffer_view *)
 let make_buffer_view (src : Uop.t) : Uop.t option =

@@ -14,6 +14,11 @@ val pm_contiguous_view_offset : Uop.t Upat.matcher
 (** tinygrad [UOp.contiguous_view]: the BUFFER and element offset when the node is a contiguous range of it. *)
 val contiguous_view : Uop.t -> (Uop.t * int) option
 
+(** The Buffer of a BUFFER, of its reshapes and AFTERs, and of a contiguous view of it (a Buffer view at the
+    view's offset, recorded in [Buffers]); [op] (["buffer"]) names the caller when the view is not contiguous.
+    tinygrad [UOp.buffer]. *)
+val buffer : ?op:string -> Uop.t -> Device.Buffer.t
+
 (** tinygrad [pm_early_transform_tensor_graph]: tagged nodes get CONTIGUOUS, CONTIGUOUS becomes STORE+AFTER. *)
 val pm_early_transform_tensor_graph : alloc_ctx Upat.matcher
 

@@ -153,6 +153,9 @@ let fix_store_hazard (target : Uop.t) (src : Uop.t) : Uop.t option =
     if !found then Some (store target (Buffers.contiguous src)) else None
   end
 
+(* pm_mops as substitute's extra rules *)
+let pm_mops_subst = lazy (P.lift pm_mops)
+
 (* tinygrad: schedule/rangeify.py split_reduceop *)
 let split_reduceop (reduce : Uop.t) (x : Uop.t) : Uop.t option =
   let rshape = shape reduce and xshape = shape x in
@@ -162,13 +165,13 @@ let split_reduceop (reduce : Uop.t) (x : Uop.t) : Uop.t option =
   else begin
     let px = Helpers.prod (List.map (int_of_sint "split_reduceop") xshape) in
     let pr = int_of_sint "split_reduceop" (sprod rshape) in
-    if px / pr < Helpers.getenv "REDUCEOP_SPLIT_THRESHOLD" 32768 then None
+    if px / pr < Helpers.reduceop_split_threshold.value then None
     else begin
       (* get expanded by rangeifying the UOp x *)
       let indexed = index x (List.mapi (fun i s -> if resolve (gt (sint_to_uop s) (const_int 1)) then range s i else const_int 0) xshape) in
-      let range_nums = List.map range_id0 (ranges (P.substitute ~extra_pm:pm_mops indexed [ (base x, create Ops.Noop) ])) in
+      let range_nums = List.map range_id0 (ranges (P.substitute ~extra_pm:(Lazy.force pm_mops_subst) indexed [ (base x, create Ops.Noop) ])) in
       let is_expanded = List.init (List.length xshape) (fun i -> not (List.mem i range_nums)) in
-      let hi = min 256 ((1 lsl Helpers.getenv "REDUCEOP_SPLIT_SIZE" 22) / pr) in
+      let hi = min 256 ((1 lsl Helpers.reduceop_split_size.value) / pr) in
       let cands = List.concat (List.init nred (fun i ->
           List.filter_map (fun d ->
               if int_of_sint "" (List.nth xshape i) mod d = 0 && not (List.nth is_expanded i) then Some (i, d) else None)
@@ -336,16 +339,11 @@ let cleanup_dead_axes (b : Uop.t) : Uop.t option =
     with Symbolic -> None
   end
 
-(* tinygrad: schedule/rangeify.py gate_substitute / pm_gate_substitute. tinygrad's ctx (the substitution dict) is
-   the keys in [gate_keys], set by [pm_gate_substitute] (one matcher, built once) *)
-let gate_keys : Uop.t list ref = ref []
-let pm_gate_substitute_m : unit P.matcher Lazy.t = lazy (
-  P.matcher [ P.rule (P.ops (Array.to_list Ops.all) ~name:"b") (fun m ->
-      let rs = ranges (P.get m "b") in
-      if not (List.exists (fun r -> List.memq r rs) !gate_keys) then raise P.Bottom_up_gate;
-      None) ])
-
-let pm_gate_substitute (keys : Uop.t list) : unit P.matcher = gate_keys := keys; Lazy.force pm_gate_substitute_m
+(* tinygrad: schedule/rangeify.py gate_substitute / pm_gate_substitute (ctx: the substitution table) *)
+let pm_gate_substitute : Uop.t Tbl.t P.matcher =
+  P.matcher [ P.rule_ctx (P.ops (Array.to_list Ops.all) ~name:"b") (fun ctx m ->
+      if not (List.exists (fun r -> Tbl.mem ctx r) (ranges (P.get m "b"))) then raise P.Bottom_up_gate;
+      None) ]
 
 (* if a buffer is being stored just for permutes or something, remove it
    we want to reexpress the indexes of idx2 in terms of the implied b1 *)
@@ -388,7 +386,7 @@ let remove_bufferize (src : Uop.t) (buf : Uop.t) (idx : Uop.t) : Uop.t option =
            NOTE: if buf src is a const, we don't replace it. if idx is Invalid (dead load), don't replace it either *)
         let replaced = List.filter (fun ((k : Uop.t), (v : Uop.t)) -> k.op != Ops.Const && not (v.op == Ops.Const && is_invalid v))
             (List.combine (tail buf) (tail idx)) in
-        Some (P.substitute ~extra_pm:(pm_gate_substitute (List.map fst replaced)) src replaced) in
+        Some (P.substitute ~extra_pm:pm_gate_substitute src replaced) in
       if !buffer_in_reduce then begin
         if pcontig > 2 then begin
           let numel_i (x : Uop.t) = int_of_sint "remove_bufferize" (sprod (shape x)) in
@@ -406,7 +404,7 @@ let remove_bufferize (src : Uop.t) (buf : Uop.t) (idx : Uop.t) : Uop.t option =
                 List.memq k exclude_ranges || List.exists (fun r -> range_axis r = Reduce) (ranges v)) subs in
             if is_subs = [] then None
             else if is_pcontig <> [] then begin
-              let ret = P.substitute ~extra_pm:(pm_gate_substitute (List.map fst is_subs)) src is_subs in
+              let ret = P.substitute ~extra_pm:pm_gate_substitute src is_subs in
               Some (index (create Ops.Stage ~src:(Array.of_list (ret :: List.map fst is_pcontig))
                              ~arg:(Bufferize_opts { bdevice = Bdev_none; baddrspace = Dtype.Local; removable = true }))
                       (List.map snd is_pcontig))
@@ -826,7 +824,10 @@ let kernel_graph_after_rangeify (tsink : Uop.t) : Uop.t =
   let paramarg_start = List.fold_left max (-1) slots + 1 in
   let tsink = P.graph_rewrite ~bottom_up:true ~name:"stage to store" (Lazy.force add_buffers_pm) (ref paramarg_start) tsink in
   let tsink = P.graph_rewrite ~bottom_up:true ~name:"split kernels" split_kernels () tsink in
-  P.graph_rewrite ~name:"remove indexing from call args" pm_no_indexing_calls () tsink
+  let tsink = P.graph_rewrite ~name:"remove indexing from call args" pm_no_indexing_calls () tsink in
+  (* validate the kernel graph *)
+  if Helpers.spec.value > 0 then Spec.type_verify ~enter_calls:false Spec.spec_kernel_graph tsink;
+  tsink
 
 (* tinygrad: schedule/rangeify.py get_kernel_graph (multi_pm and the OPENPILOT_HACKS fold are not ported) *)
 let get_kernel_graph (sink_ : Uop.t) : Uop.t =

@@ -61,9 +61,9 @@ val always_run_ops : Ops.t list
 (** tinygrad [cleanup_dead_axes b]: drop STAGE axes the source does not use (reshape+expand back). *)
 val cleanup_dead_axes : Uop.t -> Uop.t option
 
-(** tinygrad [pm_gate_substitute] for the given substitution keys: do not descend where no key range is open
-    (the keys are held until the next call: use the matcher before calling again). *)
-val pm_gate_substitute : Uop.t list -> unit Upat.matcher
+(** tinygrad [pm_gate_substitute], [Upat.substitute]'s extra rules: do not descend where none of the substituted
+    ranges (the context's keys) is open. *)
+val pm_gate_substitute : Uop.t Uop.Tbl.t Upat.matcher
 
 (** tinygrad [remove_bufferize src buf idx]: the cost function; inline the STAGE into its INDEX when cheap. *)
 val remove_bufferize : Uop.t -> Uop.t -> Uop.t -> Uop.t option

@@ -169,16 +169,12 @@ let pm_resolve_linear_call : unit P.matcher =
              Some (resolve_linear_call (get m "linear_call"))) ]
      @@@ Realize.pm_flatten_linear)
 
-(* the kernel graph builder: Rangeify.get_kernel_graph (a reference so tests can feed hand-built kernel graphs) *)
-let get_kernel_graph : (Uop.t -> Uop.t) ref =
-  ref Rangeify.get_kernel_graph
-
 (* tinygrad: schedule_cache, keyed by the function's structure. UOps are hash-consed, so the function node itself
    is its structural key (tinygrad hashes UOp.key) *)
 let schedule_cache : Uop.t Tbl.t = Tbl.create 16
 
-(* tinygrad: lower_sink_to_linear *)
-let lower_sink_to_linear (fn : Uop.t) : Uop.t option =
+(* tinygrad: lower_sink_to_linear; [get_kernel_graph] builds the kernel graph (Rangeify.get_kernel_graph) *)
+let lower_sink_to_linear ~get_kernel_graph (fn : Uop.t) : Uop.t option =
   match fn.arg with
   | Kernel_info _ -> None
   | _ ->
@@ -188,7 +184,8 @@ let lower_sink_to_linear (fn : Uop.t) : Uop.t option =
     let linear = match hit with
       | Some l -> l
       | None ->
-        let l = create_schedule (!get_kernel_graph fn) in
+        if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor fn;
+        let l = create_schedule (get_kernel_graph fn) in
         if scache then Tbl.replace schedule_cache fn l;
         l in
     let d = Helpers.debug.value in
@@ -199,7 +196,9 @@ let lower_sink_to_linear (fn : Uop.t) : Uop.t option =
     Some linear
 
 (* tinygrad: pm_schedule *)
-let pm_schedule : unit P.matcher = P.(matcher [ rule (pat Ops.Sink ~name:"function") (fun m -> lower_sink_to_linear (get m "function")) ])
+let pm_schedule : (Uop.t -> Uop.t) P.matcher =
+  P.(matcher [ rule_ctx (pat Ops.Sink ~name:"function") (fun get_kernel_graph m ->
+      lower_sink_to_linear ~get_kernel_graph (get m "function")) ])
 
 (* tinygrad: assert_all_same_devices *)
 let assert_all_same_devices (ast : Uop.t) =
@@ -232,9 +231,10 @@ let pm_copy_from_store : unit P.matcher =
 
 (* tinygrad: create_linear_with_vars — the CALL from transform_to_call to a memory-planned LINEAR of kernel calls on
    buffers, and the values of the Variables it uses *)
-let create_linear_with_vars (big_sink : Uop.t) : Uop.t * (string * int) list =
+let create_linear_with_vars ?(get_kernel_graph = Rangeify.get_kernel_graph) (big_sink : Uop.t)
+  : Uop.t * (string * int) list =
   (* big_sink srcs are all the Tensors *)
-  let linear_call = P.graph_rewrite ~enter_calls:true ~name:"schedule to linear" pm_schedule () big_sink in
+  let linear_call = P.graph_rewrite ~enter_calls:true ~name:"schedule to linear" pm_schedule get_kernel_graph big_sink in
   (* this recursively resolves the linear_call and allocates buffers *)
   let linear = P.graph_rewrite ~name:"resolve linear call" pm_resolve_linear_call () linear_call in
   (* create copies *)
@@ -265,13 +265,14 @@ let create_linear_with_vars (big_sink : Uop.t) : Uop.t * (string * int) list =
 
 (* tinygrad: Tensor.linear_with_vars — callify the tensors' graphs, apply the buffer map to the live tensors
    ([apply_map], e.g. [Callify.apply_map_to_tensors] over the live set) and schedule *)
-let linear_with_vars ~(apply_map : (Uop.t * Uop.t) list -> unit) (uops : Uop.t list) : Uop.t * (string * int) list =
+let linear_with_vars ?get_kernel_graph ~(apply_map : (Uop.t * Uop.t) list -> unit) (uops : Uop.t list)
+  : Uop.t * (string * int) list =
   (* weakness ends where storage begins *)
   if List.exists (fun (u : Uop.t) -> Dtype.is_weak u.dtype && Buffers.device u <> None) uops then
     failwith "cannot realize a weak dtype; cast to a concrete dtype first";
   let big_sink, becomes_map = Callify.transform_to_call (sink uops) in
   apply_map becomes_map;
-  create_linear_with_vars big_sink
+  create_linear_with_vars ?get_kernel_graph big_sink
 
 (* tinygrad: Tensor.realize's filter — what needs realizing (not virtual, not already a buffer) *)
 let needs_realize (u : Uop.t) = not (Buffers.is_virtual u) && not (Buffers.has_buffer_identity u)

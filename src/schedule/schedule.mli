@@ -11,17 +11,16 @@ val split_after : Uop.t -> Uop.t list * Uop.t list
     dependency order (read-after-write, write-after-read). *)
 val create_schedule : Uop.t -> Uop.t
 
-(** The kernel graph builder, [Rangeify.get_kernel_graph] (a reference: tests feed hand-built kernel graphs). *)
-val get_kernel_graph : (Uop.t -> Uop.t) ref
 
 (** tinygrad [schedule_cache]: function SINK (hash-consed, so its structure) -> LINEAR. *)
 val schedule_cache : Uop.t Uop.Tbl.t
 
-(** tinygrad [lower_sink_to_linear]: a function SINK to its LINEAR (cached when SCACHE); [None] for kernel SINKs. *)
-val lower_sink_to_linear : Uop.t -> Uop.t option
+(** tinygrad [lower_sink_to_linear]: a function SINK to its LINEAR (cached when SCACHE), with the kernel graph from
+    [get_kernel_graph] ([Rangeify.get_kernel_graph]; tests pass hand-built kernel graphs); [None] for kernel SINKs. *)
+val lower_sink_to_linear : get_kernel_graph:(Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
-(** tinygrad [pm_schedule]. *)
-val pm_schedule : unit Upat.matcher
+(** tinygrad [pm_schedule]; the context builds the kernel graph. *)
+val pm_schedule : (Uop.t -> Uop.t) Upat.matcher
 
 (** tinygrad [pm_post_sched_cache]: PARAMs to the call's args, internal BUFFERs to fresh ones. *)
 val pm_post_sched_cache : (Uop.t Uop.Tbl.t * Uop.t array) Upat.matcher
@@ -37,11 +36,12 @@ val pm_copy_from_store : unit Upat.matcher
 
 (** tinygrad [create_linear_with_vars big_call]: the CALL from [Callify.transform_to_call] to the LINEAR to run
     and the Variable values. *)
-val create_linear_with_vars : Uop.t -> Uop.t * (string * int) list
+val create_linear_with_vars :
+  ?get_kernel_graph:(Uop.t -> Uop.t) -> Uop.t -> Uop.t * (string * int) list
 
 (** tinygrad [Tensor.linear_with_vars]: [transform_to_call] of the tensors' UOps, [apply_map] of the buffer map
     (to the live tensors), then {!create_linear_with_vars}. Fails on a weak dtype with a device. *)
-val linear_with_vars : apply_map:((Uop.t * Uop.t) list -> unit) -> Uop.t list -> Uop.t * (string * int) list
+val linear_with_vars : ?get_kernel_graph:(Uop.t -> Uop.t) -> apply_map:((Uop.t * Uop.t) list -> unit) -> Uop.t list -> Uop.t * (string * int) list
 
 (** tinygrad [Tensor.realize]'s filter: not virtual and not already a buffer. *)
 val needs_realize : Uop.t -> bool

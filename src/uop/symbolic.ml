@@ -692,13 +692,10 @@ let pm_move_where_on_load : unit P.matcher =
       P.rule (P.where (v "cond") (P.O.i 0) load_idx)
         (fun m -> where_on_load (logical_not (g m "cond")) (g m "buf") (g m "idx") (g m "or_cast")) ]
 
-(* IMAGE is a context variable read once from the environment, as tinygrad's helpers do *)
-let image = match Sys.getenv_opt "IMAGE" with Some s -> (try int_of_string s with _ -> 0) | None -> 0
-
 (* tinygrad: symbolic.py gated_given_valid — pure index math only *)
 let gated_given_valid (cond : Uop.t) (x : Uop.t) (i : Uop.t) : Uop.t option =
   if x.dtype != Dtype.Weakint || op_in_backward_slice_with_self x [ Ops.Index ] then None
-  else if image > 0 && op_in_backward_slice_with_self x [ Ops.Cdiv; Ops.Cmod; Ops.Floordiv; Ops.Floormod ] then None
+  else if Helpers.image.value > 0 && op_in_backward_slice_with_self x [ Ops.Cdiv; Ops.Cmod; Ops.Floordiv; Ops.Floormod ] then None
   else Some (where cond (uop_given_valid ~try_simplex:false cond x) i)
 
 let pm_simplify_valid : unit P.matcher =

@@ -164,10 +164,11 @@ let mk op dtype src arg tag =
   if r == cand then incr next_id;
   r
 
-(* ---------- hooks filled by later modules (symbolic simplify, render) ---------- *)
+(* ---------- forward declarations: Symbolic and Render (which need this module) set them when the library is
+   linked (it is linked whole), as tinygrad imports them inside UOp.simplify / UOp.render ---------- *)
 
-let simplify_hook : (t -> t) ref = ref (fun x -> x)
-let render_hook : (t -> string) ref = ref (fun x -> Ops.name x.op)
+let simplify_hook : (t -> t) ref = ref (fun _ -> failwith "Uop.simplify: Symbolic is not linked")
+let render_hook : (t -> string) ref = ref (fun _ -> failwith "Uop.render: Render is not linked")
 
 (* ---------- small accessors ---------- *)
 

@@ -119,10 +119,10 @@ val equal_arg : arg -> arg -> bool
 (** Element-wise {!sint_equal} on two lists of the same length. *)
 val equal_sints : sint list -> sint list -> bool
 
-(** The simplifier behind {!simplify}; set by [Symbolic]. *)
+(** The simplifier behind {!simplify}; set by [Symbolic] when linked (the default fails). *)
 val simplify_hook : (t -> t) ref
 
-(** The renderer behind {!render}; set by [Render]. *)
+(** The renderer behind {!render}; set by [Render] when linked (the default fails). *)
 val render_hook : (t -> string) ref
 
 (** The dtype a node of this op gets from its sources and arg, if any. tinygrad [dtype_from_uop]. *)

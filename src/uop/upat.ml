@@ -556,5 +556,5 @@ let substitute ?walk ?extra_pm ?enter_calls (u : Uop.t) pairs =
     let subst x = Tbl.find_opt dvars x in
     let bpm = match extra_pm with
       | None -> subst
-      | Some pm -> fun x -> (match rewrite pm () x with Some _ as r -> r | None -> subst x) in
+      | Some pm -> fun x -> (match rewrite pm dvars x with Some _ as r -> r | None -> subst x) in
     rewrite_fns ?walk ?enter_calls ~pm:None ~bpm:(Some bpm) u

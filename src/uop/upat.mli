@@ -265,6 +265,6 @@ val substitute_pm : Uop.t Uop.Tbl.t matcher
 
 (** [substitute ?walk ?extra_pm ?enter_calls u pairs] replaces nodes (bottom-up, by identity; a later pair
     for the same key wins, pairs [(k, k)] are dropped, and no pairs left returns [u]). [extra_pm]'s rules
-    are tried before the table. tinygrad: [UOp.substitute]. *)
+    are tried before the table, with the table (the pairs left) as their context. tinygrad: [UOp.substitute]. *)
 val substitute :
-  ?walk:bool -> ?extra_pm:unit matcher -> ?enter_calls:bool -> Uop.t -> (Uop.t * Uop.t) list -> Uop.t
+  ?walk:bool -> ?extra_pm:Uop.t Uop.Tbl.t matcher -> ?enter_calls:bool -> Uop.t -> (Uop.t * Uop.t) list -> Uop.t

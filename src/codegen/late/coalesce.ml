@@ -1,9 +1,7 @@
 (* tinygrad: codegen/late/coalesce.py — the index/valid simplification part ([indexing_simplify] and the
-   image load valid simplification it uses) first; [pm_simplify_add_image] and [memory_coalescing] are in
-   the block at the end.
+   image load valid simplification it uses) first; [pm_simplify_add_image] and [memory_coalescing] at the end.
 
-   [image_valid_dims] and [transform_to_image] (IMAGE on QCOM/CL) are not ported yet: they come with the
-   kernel-opts issue, together with the Renderer they read. *)
+   [image_valid_dims] and [transform_to_image] (IMAGE on QCOM/CL devices) are not ported: no such device is. *)
 
 open Uop
 module P = Upat
@@ -117,10 +115,10 @@ let indexing_simplify : unit P.matcher =
                               P.where (P.var "valid") (P.var "idx_x") invalid_arg_pat ]))
         (fun m -> simplify_valid_image_load (P.get m "buf") (P.get m "idx_y") (P.get m "idx_x") (P.get m "valid")) ]
 
-(* ========== added by the pipeline helper: pm_simplify_add_image and memory_coalescing ========== *)
+(* ========== pm_simplify_add_image and memory_coalescing ========== *)
 
 (* tinygrad: coalesce.py pm_simplify_add_image. [transform_to_image] (the first rule) only fires with IMAGE on
-   QCOM/CL devices; it is not ported yet and never fires here. *)
+   QCOM/CL devices; it is not ported and never fires here. *)
 let pm_simplify_add_image : unit P.matcher =
   let idx_f = P.pat Ops.Index ~dtype:[ Dtype.Float32 ] ~name:"x" in
   P.matcher
@@ -135,8 +133,6 @@ let pm_simplify_add_image : unit P.matcher =
 (* a memory group key: (op, buf, root, valid); root is a UOp or one of tinygrad's "INVALID"/"CONST" strings *)
 type root_src = Root of Uop.t | Root_invalid | Root_const
 
-let getenv_int name = match Sys.getenv_opt name with Some s -> (try int_of_string s with _ -> 0) | None -> 0
-
 (* not in tinygrad: under CPU_OPT=fast, float32 accesses on the CPU coalesce up to the width of the host's vector
    registers (Helpers.cpu_vec, else Compiler_cpu.host_vector_width), where tinygrad stops at float4 *)
 let cpu_float_lengths () =
@@ -149,7 +145,7 @@ let cpu_float_lengths () =
 (* tinygrad: coalesce.py memory_coalescing — group loads/stores of consecutive offsets from one base into
    vector (SHRINK) accesses. [device] and [supports_float4] are the renderer's fields tinygrad reads. *)
 let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
-  if getenv_int "DMC" <> 0 then sink
+  if Helpers.dmc.value <> 0 then sink
   else begin
     (* collect, in first-seen order *)
     let memory : ((Ops.t * Uop.t * root_src * Uop.t) * (Z.t * Uop.t list ref) list ref) list ref = ref [] in
@@ -191,7 +187,7 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else if addrspace buf = Some Dtype.Reg then ([], true)
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
-            ((if buf.dtype == Dtype.Float16 && getenv_int "ALLOW_HALF8" <> 0 then [ 8; 4; 2 ]
+            ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ]
               else match cpu_float_lengths () with
                 | Some l when buf.dtype == Dtype.Float32 && device = "CPU" -> l
                 | _ -> [ 4; 2 ]), true)

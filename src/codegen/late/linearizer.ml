@@ -32,9 +32,6 @@ module Heap = struct
   let is_empty h = h.n = 0
 end
 
-(* tinygrad helpers.TUPLE_ORDER (default 1): break priority ties by UOp.tuplize *)
-let tuple_order = ref true
-
 (* tinygrad: linearize — a toposort with priority *)
 let linearize (sink : Uop.t) : Uop.t list =
   let lst = toposort sink in
@@ -61,7 +58,7 @@ let linearize (sink : Uop.t) : Uop.t list =
       let c = compare pa pb in
       if c <> 0 then c else
         let c = compare ea eb in
-        if c <> 0 || not !tuple_order then c else compare_tuplize a b in
+        if c <> 0 || Helpers.tuple_order.value = 0 then c else compare_tuplize a b in
   (* number the uops in "ideal" order *)
   let nkey = Tbl.create 256 in
   List.iteri (fun i u -> Tbl.replace nkey u i) (List.stable_sort cmp lst);

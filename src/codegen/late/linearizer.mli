@@ -1,8 +1,5 @@
 (** Linearization of the kernel graph. tinygrad: [codegen/late/linearizer.py]. *)
 
-(** tinygrad's [TUPLE_ORDER] context var (default on): break priority ties by [UOp.tuplize]. *)
-val tuple_order : bool ref
-
 (** tinygrad's [linearize]: a toposort of the sink with priorities (params first, loads early, stores late,
     inner loops later). *)
 val linearize : Uop.t -> Uop.t list

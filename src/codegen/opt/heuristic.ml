@@ -54,10 +54,10 @@ let tensor_core_opts (k : K.t) : K.t option =
 (* should use matvec - TODO: adjust/tune based on the wide vs tall/large vs small mat; true when applied (the
    heuristic then ends) *)
 let matvec_opts (k : K.t) : bool =
-  let mv_blocksize = Helpers.getenv "MV_BLOCKSIZE" 4 and mv_threads_per_row = Helpers.getenv "MV_THREADS_PER_ROW" 8
-  and mv_rows_per_thread = Helpers.getenv "MV_ROWS_PER_THREAD" 4 in
+  let mv_blocksize = Helpers.mv_blocksize.value and mv_threads_per_row = Helpers.mv_threads_per_row.value
+  and mv_rows_per_thread = Helpers.mv_rows_per_thread.value in
   match K.reduceop k with
-  | Some red when k.ren.has_local && Helpers.getenv "MV" 1 <> 0
+  | Some red when k.ren.has_local && Helpers.mv.value <> 0
                   && (mv_blocksize > 1 || mv_threads_per_row > 1 || mv_rows_per_thread > 1)
                   && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
                   && List.length (K.full_shape k) >= 2 && k.ren.has_shared

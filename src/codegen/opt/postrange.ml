@@ -490,9 +490,10 @@ let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t lis
   if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
   r
 
-(* tinygrad imports heuristic.py and search.py inside apply_opts; here they set these hooks when linked *)
-let hand_coded_optimizations_hook : (t -> t) ref = ref (fun _ -> failwith "opts: heuristic.ml not linked")
-let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "opts: BEAM search is not ported yet")
+(* tinygrad imports heuristic.py and search.py inside apply_opts (they import this module): Heuristic and Search set
+   these when the library is linked (it is linked whole), so the defaults never run *)
+let hand_coded_optimizations_hook : (t -> t) ref = ref (fun _ -> failwith "apply_opts: Heuristic is not linked")
+let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "apply_opts: Search is not linked")
 
 (* tinygrad: codegen/opt/postrange.py apply_opts *)
 let apply_opts (ast : Uop.t) (ren : Renderer.t) ~(beam : int) : Uop.t =

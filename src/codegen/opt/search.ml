@@ -18,15 +18,15 @@ let actions : Opt.t list Lazy.t = lazy begin
   @ mk Opt.LOCAL [ 2; 3; 4; 8; 13; 16; 29 ] 6
   @ mk Opt.GROUPTOP [ 13; 16; 28; 29; 32; 49; 64; 256 ] 3
   @ mk Opt.GROUP [ 0; 4; 8; 16 ] 3
-  @ (if Helpers.getenv "BEAM_PADTO" 0 <> 0 then mk Opt.PADTO [ 32 ] 7 else [])
+  @ (if Helpers.beam_padto.value <> 0 then mk Opt.PADTO [ 32 ] 7 else [])
   @ [ opt Opt.LOCAL ~axis:0 ~arg:(Opt.Int 32); opt Opt.LOCAL ~axis:6 ~arg:(Opt.Int 2) ]
-  @ [ opt Opt.TC ~axis:0 ~arg:(Opt.Tc (-1, 0, Helpers.getenv "TC" 1)) ]
+  @ [ opt Opt.TC ~axis:0 ~arg:(Opt.Tc (-1, 0, Helpers.use_tc.value)) ]
   (* covers resnet kernels (3 global * 3 reduce) *)
-  @ List.map (fun axis -> opt Opt.TC ~axis ~arg:(Opt.Tc (-1, Helpers.getenv "TC_OPT" 2, Helpers.getenv "TC" 1))) (range 9)
+  @ List.map (fun axis -> opt Opt.TC ~axis ~arg:(Opt.Tc (-1, Helpers.beam_tc_opt.value, Helpers.use_tc.value))) (range 9)
   @ (let* axis_0 = range 5 in let* axis_1 = List.filter (fun a -> a > axis_0) (range 5) in
      [ opt Opt.SWAP ~axis:axis_0 ~arg:(Opt.Int axis_1) ])
   @ mk Opt.THREAD [ 2; 3; 4; 5; 8; 12; 16; 24; 32; 64 ] 3
-  @ (if Helpers.getenv "NOLOCALS" 0 <> 0 then [ opt Opt.NOLOCALS ] else [])
+  @ (if Helpers.nolocals.value <> 0 then [ opt Opt.NOLOCALS ] else [])
 end
 
 let sint_val vv = function Sint i -> i | Suop u -> Z.to_int (zi (sym_infer u vv))
@@ -82,20 +82,20 @@ let try_compile (s : K.t) : (Uop.t * float) option =
     let prg = Codegen.to_program ast s.ren in
     let et = Helpers.perf_counter () -. st in
     let uops = (List.find (fun (u : Uop.t) -> u.op == Ops.Linear) (Array.to_list prg.src)).src in
-    let uops_max = Helpers.getenv "BEAM_UOPS_MAX" 3000 in
+    let uops_max = Helpers.beam_uops_max.value in
     if Array.length uops >= uops_max && uops_max > 0 then begin
-      if Helpers.getenv "BEAM_LOG_SURPASS_MAX" 0 <> 0 then
+      if Helpers.beam_log_surpass_max.value <> 0 then
         Printf.printf "too many uops. len(uops)=%d, uops_max=%d\n" (Array.length uops) uops_max;
       None
     end else Some (prg, et)
-  with e -> if Helpers.getenv "BEAM_STRICT_MODE" 0 <> 0 then raise e else None
+  with e -> if Helpers.beam_strict_mode.value <> 0 then raise e else None
 
 (* *** external API *** *)
 
 (* tinygrad: get_kernel_actions — the index in [actions] (+1, 0 for [s] itself) and the Scheduler after it *)
 let get_kernel_actions ?(include_0 = true) ?max_up (s : K.t) : (int * K.t) list =
-  let max_up = match max_up with Some m -> m | None -> Helpers.getenv "BEAM_UPCAST_MAX" 256 in
-  let max_lcl = Helpers.getenv "BEAM_LOCAL_MAX" 1024 in
+  let max_up = match max_up with Some m -> m | None -> Helpers.beam_upcast_max.value in
+  let max_lcl = Helpers.beam_local_max.value in
   let kernel_actions = Lazy.force actions in
   let acted = ref (if include_0 then [ (0, s) ] else []) in
   List.iteri (fun i (a : Opt.t) ->
@@ -125,7 +125,7 @@ let get_kernel_actions ?(include_0 = true) ?max_up (s : K.t) : (int * K.t) list 
               | Warp | Local | Group_reduce -> lcl := !lcl * x
               | _ -> ()) (K.full_shape s2) (K.axis_types s2);
           if !up / tc_up > max_up || !lcl > max_lcl then begin
-            if Helpers.getenv "BEAM_LOG_SURPASS_MAX" 0 <> 0 then
+            if Helpers.beam_log_surpass_max.value <> 0 then
               Printf.printf "too many upcast/local. up//tc_up=%d, max_up=%d, lcl=%d, max_lcl=%d\n" (!up / tc_up) max_up !lcl max_lcl
           end else acted := (i + 1, s2) :: !acted
         with Opt.Kernel_opt_error _ -> ()
@@ -209,7 +209,7 @@ let apply_cached (s : K.t) opts =
 let searches = ref 0
 
 (* tinygrad: beam_search *)
-let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(disable_cache = Helpers.ignore_beam_cache.value <> 0)
+let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_cache = Helpers.ignore_beam_cache.value <> 0)
     (s : K.t) (amt : int) : K.t =
   let path = cache_path s amt allow_test_size in
   let damaged why =
@@ -224,11 +224,11 @@ let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(dis
   | None ->
     incr searches;
     let rawbufs, var_vals = args_from_ast s.ast s.ren.device in
-    let beam_debug = Helpers.getenv "BEAM_DEBUG" 0 in
+    let beam_debug = Helpers.beam_debug.value in
     let debug = Helpers.debug.value in
     let beam = ref [ (s, infinity) ] in
     let seen_libs = Hashtbl.create 64 in
-    let min_progress = float_of_string (Helpers.getenv_str "BEAM_MIN_PROGRESS" "0.01") /. 1e6 in
+    let min_progress = float_of_string (Helpers.beam_min_progress.value) /. 1e6 in
     if beam_debug <> 0 then (print_endline "BEAM_SEARCH:"; print_endline (Render.pyrender s.ast));
     if debug >= 2 then Printf.printf "   0.00s:                from   1 ->   1 actions %s\n%!" (K.colored_shape s);
     List.iter (fun (_, b) -> ignore (Device.Buffer.ensure_allocated b)) rawbufs;
@@ -255,7 +255,7 @@ let beam_search ?(allow_test_size = Helpers.getenv "BEAM_ESTIMATE" 1 <> 0) ?(dis
                 | _ -> 0.0 in
               least_compute_ops := Float.min this_compute_ops !least_compute_ops;
               if !least_compute_ops *. 1000. < this_compute_ops then begin
-                if Helpers.getenv "BEAM_LOG_SURPASS_MAX" 0 <> 0 then
+                if Helpers.beam_log_surpass_max.value <> 0 then
                   Printf.printf "too much compute. %g when least is %g\n" this_compute_ops !least_compute_ops
               end else begin
                 Hashtbl.replace seen_libs src ();

@@ -14,7 +14,7 @@ let on_path exe =
 
 (* CC as tinygrad reads it, else clang, else gcc (the fallback only compiles scalar kernels: no ext_vector_type) *)
 let find_cc () =
-  match Helpers.getenv_str "CC" "" with
+  match Helpers.cc.value with
   | "" -> if on_path "clang" then "clang" else if on_path "gcc" then "gcc" else "cc"
   | c -> c
 
@@ -140,7 +140,7 @@ let run_cc_with t args full out =
   remove_quiet c_file; remove_quiet err_file;
   if rc <> 0 then begin
     remove_quiet out;
-    let hint = if Helpers.getenv_str "CC" "" = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
+    let hint = if Helpers.cc.value = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
     raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" t.cc rc err hint })
   end
 
@@ -169,7 +169,7 @@ let temp_libs = ref []
 let () = at_exit (fun () -> List.iter remove_quiet !temp_libs)
 
 let assert_no_compile src =
-  if Helpers.getenv "ASSERT_COMPILE" 0 <> 0 then failwith ("tried to compile with ASSERT_COMPILE set\n" ^ src)
+  if Helpers.assert_compile.value <> 0 then failwith ("tried to compile with ASSERT_COMPILE set\n" ^ src)
 
 (* tinygrad: Compiler.compile; the library is the path of a new shared object (removed at exit) *)
 let compile t src =
@@ -230,7 +230,7 @@ let compile_cached t src =
 let compile_many t srcs =
   let workers = Helpers.parallel.value in
   match t.cachekey with
-  | Some key when workers > 1 && Helpers.getenv "ASSERT_COMPILE" 0 = 0 ->
+  | Some key when workers > 1 && Helpers.assert_compile.value = 0 ->
     let todo = List.filter (fun s -> let p = cache_path t key s in not (Sys.file_exists p && intact p))
         (List.sort_uniq compare srcs) in
     let rec batches l =

@@ -28,14 +28,10 @@ external cpu_call_pool :
 
 external pool_workers : unit -> int = "tg_cpu_pool_workers"
 
-(* not in tinygrad: 0 runs core_id shards in order as tinygrad does; 1 (default) on the pool with at most as many
-   threads as CPUs; n >= 2 on at most n threads *)
-let cpu_pool = Helpers.int_var "CPU_POOL" 1
-
 let pool_cpus = lazy (Helpers.get_cpu_count ())
 
 (* the most threads (the caller included) one call may use; <= 1 means sequential *)
-let pool_threads () = match cpu_pool.value with 0 -> 1 | 1 -> Lazy.force pool_cpus | n -> n
+let pool_threads () = match Helpers.cpu_pool.value with 0 -> 1 | 1 -> Lazy.force pool_cpus | n -> n
 
 let ba_nbytes a = Array1.dim a * kind_size_in_bytes (Array1.kind a)
 
@@ -184,4 +180,7 @@ let create device =
     compiler = Compiler_cpu.as_device_compiler (Compiler_cpu.create ());
     runtime; synchronize = (fun () -> ()) }
 
-let () = Device.register "CPU" create
+let () =
+  Device.register "CPU" create;
+  (* tinygrad: CPUDevice's renderer, the Clang renderer *)
+  Device.register_renderer "CPU" (fun _ -> Cstyle.clang_renderer ())

@@ -14,9 +14,6 @@ val load : name:string -> lib:string -> runtimevars:(string * int) list -> progr
 (** The libraries open now (after closing those whose programs were all collected). *)
 val loaded_libraries : unit -> int
 
-(** [CPU_POOL] (1, not in tinygrad): 0 runs core_id shards in order as tinygrad does, 1 in parallel on at most
-    as many threads as CPUs, n >= 2 on at most n threads. *)
-val cpu_pool : int Helpers.context_var
 
 (** Runs a kernel (no allocation); with a core_id, runs [global_size.(0)] shards, in parallel on the thread pool
     (the calling thread takes shards too, each thread has its own copy of the vars, the runtime lock is released
