@@ -2,7 +2,7 @@
    Measures the generic path (Device.run_program through the Program record), the direct Ops_cpu.call, and the
    variant that releases the runtime lock. Then a THREAD-ed reduction (sum over axis 1 of 4096x4096 with default
    opts) with its core_id shards in order (CPU_POOL=0, as tinygrad) and on the thread pool. *)
-open Tinygrad
+open Tinygrad.Compiler
 
 let src = "void E_1(float* restrict data0_1, float* restrict data1_1) {\n\
           \  float val0 = (*(data1_1+0));\n\

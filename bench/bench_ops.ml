@@ -9,7 +9,7 @@
    big workloads (matmul 1024/2048, the beautiful_mnist step).
    Output: one line per workload "RESULT<TAB>name<TAB>ms<TAB>flops<TAB>reps" (flops 0 when not meaningful), then
    "INFO<TAB>beam_searches<TAB>n<TAB>warmup_s<TAB>s" (searches run, not answered from the disk cache). *)
-open Tinygrad
+open Tinygrad.Compiler
 module T = Tensor
 
 let quick = Helpers.getenv "BENCH_QUICK" 0 <> 0

@@ -3,7 +3,7 @@
    Schedule.create_linear_with_vars, as tinygrad's Tensor.schedule_linear), with nothing executed.
    bench/bench_schedule.py builds the same graph in tinygrad for comparison. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module T = Tinygrad.Tensor
 
 let n_ops = 2000

@@ -3,7 +3,7 @@
    walk with no rule firing). bench/bench_symbolic.py builds the same graph (same generator) in tinygrad.
    usage: bench_symbolic.exe [N] *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 let seed = ref 12345
 let rand () =

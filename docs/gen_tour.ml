@@ -2,7 +2,7 @@
    Regenerate with `make tour`; test/test_docs.ml fails when the committed tour differs from this program's
    output. Keep it deterministic: no timings, no addresses, no absolute paths, fixed seeds, pinned knobs. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 (* ---------- output ---------- *)
 

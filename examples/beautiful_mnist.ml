@@ -7,6 +7,9 @@ module T = Tensor
 module S = Nn.State
 module D = Nn.Datasets
 
+(* an integer from the environment, as tinygrad's getenv *)
+let env_int k d = match Sys.getenv_opt k with Some v -> (try int_of_string v with Failure _ -> d) | None -> d
+
 (* the model: examples/model/mnist_model.ml *)
 let create_model = Mnist_model.create
 let forward = Mnist_model.forward
@@ -14,7 +17,7 @@ let forward = Mnist_model.forward
 (* tinygrad: Model.train_step under Context(TRAINING=1) *)
 let train_step m opt bs = function
   | [ x_train; y_train ] ->
-    Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
+    Context.run [ Context.Bind (Context.training, 1) ] (fun () ->
         Nn.Optim.zero_grad opt;
         let samples = T.randint ~high:(T.shape x_train).(0) [| bs |] in
         let loss = T.sparse_categorical_crossentropy (forward m (T.getitem x_train [ T.T samples ]))
@@ -31,7 +34,7 @@ let get_test_acc m = function
 
 let () =
   let dir = match Sys.getenv_opt "MNIST_DIR" with Some d when d <> "" -> d | _ -> D.default_dir in
-  (match Helpers.getenv "SEED" (-1) with s when s >= 0 -> T.manual_seed s | _ -> ());
+  (match env_int "SEED" (-1) with s when s >= 0 -> T.manual_seed s | _ -> ());
   let t_load = Unix.gettimeofday () in
   let x_train, y_train, x_test, y_test = D.mnist ~dir () in
   T.realize_all [ x_train; y_train; x_test; y_test ];
@@ -39,7 +42,7 @@ let () =
     (Unix.gettimeofday () -. t_load);
   let m = create_model () in
   let opt = Nn.Optim.adam (Mnist_model.parameters m) in
-  let steps = Helpers.getenv "STEPS" 70 and bs = Helpers.getenv "BS" 512 in
+  let steps = env_int "STEPS" 70 and bs = env_int "BS" 512 in
   let train_jit = Tiny_jit.create (train_step m opt bs) in
   let test_jit = Tiny_jit.create (get_test_acc m) in
   let test_acc = ref Float.nan in

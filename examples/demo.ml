@@ -1,7 +1,7 @@
 (* make demo: build a small kernel-style index expression, simplify it with tinygrad's symbolic rules, print it.
    The graph is the index math rangeify produces for reading a (4, 8) buffer through a reshape to (32,) and back. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 let () =
   let gidx = Uop.range (Uop.Sint 4) 0 ~axis_type:Uop.Global in

@@ -3,7 +3,7 @@
    (matmul, softmax, conv2d, getitem, ...) are in Corpus_programs_ops. Each program gets its inputs by name (the in_<name>.npy
    tensors, already realized) and returns its outputs in order. The tinygrad source is quoted above each one. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module T = Tinygrad.Tensor
 
 (* a python scalar: a weak constant that takes the dtype of the tensor it meets *)

@@ -2,7 +2,7 @@
    (check_uop_against_string evals them with the variables in scope). Python values are ints, floats,
    bools or UOps; operators on UOps build them with the same Uop sugar Python's overloads use. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 type value = Int of Z.t | Float of float | Bool of bool | U of Uop.t
 

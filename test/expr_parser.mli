@@ -4,13 +4,13 @@
     [.where .maximum .minimum .reciprocal .ne .eq .logical_not .trunc]. *)
 
 (** A Python value: a number, a bool, or a UOp. *)
-type value = Int of Z.t | Float of float | Bool of bool | U of Tinygrad.Uop.t
+type value = Int of Z.t | Float of float | Bool of bool | U of Tinygrad.Compiler.Uop.t
 
 (** Raised on a syntax error, an unknown name or an unsupported construct. *)
 exception Error of string
 
 (** [UOp.const] of a Python number ([UOp.ufix]); a UOp is returned as is. *)
-val to_uop : value -> Tinygrad.Uop.t
+val to_uop : value -> Tinygrad.Compiler.Uop.t
 
 (** Python's [str] of a number, the pretty-printed UOp otherwise. *)
 val to_string : value -> string
@@ -34,4 +34,4 @@ val pow : value -> value -> value
 val neg : value -> value
 
 (** [eval env s]: evaluate the expression [s] with [env] binding names to UOps. *)
-val eval : (string * Tinygrad.Uop.t) list -> string -> value
+val eval : (string * Tinygrad.Compiler.Uop.t) list -> string -> value

@@ -1,6 +1,6 @@
 (* Golden-corpus helpers: a minimal JSON reader, SHA-256, and tinygrad's UOp.key (uop/ops.py UOp.key). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 type json = Null | Bool of bool | Num of string | Str of string | Arr of json list | Obj of (string * json) list
 

@@ -35,10 +35,10 @@ val sha256 : string -> string
 val hex : string -> string
 
 (** Python's [str((op, dtype, arg))] for a UOp, as tinygrad's [UOp.key] hashes it. *)
-val key_str : Tinygrad.Uop.t -> string
+val key_str : Tinygrad.Compiler.Uop.t -> string
 
 (** tinygrad [UOp.key]: sha256(str((op, dtype, arg)) + the keys of the srcs), raw bytes. *)
-val uop_key : Tinygrad.Uop.t -> string
+val uop_key : Tinygrad.Compiler.Uop.t -> string
 
 (** The corpus directory ($GOLDEN_CORPUS or /work/shared/golden/corpus). *)
 val corpus_dir : unit -> string
@@ -49,5 +49,5 @@ val programs : file:string -> string list
 (** The codegen entry point the golden and hand-built kernel tests use: [to_program ast] with the ClangRenderer,
     i.e. [Some (fun ast -> Codegen.to_program ast (Cstyle.clang_renderer ()))] once src/codegen/codegen.ml is in
     the build; [None] makes those tests print "skipped" (this is the one line to switch). *)
-val to_program : (Tinygrad.Uop.t -> Tinygrad.Uop.t) option
+val to_program : (Tinygrad.Compiler.Uop.t -> Tinygrad.Compiler.Uop.t) option
 

@@ -1,7 +1,7 @@
 (* NumPy .npy files (numpy/lib/format.py): magic "\x93NUMPY", version, header length, a Python-dict header
    {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }, then the raw C-order data. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 type t = { dtype : Dtype.t; shape : int list; data : string }
 

@@ -4,7 +4,7 @@
    an int is [si] (a weak int CONST), a float is [sf] (a weak float CONST); where a float literal meets an int
    tensor, [pyf] keeps tinygrad's promotion to float (Tensor.scalar would act as an int there, see API.md). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module T = Tensor
 module H = Ops_harness
 

@@ -2,7 +2,7 @@
    (tinygrad test/backend/test_ops.py). Each entry is the tinygrad lambda of every helper call of one test
    function, selected by the call index (loops: by the closure's loop variables where the lambda captures them). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module T = Tensor
 module H = Ops_harness
 

@@ -3,7 +3,7 @@
    helper calls; [ci] (the call index) picks the lambda when a test makes several different calls, and the closure
    gives the loop variables (kernel sizes, paddings, reductions, class lists ...) the lambda saw. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module H = Ops_harness
 module T = Tensor
 

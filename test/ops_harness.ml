@@ -2,7 +2,7 @@
    sum(out).backward(), compare) and helper_test_exception. The data and the comparison rules are described in
    /work/shared/golden/ops/README.md. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 type closure = { dir : string; vals : (string * Golden.json) list }
 

@@ -3,7 +3,7 @@
    (.index .store .end .sink .cast .bitcast .reduce .alu ...), ParamArg/KernelInfo and Python's operators, which
    tinygrad maps to its elementwise mixin; we map them to Uop's sugar, which ports that mixin. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 exception Error of string
 
@@ -347,10 +347,10 @@ let call_method (self : v) (m : string) (a : args) : v =
   (* added by S-rangeify: tensor-graph methods (UOp._rop, copy_to_device, contiguous) *)
   | "_rop" ->
     (match a.pos with
-     | [ V_op op; V_tuple axes ] -> U (Tinygrad.Rangeify.rop u op (List.map to_int axes))
+     | [ V_op op; V_tuple axes ] -> U (Tinygrad.Compiler.Rangeify.rop u op (List.map to_int axes))
      | _ -> err "pyrender: _rop: needs an op and an axis tuple")
-  | "copy_to_device" -> (match a.pos with [ V_str d ] -> U (Tinygrad.Rangeify.copy_to_device u d) | _ -> err "pyrender: copy_to_device")
-  | "contiguous" -> no_kw ~fn:m a; U (Tinygrad.Buffers.contiguous u)
+  | "copy_to_device" -> (match a.pos with [ V_str d ] -> U (Tinygrad.Compiler.Rangeify.copy_to_device u d) | _ -> err "pyrender: copy_to_device")
+  | "contiguous" -> no_kw ~fn:m a; U (Tinygrad.Compiler.Buffers.contiguous u)
   | _ ->
     (match List.find_opt (fun o -> String.lowercase_ascii (Ops.name o) = m) sugar_ops with
      | Some op -> U (Uop.create ?dtype:(kw_dtype a) op ~src:(Array.of_list (u :: srcs ())) ~arg:(kw_arg op a))

@@ -6,10 +6,10 @@
 exception Error of string
 
 (** [eval_program s] runs the assignments in [s] and returns the bindings, in order. *)
-val eval_program : string -> (string * Tinygrad.Uop.t) list
+val eval_program : string -> (string * Tinygrad.Compiler.Uop.t) list
 
 (** [parse_ast s] is the UOp bound to [ast] by [s] (the last binding when there is no [ast]). *)
-val parse_ast : string -> Tinygrad.Uop.t
+val parse_ast : string -> Tinygrad.Compiler.Uop.t
 
 (** [eval_expr env s] evaluates one expression with the names of [env] bound. *)
-val eval_expr : (string * Tinygrad.Uop.t) list -> string -> Tinygrad.Uop.t
+val eval_expr : (string * Tinygrad.Compiler.Uop.t) list -> string -> Tinygrad.Compiler.Uop.t

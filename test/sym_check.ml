@@ -2,7 +2,7 @@
    Python's operators on UOps, tinygrad's check_uop_against_string, and an evaluator of UOp expressions that
    stands in for z3. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 (* Python's operators on UOps (Uop.O without its [b]/[f] literals, so variables named b and f stay visible).
    [land] is Python's [&] (left associative like it; every operand is parenthesised, as Python requires around

@@ -2,7 +2,7 @@
     [test_simplify_ranges]): Python's operators on UOps, tinygrad's [check_uop_against_string] and a UOp
     evaluator used in place of z3. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 (** Python's operators on UOps ([Uop.O] without its [b]/[f] literals): [land lor lxor lsl lsr] are
     [& | ^ << >>], [<>] is [!=], [i] is [Uop.const_int]. *)

@@ -2,7 +2,7 @@
    message names the op. The expected failures follow tinygrad's (RuntimeError / ValueError / AssertionError /
    IndexError there); each message starts with "op:", the name of the public op that was called. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module T = Tensor
 
 let contains s sub =

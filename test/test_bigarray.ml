@@ -2,7 +2,7 @@
    view the Bigarray's memory (changes made through either side are seen by the other), bad kinds and dtypes are
    refused by name. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module G = Bigarray.Genarray
 

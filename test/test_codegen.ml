@@ -1,7 +1,7 @@
 (* Tests of the codegen pipeline pieces: linearizer, gater, memory coalescing. Expected values come from
    tinygrad 0.14.0 run on the same graphs (the venv oracle), not from the code under test. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let f32 = Dtype.Float32

@@ -5,7 +5,7 @@
       [src] tinygrad 0.14.0 rendered with NOOPT=1. Only kernels listed in [expected_to_match] fail the suite; the
       others are counted and reported ("golden noopt: M/N match"). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 (* (program, file, kernel index, ast, src, ast_key, name) for every kernel of [file] in every corpus program *)

@@ -14,7 +14,7 @@
    cpu_default.json: the "corpus default" case at the end of the file. Both modes pin NUM_CPU_THREADS=8 (the
    Helpers.num_cpu_threads context var, ClangRenderer.global_max) as the harvester did. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module T = Tinygrad.Tensor
 

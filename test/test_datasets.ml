@@ -1,6 +1,6 @@
 (* Nn.Datasets (tinygrad nn/datasets.py mnist) and the gzip reader behind it. Oracles: Python's gzip/zlib output
    and numpy's view of the Fashion-MNIST files (generated once with the venv, values pasted here). *)
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let of_hex h = String.init (String.length h / 2) (fun i -> Char.chr (int_of_string ("0x" ^ String.sub h (2 * i) 2)))

@@ -6,7 +6,7 @@
      (sha256 of the normalised text), and run on the CPU against numpy (test/gen_long_decomp_oracle.py, which writes
      test/long_decomp_oracle.ml). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module T = Tensor
 

@@ -11,7 +11,7 @@
    DIFF_RENDER_ONLY=<index> one kernel, DIFF_RENDER_VERBOSE=1 prints our source on a mismatch and the command that
    prints tinygrad's. A kernel/target pair not listed in [known_mismatches] fails the suite. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let targets = [ ("cpu", "default"); ("cpu", "noopt"); ("cuda", "default"); ("cuda", "noopt"); ("metal", "default"); ("metal", "noopt") ]

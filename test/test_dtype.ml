@@ -2,7 +2,7 @@
    test/gen_dtype_oracle.py (/work/ref/venv/bin/python test/gen_dtype_oracle.py prints the Oracle body); floats are written as float.hex() so they are
    exact. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 module Oracle = struct

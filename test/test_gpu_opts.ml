@@ -5,7 +5,7 @@
    Kernels not in [known_mismatches] must match. When the real renderers exist the rendered source is compared too
    (reported only: the gpu-render helper owns the source test). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 (* kernels ("file:program[index]") known to differ from tinygrad *)

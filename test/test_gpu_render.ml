@@ -16,7 +16,7 @@
    and the compile harness itself reports a broken kernel and only it.
    GPU_RENDER_VERBOSE=1 prints each mismatch or compile error, GPU_RENDER_ONLY=<program> selects one program. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 (* the least number of source-equal kernels per file (of 196): just under what the port reaches *)

@@ -4,7 +4,7 @@
    var), argument packing, launch dims and limits, the LRU allocator over a fake allocator, the compiler's disk
    cache. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module G = Gpu_launch
 

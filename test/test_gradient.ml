@@ -7,7 +7,7 @@
       are not what finite differences see: ties in maximum / max-reduce split, prod with a zero, pow at 0.
    3. backward / grad / detach / error behaviour. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module T = Tensor
 

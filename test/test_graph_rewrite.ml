@@ -6,7 +6,7 @@
    TestGEPAndVectorizeRewrite.test_gep_single_element_extraction / test_gep_tuple_extraction /
    test_vectorize_multiple_elements. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let check_is ~what expected actual =

@@ -2,7 +2,7 @@
    corrupted and oversized-header variants. Every variant must raise Invalid_argument (naming the file and, where
    one is involved, the tensor) or, for the caches, be rebuilt; never crash, never return wrong values. Oracles: the
    bytes Python's safetensors / gzip write (pasted as hex, with their generators) and values derived by hand. *)
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let tmp name = Filename.concat (Filename.get_temp_dir_name ()) (Printf.sprintf "tg_hostile_%d_%s" (Random.bits ()) name)

@@ -3,7 +3,7 @@
    JIT), or are the literal numbers of tinygrad's tests; "JIT = no JIT" cases compare with the same function run
    without the JIT. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let close ?(atol = 1e-4) ?(rtol = 1e-5) ~what (expected : float array) (got : float array) =

@@ -4,7 +4,7 @@
    Inputs come from closed formulas (gen/geni below, exact in float32); the expected outputs were computed with
    numpy in the reference venv by the script in the comment at [expected] (float32 arithmetic like the kernels). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module U = Uop
 

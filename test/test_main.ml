@@ -1,5 +1,5 @@
 (* the suites assume CPU unless DEV says otherwise (a linked GPU backend would otherwise become the default) *)
-let () = if Tinygrad.Helpers.dev_device () = "" then Tinygrad.Helpers.dev.value <- Tinygrad.Helpers.dev_of_string "CPU"
+let () = if Tinygrad.Compiler.Helpers.dev_device () = "" then Tinygrad.Compiler.Helpers.dev.value <- Tinygrad.Compiler.Helpers.dev_of_string "CPU"
 
 let () =
   Test_util.run_suites

@@ -2,7 +2,7 @@
    graphs by UOp key. Oracle: test/gen_mixin_op_oracle.py, run in the venv on
    UOp.param leaves; it prints (name, t.uop.key.hex(), shape, dtype). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module M = Mixin_op
 module U = Uop
 

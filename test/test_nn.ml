@@ -3,7 +3,7 @@
    value for value), plus init statistics, state_dict names and bad-input errors. The tr_* corpus programs (Adam and
    SGD steps kernel for kernel) are in test/test_corpus.ml's N-nn block. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module T = Tensor
 module O = Nn.Optim

@@ -4,7 +4,7 @@
    applied opts, the kernel name, the global size and the C source (whitespace-normalised) are compared with the
    corpus ("golden default: M/N match"). Every kernel not in [known_mismatches] must match. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 (* every kernel of cpu_default.json: (program, index, json record) *)

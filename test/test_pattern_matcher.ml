@@ -1,7 +1,7 @@
 (* Port of tinygrad test/null/test_pattern_matcher.py (TestPatternMatcher), plus checks of the UPat sugar
    against the pattern trees tinygrad builds (printed with the 0.14 venv). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let show = function None -> "None" | Some u -> Uop.to_string u

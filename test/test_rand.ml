@@ -6,7 +6,7 @@
    Also: SHA-256 test vectors (FIPS 180-2), reproducibility, dropout and scaled_dot_product_attention against
    tinygrad's outputs, and bad input. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module T = Tinygrad.Tensor
 

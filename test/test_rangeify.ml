@@ -3,7 +3,7 @@
    while realizing some corpus programs under NOOPT=1: the tensor graph, the key of the graph before run_rangeify,
    the rangeified graph, and the keys of the kernel SINKs tinygrad scheduled. Keys are tinygrad's UOp.key. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let key16 u = String.sub (Golden.hex (Golden.uop_key u)) 0 16

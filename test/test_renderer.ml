@@ -4,7 +4,7 @@
    tinygrad renders from them (identical to the corpus [src]), [est_*] tinygrad's Estimates.from_uops
    (ops, lds, mem) with ignore_indexing=True. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Uop [@@warning "-33"]
 
 (* ---- BEGIN GENERATED (gen_renderer_oracle.py) ---- *)

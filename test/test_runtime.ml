@@ -1,7 +1,7 @@
 (* Runtime layer: helpers knobs, Device/Buffer, and the CPU backend (clang, disk cache, dlopen, uniform entry).
    Kernels are hand-written in tinygrad's Clang style; expected values are computed by hand. *)
 open Test_util
-open Tinygrad
+open Tinygrad.Compiler
 
 let cpu () = Device.get "CPU"
 

@@ -1,7 +1,7 @@
 (* Callify, the schedule linearizer and realize. Oracles: tinygrad 0.14.0 in the venv (UOp.key of the callified
    function body, buffer-map sizes, the kernel graph get_kernel_graph prints for the same program, the values). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module U = Uop
 

@@ -6,7 +6,7 @@
    bijectivity in place of z3), the exact graph tinygrad 0.14.0 produces for the split test (taken from the venv),
    and the kernel names recorded in the golden corpus (cpu_noopt.json). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module P = Upat
 

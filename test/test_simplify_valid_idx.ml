@@ -13,7 +13,7 @@
      TestImageSimplification.test_valid_empty_set) are in [test_full_rewrite]; they use
      [Tg_helpers.full_rewrite_noopt], tinygrad's [full_rewrite(sink)] under [Context(NOOPT=1, SPEC=0)]. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module P = Upat
 module E = Expr_parser

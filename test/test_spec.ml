@@ -2,7 +2,7 @@
    (the rule each one breaks is named next to it) are rejected with a message naming the bad node, well-formed
    ones are accepted, and a compiled program passes every spec on the way. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let f32 x = Uop.const ~dtype:Dtype.Float32 (Dtype.F x)

@@ -1,7 +1,7 @@
 (* Nn.State (tinygrad nn/state.py): state dicts and safetensors. Oracles: the bytes tinygrad 0.14.0's safe_save
    writes (generated once with the venv, pasted here), tinygrad's documented key names, and Python's safetensors
    package (run when available). *)
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let of_hex h = String.init (String.length h / 2) (fun i -> Char.chr (int_of_string ("0x" ^ String.sub h (2 * i) 2)))

@@ -5,7 +5,7 @@
    2. Values after realize, against numpy (the numbers were computed with the venv and stored here).
    3. Bad input raises Invalid_argument naming the op. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let tinygrad_keys = [

@@ -5,7 +5,7 @@
    TRAINING_LONG=1 (make test-long) runs 10,000 JIT steps, 2,000 without the JIT and 200 steps of beautiful_mnist.
    TRAINING_GC=1 prints RSS and the OCaml heap (after a full major GC) every 50 steps. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module T = Tensor
 

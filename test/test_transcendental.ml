@@ -7,7 +7,7 @@
    (float32 arithmetic, C integer wrap-around, C casts, bit-level bitcasts). Weak python constants take
    the dtype of the operation that uses them, as they do once rendered ("1.0f"). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 (* ---- the interpreter ---- *)
 

@@ -1,7 +1,7 @@
 (* Tests for the UOp core (uop.ml) and its renderer (render.ml). Expected values come from tinygrad 0.14
    run in the reference venv (the scripts are in the comments next to each table). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let a = Uop.variable_int "a" 0 10

@@ -1,7 +1,7 @@
 (* Port of tinygrad test/null/test_uop_resolve.py (all cases). python's int(u)/float(u)/bool(u) are
    Uop.to_int/to_float/to_bool; its ValueError is Invalid_argument here. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 
 let i = Uop.O.i

@@ -5,7 +5,7 @@
    in place of z3 — a brute-force/random evaluation of the original and the simplified expression over
    variable assignments in their ranges (an interpreter over UOps using Uop.exec_alu). *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 module P = Upat
 module E = Expr_parser

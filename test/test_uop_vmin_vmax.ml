@@ -1,7 +1,7 @@
 (* Port of tinygrad test/null/test_uop_vmin_vmax.py (all cases, the two @skip("broken") ones left out as upstream
    skips them). Expected values are the ones in the python file. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 open Test_util
 let zi = Z.of_int
 let var ?dtype ?multiple_of name lo hi = Uop.variable_int ?dtype ?multiple_of name lo hi

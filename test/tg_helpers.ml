@@ -1,6 +1,6 @@
 (* tinygrad's test/helpers.py: the codegen entry points tinygrad's tests share *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 (* tinygrad: test/helpers.py full_rewrite — a SINK without an arg gets [KernelInfo()], then
    [full_rewrite_to_sink(sink, ren, optimize=sink.tag is None)]; the default renderer is the base [Renderer] *)

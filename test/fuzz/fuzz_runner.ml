@@ -2,7 +2,7 @@
    Tensor API and prints its outcome as one JSON line: {"outputs": [{shape, dtype, values}], "kernels": n} or
    {"error": msg}. With --ocaml, prints each program as an OCaml reproducer instead. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 module J = State.Json
 
 let fail fmt = Printf.ksprintf failwith fmt

@@ -6,7 +6,7 @@
    A separate CUDA executable would double every binary; dlopen-ing libcuda lazily would need a change to cudajit's
    ctypes stubs, which are linked against -lcuda. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 let plugin = "tinygrad_cuda_plugin.cmxs"
 

@@ -9,7 +9,7 @@
    - copies are synchronous (cuMemcpyHtoD / DtoH on the NULL stream), not tinygrad's pinned async copyin;
    - the context is the device's primary context (cudajit's recommendation) rather than cuCtxCreate. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 type Device.opaque += Cuda_mem of Cuda.Deviceptr.t
 

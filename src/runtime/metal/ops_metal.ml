@@ -3,7 +3,7 @@
    and loads the metallib); the library text is the source behind Gpu_launch's signature header, and the compiled
    Library is kept per source so a kernel is compiled once. *)
 
-open Tinygrad
+open Tinygrad.Compiler
 
 type Device.opaque += Metal_mem of Metal.Buffer.t
 
