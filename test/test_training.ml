@@ -198,3 +198,21 @@ let tests : case list =
     ("beautiful_mnist 200 steps, resident memory flat (TRAINING_LONG=1)", fun () ->
         if long () then test_mnist_soak ()
         else print_endline "training: the beautiful_mnist soak runs with TRAINING_LONG=1 (make test-long): skipped") ]
+
+(* examples/train_mlp.ml uses only `open Tinygrad` (the curated entry point): it must learn its synthetic task *)
+let example_mlp_trains () =
+  let exe = "_build/default/examples/train_mlp.exe" in
+  if not (Sys.file_exists exe) then print_endline "training: examples/train_mlp.exe not built (run from the repository root after make build): skipped"
+  else begin
+    let out = Filename.temp_file "train_mlp" ".out" in
+    let rc = Sys.command (Printf.sprintf "%s > %s 2>&1" exe out) in
+    let ic = open_in out in
+    let text = really_input_string ic (in_channel_length ic) in
+    close_in ic; Sys.remove out;
+    check (rc = 0) "train_mlp exited %d:\n%s" rc text;
+    Scanf.sscanf text "loss %f -> %f\naccuracy %f -> %f" (fun l0 l1 a0 a1 ->
+        check (l1 < l0 /. 10.) "loss did not fall tenfold: %s" text;
+        check (a1 >= 0.95 && a0 < 0.5) "accuracy %.3f -> %.3f" a0 a1)
+  end
+
+let tests = tests @ [ ("example_mlp_trains_with_open_tinygrad_only", example_mlp_trains) ]
