@@ -105,6 +105,28 @@ let env_raw key =
   | Some v -> v
   | None -> let v = Sys.getenv_opt key in Hashtbl.replace env_cache key v; v
 
+(* ---------- internal errors ---------- *)
+
+exception Bug of string
+
+let () =
+  Printexc.register_printer (function
+    | Bug m -> Some ("tinygrad internal error (a bug in the library, please report it): " ^ m)
+    | _ -> None)
+
+let bug fmt = Printf.ksprintf (fun s -> raise (Bug s)) fmt
+
+let internal_errors_as_bug ~what ~show f =
+  let as_bug e =
+    let g = show () in
+    let g = if String.length g > 4000 then String.sub g 0 4000 ^ "\n..." else g in
+    raise (Bug (Printf.sprintf "%s failed with %s on\n%s" what (Printexc.to_string e) g))
+  in
+  try f () with
+  | (Failure _ | Not_found | Assert_failure _ | Match_failure _ | Division_by_zero) as e -> as_bug e
+  (* a user's mistake is "op: ..."; the Stdlib's own (index out of bounds, List.nth, String.sub / Bytes.sub) are not *)
+  | Invalid_argument m as e when not (String.contains m ':') -> as_bug e
+
 let getenv key default =
   match env_raw key with
   | None -> default

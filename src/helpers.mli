@@ -74,6 +74,21 @@ val size_to_str : int -> string
 (** Human readable duration in seconds ("   12.00ms"). *)
 val time_to_str : ?w:int -> float -> string
 
+(** {1 Internal errors} *)
+
+(** A broken invariant of the compiler: a bug in this library, never a user's mistake (those raise
+    [Invalid_argument]); the message says what was being done and shows the UOp graph that broke it. *)
+exception Bug of string
+
+(** [bug fmt ...] raises {!Bug}. *)
+val bug : ('a, unit, string, 'b) format4 -> 'a
+
+(** [internal_errors_as_bug ~what ~show f]: [f ()], with the exceptions no public function may let out ([Failure],
+    [Not_found], [Assert_failure], [Match_failure], [Division_by_zero], the Stdlib's own [Invalid_argument]s such as
+    "index out of bounds") turned into {!Bug} naming [what] and showing [show ()]. A user's [Invalid_argument]
+    ("op: ...") and every other exception pass through. *)
+val internal_errors_as_bug : what:string -> show:(unit -> string) -> (unit -> 'a) -> 'a
+
 (** {1 Environment} *)
 
 (** [getenv key default]: the integer in the environment variable (read once per key) or [default]. *)

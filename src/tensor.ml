@@ -94,6 +94,7 @@ let linear_with_vars (xs : t list) =
       if Dtype.is_weak (uop x).dtype && Buffers.device (uop x) <> None then
         invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") xs;
   let big_sink = Uop.sink (List.map uop xs) in
+  Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) @@ fun () ->
   let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map_to_tensors becomes_map;
   Schedule.create_linear_with_vars call

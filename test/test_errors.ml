@@ -1,4 +1,4 @@
-(* Acceptance 4 of issue 4: user mistakes raise Invalid_argument naming the op and the shapes involved:
+(* User mistakes raise Invalid_argument naming the op and the shapes involved:
    incompatible shapes in binary ops, reshape to a different element count, out-of-range axes, unknown devices.
    Each case runs the op (and reads the result, so an error raised lazily at realize time is also caught) and
    checks the message: it must contain the op's name (any of the given spellings, case-insensitive) and each
@@ -94,8 +94,30 @@ let test_checker () =
   check (not (has_run [ 3; 4; 5 ] [ 2; 3; 4; -1 ])) "has_run (absent)";
   check (contains_ci "Add: x" "add") "contains_ci"
 
+(* a broken invariant below a public function is Helpers.Bug, naming the stage and showing the graph; a user's
+   Invalid_argument ("op: ...") passes through untouched *)
+let test_internal_errors_are_bugs () =
+  let module H = Tinygrad.Compiler.Helpers in
+  let bug f =
+    match H.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> "SINK(x)") f with
+    | () -> fail "expected Bug"
+    | exception H.Bug m ->
+      check (String.length m > 10 && String.sub m 0 10 = "scheduling") "names the stage: %s" m;
+      check (let n = String.length m in String.sub m (n - 7) 7 = "SINK(x)") "shows the graph: %s" m
+  in
+  bug (fun () -> failwith "x");
+  bug (fun () -> raise Not_found);
+  bug (fun () -> ignore (List.nth [] 3));
+  bug (fun () -> ignore [||].(1));
+  bug (fun () -> assert false);
+  (match H.internal_errors_as_bug ~what:"s" ~show:(fun () -> "") (fun () -> invalid_arg "reshape: bad") with
+   | () -> fail "expected Invalid_argument"
+   | exception Invalid_argument m -> check (m = "reshape: bad") "user error untouched: %s" m);
+  check (Printexc.to_string (H.Bug "b") <> "") "printer"
+
 let tests : case list =
   [ ("checker", test_checker);
+    ("internal_errors_are_bugs", test_internal_errors_are_bugs);
     ("broadcast", test_broadcast);
     ("reshape", test_reshape);
     ("axis", test_axis);

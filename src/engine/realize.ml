@@ -161,7 +161,9 @@ let lower_and_compile (linear : Uop.t) : Uop.t =
           | Some p -> p
           | None ->
             let device = match Buffers.device c with Some d -> d | None -> Device.default () in
-            let p = Codegen.to_program ast (Device.renderer device) in
+            let p =
+              Helpers.internal_errors_as_bug ~what:"lowering a kernel" ~show:(fun () -> Uop.to_string ast) (fun () ->
+                  Codegen.to_program ast (Device.renderer device)) in
             Tbl.replace progs ast p;
             p in
         replace c ~src:(Array.append [| prg |] (Array.sub c.src 1 (Array.length c.src - 1)))

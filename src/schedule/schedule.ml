@@ -203,7 +203,7 @@ let pm_schedule : (Uop.t -> Uop.t) P.matcher =
 (* tinygrad: assert_all_same_devices *)
 let assert_all_same_devices (ast : Uop.t) =
   let devs = Helpers.dedup (List.filter_map (fun (x : Uop.t) -> if x.op == Ops.Param then Buffers.device x else None) (toposort ast)) in
-  if List.length devs >= 2 then failwith ("all buffers must be on the same device: " ^ String.concat ", " devs);
+  if List.length devs >= 2 then invalid_arg ("realize: all buffers of a kernel must be on the same device: " ^ String.concat ", " devs);
   None
 
 (* tinygrad: copy_kernel_to_copy_uop *)
@@ -249,7 +249,7 @@ let create_linear_with_vars ?(get_kernel_graph = Rangeify.get_kernel_graph) (big
         let nm = expr v in
         if List.mem nm used_vars then begin
           (match List.assoc_opt nm !var_vals with
-           | Some x when x <> value -> failwith (Printf.sprintf "bind mismatch on %s, %d != %d" nm x value)
+           | Some x when x <> value -> invalid_arg (Printf.sprintf "realize: bind mismatch on %s, %d != %d" nm x value)
            | _ -> ());
           if not (List.mem_assoc nm !var_vals) then var_vals := !var_vals @ [ (nm, value) ]
         end
@@ -269,7 +269,7 @@ let linear_with_vars ?get_kernel_graph ~(apply_map : (Uop.t * Uop.t) list -> uni
   : Uop.t * (string * int) list =
   (* weakness ends where storage begins *)
   if List.exists (fun (u : Uop.t) -> Dtype.is_weak u.dtype && Buffers.device u <> None) uops then
-    failwith "cannot realize a weak dtype; cast to a concrete dtype first";
+    invalid_arg "realize: cannot realize a weak dtype; cast to a concrete dtype first";
   let big_sink, becomes_map = Callify.transform_to_call (sink uops) in
   apply_map becomes_map;
   create_linear_with_vars ?get_kernel_graph big_sink
