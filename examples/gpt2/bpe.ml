@@ -14,14 +14,7 @@ type t = {
 
 let utf8_encode cp =
   let b = Buffer.create 4 in
-  let add i = Buffer.add_char b (Char.unsafe_chr i) in
-  if cp < 0x80 then add cp
-  else if cp < 0x800 then (add (0xC0 lor (cp lsr 6)); add (0x80 lor (cp land 0x3F)))
-  else if cp < 0x10000 then (add (0xE0 lor (cp lsr 12)); add (0x80 lor ((cp lsr 6) land 0x3F)); add (0x80 lor (cp land 0x3F)))
-  else begin
-    add (0xF0 lor (cp lsr 18)); add (0x80 lor ((cp lsr 12) land 0x3F));
-    add (0x80 lor ((cp lsr 6) land 0x3F)); add (0x80 lor (cp land 0x3F))
-  end;
+  Buffer.add_utf_8_uchar b (Uchar.of_int cp);
   Buffer.contents b
 
 (* the code point at byte [i] and its length; a byte that does not start valid UTF-8 stands alone as -1 *)
