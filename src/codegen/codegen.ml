@@ -363,12 +363,14 @@ let merge_reduce_ends (sink : Uop.t) =
   if !subs = [] then None else Some (Upat.substitute sink !subs)
 
 (* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END.
-   Not in tinygrad: with [ctx.vector_acc] and unrolled axes (n > 0), the accumulator keeps the unrolled lanes (the
+   Not in tinygrad: with [ctx.vector_acc], unrolled axes (n > 0) and a single output lane, the accumulator keeps the unrolled lanes (the
    shape of the REDUCE's input) and is updated lane by lane, so the loop carries vector accumulators; the lanes are
    folded by a horizontal REDUCE once, after the loop (tinygrad folds them inside the loop, a serial chain) *)
 let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
   let op, n = reduce_arg r in
-  let vector_acc = ctx.vector_acc && n <> 0 in
+  (* only for a reduce of one output lane (a row sum, softmax's max): with upcast outputs (a convolution's register
+     tile) the lanes multiply the accumulators past the registers, and the tile already carries independent chains *)
+  let vector_acc = ctx.vector_acc && n <> 0 && Helpers.prod (max_shape r) = 1 in
   let acc = placeholder (max_shape (if vector_acc then r.src.(0) else r)) r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
   ctx.acc_num <- ctx.acc_num + 1;
   let topo = toposort r.src.(0) in

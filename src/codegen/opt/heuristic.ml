@@ -257,6 +257,9 @@ let cpu_register_tile (k : K.t) : K.t option =
   let vw = Coalesce.cpu_float_lengths () in
   match vw, K.reduceop k with
   | Some lengths, Some red when k.ren.device = "CPU" && not k.ren.has_local
+                                  (* one reduce axis, as a matmul's: on convolutions (channels x window) the tile
+                                     lost to tinygrad's upcasts (beautiful_mnist's convs ran 2x slower) *)
+                                  && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
                                   && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
                                   && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
     let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
