@@ -260,6 +260,11 @@ let cpu_register_tile (k : K.t) : K.t option =
                                   (* one reduce axis, as a matmul's: on convolutions (channels x window) the tile
                                      lost to tinygrad's upcasts (beautiful_mnist's convs ran 2x slower) *)
                                   && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
+                                  (* big enough to pay: the MLP's 128x128 outputs and batch-128 gradient reduces
+                                     ran 2x slower with the tile than with tinygrad's upcasts *)
+                                  && (let sizes = List.init (K.shape_len k) (full_shape_int k) in
+                                      let red = Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) in
+                                      red >= 256 && Helpers.prod sizes / max red 1 >= 65536)
                                   && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
                                   && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
     let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
@@ -315,20 +320,6 @@ let cpu_vector_reduce (k : K.t) : K.t option =
     end else None
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, an elementwise kernel is upcast by the vector width on its last axis (the
-   contiguous one of its output), so that clang vectorises its ALU chain (exp2's polynomial, for instance) one
-   register at a time; tinygrad's output upcasts by 3 or 4 leave three quarters of an AVX-512 register idle *)
-let cpu_elementwise_upcast (k : K.t) : K.t option =
-  match Coalesce.cpu_float_lengths (), K.reduceop k with
-  | Some (widest :: _), None when k.ren.device = "CPU" && not k.ren.has_local && widest > 4 ->
-    (match List.rev (K.upcastable_dims k) with
-     | last :: _ when full_shape_int k last mod widest = 0 ->
-       let k = K.copy k in
-       (try ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int widest))); Some k
-        with Opt.Kernel_opt_error _ -> None)
-     | _ -> None)
-  | _ -> None
-
 (* tinygrad: heuristic.py hand_coded_optimizations *)
 let hand_coded_optimizations (k : K.t) : K.t =
   match tensor_core_opts k with
@@ -348,7 +339,7 @@ let hand_coded_optimizations (k : K.t) : K.t =
         (* **** below this line need to be optional and benchmarked **** *)
         let k = match cpu_register_tile k with
           | Some tk -> tk
-          | None -> match (match cpu_vector_reduce k with Some vk -> Some vk | None -> cpu_elementwise_upcast k) with
+          | None -> match cpu_vector_reduce k with
             | Some vk -> vk
             | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
         local_groups k;

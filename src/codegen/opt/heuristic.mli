@@ -3,6 +3,6 @@
 
 (** [hand_coded_optimizations k]: a copy of [k] with tinygrad's heuristic opts applied (tensor cores, matvec, grouping,
     masked/stride upcasts, reduce unrolls, locals, THREAD). Under [CPU_OPT=fast] on the CPU (not in tinygrad) a CPU
-    branch replaces the upcast/unroll stages: a BLAS-micro-kernel register tile for a reduce of a product, an unroll
-    by the vector width for a reduce over a contiguous axis, an upcast by it for an elementwise kernel. *)
+    branch replaces the upcast/unroll stages: a BLAS-micro-kernel register tile for a matmul-shaped reduce big enough
+    to pay, an unroll by the vector width for a reduce over a contiguous axis. *)
 val hand_coded_optimizations : Postrange.t -> Postrange.t
