@@ -149,7 +149,6 @@ let shrink x arg =
 let transpose ?(dim0 = 1) ?(dim1 = 0) x = named "transpose" @@ fun () -> wrap ~op:"transpose" (Mixin_movement.transpose ~dim0 ~dim1 (uop x))
 let unflatten x dim sizes = named "unflatten" @@ fun () -> wrap ~op:"unflatten" (Mixin_movement.unflatten (uop x) dim (sints sizes))
 let repeat x repeats = named "repeat" @@ fun () -> wrap ~op:"repeat" (Mixin_movement.repeat (uop x) (sints repeats))
-let cat ?(dim = 0) xs = named "cat" @@ fun () -> wrap ~op:"cat" (Mixin_reduce.cat ~dim (List.map uop xs))
 
 (* ---------- data out ---------- *)
 
@@ -454,36 +453,13 @@ let next_counter device num =
   let lo = num land 0xffffffff and hi = num lsr 32 in
   let new_low = E.add (slice (uop counter) 0 1) (E.ci lo) in
   let new_high = E.add (E.add (slice (uop counter) 1 2) (E.ci hi)) (E.lt new_low (idx (uop counter) 0)) in
-  ignore (assign counter (wrap ~op:"rand" (Mixin_reduce.cat [ new_low; new_high ])));
+  ignore (assign counter (wrap ~op:"rand" (Mixin_op.cat [ new_low; new_high ])));
   let low = E.sub (slice (uop counter) 0 1) (E.ci lo) in
   let high = E.sub (E.sub (slice (uop counter) 1 2) (E.ci hi)) (E.lt (idx (uop counter) 0) (E.ci lo)) in
-  (uop (List.assoc device !device_seeds), uop (wrap ~op:"rand" (Mixin_reduce.cat [ low; high ])))
+  (List.assoc device !device_seeds, wrap ~op:"rand" (Mixin_op.cat [ low; high ]))
 
-let () = Mixin_rand.next_counter_hook := next_counter
-
-let rl = Array.to_list
-let rand ?dtype ?device ?contiguous shp = named "rand" @@ fun () -> wrap ~op:"rand" (Mixin_rand.rand ?device ?dtype ?contiguous (rl shp))
-let rand_like ?dtype ?contiguous x = named "rand_like" @@ fun () -> wrap ~op:"rand_like" (Mixin_rand.rand_like ?dtype ?contiguous (uop x))
-let randn ?dtype ?device shp = named "randn" @@ fun () -> wrap ~op:"randn" (Mixin_rand.randn ?device ?dtype (rl shp))
-let randn_like ?dtype x = named "randn_like" @@ fun () -> wrap ~op:"randn_like" (Mixin_rand.randn_like ?dtype (uop x))
-let randint ?dtype ?device ?low ~high shp = named "randint" @@ fun () -> wrap ~op:"randint" (Mixin_rand.randint ?device ?low ~high ?dtype (rl shp))
-let uniform ?dtype ?device ?low ?high shp = named "uniform" @@ fun () -> wrap ~op:"uniform" (Mixin_rand.uniform ?device ?dtype ?low ?high (rl shp))
-let normal ?dtype ?device ?mean ?std shp = named "normal" @@ fun () -> wrap ~op:"normal" (Mixin_rand.normal ?device ?dtype ?mean ?std (rl shp))
-let scaled_uniform ?dtype ?device shp = named "scaled_uniform" @@ fun () -> wrap ~op:"scaled_uniform" (Mixin_rand.scaled_uniform ?device ?dtype (rl shp))
-let glorot_uniform ?dtype ?device shp = named "glorot_uniform" @@ fun () -> wrap ~op:"glorot_uniform" (Mixin_rand.glorot_uniform ?device ?dtype (rl shp))
-let kaiming_uniform ?dtype ?device ?a shp = named "kaiming_uniform" @@ fun () -> wrap ~op:"kaiming_uniform" (Mixin_rand.kaiming_uniform ?device ?dtype ?a (rl shp))
-let kaiming_normal ?dtype ?device ?a shp = named "kaiming_normal" @@ fun () -> wrap ~op:"kaiming_normal" (Mixin_rand.kaiming_normal ?device ?dtype ?a (rl shp))
-let multinomial ?num_samples ?replacement x =
-  named "multinomial" @@ fun () -> wrap ~op:"multinomial" (Mixin_rand.multinomial ?num_samples ?replacement (uop x))
-
-(* both active when TRAINING (Helpers.training, tinygrad's Tensor.training) is on *)
-let dropout ?p x =
-  named "dropout" @@ fun () -> let u = Mixin_rand.dropout ?p (uop x) in if u == uop x then x else wrap ~op:"dropout" u
-let scaled_dot_product_attention ?mask ?dropout_p ?is_causal ?enable_gqa q k v =
-  named "scaled_dot_product_attention" @@ fun () ->
-  wrap ~op:"scaled_dot_product_attention"
-    (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
-       (uop q) (uop k) (uop v))
+(* tinygrad: Tensor(RandMixin), whose _next_counter is the one above *)
+include Mixin_rand.Make (struct include Carrier let next_counter = next_counter end)
 
 (* infix operators *)
 module O = struct

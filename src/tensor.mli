@@ -133,13 +133,14 @@ include Mixin_intf.DTYPE with type t := t
 (** tinygrad [mixin/elementwise.py]. *)
 include Mixin_intf.ELEMENTWISE with type t := t
 
-(** tinygrad [mixin/reduce.py], with [OpMixin]'s min, mean, var and std. *)
+(** tinygrad [mixin/reduce.py]. *)
 include Mixin_intf.REDUCE with type t := t
 
 (** tinygrad [mixin/movement.py], the ops without shape arguments (the others follow). *)
 include Mixin_intf.MOVEMENT with type t := t
 
-(** tinygrad [mixin/op.py]: indexing, linear algebra, softmax and scans, sort, scatter, norms, losses (more follow). *)
+(** tinygrad [mixin/op.py]: min, mean, var, std, cat, linear algebra, softmax and scans, sort, scatter, norms, losses
+    (more follow). *)
 include Mixin_intf.OP with type t := t
 
 (** Floor modulo, {!mod_}. *)
@@ -177,9 +178,6 @@ val unflatten : t -> int -> int array -> t
 
 (** Tile. *)
 val repeat : t -> int array -> t
-
-(** Concatenates along [dim] (default 0). tinygrad [cat]. *)
-val cat : ?dim:int -> t list -> t
 
 
 (** A copy on another device (the tensor itself when already there or device-less). tinygrad [Tensor.to]. *)
@@ -312,51 +310,8 @@ val nonzero : ?size:int -> ?fill_value:int -> t -> t
 (** Sets the seed and forgets every device's key and counter. tinygrad [Tensor.manual_seed]. *)
 val manual_seed : int -> unit
 
-(** Uniform \[0, 1) (default float32; a concrete float dtype). tinygrad [Tensor.rand]. *)
-val rand : ?dtype:Dtype.t -> ?device:string -> ?contiguous:bool -> int array -> t
-
-(** {!rand} with the shape, device and (unless [dtype]) dtype of a tensor. tinygrad [rand_like]. *)
-val rand_like : ?dtype:Dtype.t -> ?contiguous:bool -> t -> t
-
-(** Standard normal (Box-Muller). tinygrad [Tensor.randn]. *)
-val randn : ?dtype:Dtype.t -> ?device:string -> int array -> t
-
-(** {!randn} like a tensor. tinygrad [randn_like]. *)
-val randn_like : ?dtype:Dtype.t -> t -> t
-
-(** Uniform integers in \[low, high) (low default 0, int32). tinygrad [Tensor.randint]. *)
-val randint : ?dtype:Dtype.t -> ?device:string -> ?low:int -> high:int -> int array -> t
-
-(** Uniform in \[low, high) (default \[0, 1)). tinygrad [Tensor.uniform]. *)
-val uniform : ?dtype:Dtype.t -> ?device:string -> ?low:float -> ?high:float -> int array -> t
-
-(** Normal with [mean] (0) and [std] (1). tinygrad [Tensor.normal]. *)
-val normal : ?dtype:Dtype.t -> ?device:string -> ?mean:float -> ?std:float -> int array -> t
-
-(** Uniform in \[-n^-0.5, n^-0.5), n the element count. tinygrad [Tensor.scaled_uniform]. *)
-val scaled_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
-
-(** Glorot uniform. tinygrad [Tensor.glorot_uniform]. *)
-val glorot_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
-
-(** Kaiming uniform ([a] 0.01). tinygrad [Tensor.kaiming_uniform]. *)
-val kaiming_uniform : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -> t
-
-(** Kaiming normal ([a] 0.01). tinygrad [Tensor.kaiming_normal]. *)
-val kaiming_normal : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -> t
-
-(** Indices drawn from a 1-d / 2-d weight tensor (with replacement, or one sample). tinygrad [multinomial]. *)
-val multinomial : ?num_samples:int -> ?replacement:bool -> t -> t
-
-(** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when the TRAINING context variable
-    ([Helpers.training]) is set, else the identity. tinygrad [dropout]. *)
-val dropout : ?p:float -> t -> t
-
-(** [scaled_dot_product_attention q k v]: [softmax(q k^T / sqrt d + mask) v] (a bool [mask] selects; [is_causal]
-    masks the upper triangle; [dropout_p] applies when training). tinygrad [scaled_dot_product_attention]. *)
-val scaled_dot_product_attention :
-  ?mask:t -> ?dropout_p:float -> ?is_causal:bool -> ?enable_gqa:bool -> t -> t -> t -> t
-
+(** tinygrad [mixin/rand.py], drawing from the counter of {!manual_seed}. *)
+include Mixin_intf.RAND with type t := t
 
 (** Infix operators: [open Tensor.O]. *)
 module O : sig

@@ -154,7 +154,7 @@ let tests : (string * H.fwd) list = [
   ("test_scaled_dot_product_attention", fun _ _ xs ->
       match xs with
       | [ x; y; z ] -> T.scaled_dot_product_attention x y z
-      | [ x; y; z; m ] -> T.scaled_dot_product_attention ~mask:m x y z
+      | [ x; y; z; m ] -> T.scaled_dot_product_attention ~attn_mask:m x y z
       | _ -> bad "scaled_dot_product_attention");
   ("test_scaled_dot_product_attention_gqa", fun _ _ xs ->
       let x, y, z = three xs in T.scaled_dot_product_attention ~enable_gqa:true x y z);
@@ -277,7 +277,7 @@ let tests : (string * H.fwd) list = [
   ("test_scaled_dot_product_attention_causal", fun _ _ xs ->
       match xs with
       | [ x; y; z ] -> T.scaled_dot_product_attention ~is_causal:true x y z
-      | [ x; y; z; m ] -> T.scaled_dot_product_attention ~is_causal:true ~mask:m x y z
+      | [ x; y; z; m ] -> T.scaled_dot_product_attention ~is_causal:true ~attn_mask:m x y z
       | _ -> bad "scaled_dot_product_attention");
   ("test_scaled_dot_product_attention_gqa_errors", fun _ _ xs ->
       let x, y, z = three xs in T.scaled_dot_product_attention ~enable_gqa:true x y z);

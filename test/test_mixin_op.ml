@@ -46,9 +46,9 @@ let cases : (string * (unit -> U.t)) list = [
   ("conv_relu_pool", fun () ->
       M.max_pool2d ~kernel_size:[ 2; 2 ]
         (Mixin_elementwise.relu (M.conv2d ~padding:[ 1 ] (p 0 [ 1; 3; 8; 8 ]) (p 1 [ 6; 3; 3; 3 ]))));
-  ("cat_dim0", fun () -> Mixin_reduce.cat ~dim:0 [ p 0 [ 3; 4 ]; p 1 [ 2; 4 ] ]);
-  ("cat_same", fun () -> Mixin_reduce.cat ~dim:1 [ p 0 [ 3; 4 ]; p 1 [ 3; 4 ] ]);
-  ("cat_three", fun () -> Mixin_reduce.cat ~dim:(-1) [ p 0 [ 2; 3 ]; p 1 [ 2; 1 ]; p 2 [ 2; 2 ] ]);
+  ("cat_dim0", fun () -> Mixin_op.cat ~dim:0 [ p 0 [ 3; 4 ]; p 1 [ 2; 4 ] ]);
+  ("cat_same", fun () -> Mixin_op.cat ~dim:1 [ p 0 [ 3; 4 ]; p 1 [ 3; 4 ] ]);
+  ("cat_three", fun () -> Mixin_op.cat ~dim:(-1) [ p 0 [ 2; 3 ]; p 1 [ 2; 1 ]; p 2 [ 2; 2 ] ]);
   ("stack_dim1", fun () -> Mixin_movement.stack ~dim:1 [ p 0 [ 4; 5 ]; p 1 [ 4; 5 ]; p 2 [ 4; 5 ] ]);
   ("slice_basic0", fun () -> U.add (M.getitem (p 0 [ 6; 8 ]) [ S (Some 1, Some 5, None); S (None, None, Some 2) ]) (U.const_int 0));
   ("slice_basic1", fun () -> U.add (M.getitem (p 0 [ 6; 8 ]) [ S (Some (-2), None, None); I 3 ]) (U.const_int 0));
@@ -88,11 +88,11 @@ let cases : (string * (unit -> U.t)) list = [
   ("argmax_all", fun () -> M.argmax (p 0 [ 4; 6 ]));
   ("argmin_0_keep", fun () -> M.argmin ~axis:0 ~keepdim:true (p 0 [ 4; 6 ]));
   ("argmax_int", fun () -> M.argmax ~axis:1 (pi 0 [ 4; 6 ]));
-  ("mean_all", fun () -> Mixin_reduce.mean a);
-  ("mean_int", fun () -> Mixin_reduce.mean ~axis:[ 1 ] (pi 0 [ 4; 6 ]));
-  ("min_0", fun () -> Mixin_reduce.min ~axis:[ 0 ] a);
-  ("var_1", fun () -> Mixin_reduce.var ~axis:[ 1 ] a);
-  ("std_keep", fun () -> Mixin_reduce.std ~axis:[ 0; 1 ] ~keepdim:true ~correction:0 a);
+  ("mean_all", fun () -> Mixin_op.mean a);
+  ("mean_int", fun () -> Mixin_op.mean ~axis:[ 1 ] (pi 0 [ 4; 6 ]));
+  ("min_0", fun () -> Mixin_op.min ~axis:[ 0 ] a);
+  ("var_1", fun () -> Mixin_op.var ~axis:[ 1 ] a);
+  ("std_keep", fun () -> Mixin_op.std ~axis:[ 0; 1 ] ~keepdim:true ~correction:0 a);
   ("batchnorm", fun () ->
       M.batchnorm (p 0 [ 2; 3; 4; 4 ]) ~weight:(Some (p 1 [ 3 ])) ~bias:(Some (p 2 [ 3 ])) ~mean:(p 3 [ 3 ]) ~invstd:(p 4 [ 3 ]));
   ("pad_value", fun () -> M.pad_value ~value:(Dtype.I (Z.of_int (-1))) (p 0 [ 3; 4 ]) [ Some (1, 2); Some (0, 3) ]);
@@ -198,7 +198,7 @@ let tests : Test_util.case list =
         Test_util.check_invalid_arg ~what:"gather ndim" (fun () -> M.gather (p 0 [ 3; 4 ]) ~dim:0 (pi 1 [ 3 ]));
         Test_util.check_invalid_arg ~what:"getitem oob" (fun () -> M.getitem (p 0 [ 3; 4 ]) [ I 3 ]);
         Test_util.check_invalid_arg ~what:"getitem too many" (fun () -> M.getitem (p 0 [ 3 ]) [ I 0; I 0 ]);
-        Test_util.check_invalid_arg ~what:"cat shapes" (fun () -> Mixin_reduce.cat [ p 0 [ 3; 4 ]; p 1 [ 3; 5 ] ]);
+        Test_util.check_invalid_arg ~what:"cat shapes" (fun () -> Mixin_op.cat [ p 0 [ 3; 4 ]; p 1 [ 3; 5 ] ]);
         Test_util.check_invalid_arg ~what:"eye negative" (fun () -> M.eye (-1))) ]
 
 (* ---------- values through the Tensor wrappers, against numpy (test/gen_mixin_op_values.py) ---------- *)

@@ -1,4 +1,4 @@
-(* RNG (src/mixin/mixin_rand.ml, the G-rand block of src/tensor.ml): after Tensor.manual_seed 42, rand / randn /
+(* RNG (src/mixin/mixin_rand.ml, and the counter of src/tensor.ml): after Tensor.manual_seed 42, rand / randn /
    randint / uniform / normal / the init helpers give tinygrad 0.14.0's values BIT FOR BIT. The expected values were
    produced with the venv's tinygrad (DEV=CPU), e.g.
      Tensor.manual_seed(42); Tensor.rand(2,3).numpy().view(np.uint32)
@@ -174,8 +174,8 @@ let test_sdpa () =
                        0.20591002702713013; 0.43971413373947144; 0.6654645204544067; 0.3117496073246002; -0.3285864591598511;
                        -0.6668216586112976; 0.46727970242500305; 0.6602432727813721; 0.2461821734905243; -0.3942176401615143;
                        0.13512538373470306; -0.49325433373451233; -0.6681382656097412; -0.22873899340629578 |]
-    (T.to_float_array (T.scaled_dot_product_attention ~mask:m q k v));
-  check_invalid_arg ~what:"sdpa mask with is_causal" (fun () -> T.scaled_dot_product_attention ~mask:m ~is_causal:true q k v)
+    (T.to_float_array (T.scaled_dot_product_attention ~attn_mask:m q k v));
+  check_invalid_arg ~what:"sdpa mask with is_causal" (fun () -> T.scaled_dot_product_attention ~attn_mask:m ~is_causal:true q k v)
 
 let test_multinomial () =
   (* Tensor.manual_seed(42); Tensor([1.,2.,3.,4.]).multinomial(10, replacement=True) *)
@@ -185,6 +185,30 @@ let test_multinomial () =
   check (T.dtype s = Dtype.Int32) "multinomial dtype";
   check (T.to_int_array s = [| 3; 0; 0; 0; 3; 3; 3; 0; 3; 1 |]) "multinomial values %s"
     (String.concat "," (Array.to_list (Array.map string_of_int (T.to_int_array s))))
+
+let ints t = String.concat "," (Array.to_list (Array.map string_of_int (T.to_int_array t)))
+
+let test_multinomial_no_replacement () =
+  (* Tensor.manual_seed(42); Tensor([1,2,3,4]).multinomial(3, replacement=False) *)
+  T.manual_seed 42;
+  let s = T.multinomial ~num_samples:3 (T.of_int_array [| 4 |] [| 1; 2; 3; 4 |]) in
+  check (T.shape s = [| 3 |] && T.dtype s = Dtype.Int32) "multinomial without replacement: shape / dtype";
+  check (T.to_int_array s = [| 2; 1; 3 |]) "multinomial without replacement: %s" (ints s);
+  (* Tensor.manual_seed(42); Tensor([[1.,2,3,4],[4,3,2,1]]).multinomial(2, replacement=False) *)
+  T.manual_seed 42;
+  let s = T.multinomial ~num_samples:2 (T.of_float_array [| 2; 4 |] [| 1.; 2.; 3.; 4.; 4.; 3.; 2.; 1. |]) in
+  check (T.to_int_array s = [| 1; 3; 0; 2 |]) "multinomial 2-d without replacement: %s" (ints s)
+
+let test_randperm () =
+  (* Tensor.manual_seed(42); Tensor.randperm(6) / Tensor.randperm(10, dtype=dtypes.int64) *)
+  T.manual_seed 42;
+  let p = T.randperm 6 in
+  check (T.dtype p = Dtype.Int32) "randperm dtype";
+  check (T.to_int_array p = [| 1; 2; 3; 5; 0; 4 |]) "randperm 6: %s" (ints p);
+  T.manual_seed 42;
+  let p = T.randperm ~dtype:Dtype.Int64 10 in
+  check (T.dtype p = Dtype.Int64) "randperm int64 dtype";
+  check (T.to_int_array p = [| 7; 3; 1; 2; 9; 4; 6; 0; 5; 8 |]) "randperm 10: %s" (ints p)
 
 let test_bad_input () =
   check_invalid_arg ~what:"rand int dtype" (fun () -> T.rand ~dtype:Dtype.Int32 [| 3 |]);
@@ -198,4 +222,5 @@ let test_bad_input () =
 let tests : case list =
   golden_cases
   @ [ ("sha256", test_sha256); ("manual_seed_reproducible", test_reseed); ("dropout", test_dropout);
+      ("multinomial_no_replacement", test_multinomial_no_replacement); ("randperm", test_randperm);
       ("scaled_dot_product_attention", test_sdpa); ("multinomial", test_multinomial); ("bad_input", test_bad_input) ]

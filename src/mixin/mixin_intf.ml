@@ -319,8 +319,7 @@ module type ELEMENTWISE = sig
   val masked_fill : t -> t -> t -> t
 end
 
-(** tinygrad: mixin/reduce.py ReduceMixin, with OpMixin's min/mean/var/std. Axes may be negative; no [axis]
-   means all axes. *)
+(** tinygrad: mixin/reduce.py ReduceMixin. Axes may be negative; no [axis] means all axes. *)
 module type REDUCE = sig
   type t
 
@@ -338,18 +337,6 @@ module type REDUCE = sig
 
   (** Whether all elements are true. tinygrad [ReduceMixin.all]. *)
   val all : ?axis:int list -> ?keepdim:bool -> t -> t
-
-  (** Minimum, as the inverse of the max of the inverse. tinygrad [OpMixin.min]. *)
-  val min : ?axis:int list -> ?keepdim:bool -> t -> t
-
-  (** Mean (ints give float32). tinygrad [OpMixin.mean]. *)
-  val mean : ?axis:int list -> ?keepdim:bool -> t -> t
-
-  (** Variance with Bessel's [correction] (default 1). tinygrad [OpMixin.var]. *)
-  val var : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
-
-  (** Standard deviation. tinygrad [OpMixin.std]. *)
-  val std : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
 end
 
 (** tinygrad: mixin/movement.py MovementMixin, the ops whose arguments are not shapes (the Tensor API takes shapes as int arrays, UOps as symbolic lists). *)
@@ -396,6 +383,21 @@ end
 (** tinygrad: mixin/op.py OpMixin: indexing, linear algebra, softmax and scans, sort, scatter, norms, losses. *)
 module type OP = sig
   type t
+
+  (** Minimum, as the inverse of the max of the inverse. tinygrad [OpMixin.min]. *)
+  val min : ?axis:int list -> ?keepdim:bool -> t -> t
+
+  (** Mean (ints give float32). tinygrad [OpMixin.mean]. *)
+  val mean : ?axis:int list -> ?keepdim:bool -> t -> t
+
+  (** Variance with Bessel's [correction] (default 1). tinygrad [OpMixin.var]. *)
+  val var : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
+
+  (** Standard deviation. tinygrad [OpMixin.std]. *)
+  val std : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t
+
+  (** Concatenates along [dim] (default 0). tinygrad [OpMixin.cat]. *)
+  val cat : ?dim:int -> t list -> t
 
   (** The upper triangle of the last two axes, the rest 0. tinygrad [OpMixin.triu]. *)
   val triu : ?diagonal:int -> t -> t
@@ -502,4 +504,69 @@ module type OP = sig
 
   (** (std, mean). *)
   val std_mean : ?axis:int list -> ?keepdim:bool -> ?correction:int -> t -> t * t
+end
+
+(** tinygrad: RandMixin._next_counter, the per-device RNG state a carrier of random numbers adds (tinygrad's UOp
+    raises; Tensor overrides it). *)
+module type RAND_CARRIER = sig
+  include CARRIER
+
+  (** [next_counter device num]: the device's 2-word uint32 key and its 2-word counter as it was before a draw of
+      [num] uint32 words; the counter is advanced by [num]. tinygrad [Tensor._next_counter]. *)
+  val next_counter : string -> int -> t * t
+end
+
+(** tinygrad: mixin/rand.py RandMixin. Counter-based threefry draws; shapes are concrete ([int array]). *)
+module type RAND = sig
+  type t
+
+  (** Uniform \[0, 1) (default float; a concrete float dtype). tinygrad [RandMixin.rand]. *)
+  val rand : ?dtype:Dtype.t -> ?device:string -> ?contiguous:bool -> int array -> t
+
+  (** {!rand} with the shape, device and (unless [dtype]) dtype of [x]. tinygrad [RandMixin.rand_like]. *)
+  val rand_like : ?dtype:Dtype.t -> ?contiguous:bool -> t -> t
+
+  (** Standard normal (Box-Muller over float32 draws). tinygrad [RandMixin.randn]. *)
+  val randn : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+  (** {!randn} like [x] (a weak dtype needs an explicit [dtype]). tinygrad [RandMixin.randn_like]. *)
+  val randn_like : ?dtype:Dtype.t -> t -> t
+
+  (** Uniform integers in \[low, high) (defaults 0 and 10, int32). tinygrad [RandMixin.randint]. *)
+  val randint : ?dtype:Dtype.t -> ?device:string -> ?low:int -> ?high:int -> int array -> t
+
+  (** Uniform in \[low, high) (default \[0, 1)). tinygrad [RandMixin.uniform]. *)
+  val uniform : ?dtype:Dtype.t -> ?device:string -> ?low:float -> ?high:float -> int array -> t
+
+  (** Normal with [mean] (0) and [std] (1). tinygrad [RandMixin.normal]. *)
+  val normal : ?dtype:Dtype.t -> ?device:string -> ?mean:float -> ?std:float -> int array -> t
+
+  (** Uniform in \[-n^-0.5, n^-0.5), n the element count. tinygrad [RandMixin.scaled_uniform]. *)
+  val scaled_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+  (** Glorot (Xavier) uniform. tinygrad [RandMixin.glorot_uniform]. *)
+  val glorot_uniform : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+  (** Kaiming uniform ([a] 0.01). tinygrad [RandMixin.kaiming_uniform]. *)
+  val kaiming_uniform : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -> t
+
+  (** Kaiming normal ([a] 0.01). tinygrad [RandMixin.kaiming_normal]. *)
+  val kaiming_normal : ?dtype:Dtype.t -> ?device:string -> ?a:float -> int array -> t
+
+  (** [randperm n]: a random permutation of [0 .. n-1] (int32 unless [dtype]). tinygrad [RandMixin.randperm]. *)
+  val randperm : ?dtype:Dtype.t -> ?device:string -> int -> t
+
+  (** Indices drawn from a 1-d / 2-d weight tensor (with replacement, or without by Efraimidis-Spirakis).
+      tinygrad [RandMixin.multinomial]. *)
+  val multinomial : ?num_samples:int -> ?replacement:bool -> t -> t
+
+  (** Zeroes each element with probability [p] (0.5) and scales by [1/(1-p)] when the TRAINING context variable
+      ([Helpers.training]) is set, else [x] itself. tinygrad [RandMixin.dropout]. *)
+  val dropout : ?p:float -> t -> t
+
+  (** [scaled_dot_product_attention q k v]: [softmax(q k^T / sqrt d + attn_mask) v] (a bool mask selects;
+      [is_causal] masks the upper triangle; [dropout_p] applies when training; [enable_gqa] repeats the key/value
+      heads). tinygrad [RandMixin.scaled_dot_product_attention]. *)
+  val scaled_dot_product_attention :
+    ?attn_mask:t -> ?dropout_p:float -> ?is_causal:bool -> ?enable_gqa:bool -> t -> t -> t -> t
 end

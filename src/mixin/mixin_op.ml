@@ -47,6 +47,24 @@ let cnum_sub a b = match a, b with
   | _ -> Dtype.F (Dtype.const_to_float a -. Dtype.const_to_float b)
 let cnum_lt a b = Dtype.compare_const a b < 0
 
+(* tinygrad: OpMixin._pad_constant (int pads; negative pads crop) *)
+let pad_constant x (px : (int * int) option list) (value : Dtype.const) =
+  let sh = List.map (function Sint i -> i | Suop _ -> invalid_arg "pad: symbolic shape not supported") (shape x) in
+  if List.length px <> List.length sh then
+    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (List.length px) (Uop.shape_str (shape x)));
+  let px = List.map (function None -> (0, 0) | Some p -> p) px in
+  let has_neg = not (List.for_all (fun (b, a) -> b >= 0 && a >= 0) px) in
+  let xx = if has_neg then
+      Mixin_movement.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px sh)
+    else x in
+  let pads = if has_neg then List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px else px in
+  let pads = List.map (fun (b, a) -> Some (Sint b, Sint a)) pads in
+  let base = Mixin_movement.pad xx pads in
+  let is_zero = match value with
+    | Dtype.I z -> Z.equal z Z.zero | Dtype.F f -> f = 0.0 | Dtype.B b -> not b | Dtype.Invalid -> false in
+  if is_zero then base
+  else Mixin_elementwise.where (Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool xx (Dtype.B true)) pads) base (Uop.const value)
+
 (* tinygrad OpMixin._cumalu *)
 let cumalu u axis op =
   let sh = Mv.ishape u in
@@ -54,7 +72,7 @@ let cumalu u axis op =
   let sa = List.nth sh (if axis < 0 then axis + n else axis) in
   if sa = 0 then invalid_arg "cumalu: empty axis";
   let pads = List.init (n - 1) (fun _ -> None) @ [ Some (sa - 1, 0) ] in
-  let pooled = Mv.pool (R.pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
+  let pooled = Mv.pool (pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
   let r = match op with
     | Ops.Add -> R.sum ~axis:[ -1 ] pooled
     | Ops.Max -> R.max ~axis:[ -1 ] pooled
@@ -120,7 +138,7 @@ let tril ?(diagonal = 0) u =
 let pad_value ?(value = Dtype.F 0.) u (padding : (int * int) option list) =
   if List.length padding <> ndim u then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pads for ndim=%d" (List.length padding) (ndim u));
-  R.pad_constant u padding value
+  pad_constant u padding value
 
 (* ---------- indexing ---------- *)
 
@@ -243,6 +261,37 @@ let linear ?bias ?dtype x weight =
 
 (* ---------- reductions ---------- *)
 
+(* tinygrad: OpMixin.min *)
+let min ?axis ?keepdim x =
+  Mixin_elementwise.inverse (R.max ?axis ?keepdim (Mixin_elementwise.inverse x))
+
+(* the product of the dims that a keepdim reduction changes, as a UOp (python int -> weak CONST) *)
+let reduced_count x (keep : Uop.t) =
+  let changed = List.filter_map (fun (si, so) -> if Uop.sint_equal si so then None else Some si)
+      (List.combine (shape x) (shape keep)) in
+  Uop.sprod changed
+
+(* tinygrad: OpMixin.mean *)
+let mean ?axis ?(keepdim = false) (x : Uop.t) =
+  let output_dtype = if Dtype.is_float x.dtype then x.dtype else Dtype.Float32 in
+  let numerator = R.sum ?axis ~keepdim (Uop.cast (Dtype.sum_acc_dtype x.dtype) x) in
+  let denominator = reduced_count x (R.sum ?axis ~keepdim:true x) in
+  Uop.cast output_dtype (Mixin_elementwise.div numerator (Uop.sint_to_uop denominator))
+
+(* tinygrad: OpMixin.var *)
+let var ?axis ?(keepdim = false) ?(correction = 1) (x : Uop.t) =
+  let output_dtype = if Dtype.is_float x.dtype then x.dtype else Dtype.Float32 in
+  let squares = Mixin_elementwise.square (Mixin_elementwise.sub x (mean ?axis ~keepdim:true x)) in
+  let n = reduced_count x (R.sum ?axis ~keepdim:true squares) in
+  let numerator = R.sum ?axis ~keepdim (Uop.cast (Dtype.sum_acc_dtype x.dtype) squares) in
+  let d = match n with
+    | Sint n -> Uop.const_int (Stdlib.max (n - correction) 0)
+    | Suop u -> Mixin_elementwise.maximum (Mixin_elementwise.sub u (Uop.const_int correction)) (Uop.const_int 0) in
+  Uop.cast output_dtype (Mixin_elementwise.div numerator d)
+
+(* tinygrad: OpMixin.std *)
+let std ?axis ?keepdim ?correction x = Mixin_elementwise.sqrt (var ?axis ?keepdim ?correction x)
+
 (* tinygrad OpMixin.logsumexp *)
 let logsumexp ?axis ?(keepdim = false) u =
   let axl = Option.map (fun a -> [ a ]) axis in
@@ -282,6 +331,39 @@ let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (E.inverse u)
 
 (* ---------- cat / cumulative ops ---------- *)
 
+(* tinygrad: OpMixin.cat *)
+let cat ?(dim = 0) (tensors : Uop.t list) =
+  match tensors with
+  | [] -> invalid_arg "cat: needs at least one tensor"
+  | x :: args ->
+    if List.exists (fun t -> shape t = []) tensors then
+      invalid_arg (Printf.sprintf "cat: zero-dimensional tensors cannot be concatenated (shapes %s)"
+                     (String.concat ", " (List.map (fun t -> Uop.shape_str (shape t)) tensors)));
+    let dim = Mixin_movement.resolve_dim ~op:"cat" x dim in
+    let sx = shape x in
+    List.iter (fun a ->
+        let sa = shape a in
+        if List.length sa <> List.length sx
+        || not (List.for_all2 (fun (i, ti) ai -> i = dim || Uop.sint_equal ti ai) (List.mapi (fun i s -> (i, s)) sx) sa) then
+          invalid_arg (Printf.sprintf "cat: shapes %s must match except in dim %d" (String.concat ", "
+                                                                                      (List.map (fun t -> Uop.shape_str (shape t)) tensors)) dim))
+      args;
+    if List.for_all (fun t -> Uop.sint_equal (List.nth (shape t) dim) (List.nth sx dim)) args then
+      Mixin_movement.flatten ~start_dim:dim ~end_dim:(dim + 1) (Mixin_movement.stack ~dim tensors)
+    else begin
+      let sizes = List.map (fun t -> match List.nth (shape t) dim with Sint i -> i | Suop _ -> invalid_arg "cat: symbolic dim") tensors in
+      let total = List.fold_left ( + ) 0 sizes in
+      let _, padded = List.fold_left2 (fun (off, acc) t sz ->
+          let p = pad_constant t (List.mapi (fun j _ -> if j = dim then Some (off, total - off - sz) else None) (shape t)) (Dtype.F 0.0) in
+          (off + sz, p :: acc)) (0, []) tensors sizes in
+      (* not tinygrad's usum, which ORs when the first tensor is bool: a bool first and a float after would OR
+         floats, which its UOp spec rejects; the parts are disjoint, so ADD gives the same values *)
+      match List.rev padded with
+      | p0 :: rest when List.for_all (fun t -> t.Uop.dtype == Dtype.Bool) tensors -> Uop.usum ~start:p0 rest
+      | p0 :: rest -> List.fold_left Uop.add p0 rest
+      | [] -> assert false
+    end
+
 (* tinygrad OpMixin._split_cumalu: a two-stage scan for long axes *)
 let split_cumalu u axis op =
   let axis = resolve_dim u axis in
@@ -294,11 +376,11 @@ let split_cumalu u axis op =
     if s <= split * 2 then cumalu u axis op
     else begin
       let n = List.length sh in
-      let chunks = cumalu (unflatten (R.pad_constant (transpose u axis (-1))
+      let chunks = cumalu (unflatten (pad_constant (transpose u axis (-1))
                                         (List.init (n - 1) (fun _ -> None) @ [ Some (round_up s split - s, 0) ]) value)
                              (-1) [ -1; split ]) (-1) op in
       let cn = ndim chunks in
-      let base_ = R.pad_constant (cumalu (getitem chunks [ Ellipsis; I (-1) ]) (-1) op)
+      let base_ = pad_constant (cumalu (getitem chunks [ Ellipsis; I (-1) ]) (-1) op)
           (List.init (cn - 2) (fun _ -> None) @ [ Some (1, -1) ]) value in
       transpose (getitem (Mv.flatten ~start_dim:(-2) (alu2 op chunks (Mv.unsqueeze base_ (-1)))) [ Ellipsis; S (Some (- s), None, None) ])
         axis (-1)
@@ -374,13 +456,13 @@ let avg_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
     ?(count_include_pad = true) u =
   let k_, s_, axis, grouped = pool_setup ?stride u kernel_size in
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
-  let pool_ x pads = Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant x (grouped pads) (Dtype.F 0.)) k_ in
+  let pool_ x pads = Mv.pool ~stride:s_ ~dilation:d_ (pad_constant x (grouped pads) (Dtype.F 0.)) k_ in
   let reg_pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u reg_pads k_ s_ d_ else reg_pads in
   if not count_include_pad then E.div (R.sum ~axis (pool_ u pads)) (R.sum ~axis (pool_ (const_like_int u 1) pads))
-  else if not ceil_mode then R.mean ~axis (pool_ u pads)
+  else if not ceil_mode then mean ~axis (pool_ u pads)
   else E.div (R.sum ~axis (pool_ u pads))
-      (R.sum ~axis (pool_ (const_like_int (R.pad_constant u (grouped reg_pads) (Dtype.F 0.)) 1) (List.map2 ( - ) pads reg_pads)))
+      (R.sum ~axis (pool_ (const_like_int (pad_constant u (grouped reg_pads) (Dtype.F 0.)) 1) (List.map2 ( - ) pads reg_pads)))
 
 (* tinygrad OpMixin.max_pool2d (values only; return_indices is not ported) *)
 let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?(ceil_mode = false) u =
@@ -388,7 +470,7 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
-  R.max ~axis (Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant u (grouped pads) (Dtype.min u.dtype)) k_)
+  R.max ~axis (Mv.pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_)
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
@@ -403,7 +485,7 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
                    (shape_str (shape u)) (shape_str (shape weight)) (groups * cin) cin_);
   let st = Option.get (make_tuple (Some stride) nhw) and dl = Option.get (make_tuple (Some dilation) nhw) in
   let x = Mv.pool ~stride:st ~dilation:dl
-      (R.pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
+      (pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
   let xsh = Mv.ishape x in
@@ -420,8 +502,8 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
 
 (* tinygrad OpMixin.layernorm *)
 let layernorm ?(axis = [ -1 ]) ?(eps = 1e-5) u =
-  let y = E.sub u (R.mean ~axis ~keepdim:true u) in
-  E.mul y (E.rsqrt (E.add (R.mean ~axis ~keepdim:true (E.mul y y)) (const_float eps)))
+  let y = E.sub u (mean ~axis ~keepdim:true u) in
+  E.mul y (E.rsqrt (E.add (mean ~axis ~keepdim:true (E.mul y y)) (const_float eps)))
 
 (* tinygrad OpMixin.batchnorm *)
 let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
@@ -436,7 +518,7 @@ let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
 type reduction = Mixin_intf.reduction
 
 (* tinygrad OpMixin._do_reduction *)
-let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> R.sum u | `Mean -> R.mean u
+let do_reduction (r : reduction) u = match r with `None -> u | `Sum -> R.sum u | `Mean -> mean u
 
 (* tinygrad OpMixin.binary_crossentropy *)
 let binary_crossentropy ?(reduction = `Mean) u y =
@@ -457,7 +539,7 @@ let sparse_categorical_crossentropy ?(ignore_index = -1) ?(label_smoothing = 0.0
   let loss_mask = if ignore_index <> -1 then E.ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
   let sh = Mv.ishape u in
   let yy = E.mul (one_hot_along_dim ~dim:(-1) (Mv.unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (Mv.unsqueeze loss_mask (-1)) in
-  let smoothing = E.mul (const_float label_smoothing) (E.mul (R.mean ~axis:[ -1 ] log_probs) loss_mask) in
+  let smoothing = E.mul (const_float label_smoothing) (E.mul (mean ~axis:[ -1 ] log_probs) loss_mask) in
   let unreduced = E.add (E.mul (const_float (1. -. label_smoothing)) (R.sum ~axis:[ -1 ] (E.mul log_probs yy))) smoothing in
   match reduction with
   | `Mean -> E.div (E.neg (R.sum unreduced)) (R.sum loss_mask)
@@ -513,7 +595,7 @@ let diagonal ?(offset = 0) ?(dim1 = 0) ?(dim2 = 1) u =
     else Mixin_movement.shrink x (List.init (n - 2) (fun _ -> None) @ [ Some (Sint (- offset), Sint a); None ]) in
   let sh = Mv.ishape x in
   let lead = Helpers.take (n - 2) sh in
-  let d = min (List.nth sh (n - 2)) (List.nth sh (n - 1)) in
+  let d = Stdlib.min (List.nth sh (n - 2)) (List.nth sh (n - 1)) in
   if d <= 0 then reshape x (lead @ [ 0 ])
   else begin
     let nones = List.map (fun _ -> None) lead in
@@ -543,7 +625,7 @@ let conv_transpose2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?
       let xs = Mv.ishape u in
       let lead = Helpers.take 2 xs and sp = Helpers.drop 2 xs in
       let x = reshape u (lead @ List.concat_map (fun k -> [ k; 1 ]) sp) in
-      let x = R.pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
+      let x = pad_constant x ([ None; None ] @ List.concat_map (fun s -> [ None; Some (0, s - 1) ]) stride) (Dtype.F 0.) in
       let x = reshape x (lead @ List.map2 (fun k s -> k * s) sp stride) in
       shrink_to x ([ None; None ] @ List.map2 (fun k s -> Some (k * s - (s - 1))) sp stride)
     end else u in
@@ -613,7 +695,7 @@ let einsum ?dtype formula (xs : t list) =
             let nd = ndim !x in
             let perm = List.filter (fun d -> d <> j && d <> k) (range nd) @ [ j; k ] in
             x := if nd > 2 then
-                getitem (unflatten (R.pad_constant (Mv.flatten ~start_dim:(-2) (Mv.permute !x perm))
+                getitem (unflatten (pad_constant (Mv.flatten ~start_dim:(-2) (Mv.permute !x perm))
                                       (List.init (nd - 2) (fun _ -> Some (0, 0)) @ [ Some (0, n) ]) (Dtype.F 0.)) (-1) [ n; n + 1 ])
                   [ Ellipsis; I 0 ]
               else diagonal !x;
@@ -682,13 +764,13 @@ let max_pool2d_with_indices ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]
   let d_ = Option.get (make_tuple (Some dilation) (List.length k_)) in
   let pads = resolve_pool_pads padding (List.length k_) in
   let pads = if ceil_mode then apply_ceil_mode u pads k_ s_ d_ else pads in
-  let pooled = Mv.pool ~stride:s_ ~dilation:d_ (R.pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
+  let pooled = Mv.pool ~stride:s_ ~dilation:d_ (pad_constant u (grouped pads) (Dtype.min u.dtype)) k_ in
   let spatial_shape = Helpers.drop (ndim u - List.length k_) (Mv.ishape u) in
   let spatial_sz = Helpers.prod spatial_shape in
   let idx = reshape (arange ~start:spatial_sz ~step:(-1) 0) spatial_shape in
   let m = E.eq pooled (R.max ~axis ~keepdim:true pooled) in
   let idx = E.mul m (Mv.pool ~stride:s_ ~dilation:d_
-                     (R.pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
+                     (pad_constant idx (List.map Option.some (flat_to_grouped pads)) (Dtype.min idx.dtype)) k_) in
   (R.max ~axis pooled, E.sub (const_int spatial_sz) (R.max ~axis idx))
 
 (* tinygrad OpMixin.max_unpool2d *)
@@ -768,26 +850,26 @@ let sort ?(dim = -1) ?(descending = false) u =
     let n_stages = bit_length (orig_len - 1) in
     let pads = List.init sdim (fun i -> if i = dim then Some (0, (1 lsl n_stages) - orig_len) else None) in
     let fill = if descending then Dtype.min u.dtype else Dtype.max u.dtype in
-    let x = ref (Mv.unflatten (R.pad_constant u pads fill) dim (dims (List.init n_stages (fun _ -> 2)))) in
+    let x = ref (Mv.unflatten (pad_constant u pads fill) dim (dims (List.init n_stages (fun _ -> 2)))) in
     for stage = 1 to n_stages do
       let crossover_dim = dim + n_stages - stage - 1 in
       let flip_dims = List.init (stage + (sdim - dim)) (fun i -> -(i + 1)) in
       if stage <> n_stages then begin
         (* flip so arrows of green boxes point the same way as blue boxes *)
         let blue_box, green_box = split2 "sort" ~dim:crossover_dim !x in
-        x := E.contiguous (R.cat ~dim:crossover_dim [ blue_box; Mv.flip green_box flip_dims ])
+        x := E.contiguous (cat ~dim:crossover_dim [ blue_box; Mv.flip green_box flip_dims ])
       end;
       for substage = stage - 1 downto 0 do
         let partner_dim = dim + n_stages - substage - 1 in
         let x_top, x_bottom = split2 "sort" ~dim:partner_dim !x in
         let x_larger = E.maximum x_top x_bottom and x_smaller = E.minimum x_top x_bottom in
-        x := E.contiguous (if descending then R.cat ~dim:partner_dim [ x_larger; x_smaller ]
-                           else R.cat ~dim:partner_dim [ x_smaller; x_larger ])
+        x := E.contiguous (if descending then cat ~dim:partner_dim [ x_larger; x_smaller ]
+                           else cat ~dim:partner_dim [ x_smaller; x_larger ])
       done;
       if stage <> n_stages then begin
         (* flip wires back to undo the crossover *)
         let blue_box, flipped_green_box = split2 "sort" ~dim:crossover_dim !x in
-        x := R.cat ~dim:crossover_dim [ blue_box; Mv.flip flipped_green_box flip_dims ]
+        x := cat ~dim:crossover_dim [ blue_box; Mv.flip flipped_green_box flip_dims ]
       end
     done;
     let x = Mv.shrink_to (Mv.flatten ~start_dim:dim ~end_dim:(dim + n_stages - 1) !x) (List.map Option.some (Uop.shape u)) in
@@ -869,7 +951,7 @@ let scatter_reduce ?(include_self = true) u ~dim index src (reduce : scatter_red
     E.maximum (R.max ~axis:[ -1 ] (E.where mask src m)) (self_or u m)
   | `Amin ->
     let m = Uop.const (Dtype.max src.dtype) in
-    E.minimum (R.min ~axis:[ -1 ] (E.where mask src m)) (self_or u m)
+    E.minimum (min ~axis:[ -1 ] (E.where mask src m)) (self_or u m)
   | `Mean ->
     let count = E.add (R.sum ~axis:[ -1 ] (E.where mask (E.ci 1) (E.ci 0))) (if include_self then E.ci 1 else inv_mask (E.ci 1) (E.ci 0)) in
     E.div (E.add (R.sum ~axis:[ -1 ] (E.where mask src (E.ci 0))) (self_or u (E.ci 0))) count
@@ -944,7 +1026,7 @@ let pad_reflect_replicate u (px : (int * int) list) mode =
             if p > 0 then Some (Mv.expand (Mv.shrink xx shr) (List.init n (fun i -> if i = d then Sint p else Sint (-1))))
             else None in
           (sel shr_b pb, sel shr_a pa) in
-      x := R.cat ~dim:d (List.filter_map Fun.id [ xb; Some xx; xa ])) pads;
+      x := cat ~dim:d (List.filter_map Fun.id [ xb; Some xx; xa ])) pads;
   (* shrink after for negative pads (reflection/replication must see full data first) *)
   let x = !x in
   Mv.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px (Mv.ishape x))
@@ -959,7 +1041,7 @@ let pad ?(mode : pad_mode = `Constant) ?(value = Dtype.F 0.0) u (padding : (int 
                    (Uop.shape_str (Uop.shape u)));
   let px = List.map (function None -> (0, 0) | Some p -> p) padding in
   match mode with
-  | `Constant -> R.pad_constant u padding value
+  | `Constant -> pad_constant u padding value
   | `Circular -> ignore (Mv.ishape u); pad_circular u px
   | (`Reflect | `Replicate) as m -> ignore (Mv.ishape u); pad_reflect_replicate u px m
 
@@ -976,10 +1058,10 @@ let normalize ?(p = 2.0) ?(dim = 1) ?(eps = 1e-12) u =
 let softmin ?(axis = -1) ?dtype u = softmax ~axis ?dtype (E.neg u)
 
 (* tinygrad: OpMixin.var_mean *)
-let var_mean ?axis ?keepdim ?correction u = (R.var ?axis ?keepdim ?correction u, R.mean ?axis ?keepdim u)
+let var_mean ?axis ?keepdim ?correction u = (var ?axis ?keepdim ?correction u, mean ?axis ?keepdim u)
 
 (* tinygrad: OpMixin.std_mean *)
-let std_mean ?axis ?keepdim ?correction u = (R.std ?axis ?keepdim ?correction u, R.mean ?axis ?keepdim u)
+let std_mean ?axis ?keepdim ?correction u = (std ?axis ?keepdim ?correction u, mean ?axis ?keepdim u)
 
 (* tinygrad's pad mode strings *)
 let pad_mode_of_string = function
@@ -1025,6 +1107,12 @@ let nonzero ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u =
 (* each right-hand side is the UOp function of the same name above *)
 module Make (C : Mixin_intf.CARRIER) = struct
   let named = Mixin_dtype.named
+  include Mixin_dtype.Lift (C)
+  let min ?axis ?keepdim x = lift1 "min" (min ?axis ?keepdim) x
+  let mean ?axis ?keepdim x = lift1 "mean" (mean ?axis ?keepdim) x
+  let var ?axis ?keepdim ?correction x = lift1 "var" (var ?axis ?keepdim ?correction) x
+  let std ?axis ?keepdim ?correction x = lift1 "std" (std ?axis ?keepdim ?correction) x
+  let cat ?dim xs = named "cat" @@ fun () -> C.wrap_uop ~op:"cat" (cat ?dim (List.map C.uop xs))
   let triu ?diagonal x = named "triu" @@ fun () -> C.wrap_uop ~op:"triu" (triu ?diagonal (C.uop x))
   let tril ?diagonal x = named "tril" @@ fun () -> C.wrap_uop ~op:"tril" (tril ?diagonal (C.uop x))
   let gather x ~dim y = named "gather" @@ fun () -> C.wrap_uop ~op:"gather" (gather (C.uop x) ~dim (C.uop y))

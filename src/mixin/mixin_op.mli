@@ -2,8 +2,7 @@
     shared mixins ([Mixin_movement], [Mixin_reduce], [Mixin_elementwise], [Mixin_dtype]) with tinygrad's
     algorithms and op order, so the graphs (and UOp keys) are tinygrad's. [Tensor] wraps them.
     Shapes must be concrete (ints). Axes may be negative. Padding / stride / dilation / kernel lists follow
-    tinygrad: a one-element list is tinygrad's int. Bad input raises [Invalid_argument] naming the op.
-    [min], [mean], [var], [std], [cat] and [_pad_constant] of op.py live in {!Mixin_reduce}. *)
+    tinygrad: a one-element list is tinygrad's int. Bad input raises [Invalid_argument] naming the op. *)
 
 (** {1 Creation} *)
 
@@ -22,6 +21,10 @@ val linspace : ?dtype:Dtype.t -> float -> float -> int -> Uop.t
 
 (** [eye ?m n]: ones on the diagonal (default float32). tinygrad [OpMixin.eye]. *)
 val eye : ?m:int -> ?dtype:Dtype.t -> int -> Uop.t
+
+(** [pad_constant x pads value]: pad with (before, after) per axis ([None] = none) filled with [value]; negative
+    pads crop. tinygrad [OpMixin._pad_constant]. *)
+val pad_constant : Uop.t -> (int * int) option list -> Dtype.const -> Uop.t
 
 (** [pad_value ?value x pads]: constant-mode pad, one (before, after) pair per axis ([None] = none), negative pads
     crop, [value] defaults to 0.0. tinygrad [OpMixin.pad] (mode "constant", grouped padding). *)

@@ -1,7 +1,7 @@
 (* tinygrad: mixin/rand.py (RandMixin) as functions over UOps — threefry random bits from a (key, counter) pair,
-   rand / randn / randint / uniform / normal and the init helpers, dropout and scaled_dot_product_attention.
-   The stateful per-device counter (tinygrad Tensor._next_counter) lives on Tensor; it reaches these functions
-   through [next_counter_hook], as tinygrad's classmethod override does. *)
+   rand / randn / randint / uniform / normal, the init helpers, randperm, multinomial, dropout and
+   scaled_dot_product_attention — and [Make], the same ops over a carrier with a per-device counter. The stateful
+   counter (tinygrad Tensor._next_counter) is the carrier's: the UOp functions take it as [~next_counter]. *)
 
 open Uop
 module Mv = Mixin_movement
@@ -81,7 +81,7 @@ let threefry_random_bits key counts0 counts1 =
   let x = E.bitwise_or (E.lshift (Mixin_dtype.cast counts1 Dtype.Uint64) (ci 32)) (Mixin_dtype.cast counts0 Dtype.Uint64) in
   let x = E.threefry x (E.bitwise_or (E.lshift (Mixin_dtype.cast (idx key 1) Dtype.Uint64) (ci 32))
                           (Mixin_dtype.cast (idx key 0) Dtype.Uint64)) in
-  Mixin_reduce.cat [ Mixin_dtype.cast x Dtype.Uint32; Mixin_dtype.cast (E.rshift x (ci 32)) Dtype.Uint32 ]
+  Mixin_op.cat [ Mixin_dtype.cast x Dtype.Uint32; Mixin_dtype.cast (E.rshift x (ci 32)) Dtype.Uint32 ]
 
 let uint32_max = 0xffffffff
 
@@ -102,7 +102,7 @@ let random_bits key counter num =
     end in
   match go 0 [] with
   | [] -> slice counter (Some 0) (Some 0)
-  | bits -> Mixin_reduce.cat bits
+  | bits -> Mixin_op.cat bits
 
 (* tinygrad: RandMixin._bits_to_rand *)
 let bits_to_rand bits (shape : int list) dtype =
@@ -123,9 +123,8 @@ let rand_from key counter shape dtype ~contiguous =
   let out = bits_to_rand bits shape dtype in
   if contiguous then E.contiguous out else out
 
-(* tinygrad: RandMixin._next_counter — only Tensor has the per-device state; it sets this hook *)
-let next_counter_hook : (string -> int -> Uop.t * Uop.t) ref =
-  ref (fun _ _ -> invalid_arg "_next_counter requires the stateful per-device RNG counter, only implemented on Tensor")
+(* the per-device (key, counter) source: tinygrad RandMixin._next_counter, which only Tensor implements *)
+type next_counter = string -> int -> Uop.t * Uop.t
 
 (* ---------- creation ---------- *)
 
@@ -134,38 +133,38 @@ let check_shape op (shape : int list) =
     invalid_arg (Printf.sprintf "%s: invalid input shape=%s" op (Uop.shape_str (dims shape)))
 
 (* tinygrad: RandMixin.rand *)
-let rand ?device ?dtype ?(contiguous = true) (shape : int list) =
+let rand ~(next_counter : next_counter) ?device ?dtype ?(contiguous = true) (shape : int list) =
   let dt = match dtype with Some d -> d | None -> Dtype.default_float () in
   if not (Dtype.is_float dt) || Dtype.is_weak dt then
     invalid_arg ("rand: rand only supports concrete float dtypes, got " ^ Dtype.to_string dt);
   check_shape "rand" shape;
   let device = Mixin_creation.canonicalize_device ~op:"rand" device in
-  let key, counter = !next_counter_hook device (ceildiv (Helpers.prod shape * Dtype.itemsize dt) 4) in
+  let key, counter = next_counter device (ceildiv (Helpers.prod shape * Dtype.itemsize dt) 4) in
   rand_from key counter shape dt ~contiguous
 
 (* the device a *_like draws on: the tensor's, the default for a device-less constant *)
 let device_of (u : Uop.t) = Buffers.device u
 
 (* tinygrad: RandMixin.rand_like (single device) *)
-let rand_like ?dtype ?contiguous (u : Uop.t) =
-  rand ?device:(device_of u) ~dtype:(match dtype with Some d -> d | None -> u.dtype) ?contiguous (Mv.ishape u)
+let rand_like ~next_counter ?dtype ?contiguous (u : Uop.t) =
+  rand ~next_counter ?device:(device_of u) ~dtype:(match dtype with Some d -> d | None -> u.dtype) ?contiguous (Mv.ishape u)
 
 (* tinygrad: RandMixin.randn_like — Box-Muller *)
-let randn_like ?dtype (u : Uop.t) =
+let randn_like ~next_counter ?dtype (u : Uop.t) =
   let dt = match dtype with Some d -> d | None -> u.dtype in
   if Dtype.is_weak dt && dtype = None then invalid_arg ("randn_like: randn_like requires an explicit dtype for " ^ Dtype.to_string dt);
-  let src = rand_like ~dtype:Dtype.Float32 (Mixin_movement.stack [ u; u ]) in
+  let src = rand_like ~next_counter ~dtype:Dtype.Float32 (Mixin_movement.stack [ u; u ]) in
   let s0 = idx src 0 and s1 = idx src 1 in
   Mixin_dtype.cast
     (E.mul (E.cos (E.mul s0 (E.cf (2.0 *. Float.pi)))) (E.sqrt (E.mul (E.log (E.sub (ci 1) s1)) (ci (-2))))) dt
 
 (* tinygrad: RandMixin.randn *)
-let randn ?device ?dtype (shape : int list) =
+let randn ~next_counter ?device ?dtype (shape : int list) =
   check_shape "randn" shape;
-  randn_like ?dtype (Mixin_creation.empty ?device (dims shape))
+  randn_like ~next_counter ?dtype (Mixin_creation.empty ?device (dims shape))
 
 (* tinygrad: RandMixin.uniform, with [low] / [high] as Python numbers (int or float constants) *)
-let uniform_c ?device ?dtype ~(low : Dtype.const) ~(high : Dtype.const) (shape : int list) =
+let uniform_c ~next_counter ?device ?dtype ~(low : Dtype.const) ~(high : Dtype.const) (shape : int list) =
   check_shape "uniform" shape;
   let to_f = function Dtype.I z -> Z.to_float z | Dtype.F f -> f | _ -> invalid_arg "uniform: low/high must be numbers" in
   if to_f low >= to_f high then
@@ -173,47 +172,52 @@ let uniform_c ?device ?dtype ~(low : Dtype.const) ~(high : Dtype.const) (shape :
   let span = match low, high with
     | Dtype.I l, Dtype.I h -> Dtype.I (Z.sub h l)
     | _ -> Dtype.F (to_f high -. to_f low) in
-  let r = E.mul (Uop.const span) (rand ?device shape) in
+  let r = E.mul (Uop.const span) (rand ~next_counter ?device shape) in
   E.add (Mixin_dtype.cast r (match dtype with Some d -> d | None -> Dtype.default_float ())) (Uop.const low)
 
 (* tinygrad: RandMixin.uniform *)
-let uniform ?device ?dtype ?(low = 0.0) ?(high = 1.0) shape = uniform_c ?device ?dtype ~low:(Dtype.F low) ~high:(Dtype.F high) shape
+let uniform ~next_counter ?device ?dtype ?(low = 0.0) ?(high = 1.0) shape =
+  uniform_c ~next_counter ?device ?dtype ~low:(Dtype.F low) ~high:(Dtype.F high) shape
 
 (* tinygrad: RandMixin.randint *)
-let randint ?device ?(low = 0) ?(high = 10) ?(dtype = Dtype.Int32) shape =
+let randint ~next_counter ?device ?(low = 0) ?(high = 10) ?(dtype = Dtype.Int32) shape =
   if not (Dtype.is_int dtype) then invalid_arg ("randint: dtype=" ^ Dtype.to_string dtype ^ " must be int");
   if low >= high then invalid_arg (Printf.sprintf "randint: Tensor.randint requires low < high, got low=%d, high=%d" low high);
-  uniform_c ?device ~dtype ~low:(Dtype.I (Z.of_int low)) ~high:(Dtype.I (Z.of_int high)) shape
+  uniform_c ~next_counter ?device ~dtype ~low:(Dtype.I (Z.of_int low)) ~high:(Dtype.I (Z.of_int high)) shape
 
 (* tinygrad: RandMixin.normal *)
-let normal ?device ?dtype ?(mean = 0.0) ?(std = 1.0) shape =
+let normal ~next_counter ?device ?dtype ?(mean = 0.0) ?(std = 1.0) shape =
   if std < 0.0 then invalid_arg (Printf.sprintf "normal: Tensor.normal requires std >= 0, got std=%s" (Dtype.float_repr std));
-  E.add (E.mul (E.cf std) (randn ?device ?dtype shape)) (E.cf mean)
+  E.add (E.mul (E.cf std) (randn ~next_counter ?device ?dtype shape)) (E.cf mean)
 
 (* tinygrad: RandMixin.scaled_uniform *)
-let scaled_uniform ?device ?dtype shape =
-  E.mul (uniform ?device ?dtype ~low:(-1.0) ~high:1.0 shape) (E.cf (Float.pow (float_of_int (Helpers.prod shape)) (-0.5)))
+let scaled_uniform ~next_counter ?device ?dtype shape =
+  E.mul (uniform ~next_counter ?device ?dtype ~low:(-1.0) ~high:1.0 shape) (E.cf (Float.pow (float_of_int (Helpers.prod shape)) (-0.5)))
 
 let rest = function [] -> [] | _ :: r -> r
 let first op = function d :: _ -> d | [] -> invalid_arg (op ^ ": needs at least one dimension")
 
 (* tinygrad: RandMixin.glorot_uniform *)
-let glorot_uniform ?device ?dtype shape =
+let glorot_uniform ~next_counter ?device ?dtype shape =
   let bound = Float.pow (6.0 /. float_of_int (first "glorot_uniform" shape + Helpers.prod (rest shape))) 0.5 in
-  uniform ?device ?dtype ~low:(-.bound) ~high:bound shape
+  uniform ~next_counter ?device ?dtype ~low:(-.bound) ~high:bound shape
 
 (* tinygrad: RandMixin.kaiming_uniform *)
-let kaiming_uniform ?device ?dtype ?(a = 0.01) shape =
+let kaiming_uniform ~next_counter ?device ?dtype ?(a = 0.01) shape =
   let bound = Float.pow (6.0 /. (1.0 +. a *. a) /. float_of_int (Helpers.prod (rest shape))) 0.5 in
-  uniform ?device ?dtype ~low:(-.bound) ~high:bound shape
+  uniform ~next_counter ?device ?dtype ~low:(-.bound) ~high:bound shape
 
 (* tinygrad: RandMixin.kaiming_normal *)
-let kaiming_normal ?device ?dtype ?(a = 0.01) shape =
+let kaiming_normal ~next_counter ?device ?dtype ?(a = 0.01) shape =
   let std = Float.pow (2.0 /. (1.0 +. a *. a) /. float_of_int (Helpers.prod (rest shape))) 0.5 in
-  normal ?device ?dtype ~mean:0.0 ~std shape
+  normal ~next_counter ?device ?dtype ~mean:0.0 ~std shape
 
-(* tinygrad: RandMixin.multinomial — with replacement (or one sample); sampling without replacement needs topk *)
-let multinomial ?(num_samples = 1) ?(replacement = false) (u : Uop.t) =
+(* tinygrad: RandMixin.randperm *)
+let randperm ~next_counter ?device ?(dtype = Dtype.Int32) n =
+  Mixin_dtype.cast (Mixin_op.argsort (rand ~next_counter ?device [ n ])) dtype
+
+(* tinygrad: RandMixin.multinomial *)
+let multinomial ~next_counter ?(num_samples = 1) ?(replacement = false) (u : Uop.t) =
   let nd = List.length (Uop.shape u) in
   if not (1 <= nd && nd <= 2 && num_samples > 0) then
     invalid_arg (Printf.sprintf "multinomial: ndim=%d must be 1 or 2 dim, num_samples=%d must be positive" nd num_samples);
@@ -221,27 +225,30 @@ let multinomial ?(num_samples = 1) ?(replacement = false) (u : Uop.t) =
   let wshape = Mv.ishape weight in
   if not (replacement || num_samples <= List.nth wshape 1) then
     invalid_arg "multinomial: no replacement samples must not exceed population size";
-  if not (replacement || num_samples = 1) then
-    invalid_arg "multinomial: sampling without replacement (Efraimidis-Spirakis) needs topk, not available";
-  let cw = Mixin_dtype.float (Mixin_op.cumsum ~axis:1 weight) in
-  let cdf = E.div cw (Mixin_movement.unsqueeze (Mixin_op.getitem cw [ Mixin_op.S (None, None, None); Mixin_op.I (-1) ]) 1) in
-  let unif_samples = rand ?device:(device_of u) [ num_samples; List.hd (Mv.ishape cdf); 1 ] in
-  let indices = Mixin_movement.permute (Mixin_reduce.sum ~axis:[ 2 ] (E.ge unif_samples cdf)) [ 1; 0 ] in
+  let indices =
+    if replacement || num_samples = 1 then begin
+      let cw = Mixin_dtype.float (Mixin_op.cumsum ~axis:1 weight) in
+      let cdf = E.div cw (Mixin_movement.unsqueeze (Mixin_op.getitem cw [ Mixin_op.S (None, None, None); Mixin_op.I (-1) ]) 1) in
+      let unif_samples = rand ~next_counter ?device:(device_of u) [ num_samples; List.hd (Mv.ishape cdf); 1 ] in
+      Mixin_movement.permute (Mixin_reduce.sum ~axis:[ 2 ] (E.ge unif_samples cdf)) [ 1; 0 ]
+    end else
+      (* Efraimidis-Spirakis *)
+      snd (Mixin_op.topk ~dim:1 (E.div (E.log2 (rand_like ~next_counter ~dtype:Dtype.Float32 weight)) weight) num_samples) in
   Mixin_dtype.cast (if nd = 1 then Mixin_movement.squeeze ~dim:0 indices else indices) Dtype.Int32
 
 (* ---------- dropout and attention ---------- *)
 
 (* tinygrad: RandMixin.dropout — the identity unless TRAINING *)
-let dropout ?(p = 0.5) (u : Uop.t) =
+let dropout ~next_counter ?(p = 0.5) (u : Uop.t) =
   if not (0.0 <= p && p <= 1.0) then invalid_arg (Printf.sprintf "dropout: p=%s is out of range [0, 1]" (Dtype.float_repr p));
   if Helpers.training.value = 0 || p = 0.0 then u
   else if p = 1.0 then Uop.const_like u (Dtype.I Z.zero)
   else
-    E.div (E.where (E.contiguous (E.ge (rand_like ~dtype:(Dtype.default_float ()) ~contiguous:false u) (E.cf p))) u (ci 0))
+    E.div (E.where (E.contiguous (E.ge (rand_like ~next_counter ~dtype:(Dtype.default_float ()) ~contiguous:false u) (E.cf p))) u (ci 0))
       (E.cf (1.0 -. p))
 
 (* tinygrad: RandMixin.scaled_dot_product_attention *)
-let scaled_dot_product_attention ?attn_mask ?(dropout_p = 0.0) ?(is_causal = false) ?(enable_gqa = false)
+let scaled_dot_product_attention ~next_counter ?attn_mask ?(dropout_p = 0.0) ?(is_causal = false) ?(enable_gqa = false)
     (q : Uop.t) (key : Uop.t) (value : Uop.t) =
   let nth_from_end u i = let s = Mv.ishape u in List.nth s (List.length s - i) in
   let key, value =
@@ -262,4 +269,43 @@ let scaled_dot_product_attention ?attn_mask ?(dropout_p = 0.0) ?(is_causal = fal
     | Some m ->
       let m = if m.dtype == Dtype.Bool then E.where m (ci 0) (E.cf Float.neg_infinity) else m in
       E.add qk m in
-  Mixin_op.matmul (dropout ~p:dropout_p (Mixin_op.softmax ~axis:(-1) (Mixin_dtype.cast qk q.dtype))) value
+  Mixin_op.matmul (dropout ~next_counter ~p:dropout_p (Mixin_op.softmax ~axis:(-1) (Mixin_dtype.cast qk q.dtype))) value
+
+(* each right-hand side is the UOp function of the same name above, drawing from the carrier's counter *)
+module Make (C : Mixin_intf.RAND_CARRIER) = struct
+  let next_counter device num = let key, counter = C.next_counter device num in (C.uop key, C.uop counter)
+  let named = Mixin_dtype.named
+  let lift op f = named op @@ fun () -> C.wrap_uop ~op (f ())
+  let rl = Array.to_list
+  let rand ?dtype ?device ?contiguous shape =
+    lift "rand" @@ fun () -> rand ~next_counter ?device ?dtype ?contiguous (rl shape)
+  let rand_like ?dtype ?contiguous x = lift "rand_like" @@ fun () -> rand_like ~next_counter ?dtype ?contiguous (C.uop x)
+  let randn ?dtype ?device shape = lift "randn" @@ fun () -> randn ~next_counter ?device ?dtype (rl shape)
+  let randn_like ?dtype x = lift "randn_like" @@ fun () -> randn_like ~next_counter ?dtype (C.uop x)
+  let randint ?dtype ?device ?low ?high shape =
+    lift "randint" @@ fun () -> randint ~next_counter ?device ?low ?high ?dtype (rl shape)
+  let uniform ?dtype ?device ?low ?high shape =
+    lift "uniform" @@ fun () -> uniform ~next_counter ?device ?dtype ?low ?high (rl shape)
+  let normal ?dtype ?device ?mean ?std shape =
+    lift "normal" @@ fun () -> normal ~next_counter ?device ?dtype ?mean ?std (rl shape)
+  let scaled_uniform ?dtype ?device shape =
+    lift "scaled_uniform" @@ fun () -> scaled_uniform ~next_counter ?device ?dtype (rl shape)
+  let glorot_uniform ?dtype ?device shape =
+    lift "glorot_uniform" @@ fun () -> glorot_uniform ~next_counter ?device ?dtype (rl shape)
+  let kaiming_uniform ?dtype ?device ?a shape =
+    lift "kaiming_uniform" @@ fun () -> kaiming_uniform ~next_counter ?device ?dtype ?a (rl shape)
+  let kaiming_normal ?dtype ?device ?a shape =
+    lift "kaiming_normal" @@ fun () -> kaiming_normal ~next_counter ?device ?dtype ?a (rl shape)
+  let randperm ?dtype ?device n = lift "randperm" @@ fun () -> randperm ~next_counter ?device ?dtype n
+  let multinomial ?num_samples ?replacement x =
+    lift "multinomial" @@ fun () -> multinomial ~next_counter ?num_samples ?replacement (C.uop x)
+  (* the identity (no training, or p = 0) returns [x] itself, as tinygrad's [return self] *)
+  let dropout ?p x =
+    named "dropout" @@ fun () ->
+    let u = dropout ~next_counter ?p (C.uop x) in
+    if u == C.uop x then x else C.wrap_uop ~op:"dropout" u
+  let scaled_dot_product_attention ?attn_mask ?dropout_p ?is_causal ?enable_gqa q k v =
+    lift "scaled_dot_product_attention" @@ fun () ->
+    scaled_dot_product_attention ~next_counter ?attn_mask:(Option.map C.uop attn_mask) ?dropout_p ?is_causal
+      ?enable_gqa (C.uop q) (C.uop k) (C.uop v)
+end

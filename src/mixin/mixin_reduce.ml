@@ -1,6 +1,5 @@
-(* tinygrad: mixin/reduce.py (ReduceMixin) and UOp._rop, as functions over UOps; at the end the few
-   mixin/op.py reductions and joins the Tensor API needs from this layer (min, mean, var, std, cat,
-   _pad_constant). *)
+(* tinygrad: mixin/reduce.py (ReduceMixin) and UOp._rop, as functions over UOps, and [Make], the same ops over a
+   carrier. *)
 
 open Uop
 
@@ -51,90 +50,6 @@ let any ?axis ?keepdim x = max ?axis ?keepdim (Uop.cast Dtype.Bool x)
 (* tinygrad: ReduceMixin.all *)
 let all ?axis ?keepdim x = prod ?axis ?keepdim (Uop.cast Dtype.Bool x)
 
-(* ---- from tinygrad mixin/op.py (OpMixin) ---- *)
-
-(* tinygrad: OpMixin.min *)
-let min ?axis ?keepdim x =
-  Mixin_elementwise.inverse (max ?axis ?keepdim (Mixin_elementwise.inverse x))
-
-(* the product of the dims that a keepdim reduction changes, as a UOp (python int -> weak CONST) *)
-let reduced_count x (keep : Uop.t) =
-  let changed = List.filter_map (fun (si, so) -> if Uop.sint_equal si so then None else Some si)
-      (List.combine (shape x) (shape keep)) in
-  Uop.sprod changed
-
-(* tinygrad: OpMixin.mean *)
-let mean ?axis ?(keepdim = false) (x : Uop.t) =
-  let output_dtype = if Dtype.is_float x.dtype then x.dtype else Dtype.Float32 in
-  let numerator = sum ?axis ~keepdim (Uop.cast (Dtype.sum_acc_dtype x.dtype) x) in
-  let denominator = reduced_count x (sum ?axis ~keepdim:true x) in
-  Uop.cast output_dtype (Mixin_elementwise.div numerator (Uop.sint_to_uop denominator))
-
-(* tinygrad: OpMixin.var *)
-let var ?axis ?(keepdim = false) ?(correction = 1) (x : Uop.t) =
-  let output_dtype = if Dtype.is_float x.dtype then x.dtype else Dtype.Float32 in
-  let squares = Mixin_elementwise.square (Mixin_elementwise.sub x (mean ?axis ~keepdim:true x)) in
-  let n = reduced_count x (sum ?axis ~keepdim:true squares) in
-  let numerator = sum ?axis ~keepdim (Uop.cast (Dtype.sum_acc_dtype x.dtype) squares) in
-  let d = match n with
-    | Sint n -> Uop.const_int (Stdlib.max (n - correction) 0)
-    | Suop u -> Mixin_elementwise.maximum (Mixin_elementwise.sub u (Uop.const_int correction)) (Uop.const_int 0) in
-  Uop.cast output_dtype (Mixin_elementwise.div numerator d)
-
-(* tinygrad: OpMixin.std *)
-let std ?axis ?keepdim ?correction x = Mixin_elementwise.sqrt (var ?axis ?keepdim ?correction x)
-
-(* tinygrad: OpMixin._pad_constant (int pads; negative pads crop) *)
-let pad_constant x (px : (int * int) option list) (value : Dtype.const) =
-  let sh = List.map (function Sint i -> i | Suop _ -> invalid_arg "pad: symbolic shape not supported") (shape x) in
-  if List.length px <> List.length sh then
-    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (List.length px) (Uop.shape_str (shape x)));
-  let px = List.map (function None -> (0, 0) | Some p -> p) px in
-  let has_neg = not (List.for_all (fun (b, a) -> b >= 0 && a >= 0) px) in
-  let xx = if has_neg then
-      Mixin_movement.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px sh)
-    else x in
-  let pads = if has_neg then List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px else px in
-  let pads = List.map (fun (b, a) -> Some (Sint b, Sint a)) pads in
-  let base = Mixin_movement.pad xx pads in
-  let is_zero = match value with
-    | Dtype.I z -> Z.equal z Z.zero | Dtype.F f -> f = 0.0 | Dtype.B b -> not b | Dtype.Invalid -> false in
-  if is_zero then base
-  else Mixin_elementwise.where (Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool xx (Dtype.B true)) pads) base (Uop.const value)
-
-(* tinygrad: OpMixin.cat *)
-let cat ?(dim = 0) (tensors : Uop.t list) =
-  match tensors with
-  | [] -> invalid_arg "cat: needs at least one tensor"
-  | x :: args ->
-    if List.exists (fun t -> shape t = []) tensors then
-      invalid_arg (Printf.sprintf "cat: zero-dimensional tensors cannot be concatenated (shapes %s)"
-                     (String.concat ", " (List.map (fun t -> Uop.shape_str (shape t)) tensors)));
-    let dim = Mixin_movement.resolve_dim ~op:"cat" x dim in
-    let sx = shape x in
-    List.iter (fun a ->
-        let sa = shape a in
-        if List.length sa <> List.length sx
-        || not (List.for_all2 (fun (i, ti) ai -> i = dim || Uop.sint_equal ti ai) (List.mapi (fun i s -> (i, s)) sx) sa) then
-          invalid_arg (Printf.sprintf "cat: shapes %s must match except in dim %d" (String.concat ", "
-                                                                                      (List.map (fun t -> Uop.shape_str (shape t)) tensors)) dim))
-      args;
-    if List.for_all (fun t -> Uop.sint_equal (List.nth (shape t) dim) (List.nth sx dim)) args then
-      Mixin_movement.flatten ~start_dim:dim ~end_dim:(dim + 1) (Mixin_movement.stack ~dim tensors)
-    else begin
-      let sizes = List.map (fun t -> match List.nth (shape t) dim with Sint i -> i | Suop _ -> invalid_arg "cat: symbolic dim") tensors in
-      let total = List.fold_left ( + ) 0 sizes in
-      let _, padded = List.fold_left2 (fun (off, acc) t sz ->
-          let p = pad_constant t (List.mapi (fun j _ -> if j = dim then Some (off, total - off - sz) else None) (shape t)) (Dtype.F 0.0) in
-          (off + sz, p :: acc)) (0, []) tensors sizes in
-      (* not tinygrad's usum, which ORs when the first tensor is bool: a bool first and a float after would OR
-         floats, which its UOp spec rejects; the parts are disjoint, so ADD gives the same values *)
-      match List.rev padded with
-      | p0 :: rest when List.for_all (fun t -> t.Uop.dtype == Dtype.Bool) tensors -> Uop.usum ~start:p0 rest
-      | p0 :: rest -> List.fold_left Uop.add p0 rest
-      | [] -> assert false
-    end
-
 (* each right-hand side is the UOp function of the same name above *)
 module Make (C : Mixin_intf.CARRIER) = struct
   include Mixin_dtype.Lift (C)
@@ -143,8 +58,4 @@ module Make (C : Mixin_intf.CARRIER) = struct
   let max ?axis ?keepdim x = lift1 "max" (max ?axis ?keepdim) x
   let any ?axis ?keepdim x = lift1 "any" (any ?axis ?keepdim) x
   let all ?axis ?keepdim x = lift1 "all" (all ?axis ?keepdim) x
-  let min ?axis ?keepdim x = lift1 "min" (min ?axis ?keepdim) x
-  let mean ?axis ?keepdim x = lift1 "mean" (mean ?axis ?keepdim) x
-  let var ?axis ?keepdim ?correction x = lift1 "var" (var ?axis ?keepdim ?correction) x
-  let std ?axis ?keepdim ?correction x = lift1 "std" (std ?axis ?keepdim ?correction) x
 end
