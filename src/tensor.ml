@@ -48,43 +48,14 @@ let of_int_array ?dtype ?device shp (data : int array) =
       (fun b -> Device.Buffer.copyin_floats b (Array.map float_of_int data))
   else from_host "of_int_array" ?device dt shp (Array.length data) (fun b -> Device.Buffer.copyin_ints b data)
 
-(* tinygrad has no CONST of dtype void (a KeyError); the creation ops refuse it by name *)
-let check_dtype op = function
-  | Some Dtype.Void -> invalid_arg (op ^ ": cannot create a tensor of dtype void")
-  | _ -> ()
-
 (* tinygrad: Tensor(3.0) — a device-less CONST, weak unless [dtype] *)
-let scalar ?dtype v = named "scalar" @@ fun () -> check_dtype "scalar" dtype; wrap ~op:"scalar" (Uop.const ?dtype (Dtype.F v))
+let scalar ?dtype v =
+  named "scalar" @@ fun () -> Mixin_creation.check_dtype "scalar" dtype; wrap ~op:"scalar" (Uop.const ?dtype (Dtype.F v))
 
 (* tinygrad: Tensor(3) *)
-let scalar_int ?dtype v = named "scalar_int" @@ fun () -> check_dtype "scalar_int" dtype; wrap ~op:"scalar_int" (Uop.const ?dtype (Dtype.I (Z.of_int v)))
-
-let check_shape op shp =
-  if Array.exists (fun d -> d < 0) shp then invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (shape_str shp))
-
-let full ?dtype ?device shp v =
-  named "full" @@ fun () ->
-  check_shape "full" shp;
-  let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"full" (Some d)) device in
-  wrap ~op:"full" (Mixin_creation.full ?dtype ?device (sints shp) (Dtype.F v))
-let zeros ?dtype ?device shp =
-  named "zeros" @@ fun () ->
-  check_shape "zeros" shp;
-  let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"zeros" (Some d)) device in
-  wrap ~op:"zeros" (Mixin_creation.zeros ?dtype ?device (sints shp))
-let ones ?dtype ?device shp =
-  named "ones" @@ fun () ->
-  check_shape "ones" shp;
-  let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op:"ones" (Some d)) device in
-  wrap ~op:"ones" (Mixin_creation.ones ?dtype ?device (sints shp))
-let empty ?dtype ?device shp =
-  named "empty" @@ fun () ->
-  check_shape "empty" shp;
-  wrap ~op:"empty" (Mixin_creation.empty ?dtype ?device (sints shp))
-let full_like ?dtype x v = named "full_like" @@ fun () -> check_dtype "full_like" dtype; wrap ~op:"full_like" (Mixin_creation.full_like ?dtype (uop x) (Dtype.F v))
-let zeros_like ?dtype x = named "zeros_like" @@ fun () -> check_dtype "zeros_like" dtype; wrap ~op:"zeros_like" (Mixin_creation.zeros_like ?dtype (uop x))
-let ones_like ?dtype x = named "ones_like" @@ fun () -> check_dtype "ones_like" dtype; wrap ~op:"ones_like" (Mixin_creation.ones_like ?dtype (uop x))
-let empty_like ?dtype x = named "empty_like" @@ fun () -> check_dtype "empty_like" dtype; wrap ~op:"empty_like" (Mixin_creation.empty_like ?dtype (uop x))
+let scalar_int ?dtype v =
+  named "scalar_int" @@ fun () ->
+  Mixin_creation.check_dtype "scalar_int" dtype; wrap ~op:"scalar_int" (Uop.const ?dtype (Dtype.I (Z.of_int v)))
 
 (* ---------- realize ---------- *)
 
@@ -110,7 +81,7 @@ let realize_all (xs : t list) =
 (* tinygrad: Tensor.realize *)
 let realize x = realize_all [ x ]; x
 
-(* ---------- the mixins over tensors: dtype, elementwise, reduce, movement, op ---------- *)
+(* ---------- the mixins over tensors: dtype, creation, elementwise, reduce, movement, op ---------- *)
 
 (* tinygrad: Tensor._uop / _wrap_uop, the carrier of the mixins *)
 module Carrier = struct
@@ -120,6 +91,7 @@ module Carrier = struct
 end
 
 include Mixin_dtype.Make (Carrier)
+include Mixin_creation.Make (Carrier)
 include Mixin_elementwise.Make (Carrier)
 include Mixin_reduce.Make (Carrier)
 include Mixin_movement.Make (Carrier)
@@ -325,13 +297,9 @@ let to_device x device =
 let arange ?(start = 0) ?(step = 1) ?dtype ?device stop =
   (* tinygrad's arange is a device-less CONST graph; [device] is accepted for the API and not used *)
   ignore (device : string option);
-  named "arange" @@ fun () ->
-  if step = 0 then invalid_arg "arange: step must not be 0";
-  wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
+  named "arange" @@ fun () -> wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
 let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
-  named "arange_float" @@ fun () ->
-  if step = 0. then invalid_arg "arange_float: step must not be 0";
-  wrap ~op:"arange_float" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
+  named "arange_float" @@ fun () -> wrap ~op:"arange_float" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
 let linspace ?dtype start stop steps = named "linspace" @@ fun () -> wrap ~op:"linspace" (Mixin_op.linspace ?dtype start stop steps)
 let eye ?m ?dtype n = named "eye" @@ fun () -> wrap ~op:"eye" (Mixin_op.eye ?m ?dtype n)
 

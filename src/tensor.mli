@@ -36,30 +36,6 @@ val scalar : ?dtype:Dtype.t -> float -> t
 (** An int literal: weak int unless [dtype]; it takes the other operand's dtype. tinygrad [Tensor(3)]. *)
 val scalar_int : ?dtype:Dtype.t -> int -> t
 
-(** A buffer filled with the value (float32 unless [dtype]). tinygrad [Tensor.full]. *)
-val full : ?dtype:Dtype.t -> ?device:string -> int array -> float -> t
-
-(** Zeros. tinygrad [Tensor.zeros]. *)
-val zeros : ?dtype:Dtype.t -> ?device:string -> int array -> t
-
-(** Ones. tinygrad [Tensor.ones]. *)
-val ones : ?dtype:Dtype.t -> ?device:string -> int array -> t
-
-(** An uninitialised buffer. tinygrad [Tensor.empty]. *)
-val empty : ?dtype:Dtype.t -> ?device:string -> int array -> t
-
-(** {!full} with the tensor's shape, dtype and device. tinygrad [full_like]. *)
-val full_like : ?dtype:Dtype.t -> t -> float -> t
-
-(** Zeros like the tensor. tinygrad [zeros_like]. *)
-val zeros_like : ?dtype:Dtype.t -> t -> t
-
-(** Ones like the tensor. tinygrad [ones_like]. *)
-val ones_like : ?dtype:Dtype.t -> t -> t
-
-(** An empty buffer like the tensor. tinygrad [empty_like]. *)
-val empty_like : ?dtype:Dtype.t -> t -> t
-
 (** {1 Inspection and data out} *)
 
 (** The shape (symbolic shapes raise). *)
@@ -124,11 +100,14 @@ val clone : ?device:string -> t -> t
 (** [assign x v]: writes [v] (broadcast, same dtype) into [x] in place. tinygrad [Tensor.assign]. *)
 val assign : t -> t -> t
 
-(** {1 The mixins: dtype, elementwise, reductions, movement, op}
+(** {1 The mixins: dtype, creation, elementwise, reductions, movement, op}
     The mixins over tensors (see {!Mixin_intf}); an op's [Invalid_argument] starts with its name. *)
 
 (** tinygrad [mixin/dtype.py]. *)
 include Mixin_intf.DTYPE with type t := t
+
+(** tinygrad [mixin/creation.py]: full, zeros, ones, empty and their [_like] forms. *)
+include Mixin_intf.CREATION with type t := t
 
 (** tinygrad [mixin/elementwise.py]. *)
 include Mixin_intf.ELEMENTWISE with type t := t

@@ -1,4 +1,5 @@
-(* tinygrad: mixin/creation.py (CreationMixin) as functions over UOps, with UOp.new_buffer / UOp.empty_like *)
+(* tinygrad: mixin/creation.py (CreationMixin) as functions over UOps, with UOp.new_buffer / UOp.empty_like, and
+   [Make], the same ops over a carrier *)
 
 open Uop
 
@@ -27,11 +28,19 @@ let canonicalize_device ?(op = "device") device =
 (* tinygrad: to_max_shape *)
 let to_max_shape (s : sint list) = List.map (function Sint i -> i | Suop u -> Z.to_int (Uop.zi (Uop.vmax u))) s
 
+let check_shape op (new_shape : sint list) =
+  if List.exists (function Sint i -> i < 0 | _ -> false) new_shape then
+    invalid_arg (op ^ ": negative dimension in shape " ^ Uop.shape_str new_shape)
+
+(* tinygrad has no CONST of dtype void (a KeyError); the creation ops refuse it by name *)
+let check_dtype op = function
+  | Some Dtype.Void -> invalid_arg (op ^ ": cannot create a tensor of dtype void")
+  | _ -> ()
+
 (* tinygrad: CreationMixin.empty *)
 let empty ?device ?dtype (new_shape : sint list) =
   let dt = match dtype with Some d -> d | None -> Dtype.default_float () in
-  if List.exists (function Sint i -> i < 0 | _ -> false) new_shape then
-    invalid_arg ("empty: negative dimension in shape " ^ Uop.shape_str new_shape);
+  check_shape "empty" new_shape;
   let max_shape = to_max_shape new_shape in
   let u = new_buffer (canonicalize_device ~op:"empty" device) (List.fold_left ( * ) 1 max_shape) dt in
   let u = Mixin_movement.reshape u (List.map (fun i -> Sint i) max_shape) in
@@ -39,12 +48,15 @@ let empty ?device ?dtype (new_shape : sint list) =
 
 (* tinygrad: UOp.empty_like *)
 let empty_like ?dtype ?device (x : Uop.t) =
+  check_dtype "empty_like" dtype;
   let device = canonicalize_device ~op:"empty_like" (match device with Some d -> Some d | None -> Buffers.device x) in
   let dtype = match dtype with Some d -> d | None -> Dtype.strong_dtype x.dtype in
   empty ~device ~dtype (Uop.shape x)
 
 (* tinygrad: CreationMixin.full; [buffer=false] gives the broadcast CONST *)
 let full ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill_value : Dtype.const) =
+  check_shape "full" new_shape;
+  let device = Option.map (fun d -> canonicalize_device ~op:"full" (Some d)) device in
   let dt = match dtype with Some d -> d | None -> Dtype.from_const fill_value in
   let v = Uop.const ~dtype:dt fill_value in
   let v = Mixin_movement.expand (Mixin_movement.reshape v (List.map (fun _ -> Sint 1) new_shape)) new_shape in
@@ -65,6 +77,7 @@ let full_uop ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill : Uop
 
 (* tinygrad: CreationMixin.full_like *)
 let full_like ?dtype ?device ?buffer (x : Uop.t) fill_value =
+  check_dtype "full_like" dtype;
   let dtype = match dtype with Some d -> d | None -> x.dtype in
   let device = match device with Some d -> Some d | None -> Buffers.device x in
   full ~dtype ?device ?buffer (Uop.shape x) fill_value
@@ -83,3 +96,18 @@ let zeros_like ?dtype ?device x = full_like ?dtype ?device x (Dtype.I Z.zero)
 
 (* tinygrad: CreationMixin.ones_like *)
 let ones_like ?dtype ?device x = full_like ?dtype ?device x (Dtype.I Z.one)
+
+(* each right-hand side is the UOp function of the same name above, with the carrier's int shapes and float
+   fill values *)
+module Make (C : Mixin_intf.CARRIER) = struct
+  let lift op f = Mixin_dtype.named op @@ fun () -> C.wrap_uop ~op (f ())
+  let sints a = List.map (fun i -> Sint i) (Array.to_list a)
+  let full ?dtype ?device shape v = lift "full" @@ fun () -> full ?dtype ?device (sints shape) (Dtype.F v)
+  let zeros ?dtype ?device shape = lift "zeros" @@ fun () -> zeros ?dtype ?device (sints shape)
+  let ones ?dtype ?device shape = lift "ones" @@ fun () -> ones ?dtype ?device (sints shape)
+  let empty ?dtype ?device shape = lift "empty" @@ fun () -> empty ?dtype ?device (sints shape)
+  let full_like ?dtype x v = lift "full_like" @@ fun () -> full_like ?dtype (C.uop x) (Dtype.F v)
+  let zeros_like ?dtype x = lift "zeros_like" @@ fun () -> zeros_like ?dtype (C.uop x)
+  let ones_like ?dtype x = lift "ones_like" @@ fun () -> ones_like ?dtype (C.uop x)
+  let empty_like ?dtype x = lift "empty_like" @@ fun () -> empty_like ?dtype (C.uop x)
+end

@@ -1,5 +1,6 @@
 (** Tensor creation shared by Tensor and UOp. tinygrad: [mixin/creation.py] ([CreationMixin]) and the
-    UOp buffer constructors it calls ([UOp.new_buffer], [UOp.empty_like]). *)
+    UOp buffer constructors it calls ([UOp.new_buffer], [UOp.empty_like]). A negative dimension or the void dtype
+    raises [Invalid_argument] naming the op. *)
 
 (** A CONST (the value's weak dtype by default). tinygrad [UOp.const]. *)
 val const : ?dtype:Dtype.t -> Dtype.const -> Uop.t
@@ -18,6 +19,9 @@ val new_buffer : ?num:int -> string -> int -> Dtype.t -> Uop.t
 
 (** The canonical device name; [Invalid_argument] naming [op] for an unknown device. tinygrad [canonicalize_device]. *)
 val canonicalize_device : ?op:string -> string option -> string
+
+(** [check_dtype op dtype]: [Invalid_argument] naming [op] for the void dtype, which no CONST has. *)
+val check_dtype : string -> Dtype.t option -> unit
 
 (** Symbolic dims replaced by their vmax. tinygrad [to_max_shape]. *)
 val to_max_shape : Uop.sint list -> int list
@@ -52,3 +56,7 @@ val zeros_like : ?dtype:Dtype.t -> ?device:string -> Uop.t -> Uop.t
 
 (** Ones like [x]. tinygrad [CreationMixin.ones_like]. *)
 val ones_like : ?dtype:Dtype.t -> ?device:string -> Uop.t -> Uop.t
+
+(** The creation ops over a carrier: concrete shapes (int arrays) and float fill values; the [_like] ops keep the
+    carrier's device. *)
+module Make (C : Mixin_intf.CARRIER) : Mixin_intf.CREATION with type t := C.t

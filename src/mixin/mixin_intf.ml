@@ -65,6 +65,35 @@ module type DTYPE = sig
   val short : t -> t
 end
 
+(** tinygrad: mixin/creation.py CreationMixin, over a carrier: shapes are concrete ([int array]), fill values floats. *)
+module type CREATION = sig
+  type t
+
+  (** A buffer filled with the value (float32 unless [dtype]). tinygrad [CreationMixin.full]. *)
+  val full : ?dtype:Dtype.t -> ?device:string -> int array -> float -> t
+
+  (** Zeros. tinygrad [CreationMixin.zeros]. *)
+  val zeros : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+  (** Ones. tinygrad [CreationMixin.ones]. *)
+  val ones : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+  (** An uninitialised buffer. tinygrad [CreationMixin.empty]. *)
+  val empty : ?dtype:Dtype.t -> ?device:string -> int array -> t
+
+  (** {!full} with [x]'s shape, dtype and device. tinygrad [CreationMixin.full_like]. *)
+  val full_like : ?dtype:Dtype.t -> t -> float -> t
+
+  (** Zeros like [x]. tinygrad [CreationMixin.zeros_like]. *)
+  val zeros_like : ?dtype:Dtype.t -> t -> t
+
+  (** Ones like [x]. tinygrad [CreationMixin.ones_like]. *)
+  val ones_like : ?dtype:Dtype.t -> t -> t
+
+  (** An empty buffer like [x] (its strong dtype and device). tinygrad [UOp.empty_like]. *)
+  val empty_like : ?dtype:Dtype.t -> t -> t
+end
+
 (** tinygrad: mixin/elementwise.py ElementwiseMixin. Binary ops promote with the weak-dtype rules and broadcast
    shapes implicitly. *)
 module type ELEMENTWISE = sig

@@ -37,9 +37,7 @@ let alu2 op a b = alu op [ a; b ]
 (* ---------- creation (op.py classmethods) ---------- *)
 
 (* tinygrad CreationMixin.full(..., buffer=False): a broadcast CONST *)
-let full_const ~dtype (shape_ : ints) (v : Dtype.const) =
-  let value = const ~dtype v in
-  expand (reshape value (List.map (fun _ -> 1) shape_)) shape_
+let full_const ~dtype (shape_ : ints) (v : Dtype.const) = Mixin_creation.full ~dtype ~buffer:false (dims shape_) v
 
 let is_int_const = function Dtype.I _ -> true | _ -> false
 let cnum_sub a b = match a, b with
@@ -82,6 +80,7 @@ let cumalu u axis op =
 
 (* tinygrad OpMixin.arange with python numbers [start], [stop], [step] *)
 let arange_gen ?dtype ~start ~stop ~step () =
+  if Dtype.compare_const step (ci 0) = 0 then invalid_arg "arange: step must not be 0";
   let is_neg_step = cnum_lt step (ci 0) in
   let lo, hi = if not is_neg_step then (start, cnum_sub stop step) else (cnum_sub stop step, start) in
   let dtype = match dtype with
