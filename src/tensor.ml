@@ -6,7 +6,7 @@ open Uop
 
 include Tensor_base
 
-type index = I of int | S of int option * int option * int option | T of t | New | Ellipsis
+type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * int option | T of 'a | New | Ellipsis
 
 (* ---------- properties ---------- *)
 
@@ -292,26 +292,7 @@ let to_device x device =
       ret
     end
 
-(* ---------- creation helpers, indexing, linear algebra, nn functions (tinygrad mixin/op.py) ---------- *)
-
-let arange ?(start = 0) ?(step = 1) ?dtype ?device stop =
-  (* tinygrad's arange is a device-less CONST graph; [device] is accepted for the API and not used *)
-  ignore (device : string option);
-  named "arange" @@ fun () -> wrap ~op:"arange" (Mixin_op.arange ~start ~step ?dtype stop)
-let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
-  named "arange_float" @@ fun () -> wrap ~op:"arange_float" (Mixin_op.arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ())
-let linspace ?dtype start stop steps = named "linspace" @@ fun () -> wrap ~op:"linspace" (Mixin_op.linspace ?dtype start stop steps)
-let eye ?m ?dtype n = named "eye" @@ fun () -> wrap ~op:"eye" (Mixin_op.eye ?m ?dtype n)
-
-let getitem x (idx : index list) =
-  let conv = function
-    | I i -> Mixin_op.I i | S (a, b, c) -> Mixin_op.S (a, b, c) | T t -> Mixin_op.T (uop t)
-    | New -> Mixin_op.New | Ellipsis -> Mixin_op.Ellipsis in
-  named "getitem" @@ fun () -> wrap ~op:"getitem" (Mixin_op.getitem (uop x) (List.map conv idx))
-
-let batchnorm ?weight ?bias ?axis x ~mean ~invstd =
-  named "batchnorm" @@ fun () -> wrap ~op:"batchnorm" (Mixin_op.batchnorm ?axis (uop x) ~weight:(Option.map uop weight) ~bias:(Option.map uop bias)
-                          ~mean:(uop mean) ~invstd:(uop invstd))
+(* ---------- convolution and pooling with int arguments (tinygrad's int form of the tuple arguments) ---------- *)
 
 let one_opt = Option.map (fun i -> [ i ])
 let conv2d ?bias ?stride ?padding ?dilation ?groups x w =
@@ -351,39 +332,17 @@ let backward ?gradient self =
       | Some tg -> ignore (assign tg (add tg (to_device g (device tg)))))
     tensors_need_grad (gradient_with ?gradient self tensors_need_grad)
 
-(* ---------- convolutions, pooling, einsum, interpolation, losses (tinygrad mixin/op.py) ---------- *)
+(* ---------- the mode types of mixin/op.py, and the ops that realize a count ---------- *)
 
 type reduction = Mixin_op.reduction
-let reduction_of_string s = named "reduction_of_string" @@ fun () -> Mixin_op.reduction_of_string s
-
-let conv_nd ?bias ?groups ?stride ?dilation ?padding x w =
-  named "conv_nd" @@ fun () -> wrap ~op:"conv_nd" (Mixin_op.conv2d ?bias:(Option.map uop bias) ?groups ?stride ?dilation ?padding (uop x) (uop w))
-let max_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
-  named "max_pool_nd" @@ fun () -> wrap ~op:"max_pool_nd" (Mixin_op.max_pool2d ?kernel_size ?stride ?dilation ?padding ?ceil_mode (uop x))
-let max_pool_nd_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
-  named "max_pool_nd_with_indices" @@ fun () ->
-  let v, i = Mixin_op.max_pool2d_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode (uop x) in
-  (wrap ~op:"max_pool_nd_with_indices" v, wrap ~op:"max_pool_nd_with_indices" i)
-let avg_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad x =
-  named "avg_pool_nd" @@ fun () -> wrap ~op:"avg_pool_nd" (Mixin_op.avg_pool2d ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad (uop x))
-let conv_transpose2d ?bias ?groups ?stride ?dilation ?padding ?output_padding x w =
-  named "conv_transpose2d" @@ fun () -> wrap ~op:"conv_transpose2d"
-    (Mixin_op.conv_transpose2d ?bias:(Option.map uop bias) ?groups ?stride ?dilation ?padding ?output_padding (uop x) (uop w))
-let max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size x indices =
-  named "max_unpool2d" @@ fun () -> wrap ~op:"max_unpool2d" (Mixin_op.max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size (uop x) (uop indices))
-
-(* ---------- scans, sort, scatter, more movement (tinygrad mixin/op.py, mixin/movement.py) ---------- *)
-
 type scatter_reduction = Mixin_op.scatter_reduction
-let scatter_reduction_of_string s =
-  named "scatter_reduction_of_string" @@ fun () -> Mixin_op.scatter_reduction_of_string s
-let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> Mixin_op.scatter_mode_of_string s
+
 let scatter ?reduce x ~dim index src =
   named "scatter" @@ fun () ->
   let src = match src with `Tensor t -> `Tensor (uop t) | `Scalar f -> `Scalar (Dtype.F f) in
   wrap ~op:"scatter" (Mixin_op.scatter ?reduce (uop x) ~dim (uop index) src)
 
-let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> Mixin_op.pad_mode_of_string s
+
 (* tinygrad's .item() of the count, for the data-dependent output length *)
 let count_of_uop u = int_of_float (item (wrap ~op:"count" u))
 let masked_select ?size ?fill_value x mask =

@@ -15,8 +15,9 @@
     Tensor (nn, optim, state, the JIT); a user program needs only this module. *)
 type t = Tensor_base.t
 
-(** An index of {!getitem}: an int, a slice [(start, stop, step)], a tensor of indices, a new axis, [...]. *)
-type index = I of int | S of int option * int option * int option | T of t | New | Ellipsis
+(** An index of {!getitem} (['a] is {!t}): an int, a slice [(start, stop, step)], a tensor of indices, a new axis,
+    [...]. *)
+type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * int option | T of 'a | New | Ellipsis
 
 (** The tensor's UOp graph (read only). tinygrad [Tensor.uop]. *)
 val uop : t -> Uop.t
@@ -162,27 +163,9 @@ val repeat : t -> int array -> t
 (** A copy on another device (the tensor itself when already there or device-less). tinygrad [Tensor.to]. *)
 val to_device : t -> string -> t
 
-(** {1 Creation helpers, indexing, linear algebra and nn functions}
-    tinygrad [mixin/op.py] (see {!Mixin_op}). *)
-
-(** [arange ?start ?step stop]: [start, start+step, ...] below [stop] (int32 unless [dtype]). [device] is accepted for
-    the API; the result is a device-less CONST graph, as tinygrad's. *)
-val arange : ?start:int -> ?step:int -> ?dtype:Dtype.t -> ?device:string -> int -> t
-
-(** {!arange} on floats (default float32), e.g. [arange_float ~step:0.25 2.]: tinygrad [Tensor.arange(0, 2, 0.25)]. *)
-val arange_float : ?start:float -> ?step:float -> ?dtype:Dtype.t -> float -> t
-
-(** [linspace start stop steps], both ends included. *)
-val linspace : ?dtype:Dtype.t -> float -> float -> int -> t
-
-(** [eye ?m n]: an [n x m] (default square) identity, float32 by default. *)
-val eye : ?m:int -> ?dtype:Dtype.t -> int -> t
-
-(** [x[1, 2:5:2, idx_tensor, None, ...]]; out-of-range tensor indices give 0. *)
-val getitem : t -> index list -> t
-
-(** Batch normalisation over axis 1 with the given [mean] and [invstd]. *)
-val batchnorm : ?weight:t -> ?bias:t -> ?axis:int list -> t -> mean:t -> invstd:t -> t
+(** {1 Convolution and pooling with int arguments}
+    tinygrad's int form of [conv2d], [max_pool2d] and [avg_pool2d]; the tuple forms are {!conv_nd},
+    {!max_pool_nd} and {!avg_pool_nd}. *)
 
 (** Convolution of an (N, C, spatial...) input with (Cout, C/groups, kernel...) weights, any number of spatial dims. *)
 val conv2d : ?bias:t -> ?stride:int -> ?padding:int -> ?dilation:int -> ?groups:int -> t -> t -> t
@@ -214,63 +197,17 @@ val grad : t -> t option
 val backward : ?gradient:t -> t -> unit
 
 
-(** {1 Convolutions, pooling, einsum, interpolation and losses}
-    More of tinygrad [mixin/op.py] (see {!Mixin_op}). Lists are tinygrad's int-or-tuple arguments: a
-    one-element list is tinygrad's int; paddings may also be one per side ([left; right; top; bottom ...]). *)
+(** {1 The mode types of mixin/op.py, scatter, and the ops that realize a count} *)
 
 (** tinygrad's [ReductionStr]: [`Mean], [`Sum], [`None]. *)
 type reduction = Mixin_op.reduction
 
-(** The reduction named ["mean"], ["sum"] or ["none"]; others raise [Invalid_argument]. *)
-val reduction_of_string : string -> reduction
-
-(** {!conv2d} with tinygrad's tuple arguments (any number of spatial dims). tinygrad [Tensor.conv2d]. *)
-val conv_nd :
-  ?bias:t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> t -> t -> t
-
-(** {!max_pool2d} with tinygrad's tuple arguments and [ceil_mode]. tinygrad [Tensor.max_pool2d]. *)
-val max_pool_nd :
-  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> t -> t
-
-(** Max pooling with the int32 flat spatial argmax. tinygrad [Tensor.max_pool2d(return_indices=True)]. *)
-val max_pool_nd_with_indices :
-  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> t ->
-  t * t
-
-(** {!avg_pool2d} with tinygrad's tuple arguments, [ceil_mode], [count_include_pad]. tinygrad [Tensor.avg_pool2d]. *)
-val avg_pool_nd :
-  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool ->
-  ?count_include_pad:bool -> t -> t
-
-(** Transposed convolution, weight (cin, cout/groups, *k). tinygrad [Tensor.conv_transpose2d]. *)
-val conv_transpose2d :
-  ?bias:t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_padding:int list ->
-  t -> t -> t
-
-(** [max_unpool2d x indices]: partial inverse of {!max_pool_nd_with_indices}. tinygrad [Tensor.max_unpool2d]. *)
-val max_unpool2d :
-  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
-  t -> t -> t
-
-
-(** {1 Scans, sort, scatter, more movement}
-    See {!Mixin_op} and {!Mixin_movement}. *)
-
 (** The reductions of {!scatter_reduce}. *)
 type scatter_reduction = Mixin_op.scatter_reduction
-
-(** tinygrad's reduce names ("sum", "prod", "mean", "amax", "amin"); others raise [Invalid_argument]. *)
-val scatter_reduction_of_string : string -> scatter_reduction
-
-(** tinygrad's scatter reduce names ("add", "multiply"); others raise [Invalid_argument]. *)
-val scatter_mode_of_string : string -> [ `Add | `Multiply ]
 
 (** [scatter x ~dim index src]: [src] written at [index] along [dim] (the last write wins); with [reduce] (scalar
     [src] only) added or multiplied in. tinygrad [Tensor.scatter]. *)
 val scatter : ?reduce:[ `Add | `Multiply ] -> t -> dim:int -> t -> [ `Tensor of t | `Scalar of float ] -> t
-
-(** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise [Invalid_argument]. *)
-val pad_mode_of_string : string -> Mixin_op.pad_mode
 
 (** The elements where the (broadcast) bool mask is true, flattened; with [size] padded with [fill_value] (default
     0) or truncated, else realizes the count first. tinygrad [Tensor.masked_select]. *)

@@ -94,7 +94,7 @@ let cases : (string * (unit -> U.t)) list = [
   ("var_1", fun () -> Mixin_op.var ~axis:[ 1 ] a);
   ("std_keep", fun () -> Mixin_op.std ~axis:[ 0; 1 ] ~keepdim:true ~correction:0 a);
   ("batchnorm", fun () ->
-      M.batchnorm (p 0 [ 2; 3; 4; 4 ]) ~weight:(Some (p 1 [ 3 ])) ~bias:(Some (p 2 [ 3 ])) ~mean:(p 3 [ 3 ]) ~invstd:(p 4 [ 3 ]));
+      M.batchnorm ~weight:(p 1 [ 3 ]) ~bias:(p 2 [ 3 ]) (p 0 [ 2; 3; 4; 4 ]) ~mean:(p 3 [ 3 ]) ~invstd:(p 4 [ 3 ]));
   ("pad_value", fun () -> M.pad_value ~value:(Dtype.I (Z.of_int (-1))) (p 0 [ 3; 4 ]) [ Some (1, 2); Some (0, 3) ]);
   ("pad_neg", fun () -> M.pad_value (p 0 [ 3; 4 ]) [ Some (1, -1); Some (-2, 3) ]);
 ]

@@ -13,6 +13,13 @@ type interpolate_mode = [ `Linear | `Nearest | `Nearest_exact ]
 (** The reductions of [scatter_reduce]. tinygrad's "sum", "prod", "mean", "amax", "amin". *)
 type scatter_reduction = [ `Sum | `Prod | `Mean | `Amax | `Amin ]
 
+(** The modes of [pad]. tinygrad's [mode] strings "constant", "reflect", "replicate", "circular". *)
+type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
+
+(** An index of [getitem] over a carrier ['a]: an int, a slice [(start, stop, step)], an int tensor of indices, a
+    new axis ([None] in Python), [...]. *)
+type 'a index = I of int | S of int option * int option * int option | T of 'a | New | Ellipsis
+
 (** tinygrad: DTypeMixin._uop / _wrap_uop *)
 module type CARRIER = sig
   type t
@@ -427,6 +434,73 @@ module type OP = sig
 
   (** Concatenates along [dim] (default 0). tinygrad [OpMixin.cat]. *)
   val cat : ?dim:int -> t list -> t
+
+  (** [arange ?start ?step stop]: [start, start+step, ...] below [stop] (int32 unless [dtype]; int64 when int32
+      cannot hold the range), a device-less CONST graph. tinygrad [OpMixin.arange]. *)
+  val arange : ?start:int -> ?step:int -> ?dtype:Dtype.t -> int -> t
+
+  (** {!arange} on floats (default float), e.g. [arange_float ~step:0.25 2.]: tinygrad [arange(0, 2, 0.25)]. *)
+  val arange_float : ?start:float -> ?step:float -> ?dtype:Dtype.t -> float -> t
+
+  (** [linspace start stop steps], both ends included (default float). tinygrad [OpMixin.linspace]. *)
+  val linspace : ?dtype:Dtype.t -> float -> float -> int -> t
+
+  (** [eye ?m n]: an [n x m] (default square) identity (default float). tinygrad [OpMixin.eye]. *)
+  val eye : ?m:int -> ?dtype:Dtype.t -> int -> t
+
+  (** [x[1, 2:5:2, idx, None, ...]]: basic and advanced indexing (tensor indices are advanced); out-of-range tensor
+      indices give 0. tinygrad [OpMixin._getitem] (no setitem). *)
+  val getitem : t -> t index list -> t
+
+  (** Batch normalisation over [axis] (default [1]) with the given [mean] and [invstd], then [weight] and [bias].
+      tinygrad [OpMixin.batchnorm]. *)
+  val batchnorm : ?weight:t -> ?bias:t -> ?axis:int list -> t -> mean:t -> invstd:t -> t
+
+  (** Convolution of an (N, C, spatial...) input with (Cout, C/groups, kernel...) weights, any number of spatial
+      dims; lists are tinygrad's int-or-tuple arguments (one element is an int; paddings may be one per side);
+      [dtype] is the accumulation dtype. tinygrad [OpMixin.conv2d]. *)
+  val conv_nd :
+    ?bias:t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?dtype:Dtype.t -> t ->
+    t -> t
+
+  (** Max pooling over the trailing [kernel_size] axes (kernel default [2; 2], stride default the kernel).
+      tinygrad [OpMixin.max_pool2d]. *)
+  val max_pool_nd :
+    ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> t ->
+    t
+
+  (** {!max_pool_nd} with the int32 flat spatial argmax. tinygrad [OpMixin.max_pool2d(return_indices=True)]. *)
+  val max_pool_nd_with_indices :
+    ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> t ->
+    t * t
+
+  (** Average pooling (padding counted unless [count_include_pad] is false). tinygrad [OpMixin.avg_pool2d]. *)
+  val avg_pool_nd :
+    ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool ->
+    ?count_include_pad:bool -> t -> t
+
+  (** Transposed convolution, weight (cin, cout/groups, *k). tinygrad [OpMixin.conv_transpose2d]. *)
+  val conv_transpose2d :
+    ?bias:t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list ->
+    ?output_padding:int list -> t -> t -> t
+
+  (** [max_unpool2d x indices]: the partial inverse of {!max_pool_nd_with_indices}. tinygrad
+      [OpMixin.max_unpool2d]. *)
+  val max_unpool2d :
+    ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
+    t -> t -> t
+
+  (** The reduction named ["mean"], ["sum"] or ["none"] (tinygrad's [ReductionStr]); others raise. *)
+  val reduction_of_string : string -> reduction
+
+  (** tinygrad's scatter_reduce names ("sum", "prod", "mean", "amax", "amin"); others raise. *)
+  val scatter_reduction_of_string : string -> scatter_reduction
+
+  (** tinygrad's scatter reduce names ("add", "multiply"); others raise. *)
+  val scatter_mode_of_string : string -> [ `Add | `Multiply ]
+
+  (** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise. *)
+  val pad_mode_of_string : string -> pad_mode
 
   (** The upper triangle of the last two axes, the rest 0. tinygrad [OpMixin.triu]. *)
   val triu : ?diagonal:int -> t -> t

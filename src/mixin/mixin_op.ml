@@ -102,6 +102,10 @@ let arange_gen ?dtype ~start ~stop ~step () =
 (* tinygrad OpMixin.arange(start, stop, step) on ints *)
 let arange ?(start = 0) ?(step = 1) ?dtype stop = arange_gen ?dtype ~start:(ci start) ~stop:(ci stop) ~step:(ci step) ()
 
+(* tinygrad OpMixin.arange(start, stop, step) on floats *)
+let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
+  arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ()
+
 (* tinygrad OpMixin.linspace *)
 let linspace ?dtype start stop steps =
   if steps < 0 then invalid_arg "linspace: number of steps must be non-negative";
@@ -141,15 +145,15 @@ let pad_value ?(value = Dtype.F 0.) u (padding : (int * int) option list) =
 
 (* ---------- indexing ---------- *)
 
-type index = I of int | S of int option * int option * int option | T of t | New | Ellipsis
+type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * int option | T of 'a | New | Ellipsis
 
 (* a parsed index: the view (tinygrad's {size, boundary, stride, collapse_dim} dict) and the index *)
-type parsed = { v : Mixin_movement.view_index; index : index }
+type parsed = { v : Mixin_movement.view_index; index : Uop.t index }
 
 let psize p = match p.v.vsize with Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic sizes are not supported"
 
 (* tinygrad MovementMixin._normalize_indices *)
-let normalize_indices u (indices : index list) =
+let normalize_indices u (indices : Uop.t index list) =
   let ell = List.filter (fun x -> x = Ellipsis) indices |> List.length in
   if ell > 1 then invalid_arg "getitem: indices can only have a single ellipsis";
   let num_real = List.length indices - ell - List.length (List.filter (fun x -> x = New) indices) in
@@ -165,7 +169,7 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
   E.eq u (reshape (arange num_classes) (num_classes :: List.init offset (fun _ -> 1)))
 
 (* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
-let rec getitem u (indices : index list) =
+let rec getitem u (indices : Uop.t index list) =
   let is_adv = function T _ -> true | _ -> false in
   let sh = Mv.ishape u in
   let dim = ref 0 in
@@ -505,7 +509,7 @@ let layernorm ?(axis = [ -1 ]) ?(eps = 1e-5) u =
   E.mul y (E.rsqrt (E.add (mean ~axis ~keepdim:true (E.mul y y)) (const_float eps)))
 
 (* tinygrad OpMixin.batchnorm *)
-let batchnorm ?(axis = [ 1 ]) u ~weight ~bias ~mean ~invstd =
+let batchnorm ?weight ?bias ?(axis = [ 1 ]) u ~mean ~invstd =
   let shape_ = List.mapi (fun ax s -> if List.mem ax axis then s else 1) (Mv.ishape u) in
   let x = E.sub u (reshape mean shape_) in
   let x = match weight with Some w -> E.mul x (reshape w shape_) | None -> x in
@@ -1031,7 +1035,7 @@ let pad_reflect_replicate u (px : (int * int) list) mode =
   Mv.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px (Mv.ishape x))
 
 (** The modes of {!pad}. *)
-type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
+type pad_mode = Mixin_intf.pad_mode
 
 (* tinygrad: OpMixin.pad with grouped padding (one (before, after) pair per dim, [None] for none) *)
 let pad ?(mode : pad_mode = `Constant) ?(value = Dtype.F 0.0) u (padding : (int * int) option list) =
@@ -1103,6 +1107,13 @@ let nonzero ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u =
     reshape (masked_select ?size:(Option.map (fun s -> s * n) size) ~fill_value ~count indices m) [ -1; n ]
   end
 
+(* the tuple-argument forms under the names the carriers give them (Tensor's conv2d / max_pool2d / avg_pool2d take
+   ints) *)
+let conv_nd = conv2d
+let max_pool_nd = max_pool2d
+let max_pool_nd_with_indices = max_pool2d_with_indices
+let avg_pool_nd = avg_pool2d
+
 (* each right-hand side is the UOp function of the same name above *)
 module Make (C : Mixin_intf.CARRIER) = struct
   let named = Mixin_dtype.named
@@ -1112,6 +1123,40 @@ module Make (C : Mixin_intf.CARRIER) = struct
   let var ?axis ?keepdim ?correction x = lift1 "var" (var ?axis ?keepdim ?correction) x
   let std ?axis ?keepdim ?correction x = lift1 "std" (std ?axis ?keepdim ?correction) x
   let cat ?dim xs = named "cat" @@ fun () -> C.wrap_uop ~op:"cat" (cat ?dim (List.map C.uop xs))
+  let lift op f = named op @@ fun () -> C.wrap_uop ~op (f ())
+  let lift_pair op f = named op @@ fun () -> let a, b = f () in (C.wrap_uop ~op a, C.wrap_uop ~op b)
+  let uop_opt = Option.map C.uop
+  let arange ?start ?step ?dtype stop = lift "arange" @@ fun () -> arange ?start ?step ?dtype stop
+  let arange_float ?start ?step ?dtype stop = lift "arange_float" @@ fun () -> arange_float ?start ?step ?dtype stop
+  let linspace ?dtype start stop steps = lift "linspace" @@ fun () -> linspace ?dtype start stop steps
+  let eye ?m ?dtype n = lift "eye" @@ fun () -> eye ?m ?dtype n
+  let getitem x idx =
+    let conv : C.t index -> Uop.t index = function
+      | I i -> I i | S (a, b, c) -> S (a, b, c) | T t -> T (C.uop t) | New -> New | Ellipsis -> Ellipsis in
+    lift "getitem" @@ fun () -> getitem (C.uop x) (List.map conv idx)
+  let batchnorm ?weight ?bias ?axis x ~mean ~invstd =
+    lift "batchnorm" @@ fun () ->
+    batchnorm ?weight:(uop_opt weight) ?bias:(uop_opt bias) ?axis (C.uop x) ~mean:(C.uop mean) ~invstd:(C.uop invstd)
+  let conv_nd ?bias ?groups ?stride ?dilation ?padding ?dtype x w =
+    lift "conv_nd" @@ fun () -> conv_nd ?bias:(uop_opt bias) ?groups ?stride ?dilation ?padding ?dtype (C.uop x) (C.uop w)
+  let max_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
+    lift "max_pool_nd" @@ fun () -> max_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode (C.uop x)
+  let max_pool_nd_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
+    lift_pair "max_pool_nd_with_indices" @@ fun () ->
+    max_pool_nd_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode (C.uop x)
+  let avg_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad x =
+    lift "avg_pool_nd" @@ fun () ->
+    avg_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode ?count_include_pad (C.uop x)
+  let conv_transpose2d ?bias ?groups ?stride ?dilation ?padding ?output_padding x w =
+    lift "conv_transpose2d" @@ fun () ->
+    conv_transpose2d ?bias:(uop_opt bias) ?groups ?stride ?dilation ?padding ?output_padding (C.uop x) (C.uop w)
+  let max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size x indices =
+    lift "max_unpool2d" @@ fun () ->
+    max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size (C.uop x) (C.uop indices)
+  let reduction_of_string s = named "reduction_of_string" @@ fun () -> reduction_of_string s
+  let scatter_reduction_of_string s = named "scatter_reduction_of_string" @@ fun () -> scatter_reduction_of_string s
+  let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> scatter_mode_of_string s
+  let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> pad_mode_of_string s
   let triu ?diagonal x = named "triu" @@ fun () -> C.wrap_uop ~op:"triu" (triu ?diagonal (C.uop x))
   let tril ?diagonal x = named "tril" @@ fun () -> C.wrap_uop ~op:"tril" (tril ?diagonal (C.uop x))
   let gather x ~dim y = named "gather" @@ fun () -> C.wrap_uop ~op:"gather" (gather (C.uop x) ~dim (C.uop y))

@@ -13,15 +13,6 @@ val full_const : dtype:Dtype.t -> int list -> Dtype.const -> Uop.t
     big for int32 gives int64). tinygrad [OpMixin.arange]. *)
 val arange_gen : ?dtype:Dtype.t -> start:Dtype.const -> stop:Dtype.const -> step:Dtype.const -> unit -> Uop.t
 
-(** [arange ?start ?step stop] on ints. tinygrad [OpMixin.arange]. *)
-val arange : ?start:int -> ?step:int -> ?dtype:Dtype.t -> int -> Uop.t
-
-(** [linspace start stop steps], inclusive. tinygrad [OpMixin.linspace]. *)
-val linspace : ?dtype:Dtype.t -> float -> float -> int -> Uop.t
-
-(** [eye ?m n]: ones on the diagonal (default float32). tinygrad [OpMixin.eye]. *)
-val eye : ?m:int -> ?dtype:Dtype.t -> int -> Uop.t
-
 (** [pad_constant x pads value]: pad with (before, after) per axis ([None] = none) filled with [value]; negative
     pads crop. tinygrad [OpMixin._pad_constant]. *)
 val pad_constant : Uop.t -> (int * int) option list -> Dtype.const -> Uop.t
@@ -32,16 +23,12 @@ val pad_value : ?value:Dtype.const -> Uop.t -> (int * int) option list -> Uop.t
 
 (** {1 Indexing} *)
 
-(** An index of {!getitem}: an int, a slice [(start, stop, step)], an int tensor of indices, a new axis, [...]. *)
-type index = I of int | S of int option * int option * int option | T of Uop.t | New | Ellipsis
+(** An index of [getitem]. *)
+type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * int option | T of 'a | New | Ellipsis
 
 (** [one_hot_along_dim ?dim idx n]: [idx == arange(n)] laid along [dim] (default -1). tinygrad
     [OpMixin._one_hot_along_dim]. *)
 val one_hot_along_dim : ?dim:int -> Uop.t -> int -> Uop.t
-
-(** Basic and advanced indexing (tensor indices are always advanced, as on a Tensor); out-of-range tensor indices
-    give 0. tinygrad [OpMixin._getitem] without setitem. *)
-val getitem : Uop.t -> index list -> Uop.t
 
 (** {1 Linear algebra} *)
 
@@ -52,10 +39,6 @@ val cumalu : Uop.t -> int -> Ops.t -> Uop.t
 
 (** {!cumalu}, two-stage for axes longer than 512. tinygrad [OpMixin._split_cumalu]. *)
 val split_cumalu : Uop.t -> int -> Ops.t -> Uop.t
-
-(** Batch normalisation with given statistics along [axis] (default [1]). tinygrad [OpMixin.batchnorm]. *)
-val batchnorm :
-  ?axis:int list -> Uop.t -> weight:Uop.t option -> bias:Uop.t option -> mean:Uop.t -> invstd:Uop.t -> Uop.t
 
 (** {1 Pooling and convolution (any number of spatial dims)} *)
 
@@ -91,16 +74,6 @@ val do_reduction : reduction -> Uop.t -> Uop.t
 
 (** {1 Transposed convolution, einsum, interpolation, pooling indices} *)
 
-(** A reduction named as tinygrad's [ReductionStr] (["mean"], ["sum"], ["none"]); others raise. tinygrad
-    [OpMixin._do_reduction]'s check. *)
-val reduction_of_string : string -> reduction
-
-(** Transposed convolution ([weight] is (cin, cout/groups, *k)); lists as in {!conv2d}. tinygrad
-    [OpMixin.conv_transpose2d]. *)
-val conv_transpose2d :
-  ?bias:Uop.t -> ?groups:int -> ?stride:int list -> ?dilation:int list -> ?padding:int list ->
-  ?output_padding:int list -> Uop.t -> Uop.t -> Uop.t
-
 (** tinygrad's interpolate modes "linear", "nearest", "nearest-exact". *)
 type interpolate_mode = Mixin_intf.interpolate_mode
 
@@ -109,12 +82,6 @@ type interpolate_mode = Mixin_intf.interpolate_mode
 val max_pool2d_with_indices :
   ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?ceil_mode:bool -> Uop.t ->
   Uop.t * Uop.t
-
-(** [max_unpool2d x indices]: scatters [x] to the flat spatial [indices] of {!max_pool2d_with_indices}. tinygrad
-    [OpMixin.max_unpool2d]. *)
-val max_unpool2d :
-  ?kernel_size:int list -> ?stride:int list -> ?dilation:int list -> ?padding:int list -> ?output_size:int list ->
-  Uop.t -> Uop.t -> Uop.t
 
 (** {1 Scans with indices, sort, scatter, pad modes} *)
 
@@ -125,17 +92,11 @@ val pre_scatter : ?op:string -> Uop.t -> dim:int -> Uop.t -> Uop.t -> Uop.t * Uo
 (** The reductions of {!scatter_reduce}. *)
 type scatter_reduction = Mixin_intf.scatter_reduction
 
-(** tinygrad's reduce names (["sum"], ["prod"], ["mean"], ["amax"], ["amin"]); others raise. *)
-val scatter_reduction_of_string : string -> scatter_reduction
-
 (** [masked_merge x values mask axes]: [values] where [mask] (the last of repeated indices along [axes]) else [x]. *)
 val masked_merge : Uop.t -> Uop.t -> Uop.t -> int list -> Uop.t
 
 (** The source of {!scatter}: a tensor or a scalar. *)
 type scatter_src = [ `Tensor of Uop.t | `Scalar of Dtype.const ]
-
-(** tinygrad's scatter reduce names (["add"], ["multiply"]); others raise. *)
-val scatter_mode_of_string : string -> [ `Add | `Multiply ]
 
 (** [scatter ?reduce x ~dim index src]: [src] written into [x] at [index] along [dim] (the last write wins), or
     added / multiplied in with [reduce] (scalar [src] only). *)
@@ -148,13 +109,10 @@ val pad_circular : Uop.t -> (int * int) list -> Uop.t
 val pad_reflect_replicate : Uop.t -> (int * int) list -> [ `Reflect | `Replicate ] -> Uop.t
 
 (** The modes of {!pad}. *)
-type pad_mode = [ `Constant | `Reflect | `Replicate | `Circular ]
+type pad_mode = Mixin_intf.pad_mode
 
 (** [pad ?mode ?value x pads]: one (before, after) pair per dim ([None]: none); [value] fills the constant mode. *)
 val pad : ?mode:pad_mode -> ?value:Dtype.const -> Uop.t -> (int * int) option list -> Uop.t
-
-(** tinygrad's pad mode names ("constant", "reflect", "replicate", "circular"); others raise. *)
-val pad_mode_of_string : string -> pad_mode
 
 (** [masked_select ?size ?fill_value ~count x mask]: the elements of [x] where [mask] (broadcast), flattened; with
     [size] padded with [fill_value] or truncated, else as many as [count] (which realizes its 0-d int UOp) says. *)
