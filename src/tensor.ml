@@ -99,9 +99,6 @@ include Mixin_op.Make (Carrier)
 
 let ( mod ) = mod_
 
-let clip ?min ?max x =
-  named "clip" @@ fun () -> wrap ~op:"clip" (Mixin_elementwise.clip ?min_:(Option.map (fun f -> Uop.const_float f) min) ?max_:(Option.map (fun f -> Uop.const_float f) max) (uop x))
-
 (* ---------- movement ---------- *)
 
 let reshape x shp = named "reshape" @@ fun () -> wrap ~op:"reshape" (Mixin_movement.reshape (uop x) (sints shp))
@@ -336,12 +333,6 @@ let backward ?gradient self =
 
 type reduction = Mixin_op.reduction
 type scatter_reduction = Mixin_op.scatter_reduction
-
-let scatter ?reduce x ~dim index src =
-  named "scatter" @@ fun () ->
-  let src = match src with `Tensor t -> `Tensor (uop t) | `Scalar f -> `Scalar (Dtype.F f) in
-  wrap ~op:"scatter" (Mixin_op.scatter ?reduce (uop x) ~dim (uop index) src)
-
 
 (* tinygrad's .item() of the count, for the data-dependent output length *)
 let count_of_uop u = int_of_float (item (wrap ~op:"count" u))

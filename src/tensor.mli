@@ -126,9 +126,6 @@ include Mixin_intf.OP with type t := t
 (** Floor modulo, {!mod_}. *)
 val ( mod ) : t -> t -> t
 
-(** Clamp to [min] / [max] (at least one). tinygrad [clip]. *)
-val clip : ?min:float -> ?max:float -> t -> t
-
 (** {1 Movement} *)
 
 (** Reshape (one -1 allowed). *)
@@ -197,17 +194,13 @@ val grad : t -> t option
 val backward : ?gradient:t -> t -> unit
 
 
-(** {1 The mode types of mixin/op.py, scatter, and the ops that realize a count} *)
+(** {1 The mode types of mixin/op.py, and the ops that realize a count} *)
 
 (** tinygrad's [ReductionStr]: [`Mean], [`Sum], [`None]. *)
 type reduction = Mixin_op.reduction
 
 (** The reductions of {!scatter_reduce}. *)
 type scatter_reduction = Mixin_op.scatter_reduction
-
-(** [scatter x ~dim index src]: [src] written at [index] along [dim] (the last write wins); with [reduce] (scalar
-    [src] only) added or multiplied in. tinygrad [Tensor.scatter]. *)
-val scatter : ?reduce:[ `Add | `Multiply ] -> t -> dim:int -> t -> [ `Tensor of t | `Scalar of float ] -> t
 
 (** The elements where the (broadcast) bool mask is true, flattened; with [size] padded with [fill_value] (default
     0) or truncated, else realizes the count first. tinygrad [Tensor.masked_select]. *)

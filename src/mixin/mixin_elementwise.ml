@@ -134,8 +134,8 @@ let clamp ?min_ ?max_ x =
   let ret = match min_ with Some m -> where (lt x m) m x | None -> x in
   match max_ with Some m -> where (gt ret m) m ret | None -> ret
 
-(* tinygrad: ElementwiseMixin.clip *)
-let clip = clamp
+(* tinygrad: ElementwiseMixin.clip, with Python-number bounds *)
+let clip ?min ?max x = clamp ?min_:(Option.map cf min) ?max_:(Option.map cf max) x
 
 (* tinygrad: ElementwiseMixin.isnan *)
 let isnan x = ne x x
@@ -165,7 +165,7 @@ let hardsigmoid ?(alpha = 1. /. 6.) ?(beta = 0.5) x =
   sub (relu (add (mul (cf alpha) x) (cf beta))) (relu (sub (add (mul (cf alpha) x) (cf beta)) (ci 1)))
 
 (* tinygrad: ElementwiseMixin.hardtanh *)
-let hardtanh ?(min_val = -1.) ?(max_val = 1.) x = clip ~min_:(cf min_val) ~max_:(cf max_val) x
+let hardtanh ?(min_val = -1.) ?(max_val = 1.) x = clip ~min:min_val ~max:max_val x
 
 (* tinygrad: ElementwiseMixin.leaky_relu *)
 let leaky_relu ?(neg_slope = 0.01) x = where (lt x (ci 0)) (mul (cf neg_slope) x) x
@@ -341,6 +341,7 @@ module Make (C : Mixin_intf.CARRIER) = struct
   let lshift x y = lift2 "lshift" lshift x y
   let rshift x y = lift2 "rshift" rshift x y
   let maximum x y = lift2 "maximum" maximum x y
+  let clip ?min ?max x = lift1 "clip" (clip ?min ?max) x
   let minimum x y = lift2 "minimum" minimum x y
   let where x y z = lift3 "where" where x y z
   let floor x = lift1 "floor" floor x

@@ -25,9 +25,6 @@ val inverse : Uop.t -> Uop.t
 (** tinygrad: ElementwiseMixin.clamp. *)
 val clamp : ?min_:Uop.t -> ?max_:Uop.t -> Uop.t -> Uop.t
 
-(** tinygrad: ElementwiseMixin.clip. *)
-val clip : ?min_:Uop.t -> ?max_:Uop.t -> Uop.t -> Uop.t
-
 (** [c0*x^(n-1) + ... + cn] by Horner. tinygrad [helpers.polyN]. *)
 val poly_n : Uop.t -> float list -> Uop.t
 

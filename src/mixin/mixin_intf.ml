@@ -190,6 +190,9 @@ module type ELEMENTWISE = sig
   (** tinygrad [ElementwiseMixin.minimum]. *)
   val minimum : t -> t -> t
 
+  (** Clamp to [min] / [max] (at least one). tinygrad [ElementwiseMixin.clip]. *)
+  val clip : ?min:float -> ?max:float -> t -> t
+
   (** tinygrad: ElementwiseMixin.where. *)
   val where : t -> t -> t -> t
 
@@ -419,6 +422,10 @@ end
 (** tinygrad: mixin/op.py OpMixin: indexing, linear algebra, softmax and scans, sort, scatter, norms, losses. *)
 module type OP = sig
   type t
+
+  (** [scatter x ~dim index src]: [src] written at [index] along [dim] (the last write wins); with [reduce] (scalar
+      [src] only) added or multiplied in. tinygrad [OpMixin.scatter]. *)
+  val scatter : ?reduce:[ `Add | `Multiply ] -> t -> dim:int -> t -> [ `Tensor of t | `Scalar of float ] -> t
 
   (** Minimum, as the inverse of the max of the inverse. tinygrad [OpMixin.min]. *)
   val min : ?axis:int list -> ?keepdim:bool -> t -> t

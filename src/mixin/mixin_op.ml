@@ -748,7 +748,7 @@ let interpolate ?(mode = `Linear) ?(align_corners = false) u (size : ints) =
       let arr = arange sz in
       let num, den = if align_corners then (E.mul arr (const_int (in_sz - 1)), sz - 1)
         else (E.sub (E.mul (E.add (E.mul arr (const_int 2)) (const_int 1)) (const_int in_sz)) (const_int sz), sz * 2) in
-      let num = Mixin_elementwise.clip ~min_:(const_int 0) ~max_:(const_int ((in_sz - 1) * den)) num in
+      let num = Mixin_elementwise.clamp ~min_:(const_int 0) ~max_:(const_int ((in_sz - 1) * den)) num in
       let e = Mixin_elementwise.idiv in
       let low = fit (e num (const_int den)) and high = fit (e (E.add num (const_int (den - 1))) (const_int den))
       and perc = fit (E.div (Uop.cast Dtype.Float32 (Mixin_elementwise.mod_ num (const_int den))) (const_int den)) in
@@ -969,7 +969,7 @@ let masked_merge u values mask (axes : int list) =
   E.where mask values u
 
 (** The source of {!scatter}: a tensor or a scalar. *)
-type scatter_src = [ `Tensor of Uop.t | `Scalar of Dtype.const ]
+type scatter_src = [ `Tensor of Uop.t | `Scalar of float ]
 
 (* tinygrad's scatter reduce strings (None is no reduce) *)
 let scatter_mode_of_string = function
@@ -979,7 +979,7 @@ let scatter_mode_of_string = function
 (* tinygrad: OpMixin.scatter *)
 let scatter ?reduce u ~dim index (src : scatter_src) =
   let src = match src with
-    | `Scalar v -> Mixin_creation.full ~dtype:u.dtype ~buffer:false (Uop.shape index) v
+    | `Scalar v -> Mixin_creation.full ~dtype:u.dtype ~buffer:false (Uop.shape index) (Dtype.F v)
     | `Tensor t ->
       if reduce <> None then invalid_arg "scatter: non-scalar src is not supported with reduce arg. use scatter_reduce";
       t in
@@ -1080,7 +1080,7 @@ let masked_select ?size ?(fill_value = Dtype.I Z.zero) ~(count : Uop.t -> int) u
     invalid_arg ("masked_select: expects bool mask tensor, got " ^ Dtype.to_string mask.dtype);
   let x = Mv.flatten u and mask = Mv.flatten (Mv.broadcast_to mask (Uop.shape u)) in
   let mask_cumsum = cumsum mask in
-  let one = `Scalar (Dtype.I Z.one) in
+  let one = `Scalar 1.0 in
   match size with
   | None ->
     let n = if List.hd (Mv.ishape mask) = 0 then 0 else count (getitem mask_cumsum [ I (-1) ]) in
@@ -1157,6 +1157,9 @@ module Make (C : Mixin_intf.CARRIER) = struct
   let scatter_reduction_of_string s = named "scatter_reduction_of_string" @@ fun () -> scatter_reduction_of_string s
   let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> scatter_mode_of_string s
   let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> pad_mode_of_string s
+  let scatter ?reduce x ~dim index src =
+    let src = match src with `Tensor t -> `Tensor (C.uop t) | `Scalar f -> `Scalar f in
+    lift "scatter" @@ fun () -> scatter ?reduce (C.uop x) ~dim (C.uop index) src
   let triu ?diagonal x = named "triu" @@ fun () -> C.wrap_uop ~op:"triu" (triu ?diagonal (C.uop x))
   let tril ?diagonal x = named "tril" @@ fun () -> C.wrap_uop ~op:"tril" (tril ?diagonal (C.uop x))
   let gather x ~dim y = named "gather" @@ fun () -> C.wrap_uop ~op:"gather" (gather (C.uop x) ~dim (C.uop y))

@@ -95,13 +95,6 @@ type scatter_reduction = Mixin_intf.scatter_reduction
 (** [masked_merge x values mask axes]: [values] where [mask] (the last of repeated indices along [axes]) else [x]. *)
 val masked_merge : Uop.t -> Uop.t -> Uop.t -> int list -> Uop.t
 
-(** The source of {!scatter}: a tensor or a scalar. *)
-type scatter_src = [ `Tensor of Uop.t | `Scalar of Dtype.const ]
-
-(** [scatter ?reduce x ~dim index src]: [src] written into [x] at [index] along [dim] (the last write wins), or
-    added / multiplied in with [reduce] (scalar [src] only). *)
-val scatter : ?reduce:[ `Add | `Multiply ] -> Uop.t -> dim:int -> Uop.t -> scatter_src -> Uop.t
-
 (** Circular padding (one (before, after) pair per dim; negative pads crop). tinygrad [_pad_circular]. *)
 val pad_circular : Uop.t -> (int * int) list -> Uop.t
 
