@@ -2,7 +2,8 @@
    [CARRIER]: the carrier's UOp and the way to wrap a UOp result back into the carrier, tinygrad's
    [DTypeMixin._uop] and [_wrap_uop]. Each op is written once over UOps in its mixin file; [Make (C)] gives it
    over the carrier [C.t], naming the op in front of any Invalid_argument. The UOp functions are the instance
-   for [Uop.t] itself; {!Tensor} includes the instance for its tensors. *)
+   for [Uop.t] itself (for CREATION and RAND they take shape lists and, for RAND, the counter as an
+   argument); {!Tensor} includes the instance for its tensors. *)
 
 (** A loss reduction. tinygrad [ReductionStr]. *)
 type reduction = [ `Mean | `Sum | `None ]

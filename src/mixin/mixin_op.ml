@@ -1117,17 +1117,17 @@ let avg_pool_nd = avg_pool2d
 (* each right-hand side is the UOp function of the same name above *)
 module Make (C : Mixin_intf.CARRIER) = struct
   let named = Mixin_dtype.named
-  include Mixin_dtype.Lift (C)
-  let min ?axis ?keepdim x = lift1 "min" (min ?axis ?keepdim) x
-  let mean ?axis ?keepdim x = lift1 "mean" (mean ?axis ?keepdim) x
-  let var ?axis ?keepdim ?correction x = lift1 "var" (var ?axis ?keepdim ?correction) x
-  let std ?axis ?keepdim ?correction x = lift1 "std" (std ?axis ?keepdim ?correction) x
-  let cat ?dim xs = named "cat" @@ fun () -> C.wrap_uop ~op:"cat" (cat ?dim (List.map C.uop xs))
   let lift op f = named op @@ fun () -> C.wrap_uop ~op (f ())
   let lift_pair op f = named op @@ fun () -> let a, b = f () in (C.wrap_uop ~op a, C.wrap_uop ~op b)
   let uop_opt = Option.map C.uop
+  let min ?axis ?keepdim x = lift "min" @@ fun () -> min ?axis ?keepdim (C.uop x)
+  let mean ?axis ?keepdim x = lift "mean" @@ fun () -> mean ?axis ?keepdim (C.uop x)
+  let var ?axis ?keepdim ?correction x = lift "var" @@ fun () -> var ?axis ?keepdim ?correction (C.uop x)
+  let std ?axis ?keepdim ?correction x = lift "std" @@ fun () -> std ?axis ?keepdim ?correction (C.uop x)
+  let cat ?dim xs = lift "cat" @@ fun () -> cat ?dim (List.map C.uop xs)
   let arange ?start ?step ?dtype stop = lift "arange" @@ fun () -> arange ?start ?step ?dtype stop
-  let arange_float ?start ?step ?dtype stop = lift "arange_float" @@ fun () -> arange_float ?start ?step ?dtype stop
+  let arange_float ?start ?step ?dtype stop =
+    lift "arange_float" @@ fun () -> arange_float ?start ?step ?dtype stop
   let linspace ?dtype start stop steps = lift "linspace" @@ fun () -> linspace ?dtype start stop steps
   let eye ?m ?dtype n = lift "eye" @@ fun () -> eye ?m ?dtype n
   let getitem x idx =
@@ -1136,9 +1136,11 @@ module Make (C : Mixin_intf.CARRIER) = struct
     lift "getitem" @@ fun () -> getitem (C.uop x) (List.map conv idx)
   let batchnorm ?weight ?bias ?axis x ~mean ~invstd =
     lift "batchnorm" @@ fun () ->
-    batchnorm ?weight:(uop_opt weight) ?bias:(uop_opt bias) ?axis (C.uop x) ~mean:(C.uop mean) ~invstd:(C.uop invstd)
+    batchnorm ?weight:(uop_opt weight) ?bias:(uop_opt bias) ?axis (C.uop x) ~mean:(C.uop mean)
+      ~invstd:(C.uop invstd)
   let conv_nd ?bias ?groups ?stride ?dilation ?padding ?dtype x w =
-    lift "conv_nd" @@ fun () -> conv_nd ?bias:(uop_opt bias) ?groups ?stride ?dilation ?padding ?dtype (C.uop x) (C.uop w)
+    lift "conv_nd" @@ fun () ->
+    conv_nd ?bias:(uop_opt bias) ?groups ?stride ?dilation ?padding ?dtype (C.uop x) (C.uop w)
   let max_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
     lift "max_pool_nd" @@ fun () -> max_pool_nd ?kernel_size ?stride ?dilation ?padding ?ceil_mode (C.uop x)
   let max_pool_nd_with_indices ?kernel_size ?stride ?dilation ?padding ?ceil_mode x =
@@ -1154,98 +1156,57 @@ module Make (C : Mixin_intf.CARRIER) = struct
     lift "max_unpool2d" @@ fun () ->
     max_unpool2d ?kernel_size ?stride ?dilation ?padding ?output_size (C.uop x) (C.uop indices)
   let reduction_of_string s = named "reduction_of_string" @@ fun () -> reduction_of_string s
-  let scatter_reduction_of_string s = named "scatter_reduction_of_string" @@ fun () -> scatter_reduction_of_string s
+  let scatter_reduction_of_string s =
+    named "scatter_reduction_of_string" @@ fun () -> scatter_reduction_of_string s
   let scatter_mode_of_string s = named "scatter_mode_of_string" @@ fun () -> scatter_mode_of_string s
   let pad_mode_of_string s = named "pad_mode_of_string" @@ fun () -> pad_mode_of_string s
   let scatter ?reduce x ~dim index src =
     let src = match src with `Tensor t -> `Tensor (C.uop t) | `Scalar f -> `Scalar f in
     lift "scatter" @@ fun () -> scatter ?reduce (C.uop x) ~dim (C.uop index) src
-  let triu ?diagonal x = named "triu" @@ fun () -> C.wrap_uop ~op:"triu" (triu ?diagonal (C.uop x))
-  let tril ?diagonal x = named "tril" @@ fun () -> C.wrap_uop ~op:"tril" (tril ?diagonal (C.uop x))
-  let gather x ~dim y = named "gather" @@ fun () -> C.wrap_uop ~op:"gather" (gather (C.uop x) ~dim (C.uop y))
-  let one_hot x y = named "one_hot" @@ fun () -> C.wrap_uop ~op:"one_hot" (one_hot (C.uop x) y)
-  let dot ?dtype x y = named "dot" @@ fun () -> C.wrap_uop ~op:"dot" (dot ?dtype (C.uop x) (C.uop y))
-  let matmul ?reverse ?dtype x y =
-    named "matmul" @@ fun () ->
-    C.wrap_uop ~op:"matmul" (matmul ?reverse ?dtype (C.uop x) (C.uop y))
+  let triu ?diagonal x = lift "triu" @@ fun () -> triu ?diagonal (C.uop x)
+  let tril ?diagonal x = lift "tril" @@ fun () -> tril ?diagonal (C.uop x)
+  let gather x ~dim y = lift "gather" @@ fun () -> gather (C.uop x) ~dim (C.uop y)
+  let one_hot x y = lift "one_hot" @@ fun () -> one_hot (C.uop x) y
+  let dot ?dtype x y = lift "dot" @@ fun () -> dot ?dtype (C.uop x) (C.uop y)
+  let matmul ?reverse ?dtype x y = lift "matmul" @@ fun () -> matmul ?reverse ?dtype (C.uop x) (C.uop y)
   let linear ?bias ?dtype x y =
-    named "linear" @@ fun () ->
-    C.wrap_uop ~op:"linear" (linear ?bias:(Option.map C.uop bias) ?dtype (C.uop x) (C.uop y))
-  let logsumexp ?axis ?keepdim x =
-    named "logsumexp" @@ fun () ->
-    C.wrap_uop ~op:"logsumexp" (logsumexp ?axis ?keepdim (C.uop x))
-  let softmax ?axis ?dtype x =
-    named "softmax" @@ fun () ->
-    C.wrap_uop ~op:"softmax" (softmax ?axis ?dtype (C.uop x))
-  let log_softmax ?axis ?dtype x =
-    named "log_softmax" @@ fun () ->
-    C.wrap_uop ~op:"log_softmax" (log_softmax ?axis ?dtype (C.uop x))
-  let argmax ?axis ?keepdim x =
-    named "argmax" @@ fun () ->
-    C.wrap_uop ~op:"argmax" (argmax ?axis ?keepdim (C.uop x))
-  let argmin ?axis ?keepdim x =
-    named "argmin" @@ fun () ->
-    C.wrap_uop ~op:"argmin" (argmin ?axis ?keepdim (C.uop x))
-  let cumsum ?axis x = named "cumsum" @@ fun () -> C.wrap_uop ~op:"cumsum" (cumsum ?axis (C.uop x))
-  let cumprod ~axis x = named "cumprod" @@ fun () -> C.wrap_uop ~op:"cumprod" (cumprod ~axis (C.uop x))
-  let layernorm ?axis ?eps x =
-    named "layernorm" @@ fun () ->
-    C.wrap_uop ~op:"layernorm" (layernorm ?axis ?eps (C.uop x))
+    lift "linear" @@ fun () -> linear ?bias:(uop_opt bias) ?dtype (C.uop x) (C.uop y)
+  let logsumexp ?axis ?keepdim x = lift "logsumexp" @@ fun () -> logsumexp ?axis ?keepdim (C.uop x)
+  let softmax ?axis ?dtype x = lift "softmax" @@ fun () -> softmax ?axis ?dtype (C.uop x)
+  let log_softmax ?axis ?dtype x = lift "log_softmax" @@ fun () -> log_softmax ?axis ?dtype (C.uop x)
+  let argmax ?axis ?keepdim x = lift "argmax" @@ fun () -> argmax ?axis ?keepdim (C.uop x)
+  let argmin ?axis ?keepdim x = lift "argmin" @@ fun () -> argmin ?axis ?keepdim (C.uop x)
+  let cumsum ?axis x = lift "cumsum" @@ fun () -> cumsum ?axis (C.uop x)
+  let cumprod ~axis x = lift "cumprod" @@ fun () -> cumprod ~axis (C.uop x)
+  let layernorm ?axis ?eps x = lift "layernorm" @@ fun () -> layernorm ?axis ?eps (C.uop x)
   let binary_crossentropy ?reduction x y =
-    named "binary_crossentropy" @@ fun () ->
-    C.wrap_uop ~op:"binary_crossentropy" (binary_crossentropy ?reduction (C.uop x) (C.uop y))
+    lift "binary_crossentropy" @@ fun () -> binary_crossentropy ?reduction (C.uop x) (C.uop y)
   let binary_crossentropy_logits ?reduction ?pos_weight x y =
-    named "binary_crossentropy_logits" @@ fun () ->
-    C.wrap_uop ~op:"binary_crossentropy_logits" (binary_crossentropy_logits ?reduction ?pos_weight:(Option.map C.uop pos_weight) (C.uop x) (C.uop y))
+    lift "binary_crossentropy_logits" @@ fun () ->
+    binary_crossentropy_logits ?reduction ?pos_weight:(uop_opt pos_weight) (C.uop x) (C.uop y)
   let sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction x y =
-    named "sparse_categorical_crossentropy" @@ fun () ->
-    C.wrap_uop ~op:"sparse_categorical_crossentropy" (sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction (C.uop x) (C.uop y))
+    lift "sparse_categorical_crossentropy" @@ fun () ->
+    sparse_categorical_crossentropy ?ignore_index ?label_smoothing ?reduction (C.uop x) (C.uop y)
   let cross_entropy ?reduction ?label_smoothing x y =
-    named "cross_entropy" @@ fun () ->
-    C.wrap_uop ~op:"cross_entropy" (cross_entropy ?reduction ?label_smoothing (C.uop x) (C.uop y))
+    lift "cross_entropy" @@ fun () -> cross_entropy ?reduction ?label_smoothing (C.uop x) (C.uop y)
   let nll_loss ?weight ?ignore_index ?reduction x y =
-    named "nll_loss" @@ fun () ->
-    C.wrap_uop ~op:"nll_loss" (nll_loss ?weight:(Option.map C.uop weight) ?ignore_index ?reduction (C.uop x) (C.uop y))
-  let diagonal ?offset ?dim1 ?dim2 x =
-    named "diagonal" @@ fun () ->
-    C.wrap_uop ~op:"diagonal" (diagonal ?offset ?dim1 ?dim2 (C.uop x))
-  let einsum ?dtype x y =
-    named "einsum" @@ fun () ->
-    C.wrap_uop ~op:"einsum" (einsum ?dtype x (List.map C.uop y))
+    lift "nll_loss" @@ fun () -> nll_loss ?weight:(uop_opt weight) ?ignore_index ?reduction (C.uop x) (C.uop y)
+  let diagonal ?offset ?dim1 ?dim2 x = lift "diagonal" @@ fun () -> diagonal ?offset ?dim1 ?dim2 (C.uop x)
+  let einsum ?dtype x y = lift "einsum" @@ fun () -> einsum ?dtype x (List.map C.uop y)
   let interpolate ?mode ?align_corners x y =
-    named "interpolate" @@ fun () ->
-    C.wrap_uop ~op:"interpolate" (interpolate ?mode ?align_corners (C.uop x) y)
-  let cummax ?axis x =
-    named "cummax" @@ fun () ->
-    let a, b = cummax ?axis (C.uop x) in (C.wrap_uop ~op:"cummax" a, C.wrap_uop ~op:"cummax" b)
-  let cummin ?axis x =
-    named "cummin" @@ fun () ->
-    let a, b = cummin ?axis (C.uop x) in (C.wrap_uop ~op:"cummin" a, C.wrap_uop ~op:"cummin" b)
-  let logcumsumexp ?axis x =
-    named "logcumsumexp" @@ fun () ->
-    C.wrap_uop ~op:"logcumsumexp" (logcumsumexp ?axis (C.uop x))
-  let sort ?dim ?descending x =
-    named "sort" @@ fun () ->
-    let a, b = sort ?dim ?descending (C.uop x) in (C.wrap_uop ~op:"sort" a, C.wrap_uop ~op:"sort" b)
-  let argsort ?dim ?descending x =
-    named "argsort" @@ fun () ->
-    C.wrap_uop ~op:"argsort" (argsort ?dim ?descending (C.uop x))
-  let topk ?dim ?largest ?sorted_ x y =
-    named "topk" @@ fun () ->
-    let a, b = topk ?dim ?largest ?sorted_ (C.uop x) y in (C.wrap_uop ~op:"topk" a, C.wrap_uop ~op:"topk" b)
+    lift "interpolate" @@ fun () -> interpolate ?mode ?align_corners (C.uop x) y
+  let cummax ?axis x = lift_pair "cummax" @@ fun () -> cummax ?axis (C.uop x)
+  let cummin ?axis x = lift_pair "cummin" @@ fun () -> cummin ?axis (C.uop x)
+  let logcumsumexp ?axis x = lift "logcumsumexp" @@ fun () -> logcumsumexp ?axis (C.uop x)
+  let sort ?dim ?descending x = lift_pair "sort" @@ fun () -> sort ?dim ?descending (C.uop x)
+  let argsort ?dim ?descending x = lift "argsort" @@ fun () -> argsort ?dim ?descending (C.uop x)
+  let topk ?dim ?largest ?sorted_ x y = lift_pair "topk" @@ fun () -> topk ?dim ?largest ?sorted_ (C.uop x) y
   let scatter_reduce ?include_self x ~dim y z w =
-    named "scatter_reduce" @@ fun () ->
-    C.wrap_uop ~op:"scatter_reduce" (scatter_reduce ?include_self (C.uop x) ~dim (C.uop y) (C.uop z) w)
-  let normalize ?p ?dim ?eps x =
-    named "normalize" @@ fun () ->
-    C.wrap_uop ~op:"normalize" (normalize ?p ?dim ?eps (C.uop x))
-  let softmin ?axis ?dtype x =
-    named "softmin" @@ fun () ->
-    C.wrap_uop ~op:"softmin" (softmin ?axis ?dtype (C.uop x))
+    lift "scatter_reduce" @@ fun () -> scatter_reduce ?include_self (C.uop x) ~dim (C.uop y) (C.uop z) w
+  let normalize ?p ?dim ?eps x = lift "normalize" @@ fun () -> normalize ?p ?dim ?eps (C.uop x)
+  let softmin ?axis ?dtype x = lift "softmin" @@ fun () -> softmin ?axis ?dtype (C.uop x)
   let var_mean ?axis ?keepdim ?correction x =
-    named "var_mean" @@ fun () ->
-    let a, b = var_mean ?axis ?keepdim ?correction (C.uop x) in (C.wrap_uop ~op:"var_mean" a, C.wrap_uop ~op:"var_mean" b)
+    lift_pair "var_mean" @@ fun () -> var_mean ?axis ?keepdim ?correction (C.uop x)
   let std_mean ?axis ?keepdim ?correction x =
-    named "std_mean" @@ fun () ->
-    let a, b = std_mean ?axis ?keepdim ?correction (C.uop x) in (C.wrap_uop ~op:"std_mean" a, C.wrap_uop ~op:"std_mean" b)
+    lift_pair "std_mean" @@ fun () -> std_mean ?axis ?keepdim ?correction (C.uop x)
 end
