@@ -210,6 +210,43 @@ let test_randperm () =
   check (T.dtype p = Dtype.Int64) "randperm int64 dtype";
   check (T.to_int_array p = [| 7; 3; 1; 2; 9; 4; 6; 0; 5; 8 |]) "randperm 10: %s" (ints p)
 
+(* the rand mixin over a second carrier, UOps, whose counter is a fixed (key, counter) pair *)
+module Uop_rand (K : sig val key : unit -> Uop.t val counter : unit -> Uop.t end) = Mixin_rand.Make (struct
+    type t = Uop.t
+    let uop u = u
+    let wrap_uop ~op:_ u = u
+    let next_counter _device _num = (K.key (), K.counter ())
+  end)
+
+let bits_of u = Array.map f32_bits (T.to_float_array (Tensor_base.wrap u))
+let bits_str b = String.concat "," (Array.to_list (Array.map string_of_int b))
+let seed42_key = [ Mixin_rand.device_seed_word 0; 42 ]
+
+let test_uop_carrier () =
+  (* buffers, as Tensor's counter: the first draw on the CPU after manual_seed 42 is tinygrad's rand_5 *)
+  let module R = Uop_rand (struct
+      let buf ws = T.uop (T.of_int_array ~dtype:Dtype.Uint32 [| 2 |] (Array.of_list ws))
+      let key () = buf seed42_key
+      let counter () = buf [ 0; 0 ]
+    end) in
+  let u = R.rand [| 5 |] in
+  check (u.Uop.dtype == Dtype.Float32) "UOp rand dtype";
+  let got = bits_of u in
+  check (got = [| 1052973056; 1008740608; 1038550032; 1039207536; 1057054564 |]) "UOp rand bits: %s" (bits_str got);
+  check_invalid_arg ~what:"UOp rand negative shape" (fun () -> R.rand [| -1 |]);
+  (* device-less CONST words; tinygrad gives the same bits (NaNs included):
+       k = Tensor(w0, dtype=dtypes.uint32).reshape(1).cat(Tensor(42, dtype=dtypes.uint32).reshape(1)); c likewise [0, 0]
+       Tensor._rand(k, c, (5,), dtypes.float32).numpy().view(np.uint32) *)
+  let module C = Uop_rand (struct
+      let words ws =
+        Mixin_op.cat (List.map (fun w -> Mixin_movement.reshape (Uop.const ~dtype:Dtype.Uint32 (Dtype.I (Z.of_int w)))
+                                        [ Uop.Sint 1 ]) ws)
+      let key () = words seed42_key
+      let counter () = words [ 0; 0 ]
+    end) in
+  let got = bits_of (C.rand [| 5 |]) in
+  check (got = [| 2143289344; 3223437404; 2143289344; 2143289344; 2143289344 |]) "UOp rand of CONSTs: %s" (bits_str got)
+
 let test_bad_input () =
   check_invalid_arg ~what:"rand int dtype" (fun () -> T.rand ~dtype:Dtype.Int32 [| 3 |]);
   check_invalid_arg ~what:"rand negative shape" (fun () -> T.rand [| 2; -1 |]);
@@ -223,4 +260,5 @@ let tests : case list =
   golden_cases
   @ [ ("sha256", test_sha256); ("manual_seed_reproducible", test_reseed); ("dropout", test_dropout);
       ("multinomial_no_replacement", test_multinomial_no_replacement); ("randperm", test_randperm);
+      ("uop_carrier", test_uop_carrier);
       ("scaled_dot_product_attention", test_sdpa); ("multinomial", test_multinomial); ("bad_input", test_bad_input) ]
