@@ -179,6 +179,16 @@ let ops_tests : case list = [
           close ~what:"sdpa" (sdpa (swap12 qh) (win kh) (win vh))
             (window (attention q (shrink_axis k 1 (z, bi i)) (shrink_axis v 1 (z, bi i))) [| 2; 4; 1; 8 |]))
         (range 1 5));
+  ("attention_cmp_symbolic", fun () ->
+      (* the same attention with a concrete and with a symbolic length 4 *)
+      let qh = rand_h [| 2; 1; 4; 8 |] and kh = rand_h [| 2; 10; 4; 8 |] and vh = rand_h [| 2; 10; 4; 8 |] in
+      let q = t_of qh and k = t_of kh and v = t_of vh in
+      let win h = swap12 (slice h [| (0, 2); (0, 4); (0, 4); (0, 8) |]) in
+      let e = sdpa (swap12 qh) (win kh) (win vh) in
+      close ~what:"concrete" e (attention q (Tensor.shrink k [| (0, 2); (0, 4); (0, 4); (0, 8) |])
+                                  (Tensor.shrink v [| (0, 2); (0, 4); (0, 4); (0, 8) |]));
+      close ~what:"symbolic" e
+        (window (attention q (shrink_axis k 1 (z, bi 4)) (shrink_axis v 1 (z, bi 4))) [| 2; 4; 1; 8 |]));
   ("attention_training", fun () ->
       let q = t_of (rand_h [| 2; 1; 4; 8 |]) and k = t_of (rand_h [| 2; 10; 4; 8 |]) in
       Helpers.context [ Bind (Helpers.training, 1) ] @@ fun () ->
@@ -427,7 +437,8 @@ let jit_tests : case list = [
           close ~what:"jit sdpa" (sdpa (swap12 qh) (win kh) (win vh))
             (window (Tiny_jit.call jf [ q; shrink_axis k 1 (z, bi i); shrink_axis v 1 (z, bi i) ]) [| 2; 4; 1; 8 |]);
           if i = 2 then first := Tiny_jit.captured jf) (range 1 5);
-      check_captured_once ~what:"attention" jf !first);
+      check_captured_once ~what:"attention" jf !first;
+      check_cache_len ~what:"attention" 5 jf);
   ("cat_dim0", fun () ->
       let jf = jit2 (fun a b -> Tensor.realize (Tensor.cat ~dim:0 [ a; b ])) in
       let ah = rand_h [| 10; 3 |] and bh = rand_h [| 2; 3 |] in
@@ -697,6 +708,27 @@ let api_tests : case list = [
           (let k = "Tensor.Sym.shape" in
            let rec has i = i + String.length k <= String.length m && (String.sub m i (String.length k) = k || has (i + 1)) in
            has 0));
+  ("pad_value_and_int_pad", fun () ->
+      let ah = rand_h [| 2; 10 |] in
+      let a = t_of ah in
+      List.iter (fun i ->
+          let x = shrink_axis a 1 (z, bi i) in
+          let e = init [| 2; i + 3 |] (fun ix -> if ix.(1) >= 1 && ix.(1) <= i then get ah [| ix.(0); ix.(1) - 1 |] else 7.) in
+          close ~what:"Sym.pad ~value:7" e (window (Tensor.Sym.pad ~value:7. x [| (z, z); (s 1, s 2) |]) [| 2; i + 3 |]);
+          close ~what:"Tensor.pad ~value:7 on a symbolic dim" e (window (Tensor.pad ~value:7. x [| (0, 0); (1, 2) |]) [| 2; i + 3 |]))
+        [ 1; 4 ];
+      check_invalid_arg ~what:"a negative symbolic pad" (fun () ->
+          Tensor.Sym.pad (t_of ah) [| (z, z); (z, Sint.(s 3 - bi 5)) |]));
+  ("call_v_variables_must_match", fun () ->
+      let v2 = Variable.create "k" 1 10 in
+      let jf = Tiny_jit.create_v (fun ts vs -> match ts, vs with
+          | [ a ], [ n ] -> Tensor.realize (Tensor.sum (Tensor.Sym.shrink a [| (z, n) |]))
+          | _ -> fail "one tensor and one Variable expected") in
+      let a = t_of { sh = [| 10 |]; d = Array.init 10 float_of_int } in
+      List.iter (fun n ->
+          let got = Tensor.item (Tiny_jit.call_v jf [ a ] [ bi n ]) in
+          if got <> float_of_int (n * (n - 1) / 2) then fail "sum of [0, %d) = %g" n got) [ 3; 5; 9; 2 ];
+      check_invalid_arg ~what:"another Variable on replay" (fun () -> Tiny_jit.call_v jf [ a ] [ Variable.bind v2 3 ]));
   ("call_v_rejects_unbound", fun () ->
       let jf = Tiny_jit.create_v (fun ts _ -> List.hd ts) in
       check_invalid_arg ~what:"an int as a Variable argument" (fun () -> Tiny_jit.call_v jf [ t_of (rand_h [| 2 |]) ] [ s 3 ]));
