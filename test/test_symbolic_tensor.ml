@@ -126,6 +126,98 @@ let check_sym_shape ~what (expected : Sint.t list) t =
 let range a b = List.init (b - a) (fun i -> a + i)
 let pairs l1 l2 = List.concat_map (fun i -> List.map (fun j -> (i, j)) l2) l1
 
+(* tinygrad's test_mean / test_var and their _2d forms: [run axis x] over no axis, axis 0 and axis 1 of a[:vi]
+   (a (10, 3) array) or, with [two], of a[:vi, :vj] (a (10, 10) array), against [oracle] *)
+let reduce_check ?(two = false) ~what oracle (run : int option -> Tensor.t -> Tensor.t) =
+  let ah = rand_h (if two then [| 10; 10 |] else [| 10; 3 |]) in
+  let a = t_of ah in
+  let sizes = if two then pairs (range 2 5) (range 2 5) else List.map (fun i -> (i, 3)) (range 1 5) in
+  List.iter (fun (i, j) ->
+      let x = if two then sym_shrink a [| (z, bi i); (z, bj j) |] else shrink_axis a 0 (z, bi i) in
+      List.iter (fun axis ->
+          let e = reduce2 oracle axis (slice ah [| (0, i); (0, j) |]) in
+          close ~what e (window (run axis x) e.sh)) [ None; Some 0; Some 1 ]) sizes
+
+let reduce_op f axis x = f ?axis:(Option.map (fun a -> [ a ]) axis) x
+
+(* tinygrad's test_cat_dim0 / test_cat_dim1: [f a[:vi] b] (cat along [dim], b concrete, of size 2 along [dim]) *)
+let cat_one_var dim (f : Tensor.t -> Tensor.t -> Tensor.t) =
+  let sh k = if dim = 0 then [| k; 3 |] else [| 3; k |] in
+  let ah = rand_h (sh 10) in
+  let a = t_of ah in
+  List.iter (fun i ->
+      let bh = rand_h (sh 2) in
+      let e = cat dim (slice ah (Array.map (fun n -> (0, n)) (sh i))) bh in
+      close ~what:"cat" e (window (f (shrink_axis a dim (z, bi i)) (t_of bh)) e.sh)) (range 1 5)
+
+(* tinygrad's test_cat_dim0_two_vars / test_cat_dim1_two_vars: [f a[:vi] b[:vj]] (cat along [dim]) *)
+let cat_two_vars dim (f : Tensor.t -> Tensor.t -> Tensor.t) =
+  let sh k = if dim = 0 then [| k; 3 |] else [| 3; k |] in
+  let ah = rand_h (sh 10) and bh = rand_h (sh 10) in
+  let a = t_of ah and b = t_of bh in
+  List.iter (fun (i, j) ->
+      let e = cat dim (slice ah (Array.map (fun n -> (0, n)) (sh i))) (slice bh (Array.map (fun n -> (0, n)) (sh j))) in
+      close ~what:"cat" e (window (f (shrink_axis a dim (z, bi i)) (shrink_axis b dim (z, bj j))) e.sh))
+    (pairs (range 2 5) (range 2 5))
+
+(* tinygrad's test_two_vars_plus1_ij / _ji: [f a[:vi] b[:, :vj]] for a@b+1 (with [swap], a[:vj] and b[:, :vi]) *)
+let two_vars_plus1 ?(swap = false) (f : Tensor.t -> Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 10; 3 |] and bh = rand_h [| 3; 10 |] in
+  let a = t_of ah and b = t_of bh in
+  List.iter (fun (i, j) ->
+      let (m, vm), (n, vn) = if swap then ((j, bj j), (i, bi i)) else ((i, bi i), (j, bj j)) in
+      close ~what:"a@b+1" (map (fun x -> x +. 1.) (matmul (slice ah [| (0, m); (0, 3) |]) (slice bh [| (0, 3); (0, n) |])))
+        (window (f (shrink_axis a 0 (z, vm)) (shrink_axis b 1 (z, vn))) [| m; n |])) (pairs (range 2 5) (range 2 5))
+
+(* tinygrad's test_plus1: [f a[:, :vi]] for a+1 *)
+let plus1_check (f : Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 3; 10 |] in
+  let a = t_of ah in
+  List.iter (fun i ->
+      close ~what:"a+1" (map (fun x -> x +. 1.) (slice ah [| (0, 3); (0, i) |]))
+        (window (f (shrink_axis a 1 (z, bi i))) [| 3; i |])) (range 1 5)
+
+(* tinygrad's test_plus1_pad: [f a[:, :vi]] for (a+1) padded back to 10 columns *)
+let plus1_pad_check (f : Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 3; 10 |] in
+  let a = t_of ah in
+  List.iter (fun i ->
+      close ~what:"(a+1).pad" (init [| 3; 10 |] (fun ix -> if ix.(1) < i then get ah ix +. 1. else 0.))
+        (f (shrink_axis a 1 (z, bi i)))) (range 1 5)
+let plus1_pad x =
+  let x = Tensor.add x (Tensor.scalar 1.) in
+  Tensor.Sym.pad x [| (z, z); (z, Sint.(s 10 - (Tensor.Sym.shape x).(1))) |]
+
+(* tinygrad's test_add: [f a[:, :vi] b[:, :vi]] for a+b *)
+let add_check (f : Tensor.t -> Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 3; 10 |] and bh = rand_h [| 3; 10 |] in
+  let a = t_of ah and b = t_of bh in
+  List.iter (fun i ->
+      close ~what:"a+b" (init [| 3; i |] (fun ix -> get ah ix +. get bh ix))
+        (window (f (shrink_axis a 1 (z, bi i)) (shrink_axis b 1 (z, bi i))) [| 3; i |])) (range 1 5)
+
+(* tinygrad's test_matmul: [f a[:, :vi] b[:vi]] for a@b, times [scale] *)
+let matmul_check ?(scale = 1.) (f : Tensor.t -> Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 3; 10 |] and bh = rand_h [| 10; 5 |] in
+  let a = t_of ah and b = t_of bh in
+  List.iter (fun i ->
+      close ~what:"a@b" (map (fun x -> scale *. x) (matmul (slice ah [| (0, 3); (0, i) |]) (slice bh [| (0, i); (0, 5) |])))
+        (f (shrink_axis a 1 (z, bi i)) (shrink_axis b 0 (z, bi i)))) (range 1 5)
+
+(* tinygrad's test_attention: [f q k[:, :vi] v[:, :vi]] for the attention of (B, S, H, D) inputs; [after i] runs after
+   each length *)
+let attention_check ?(after = fun _ -> ()) (f : Tensor.t -> Tensor.t -> Tensor.t -> Tensor.t) =
+  let qh = rand_h [| 2; 1; 4; 8 |] and kh = rand_h [| 2; 10; 4; 8 |] and vh = rand_h [| 2; 10; 4; 8 |] in
+  let q = t_of qh and k = t_of kh and v = t_of vh in
+  List.iter (fun i ->
+      let win h = swap12 (slice h [| (0, 2); (0, i); (0, 4); (0, 8) |]) in
+      close ~what:"sdpa" (sdpa (swap12 qh) (win kh) (win vh))
+        (window (f q (shrink_axis k 1 (z, bi i)) (shrink_axis v 1 (z, bi i))) [| 2; 4; 1; 8 |]);
+      after i) (range 1 5)
+
+let cat_op dim a b = Tensor.realize (Tensor.cat ~dim [ a; b ])
+let matmul_plus1 a b = add1 (Tensor.matmul a b)
+
 let ops_tests : case list = [
   ("negative_slice", fun () ->
       let ah = rand_h [| 3; 10; 4 |] in
@@ -138,47 +230,16 @@ let ops_tests : case list = [
             (Tensor.getitem x [ S (None, None, None); S (Some (-1), None, None) ]);
           close ~what:"[:, -1]" { sh = [| 3; 4 |]; d = (slice ah [| (0, 3); (i - 1, i); (0, 4) |]).d }
             (Tensor.getitem x [ S (None, None, None); I (-1) ])) (range 3 10));
-  ("plus1", fun () ->
-      let ah = rand_h [| 3; 10 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          close ~what:"a+1" (map (fun x -> x +. 1.) (slice ah [| (0, 3); (0, i) |]))
-            (window (add1 (shrink_axis a 1 (z, bi i))) [| 3; i |])) (range 1 5));
-  ("plus1_pad", fun () ->
-      let ah = rand_h [| 3; 10 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          let x = add1 (shrink_axis a 1 (z, bi i)) in
-          let x = Tensor.realize (Tensor.Sym.pad x [| (z, z); (z, Sint.(s 10 - (Tensor.Sym.shape x).(1))) |]) in
-          let e = init [| 3; 10 |] (fun ix -> if ix.(1) < i then get ah ix +. 1. else 0.) in
-          close ~what:"(a+1).pad" e x) (range 1 5));
-  ("add", fun () ->
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          let e = init [| 3; i |] (fun ix -> get ah ix +. get bh ix) in
-          close ~what:"a+b" e
-            (window (Tensor.realize (Tensor.add (shrink_axis a 1 (z, bi i)) (shrink_axis b 1 (z, bi i)))) [| 3; i |]))
-        (range 1 5));
-  ("matmul", fun () ->
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 10; 5 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          close ~what:"a@b" (matmul (slice ah [| (0, 3); (0, i) |]) (slice bh [| (0, i); (0, 5) |]))
-            (Tensor.realize (Tensor.matmul (shrink_axis a 1 (z, bi i)) (shrink_axis b 0 (z, bi i))))) (range 1 5));
+  ("plus1", fun () -> plus1_check add1);
+  ("plus1_pad", fun () -> plus1_pad_check (fun x -> Tensor.realize (plus1_pad x)));
+  ("add", fun () -> add_check (fun a b -> Tensor.realize (Tensor.add a b)));
+  ("matmul", fun () -> matmul_check (fun a b -> Tensor.realize (Tensor.matmul a b)));
   ("matmul_same_var_different_val", fun () ->
       (* a Variable bound to two values in one op: the shapes differ, matmul refuses them *)
       let a = t_of (rand_h [| 3; 10 |]) and b = t_of (rand_h [| 10; 5 |]) in
       check_invalid_arg ~what:"matmul i=4 @ i=7" (fun () ->
           Tensor.matmul (shrink_axis a 1 (z, bi 4)) (shrink_axis b 0 (z, bi 7))));
-  ("attention", fun () ->
-      let qh = rand_h [| 2; 1; 4; 8 |] and kh = rand_h [| 2; 10; 4; 8 |] and vh = rand_h [| 2; 10; 4; 8 |] in
-      let q = t_of qh and k = t_of kh and v = t_of vh in
-      List.iter (fun i ->
-          let win h = swap12 (slice h [| (0, 2); (0, i); (0, 4); (0, 8) |]) in
-          close ~what:"sdpa" (sdpa (swap12 qh) (win kh) (win vh))
-            (window (attention q (shrink_axis k 1 (z, bi i)) (shrink_axis v 1 (z, bi i))) [| 2; 4; 1; 8 |]))
-        (range 1 5));
+  ("attention", fun () -> attention_check attention);
   ("attention_cmp_symbolic", fun () ->
       (* the same attention with a concrete and with a symbolic length 4 *)
       let qh = rand_h [| 2; 1; 4; 8 |] and kh = rand_h [| 2; 10; 4; 8 |] and vh = rand_h [| 2; 10; 4; 8 |] in
@@ -228,50 +289,12 @@ let ops_tests : case list = [
           close ~what:"sdpa" (sdpa (win qh) (win kh) (win vh))
             (window (Tensor.realize (Tensor.scaled_dot_product_attention (sl q) (sl k) (sl v))) [| 2; i; 3; 8 |]))
         (range 1 5));
-  ("cat_dim0", fun () ->
-      let ah = rand_h [| 10; 3 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          let bh = rand_h [| 2; 3 |] in
-          close ~what:"cat" (cat 0 (slice ah [| (0, i); (0, 3) |]) bh)
-            (window (Tensor.realize (Tensor.cat ~dim:0 [ shrink_axis a 0 (z, bi i); t_of bh ])) [| i + 2; 3 |]))
-        (range 1 5));
-  ("cat_dim1", fun () ->
-      let ah = rand_h [| 3; 10 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          let bh = rand_h [| 3; 2 |] in
-          close ~what:"cat" (cat 1 (slice ah [| (0, 3); (0, i) |]) bh)
-            (window (Tensor.realize (Tensor.cat ~dim:1 [ shrink_axis a 1 (z, bi i); t_of bh ])) [| 3; i + 2 |]))
-        (range 1 5));
-  ("cat_dim0_two_vars", fun () ->
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 10; 3 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"cat" (cat 0 (slice ah [| (0, i); (0, 3) |]) (slice bh [| (0, j); (0, 3) |]))
-            (window (Tensor.realize (Tensor.cat ~dim:0 [ shrink_axis a 0 (z, bi i); shrink_axis b 0 (z, bj j) ]))
-               [| i + j; 3 |])) (pairs (range 2 5) (range 2 5)));
-  ("cat_dim1_two_vars", fun () ->
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"cat" (cat 1 (slice ah [| (0, 3); (0, i) |]) (slice bh [| (0, 3); (0, j) |]))
-            (window (Tensor.realize (Tensor.cat ~dim:1 [ shrink_axis a 1 (z, bi i); shrink_axis b 1 (z, bj j) ]))
-               [| 3; i + j |])) (pairs (range 2 5) (range 2 5)));
-  ("two_vars_plus1_ij", fun () ->
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"a@b+1" (map (fun x -> x +. 1.) (matmul (slice ah [| (0, i); (0, 3) |]) (slice bh [| (0, 3); (0, j) |])))
-            (window (add1 (Tensor.matmul (shrink_axis a 0 (z, bi i)) (shrink_axis b 1 (z, bj j)))) [| i; j |]))
-        (pairs (range 2 5) (range 2 5)));
-  ("two_vars_plus1_ji", fun () ->
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"a@b+1" (map (fun x -> x +. 1.) (matmul (slice ah [| (0, j); (0, 3) |]) (slice bh [| (0, 3); (0, i) |])))
-            (window (add1 (Tensor.matmul (shrink_axis a 0 (z, bj j)) (shrink_axis b 1 (z, bi i)))) [| j; i |]))
-        (pairs (range 2 5) (range 2 5)));
+  ("cat_dim0", fun () -> cat_one_var 0 (cat_op 0));
+  ("cat_dim1", fun () -> cat_one_var 1 (cat_op 1));
+  ("cat_dim0_two_vars", fun () -> cat_two_vars 0 (cat_op 0));
+  ("cat_dim1_two_vars", fun () -> cat_two_vars 1 (cat_op 1));
+  ("two_vars_plus1_ij", fun () -> two_vars_plus1 matmul_plus1);
+  ("two_vars_plus1_ji", fun () -> two_vars_plus1 ~swap:true matmul_plus1);
   ("invalid_symbolic_reshape", fun () ->
       let a = t_of (rand_h [| 30 |]) in
       List.iter (fun i ->
@@ -313,40 +336,10 @@ let ops_tests : case list = [
       List.iter (fun i ->
           let got = Tensor.item (Tensor.sum (shrink_axis t 0 (z, bi i))) in
           if got <> float_of_int i then fail "ones[:%d].sum() = %g" i got) (range 1 5));
-  ("mean", fun () ->
-      let ah = rand_h [| 10; 3 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          List.iter (fun axis ->
-              let e = reduce2 fmean axis (slice ah [| (0, i); (0, 3) |]) in
-              let r = Tensor.mean ?axis:(Option.map (fun a -> [ a ]) axis) (shrink_axis a 0 (z, bi i)) in
-              close ~what:"mean" e (if axis = None then r else window r e.sh)) [ None; Some 0; Some 1 ]) (range 1 5));
-  ("mean_2d", fun () ->
-      let ah = rand_h [| 10; 10 |] in
-      let a = t_of ah in
-      List.iter (fun (i, j) ->
-          List.iter (fun axis ->
-              let e = reduce2 fmean axis (slice ah [| (0, i); (0, j) |]) in
-              let r = Tensor.mean ?axis:(Option.map (fun a -> [ a ]) axis) (sym_shrink a [| (z, bi i); (z, bj j) |]) in
-              close ~what:"mean" e (if axis = None then r else window r e.sh)) [ None; Some 0; Some 1 ])
-        (pairs (range 2 5) (range 2 5)));
-  ("var", fun () ->
-      let ah = rand_h [| 10; 3 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          List.iter (fun axis ->
-              let e = reduce2 fvar axis (slice ah [| (0, i); (0, 3) |]) in
-              let r = Tensor.var ?axis:(Option.map (fun a -> [ a ]) axis) (shrink_axis a 0 (z, bi i)) in
-              close ~what:"var" e (if axis = None then r else window r e.sh)) [ None; Some 0; Some 1 ]) (range 1 5));
-  ("var_2d", fun () ->
-      let ah = rand_h [| 10; 10 |] in
-      let a = t_of ah in
-      List.iter (fun (i, j) ->
-          List.iter (fun axis ->
-              let e = reduce2 fvar axis (slice ah [| (0, i); (0, j) |]) in
-              let r = Tensor.var ?axis:(Option.map (fun a -> [ a ]) axis) (sym_shrink a [| (z, bi i); (z, bj j) |]) in
-              close ~what:"var" e (if axis = None then r else window r e.sh)) [ None; Some 0; Some 1 ])
-        (pairs (range 2 5) (range 2 5)));
+  ("mean", fun () -> reduce_check ~what:"mean" fmean (reduce_op (fun ?axis x -> Tensor.mean ?axis x)));
+  ("mean_2d", fun () -> reduce_check ~two:true ~what:"mean" fmean (reduce_op (fun ?axis x -> Tensor.mean ?axis x)));
+  ("var", fun () -> reduce_check ~what:"var" fvar (reduce_op (fun ?axis x -> Tensor.var ?axis x)));
+  ("var_2d", fun () -> reduce_check ~two:true ~what:"var" fvar (reduce_op (fun ?axis x -> Tensor.var ?axis x)));
   ("bitcast_down", fun () ->
       let ah = rand_h [| 10; 3 |] in
       let a = t_of ah in
@@ -375,6 +368,14 @@ let jit1 f = Tiny_jit.create (function [ a ] -> f a | _ -> fail "one input expec
 let jit2 f = Tiny_jit.create (function [ a; b ] -> f a b | _ -> fail "two inputs expected")
 let check_cache_len ~what n j = check_int ~what:(what ^ ": jit cache length") n (Tiny_jit.jit_cache_len j)
 
+let jit_call1 jf a = Tiny_jit.call jf [ a ]
+let jit_call2 jf a b = Tiny_jit.call jf [ a; b ]
+
+(* one JIT per axis (tinygrad's jf, jf0, jf1) of a reduction, for [reduce_check] *)
+let jit_reduce (f : ?axis:int list -> Tensor.t -> Tensor.t) =
+  let js = List.map (fun axis -> (axis, jit1 (fun a -> Tensor.realize (reduce_op f axis a)))) [ None; Some 0; Some 1 ] in
+  fun axis x -> Tiny_jit.call (List.assoc axis js) [ x ]
+
 (* the JIT replays one capture: the capture of the second call is the one of the last *)
 let check_captured_once ~what j first =
   match Tiny_jit.captured j, first with
@@ -382,115 +383,38 @@ let check_captured_once ~what j first =
   | _ -> fail "%s: the JIT captured more than once" what
 
 let jit_tests : case list = [
-  ("plus1", fun () ->
-      let jf = jit1 add1 in
-      let ah = rand_h [| 3; 10 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          close ~what:"jit a+1" (map (fun x -> x +. 1.) (slice ah [| (0, 3); (0, i) |]))
-            (window (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i) ]) [| 3; i |])) (range 1 5);
-      check_cache_len ~what:"plus1" 1 jf);
+  ("plus1", fun () -> let jf = jit1 add1 in plus1_check (jit_call1 jf); check_cache_len ~what:"plus1" 1 jf);
   ("plus1_pad", fun () ->
-      let jf = jit1 (fun x ->
-          let x = Tensor.add x (Tensor.scalar 1.) in
-          Tensor.realize (Tensor.contiguous (Tensor.Sym.pad x [| (z, z); (z, Sint.(s 10 - (Tensor.Sym.shape x).(1))) |]))) in
-      let ah = rand_h [| 3; 10 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          close ~what:"jit (a+1).pad" (init [| 3; 10 |] (fun ix -> if ix.(1) < i then get ah ix +. 1. else 0.))
-            (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i) ])) (range 1 5);
+      let jf = jit1 (fun x -> Tensor.realize (Tensor.contiguous (plus1_pad x))) in
+      plus1_pad_check (jit_call1 jf);
       check_cache_len ~what:"plus1_pad" 1 jf);
   ("add", fun () ->
-      let jf = jit2 (fun a b -> Tensor.realize (Tensor.add a b)) in
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          close ~what:"jit a+b" (init [| 3; i |] (fun ix -> get ah ix +. get bh ix))
-            (window (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i); shrink_axis b 1 (z, bi i) ]) [| 3; i |])) (range 1 5);
-      check_cache_len ~what:"add" 1 jf);
+      let jf = jit2 (fun a b -> Tensor.realize (Tensor.add a b)) in add_check (jit_call2 jf); check_cache_len ~what:"add" 1 jf);
   ("matmul", fun () ->
       let jf = jit2 (fun a b -> Tensor.realize (Tensor.matmul a b)) in
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 10; 5 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          close ~what:"jit a@b" (matmul (slice ah [| (0, 3); (0, i) |]) (slice bh [| (0, i); (0, 5) |]))
-            (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i); shrink_axis b 0 (z, bi i) ])) (range 1 5);
+      matmul_check (jit_call2 jf);
       check_cache_len ~what:"matmul" 1 jf);
   ("mixed_with_no_symbol_kernel", fun () ->
       let jf = jit2 (fun a b ->
           let c = Tensor.realize (Tensor.matmul a b) in
           (* this one does not have symbols in input *)
           Tensor.realize (Tensor.add c c)) in
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 10; 5 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          close ~what:"jit 2(a@b)" (map (fun x -> 2. *. x) (matmul (slice ah [| (0, 3); (0, i) |]) (slice bh [| (0, i); (0, 5) |])))
-            (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i); shrink_axis b 0 (z, bi i) ])) (range 1 5);
+      matmul_check ~scale:2. (jit_call2 jf);
       check_cache_len ~what:"mixed" 2 jf);
   ("attention", fun () ->
       let jf = Tiny_jit.create (function [ q; k; v ] -> attention q k v | _ -> fail "three inputs expected") in
-      let qh = rand_h [| 2; 1; 4; 8 |] and kh = rand_h [| 2; 10; 4; 8 |] and vh = rand_h [| 2; 10; 4; 8 |] in
-      let q = t_of qh and k = t_of kh and v = t_of vh in
       let first = ref None in
-      List.iter (fun i ->
-          let win h = swap12 (slice h [| (0, 2); (0, i); (0, 4); (0, 8) |]) in
-          close ~what:"jit sdpa" (sdpa (swap12 qh) (win kh) (win vh))
-            (window (Tiny_jit.call jf [ q; shrink_axis k 1 (z, bi i); shrink_axis v 1 (z, bi i) ]) [| 2; 4; 1; 8 |]);
-          if i = 2 then first := Tiny_jit.captured jf) (range 1 5);
+      attention_check ~after:(fun i -> if i = 2 then first := Tiny_jit.captured jf) (fun q k v -> Tiny_jit.call jf [ q; k; v ]);
       check_captured_once ~what:"attention" jf !first;
       check_cache_len ~what:"attention" 5 jf);
-  ("cat_dim0", fun () ->
-      let jf = jit2 (fun a b -> Tensor.realize (Tensor.cat ~dim:0 [ a; b ])) in
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 2; 3 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          close ~what:"jit cat" (cat 0 (slice ah [| (0, i); (0, 3) |]) bh)
-            (window (Tiny_jit.call jf [ shrink_axis a 0 (z, bi i); b ]) [| i + 2; 3 |])) (range 1 5);
-      check_cache_len ~what:"cat_dim0" 1 jf);
-  ("cat_dim1", fun () ->
-      let jf = jit2 (fun a b -> Tensor.realize (Tensor.cat ~dim:1 [ a; b ])) in
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 3; 2 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun i ->
-          close ~what:"jit cat" (cat 1 (slice ah [| (0, 3); (0, i) |]) bh)
-            (window (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i); b ]) [| 3; i + 2 |])) (range 1 5);
-      check_cache_len ~what:"cat_dim1" 1 jf);
-  ("cat_dim0_two_vars", fun () ->
-      let jf = jit2 (fun a b -> Tensor.realize (Tensor.cat ~dim:0 [ a; b ])) in
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 10; 3 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"jit cat" (cat 0 (slice ah [| (0, i); (0, 3) |]) (slice bh [| (0, j); (0, 3) |]))
-            (window (Tiny_jit.call jf [ shrink_axis a 0 (z, bi i); shrink_axis b 0 (z, bj j) ]) [| i + j; 3 |]))
-        (pairs (range 2 5) (range 2 5));
-      check_cache_len ~what:"cat_dim0_two_vars" 1 jf);
-  ("cat_dim1_two_vars", fun () ->
-      let jf = jit2 (fun a b -> Tensor.realize (Tensor.cat ~dim:1 [ a; b ])) in
-      let ah = rand_h [| 3; 10 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"jit cat" (cat 1 (slice ah [| (0, 3); (0, i) |]) (slice bh [| (0, 3); (0, j) |]))
-            (window (Tiny_jit.call jf [ shrink_axis a 1 (z, bi i); shrink_axis b 1 (z, bj j) ]) [| 3; i + j |]))
-        (pairs (range 2 5) (range 2 5));
-      check_cache_len ~what:"cat_dim1_two_vars" 1 jf);
+  ("cat_dim0", fun () -> let jf = jit2 (cat_op 0) in cat_one_var 0 (jit_call2 jf); check_cache_len ~what:"cat" 1 jf);
+  ("cat_dim1", fun () -> let jf = jit2 (cat_op 1) in cat_one_var 1 (jit_call2 jf); check_cache_len ~what:"cat" 1 jf);
+  ("cat_dim0_two_vars", fun () -> let jf = jit2 (cat_op 0) in cat_two_vars 0 (jit_call2 jf); check_cache_len ~what:"cat" 1 jf);
+  ("cat_dim1_two_vars", fun () -> let jf = jit2 (cat_op 1) in cat_two_vars 1 (jit_call2 jf); check_cache_len ~what:"cat" 1 jf);
   ("two_vars_plus1_ij", fun () ->
-      let jf = jit2 (fun a b -> add1 (Tensor.matmul a b)) in
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"jit a@b+1" (map (fun x -> x +. 1.) (matmul (slice ah [| (0, i); (0, 3) |]) (slice bh [| (0, 3); (0, j) |])))
-            (window (Tiny_jit.call jf [ shrink_axis a 0 (z, bi i); shrink_axis b 1 (z, bj j) ]) [| i; j |]))
-        (pairs (range 2 5) (range 2 5));
-      check_cache_len ~what:"two_vars_plus1_ij" 1 jf);
+      let jf = jit2 matmul_plus1 in two_vars_plus1 (jit_call2 jf); check_cache_len ~what:"a@b+1" 1 jf);
   ("two_vars_plus1_ji", fun () ->
-      let jf = jit2 (fun a b -> add1 (Tensor.matmul a b)) in
-      let ah = rand_h [| 10; 3 |] and bh = rand_h [| 3; 10 |] in
-      let a = t_of ah and b = t_of bh in
-      List.iter (fun (i, j) ->
-          close ~what:"jit a@b+1" (map (fun x -> x +. 1.) (matmul (slice ah [| (0, j); (0, 3) |]) (slice bh [| (0, 3); (0, i) |])))
-            (window (Tiny_jit.call jf [ shrink_axis a 0 (z, bj j); shrink_axis b 1 (z, bi i) ]) [| j; i |]))
-        (pairs (range 2 5) (range 2 5));
-      check_cache_len ~what:"two_vars_plus1_ji" 1 jf);
+      let jf = jit2 matmul_plus1 in two_vars_plus1 ~swap:true (jit_call2 jf); check_cache_len ~what:"a@b+1" 1 jf);
   ("jit_symbolic_shape_mismatch", fun () ->
       let jf = jit2 (fun a b -> Tensor.realize (Tensor.add a b)) in
       let a = t_of (rand_h [| 3; 10 |]) and b = t_of (rand_h [| 3; 10 |]) in
@@ -532,46 +456,10 @@ let jit_tests : case list = [
       List.iter (fun i ->
           let got = Tensor.item (Tiny_jit.call jf [ shrink_axis t 0 (z, bi i) ]) in
           if got <> float_of_int i then fail "jit ones[:%d].sum() = %g" i got) (range 1 5));
-  ("mean", fun () ->
-      let jf axis = jit1 (fun a -> Tensor.realize (Tensor.mean ?axis a)) in
-      let js = [ (None, jf None); (Some 0, jf (Some [ 0 ])); (Some 1, jf (Some [ 1 ])) ] in
-      let ah = rand_h [| 10; 3 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          List.iter (fun (axis, j) ->
-              let e = reduce2 fmean axis (slice ah [| (0, i); (0, 3) |]) in
-              let r = Tiny_jit.call j [ shrink_axis a 0 (z, bi i) ] in
-              close ~what:"jit mean" e (if axis = Some 1 then window r e.sh else r)) js) (range 1 5));
-  ("mean_2d", fun () ->
-      let jf axis = jit1 (fun a -> Tensor.realize (Tensor.mean ?axis a)) in
-      let js = [ (None, jf None); (Some 0, jf (Some [ 0 ])); (Some 1, jf (Some [ 1 ])) ] in
-      let ah = rand_h [| 10; 10 |] in
-      let a = t_of ah in
-      List.iter (fun (i, j) ->
-          List.iter (fun (axis, jt) ->
-              let e = reduce2 fmean axis (slice ah [| (0, i); (0, j) |]) in
-              let r = Tiny_jit.call jt [ sym_shrink a [| (z, bi i); (z, bj j) |] ] in
-              close ~what:"jit mean" e (if axis = None then r else window r e.sh)) js) (pairs (range 2 5) (range 2 5)));
-  ("var", fun () ->
-      let jf axis = jit1 (fun a -> Tensor.realize (Tensor.var ?axis a)) in
-      let js = [ (None, jf None); (Some 0, jf (Some [ 0 ])); (Some 1, jf (Some [ 1 ])) ] in
-      let ah = rand_h [| 10; 3 |] in
-      let a = t_of ah in
-      List.iter (fun i ->
-          List.iter (fun (axis, j) ->
-              let e = reduce2 fvar axis (slice ah [| (0, i); (0, 3) |]) in
-              let r = Tiny_jit.call j [ shrink_axis a 0 (z, bi i) ] in
-              close ~what:"jit var" e (if axis = Some 1 then window r e.sh else r)) js) (range 1 5));
-  ("var_2d", fun () ->
-      let jf axis = jit1 (fun a -> Tensor.realize (Tensor.var ?axis a)) in
-      let js = [ (None, jf None); (Some 0, jf (Some [ 0 ])); (Some 1, jf (Some [ 1 ])) ] in
-      let ah = rand_h [| 10; 10 |] in
-      let a = t_of ah in
-      List.iter (fun (i, j) ->
-          List.iter (fun (axis, jt) ->
-              let e = reduce2 fvar axis (slice ah [| (0, i); (0, j) |]) in
-              let r = Tiny_jit.call jt [ sym_shrink a [| (z, bi i); (z, bj j) |] ] in
-              close ~what:"jit var" e (if axis = None then r else window r e.sh)) js) (pairs (range 2 5) (range 2 5)));
+  ("mean", fun () -> reduce_check ~what:"jit mean" fmean (jit_reduce (fun ?axis x -> Tensor.mean ?axis x)));
+  ("mean_2d", fun () -> reduce_check ~two:true ~what:"jit mean" fmean (jit_reduce (fun ?axis x -> Tensor.mean ?axis x)));
+  ("var", fun () -> reduce_check ~what:"jit var" fvar (jit_reduce (fun ?axis x -> Tensor.var ?axis x)));
+  ("var_2d", fun () -> reduce_check ~two:true ~what:"jit var" fvar (jit_reduce (fun ?axis x -> Tensor.var ?axis x)));
   (* test_jit.py test_hcq_core_id_runtimevar_merge: a bound Variable as a JIT argument *)
   ("variable_argument", fun () ->
       let n = 4096 in
