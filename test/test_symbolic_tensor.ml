@@ -215,6 +215,30 @@ let attention_check ?(after = fun _ -> ()) (f : Tensor.t -> Tensor.t -> Tensor.t
         (window (f q (shrink_axis k 1 (z, bi i)) (shrink_axis v 1 (z, bi i))) [| 2; 4; 1; 8 |]);
       after i) (range 1 5)
 
+(* tinygrad's test_attention_pos_0_sz_N: examples/gpt2.py Attention(128, 8) on a (1, sz, 128) prompt at start_pos
+   bound to 0 with no mask (gpt2.py then uses the int 0): the qkv projection, the cache update by shrink + assign,
+   attention over the prompt; without c_proj, with values checked (tinygrad only runs it) *)
+let gpt2_attention_pos0 sz =
+  let dim = 128 and heads = 8 in
+  let hd = dim / heads in
+  let xh = rand_h [| 1; sz; dim |] and wh = rand_h [| dim; 3 * dim |] in
+  let start_pos = Variable.bind (Variable.create "start_pos" 0 128) 0 in
+  let sp = Variable.value start_pos in
+  let xqkv = Tensor.matmul (t_of xh) (t_of wh) in
+  let part i = Tensor.reshape (Tensor.shrink xqkv [| (0, 1); (0, sz); (i * dim, (i + 1) * dim) |]) [| 1; sz; heads; hd |] in
+  let xq = part 0 and xk = part 1 and xv = part 2 in
+  let cache = Tensor.realize (Tensor.contiguous (Tensor.zeros [| 2; 1; 128; heads; hd |])) in
+  ignore (Tensor.realize (Tensor.assign (Tensor.shrink cache [| (0, 2); (0, 1); (sp, sp + sz); (0, heads); (0, hd) |])
+                            (Tensor.stack [ xk; xv ])));
+  let out = Tensor.reshape (tr12 (Tensor.scaled_dot_product_attention (tr12 xq) (tr12 xk) (tr12 xv))) [| 1; sz; dim |] in
+  let qkv = matmul { sh = [| sz; dim |]; d = xh.d } wh in
+  let proj i = init [| 1; heads; sz; hd |] (fun ix -> get qkv [| ix.(2); (i * dim) + (ix.(1) * hd) + ix.(3) |]) in
+  let e = if sz = 0 then { sh = [| 1; 0; dim |]; d = [||] }
+    else let o = swap12 (sdpa (proj 0) (proj 1) (proj 2)) in { sh = [| 1; sz; dim |]; d = o.d } in
+  close ~atol:1e-4 ~rtol:1e-4 ~what:"attention" e out;
+  let kv = init [| 2; 1; sz; heads; hd |] (fun ix -> get (proj (ix.(0) + 1)) [| 0; ix.(3); ix.(2); ix.(4) |]) in
+  close ~atol:1e-4 ~rtol:1e-4 ~what:"cache" kv (Tensor.shrink cache [| (0, 2); (0, 1); (0, sz); (0, heads); (0, hd) |])
+
 let cat_op dim a b = Tensor.realize (Tensor.cat ~dim [ a; b ])
 let matmul_plus1 a b = add1 (Tensor.matmul a b)
 
@@ -295,6 +319,9 @@ let ops_tests : case list = [
   ("cat_dim1_two_vars", fun () -> cat_two_vars 1 (cat_op 1));
   ("two_vars_plus1_ij", fun () -> two_vars_plus1 matmul_plus1);
   ("two_vars_plus1_ji", fun () -> two_vars_plus1 ~swap:true matmul_plus1);
+  ("attention_pos_0_sz_0", fun () -> gpt2_attention_pos0 0);
+  ("attention_pos_0_sz_1", fun () -> gpt2_attention_pos0 1);
+  ("attention_pos_0_sz_2", fun () -> gpt2_attention_pos0 2);
   ("invalid_symbolic_reshape", fun () ->
       let a = t_of (rand_h [| 30 |]) in
       List.iter (fun i ->
@@ -484,6 +511,21 @@ let jit_tests : case list = [
 (* ---------- test/null/test_symbolic_tensor.py: shapes ---------- *)
 
 let shape_tests : case list = [
+  ("broadcast_symbolic", fun () ->
+      let v = Variable.to_sint (Variable.create "v" 1 10) in
+      let bc l = Uop.broadcast_shape l in
+      check_sym_shape ~what:"(v,) (1,)" [ v ] (Tensor.Sym.zeros (Array.of_list (bc [ [ v ]; [ s 1 ] ])));
+      check_bool ~what:"(v,) ()" true (Uop.equal_sints (bc [ [ v ]; [] ]) [ v ]);
+      check_bool ~what:"(v,) (v,)" true (Uop.equal_sints (bc [ [ v ]; [ v ] ]) [ v ]);
+      check_invalid_arg ~what:"(v,) (5,)" (fun () -> bc [ [ v ]; [ s 5 ] ]));
+  ("broadcast_symbolic_vmin_zero", fun () ->
+      (* a symbolic dim that may be 0 still broadcasts against 1 to itself *)
+      let v0 = Variable.to_sint (Variable.create "v0" 0 10) in
+      let bc l = Uop.broadcast_shape l in
+      check_bool ~what:"(v0,) (1,)" true (Uop.equal_sints (bc [ [ v0 ]; [ s 1 ] ]) [ v0 ]);
+      check_bool ~what:"(v0,) ()" true (Uop.equal_sints (bc [ [ v0 ]; [] ]) [ v0 ]);
+      check_bool ~what:"(3, v0) (3, 1)" true (Uop.equal_sints (bc [ [ s 3; v0 ]; [ s 3; s 1 ] ]) [ s 3; v0 ]);
+      check_invalid_arg ~what:"(v0,) (5,)" (fun () -> bc [ [ v0 ]; [ s 5 ] ]));
   ("cat_dim0_is_expanded", fun () ->
       let vi = Variable.bind (Variable.create "i" 1 5) 3 and vj = Variable.bind (Variable.create "j" 1 5) 3
       and vk = Variable.bind (Variable.create "k" 1 5) 3 in
@@ -556,6 +598,77 @@ let shape_tests : case list = [
       let vi = Variable.to_sint (Variable.create "i" 1 5) in
       check_sym_shape ~what:"(2, 1)" [ s 2; s 1 ]
         (Tensor.Sym.shrink (t_of (rand_h [| 3; 5 |])) [| (z, s 2); (vi, Sint.(vi + s 1)) |]));
+]
+
+(* ---------- more ops on a symbolic axis (tinygrad 0.14.0 computes them; not in its test files) ---------- *)
+
+(* [f x] for x = a[:, :vi] of a (4, 10) array, read back as its (4, i) window, against [oracle] of the (4, i) slice *)
+let sym_op_check ~what ?(out = fun i -> [| 4; i |]) (oracle : h -> h) (f : Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 4; 10 |] in
+  let a = t_of ah in
+  List.iter (fun i ->
+      close ~what:(Printf.sprintf "%s at i=%d" what i) (oracle (slice ah [| (0, 4); (0, i) |]))
+        (window (f (shrink_axis a 1 (z, bi i))) (out i))) [ 1; 3; 7 ]
+
+let extra_tests : case list = [
+  ("cumsum", fun () ->
+      sym_op_check ~what:"cumsum axis 1" (fun h -> init h.sh (fun ix ->
+          let r = ref 0. in for c = 0 to ix.(1) do r := !r +. get h [| ix.(0); c |] done; !r)) (Tensor.cumsum ~axis:1);
+      sym_op_check ~what:"cumsum axis 0" (fun h -> init h.sh (fun ix ->
+          let r = ref 0. in for c = 0 to ix.(0) do r := !r +. get h [| c; ix.(1) |] done; !r)) (Tensor.cumsum ~axis:0));
+  ("tril_triu", fun () ->
+      sym_op_check ~what:"tril" (fun h -> init h.sh (fun ix -> if ix.(1) <= ix.(0) then get h ix else 0.)) (fun x -> Tensor.tril x);
+      sym_op_check ~what:"triu 1" (fun h -> init h.sh (fun ix -> if ix.(1) >= ix.(0) + 1 then get h ix else 0.))
+        (fun x -> Tensor.triu ~diagonal:1 x));
+  ("argmax_concrete_axis", fun () ->
+      sym_op_check ~what:"argmax axis 0" ~out:(fun i -> [| i |]) (fun h -> init [| h.sh.(1) |] (fun ix ->
+          let best = ref 0 in
+          for r = 1 to 3 do if get h [| r; ix.(0) |] > get h [| !best; ix.(0) |] then best := r done;
+          float_of_int !best)) (fun x -> Tensor.argmax ~axis:0 x);
+      check_invalid_arg ~what:"argmax over the symbolic axis" (fun () ->
+          Tensor.argmax ~axis:1 (shrink_axis (t_of (rand_h [| 4; 10 |])) 1 (z, bi 3))));
+  ("gather_symbolic_index", fun () ->
+      (* x.gather(0, idx) with idx of shape (2, vi): x[idx[r][c]][c] *)
+      let idx_h = { sh = [| 2; 10 |]; d = Array.init 20 (fun k -> float_of_int ((k * 3) mod 4)) } in
+      let idx = Tensor.realize (Tensor.of_int_array [| 2; 10 |] (Array.map int_of_float idx_h.d)) in
+      sym_op_check ~what:"gather" ~out:(fun i -> [| 2; i |])
+        (fun h -> init [| 2; h.sh.(1) |] (fun ix -> get h [| int_of_float (get idx_h ix); ix.(1) |]))
+        (fun x -> Tensor.gather x ~dim:0 (shrink_axis idx 1 (z, (Tensor.Sym.shape x).(1)))));
+  ("causal_attention", fun () ->
+      (* is_causal: row r of the scores keeps columns <= r *)
+      let qh = rand_h [| 1; 10; 4 |] in
+      let q = t_of qh in
+      List.iter (fun i ->
+          let qs = slice qh [| (0, 1); (0, i); (0, 4) |] in
+          let e = init [| 1; i; 4 |] (fun ix ->
+              let r = ix.(1) in
+              let sc = Array.init (r + 1) (fun c ->
+                  let d = ref 0. in for k = 0 to 3 do d := !d +. get qs [| 0; r; k |] *. get qs [| 0; c; k |] done; !d /. 2.) in
+              let m = Array.fold_left Float.max Float.neg_infinity sc in
+              let ex = Array.map (fun x -> Float.exp (x -. m)) sc in
+              let tot = Array.fold_left ( +. ) 0. ex in
+              let acc = ref 0. in
+              Array.iteri (fun c w -> acc := !acc +. w /. tot *. get qs [| 0; c; ix.(2) |]) ex;
+              !acc) in
+          let x = shrink_axis q 1 (z, bi i) in
+          close ~what:(Printf.sprintf "causal sdpa at i=%d" i) e
+            (window (Tensor.scaled_dot_product_attention ~is_causal:true x x x) [| 1; i; 4 |])) [ 1; 2; 5 ]);
+]
+
+let view_tests : case list = [
+  (* tinygrad TestSymbolicContiguousViewOffset *)
+  ("shrink_from_start", fun () ->
+      let v = Variable.bind (Variable.create "v" 1 10) 5 in
+      let t = Tensor.Sym.shrink (t_of (rand_h [| 10 |])) [| (z, v) |] in
+      match Callify.contiguous_view (Tensor.uop t) with
+      | Some (_, off) -> check_int ~what:"offset" 0 off
+      | None -> fail "t[:v] is not a contiguous view");
+  ("shrink_with_offset", fun () ->
+      let v = Variable.bind (Variable.create "v" 1 7) 4 in
+      let t = Tensor.Sym.shrink (t_of (rand_h [| 10 |])) [| (s 3, Sint.(s 3 + v)) |] in
+      match Callify.contiguous_view (Tensor.uop t) with
+      | Some (_, off) -> check_int ~what:"offset" 3 off
+      | None -> fail "t[3:3+v] is not a contiguous view");
 ]
 
 (* ---------- the Sint and Variable API ---------- *)
@@ -664,4 +777,5 @@ let kv_tests : case list = [
 
 let tests : case list =
   List.map (fun (n, f) -> ("ops_" ^ n, f)) ops_tests @ List.map (fun (n, f) -> ("jit_" ^ n, f)) jit_tests
-  @ List.map (fun (n, f) -> ("shape_" ^ n, f)) shape_tests @ api_tests @ kv_tests
+  @ List.map (fun (n, f) -> ("shape_" ^ n, f)) (shape_tests @ view_tests) @ List.map (fun (n, f) -> ("extra_" ^ n, f)) extra_tests
+  @ api_tests @ kv_tests
