@@ -522,6 +522,10 @@ module Sym = struct
   let zeros ?dtype ?device shp = creation "zeros" (Mixin_creation.zeros ?dtype ?buffer:None) ?device shp
   let ones ?dtype ?device shp = creation "ones" (Mixin_creation.ones ?dtype ?buffer:None) ?device shp
   let empty ?dtype ?device shp = creation "empty" (Mixin_creation.empty ?dtype) ?device shp
+  let arange n =
+    named "arange" @@ fun () ->
+    if fst (Sint.bounds n) < 0 then invalid_arg ("arange: negative length " ^ Sint.to_string n);
+    wrap ~op:"arange" (Mixin_op.arange_sint n)
 end
 
 (* infix operators *)

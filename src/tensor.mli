@@ -396,6 +396,9 @@ module Sym : sig
 
   (** An uninitialised buffer of the shape's maximum size, shrunk to the shape. tinygrad [Tensor.empty]. *)
   val empty : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** [arange n]: [0, 1, ... n-1] (int32) for a possibly symbolic [n]. tinygrad [Tensor.arange(n)]. *)
+  val arange : Sint.t -> t
 end
 
 (** Infix operators: [open Tensor.O]. *)

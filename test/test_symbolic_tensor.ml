@@ -3,7 +3,10 @@
    test/backend/test_jit.py and test/null/test_symbolic_tensor.py. tinygrad's tests compare the symbolic result with
    the same function on concrete shapes; here the expected values are computed from the inputs in OCaml floats
    (float64: slices, matmul, softmax attention, means and variances written out below), an oracle independent of
-   the Tensor code, and tinygrad's [a[:, :vi]] slices with a Variable are [Tensor.Sym.shrink]. *)
+   the Tensor code, and tinygrad's [a[:, :vi]] slices with a Variable are [Tensor.Sym.shrink].
+   Not ported: test_symbolic_ops.py test_conv2d_ceildiv_edge_case (conv2d over a symbolic spatial dim: the
+   convolution takes int shapes here). test_jit_symbolic_shape_mismatch expects tinygrad's JitError; Tiny_jit raises
+   Invalid_argument for inputs that differ from the captured ones. *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -634,6 +637,11 @@ let extra_tests : case list = [
       sym_op_check ~what:"gather" ~out:(fun i -> [| 2; i |])
         (fun h -> init [| 2; h.sh.(1) |] (fun ix -> get h [| int_of_float (get idx_h ix); ix.(1) |]))
         (fun x -> Tensor.gather x ~dim:0 (shrink_axis idx 1 (z, (Tensor.Sym.shape x).(1)))));
+  ("arange", fun () ->
+      List.iter (fun i ->
+          let got = Tensor.to_int_array (window (Tensor.Sym.arange (bi i)) [| i |]) in
+          if got <> Array.init i Fun.id then fail "arange(%d): [%s]" i
+              (String.concat "; " (Array.to_list (Array.map string_of_int got)))) [ 1; 4; 10 ]);
   ("causal_attention", fun () ->
       (* is_causal: row r of the scores keeps columns <= r *)
       let qh = rand_h [| 1; 10; 4 |] in
