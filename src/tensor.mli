@@ -111,7 +111,7 @@ val of_bigarray : ?device:string -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarra
     [x]'s ([Invalid_argument] otherwise: cast first). Always a copy: the tensor's buffer may be reused. *)
 val to_bigarray : ('a, 'b) Bigarray.kind -> t -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t
 
-(** Shape, dtype, device and the values. *)
+(** Shape, dtype, device and the values (a symbolic shape shows no values). *)
 val to_string : t -> string
 
 (** A Format printer for [#install_printer]: shape, dtype, device and the values, realized; more than 1000

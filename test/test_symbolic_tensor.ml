@@ -738,6 +738,9 @@ let api_tests : case list = [
           let got = Tensor.item (Tiny_jit.call_v jf [ a ] [ bi n ]) in
           if got <> float_of_int (n * (n - 1) / 2) then fail "sum of [0, %d) = %g" n got) [ 3; 5; 9; 2 ];
       check_invalid_arg ~what:"another Variable on replay" (fun () -> Tiny_jit.call_v jf [ a ] [ Variable.bind v2 3 ]));
+  ("to_string_symbolic", fun () ->
+      let t = shrink_axis (Tensor.zeros [| 3; 10 |]) 1 (z, bi 4) in
+      check_str ~what:"to_string" "<Tensor shape=(3, i) dtype=dtypes.float device=CPU (symbolic)>" (Tensor.to_string t));
   ("call_v_rejects_unbound", fun () ->
       let jf = Tiny_jit.create_v (fun ts _ -> List.hd ts) in
       check_invalid_arg ~what:"an int as a Variable argument" (fun () -> Tiny_jit.call_v jf [ t_of (rand_h [| 2 |]) ] [ s 3 ]));
