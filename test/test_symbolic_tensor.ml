@@ -4,9 +4,8 @@
    the same function on concrete shapes; here the expected values are computed from the inputs in OCaml floats
    (float64: slices, matmul, softmax attention, means and variances written out below), an oracle independent of
    the Tensor code, and tinygrad's [a[:, :vi]] slices with a Variable are [Tensor.Sym.shrink].
-   Not ported: test_symbolic_ops.py test_conv2d_ceildiv_edge_case (conv2d over a symbolic spatial dim: the
-   convolution takes int shapes here). test_jit_symbolic_shape_mismatch expects tinygrad's JitError; Tiny_jit raises
-   Invalid_argument for inputs that differ from the captured ones. *)
+   test_jit_symbolic_shape_mismatch expects tinygrad's JitError; Tiny_jit raises Invalid_argument for inputs that
+   differ from the captured ones. *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -370,6 +369,20 @@ let ops_tests : case list = [
   ("mean_2d", fun () -> reduce_check ~two:true ~what:"mean" fmean (reduce_op (fun ?axis x -> Tensor.mean ?axis x)));
   ("var", fun () -> reduce_check ~what:"var" fvar (reduce_op (fun ?axis x -> Tensor.var ?axis x)));
   ("var_2d", fun () -> reduce_check ~two:true ~what:"var" fvar (reduce_op (fun ?axis x -> Tensor.var ?axis x)));
+  ("conv2d_ceildiv_edge_case", fun () ->
+      (* the output length is ceildiv(v + 6 - 11, 6) = 13 at v = 79, where a floor would give 12 *)
+      let v = Variable.create "v" 11 100 in
+      let xh = rand_h [| 1; 8; 100 |] and wh = rand_h [| 16; 8; 12 |] in
+      let x = shrink_axis (t_of xh) 2 (z, Variable.bind v 79) in
+      let r = Tensor.conv_nd ~groups:1 ~stride:[ 6 ] ~dilation:[ 1 ] ~padding:[ 3; 3 ] x (t_of wh) in
+      let shp = Array.map (Sint.eval ~var_vals:[ ("v", 79) ]) (Tensor.Sym.shape r) in
+      check_bool ~what:"shape (1, 16, 13)" true (shp = [| 1; 16; 13 |]);
+      let xp c t = let t = t - 3 in if t < 0 || t >= 79 then 0. else get xh [| 0; c; t |] in
+      let e = init [| 1; 16; 13 |] (fun ix ->
+          let acc = ref 0. in
+          for c = 0 to 7 do for k = 0 to 11 do acc := !acc +. get wh [| ix.(1); c; k |] *. xp c ((ix.(2) * 6) + k) done done;
+          !acc) in
+      close ~atol:1e-4 ~rtol:1e-4 ~what:"conv" e (window r [| 1; 16; 13 |]));
   ("bitcast_down", fun () ->
       let ah = rand_h [| 10; 3 |] in
       let a = t_of ah in

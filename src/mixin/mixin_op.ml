@@ -407,9 +407,13 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
-  let xs = Mv.ishape u and ws = Mv.ishape weight in
+  (* the batch and spatial dims of the input may be symbolic *)
+  let xs = shape u and ws = Mv.ishape weight in
   if List.length xs < 2 || List.length ws < 2 then invalid_arg "conv2d: input and weight need at least 2 dims";
-  let bs = List.nth xs 0 and cin_ = List.nth xs 1 and cout = List.nth ws 0 and cin = List.nth ws 1 in
+  let cin_ = match List.nth xs 1 with
+    | Sint c -> c
+    | Suop _ -> invalid_arg (Printf.sprintf "conv2d: symbolic channel dim in %s" (shape_str xs)) in
+  let bs = List.nth xs 0 and cout = List.nth ws 0 and cin = List.nth ws 1 in
   let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding_ = resolve_pool_pads padding nhw in
@@ -421,14 +425,15 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
       (R.pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
-  let xsh = Mv.ishape x in
+  let xsh = shape x in
   let oyx = Helpers.take (List.length xsh - 2 - nhw) (Helpers.drop 2 xsh) in
   let no = List.length oyx in
-  let x = reshape x ([ bs; groups; cin; 1 ] @ oyx @ hw) in
-  let x = expand x ([ bs; groups; cin; rcout ] @ oyx @ hw) in
+  let x = Mv.reshape x ([ bs ] @ dims [ groups; cin; 1 ] @ oyx @ dims hw) in
+  let x = Mv.expand x ([ bs ] @ dims [ groups; cin; rcout ] @ oyx @ dims hw) in
   let x = Mv.permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
   let w = reshape weight ([ 1; groups; rcout ] @ List.init no (fun _ -> 1) @ [ cin ] @ hw) in
-  let ret = reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w)) ([ bs; cout ] @ oyx) in
+  let ret = Mv.reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w))
+      ([ bs; Sint cout ] @ oyx) in
   match bias with None -> ret | Some b -> E.add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
 
 (* ---------- normalization ---------- *)
