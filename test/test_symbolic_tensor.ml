@@ -655,6 +655,17 @@ let extra_tests : case list = [
           let got = Tensor.to_int_array (window (Tensor.Sym.arange (bi i)) [| i |]) in
           if got <> Array.init i Fun.id then fail "arange(%d): [%s]" i
               (String.concat "; " (Array.to_list (Array.map string_of_int got)))) [ 1; 4; 10 ]);
+  ("max_pool2d", fun () ->
+      let ah = rand_h [| 1; 2; 10; 10 |] in
+      let a = t_of ah in
+      List.iter (fun i ->
+          let e = init [| 1; 2; i / 2; 5 |] (fun ix ->
+              let m = ref Float.neg_infinity in
+              for dy = 0 to 1 do for dx = 0 to 1 do
+                  m := Float.max !m (get ah [| 0; ix.(1); (2 * ix.(2)) + dy; (2 * ix.(3)) + dx |]) done done;
+              !m) in
+          close ~what:(Printf.sprintf "max_pool2d at i=%d" i) e
+            (window (Tensor.max_pool2d (shrink_axis a 2 (z, bi i))) [| 1; 2; i / 2; 5 |])) [ 2; 4; 6 ]);
   ("causal_attention", fun () ->
       (* is_causal: row r of the scores keeps columns <= r *)
       let qh = rand_h [| 1; 10; 4 |] in

@@ -309,13 +309,17 @@ let sceildiv_s a b = match a, b with
 let smax a b = match a, b with
   | Sint a, Sint b -> Sint (Stdlib.max a b)
   | _ -> Uop.sint_of_uop (Uop.ssimplify (Uop.alu Ops.Max [ Uop.sint_to_uop a; Uop.sint_to_uop b ]))
-(* python [resolve(a <= b)]: true when the bounds decide it, a symbolic comparison that could go either way raises *)
-let sle ~op a b =
+(* python [a <= b] on sints: decided by the bounds; one that could go either way is [default] (tinygrad's
+   [resolve(a <= b, default)]), or raises without one (python's [bool] of the comparison) *)
+let sle ?default ~op a b =
   let lo u = Z.to_int (Uop.zi (Uop.vmin u)) and hi u = Z.to_int (Uop.zi (Uop.vmax u)) in
   match ssub b a with
   | Sint d -> d >= 0
   | Suop d -> if lo d >= 0 then true else if hi d < 0 then false
-    else invalid_arg (Printf.sprintf "%s: %s <= %s depends on the Variables' values" op (Uop.sint_to_string a) (Uop.sint_to_string b))
+    else match default with
+      | Some b -> b
+      | None -> invalid_arg (Printf.sprintf "%s: %s <= %s depends on the Variables' values" op (Uop.sint_to_string a)
+                               (Uop.sint_to_string b))
 
 (* tinygrad: MovementMixin._pool; kernel sizes may be symbolic *)
 let pool_sint ?stride ?dilation x (k_ : sint list) =
@@ -331,7 +335,7 @@ let pool_sint ?stride ?dilation x (k_ : sint list) =
   let z4 f = let rec go a b c d = match a, b, c, d with
       | x :: a, y :: b, z :: c, w :: d -> f x y z w :: go a b c d | _ -> [] in go in
   let ( +: ) = Uop.sint_add and ( *: ) = Uop.sint_mul in
-  if not (List.for_all2 (fun (k, d) i -> sle ~op:"pool" (Sint d *: ssub k (Sint 1) +: Sint 1) i) (List.combine k_ d_) i_) then
+  if not (List.for_all2 (fun (k, d) i -> sle ~default:true ~op:"pool" (Sint d *: ssub k (Sint 1) +: Sint 1) i) (List.combine k_ d_) i_) then
     invalid_arg (Printf.sprintf "pool: kernel size %s cannot be greater than actual input size %s" (sstr k_) (sstr (shape x)));
   let o_ = z4 (fun i d k s -> sceildiv (ssub i (Sint d *: ssub k (Sint 1))) s) i_ d_ k_ s_ in
   let f_ = z4 (fun o s i d -> smax (Sint 1) (sceildiv_s (ssub (o *: Sint s) (Sint d)) i)) o_ s_ i_ d_ in

@@ -69,9 +69,9 @@ val repeat : Uop.t -> Uop.sint list -> Uop.t
     tinygrad [MovementMixin._pool]. *)
 val pool : ?stride:int list -> ?dilation:int list -> Uop.t -> int list -> Uop.t
 
-(** [sle ~op a b]: python [resolve(a <= b)] on sints: decided by the Variables' bounds, else [Invalid_argument]
-    naming [op]. *)
-val sle : op:string -> Uop.sint -> Uop.sint -> bool
+(** [sle ?default ~op a b]: [a <= b] on sints, decided by the Variables' bounds; when they do not decide it,
+    [default] (tinygrad [resolve(a <= b, default)]), or [Invalid_argument] naming [op] without one. *)
+val sle : ?default:bool -> op:string -> Uop.sint -> Uop.sint -> bool
 
 (** {!pool} with kernel sizes that may be symbolic (tinygrad's [_pool] takes sints: a cumsum over a symbolic axis). *)
 val pool_sint : ?stride:int list -> ?dilation:int list -> Uop.t -> Uop.sint list -> Uop.t

@@ -300,11 +300,10 @@ let split_cumalu u axis op =
   else begin
     let split = 256 in
     let value = identity_element op u.dtype in
-    if Mv.sle ~op:"cumsum" (List.nth sh axis) (Sint (split * 2)) then cumalu u axis op
-    else begin
-      let s = match List.nth sh axis with
-        | Sint s -> s
-        | Suop _ -> invalid_arg (Printf.sprintf "cumsum: symbolic axis %d of %s" axis (shape_str sh)) in
+    match List.nth sh axis with
+    | Suop _ -> cumalu u axis op
+    | Sint s when s <= split * 2 -> cumalu u axis op
+    | Sint s -> begin
       let n = List.length sh in
       let chunks = cumalu (unflatten (R.pad_constant (transpose u axis (-1))
                                         (List.init (n - 1) (fun _ -> None) @ [ Some (round_up s split - s, 0) ]) value)
