@@ -361,9 +361,13 @@ val scaled_dot_product_attention :
 (** {1 Symbolic shapes}
     tinygrad's shape-taking ops with [sint] arguments: a dimension or offset may be a {!Variable} (bound with
     {!Variable.bind}) or an expression of Variables ({!Sint}). A tensor of symbolic shape computes like any other
-    (elementwise, reductions, matmul, softmax, attention, cat, assign): its kernels are compiled once for the
-    Variables and take their values at run time, so {!Tiny_jit.call_v} replays one capture for every value. The
-    int functions above are these with int dimensions. *)
+    (elementwise ops, reductions, matmul, softmax, attention with or without [is_causal], cat, cumsum, tril/triu,
+    gather, int slices with {!getitem}, convolutions and pooling over a symbolic length, assign): its kernels are
+    compiled once for the Variables and take their values at run time, so {!Tiny_jit.call_v} replays one capture
+    for every value. As in tinygrad, [Invalid_argument] comes from argmax/argmin along a symbolic axis, random
+    numbers and dropout, sort and topk over one, tensor indices on one, a symbolic channel dim of a convolution, and
+    {!shape}/{!numel}/data out (read a concrete window with {!shrink} first). The int functions above are these
+    with int dimensions. *)
 module Sym : sig
   (** The shape, its dimensions ints or symbolic. tinygrad [Tensor.shape]. *)
   val shape : t -> Sint.t array
