@@ -12,7 +12,10 @@ type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * 
 
 let sints l = List.map (fun i -> Sint i) (Array.to_list l)
 let int_shape ?(op = "shape") (u : Uop.t) =
-  Array.of_list (List.map (function Sint i -> i | Suop _ -> invalid_arg (op ^ ": symbolic shape")) (Uop.shape u))
+  Array.of_list (List.map (function
+      | Sint i -> i
+      | Suop _ -> invalid_arg (Printf.sprintf "%s: symbolic shape %s, use Tensor.Sym.shape" op
+                                 (Uop.shape_str (Uop.shape u)))) (Uop.shape u))
 let shape x = int_shape (uop x)
 let dtype x = (uop x).dtype
 let device x = match Buffers.device (uop x) with Some d -> d | None -> Device.default ()
@@ -110,7 +113,8 @@ let expand x shp = named "expand" @@ fun () -> wrap ~op:"expand" (Mixin_movement
 let pad ?mode ?(value = 0.0) x pads =
   named "pad" @@ fun () ->
   if Array.length pads <> ndim x then
-    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads) (shape_str (shape x)));
+    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads)
+                   (Uop.shape_str (Uop.shape (uop x))));
   wrap ~op:"pad" (Mixin_op.pad ?mode ~value:(Dtype.F value) (uop x) (List.map Option.some (Array.to_list pads)))
 
 let shrink x arg =
@@ -264,16 +268,25 @@ let render_values ?edge x =
   if Array.length vals > 0 || Array.length sh > 0 then go 0 0;
   Buffer.contents buf
 
+(* a symbolic shape has no values to show until a concrete window is read *)
+let is_symbolic x = List.exists (function Suop _ -> true | Sint _ -> false) (Uop.shape (uop x))
+
 let to_string x =
-  Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
-    (render_values x)
+  if is_symbolic x then
+    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s (symbolic)>" (Uop.shape_str (Uop.shape (uop x)))
+      (Dtype.to_string (dtype x)) (device x)
+  else
+    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
+      (render_values x)
 
 (* tinygrad: Tensor.__repr__ with the values; numpy's print options: more than 1000 elements are summarised with
    3 edge items per axis *)
 let pp fmt x =
-  let edge = if numel x > 1000 then Some 3 else None in
-  Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
-    (device x) (render_values ?edge x)
+  if is_symbolic x then Format.pp_print_string fmt (to_string x)
+  else
+    let edge = if numel x > 1000 then Some 3 else None in
+    Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
+      (device x) (render_values ?edge x)
 
 (* tinygrad: Tensor.to *)
 let to_device x device =
@@ -378,6 +391,46 @@ let next_counter device num =
 
 (* tinygrad: Tensor(RandMixin), whose _next_counter is the one above *)
 include Mixin_rand.Make (struct include Carrier let next_counter = next_counter end)
+
+(* ---------- symbolic shapes: the movement and creation ops above with sint arguments ---------- *)
+
+module Sym = struct
+  let sl a = Array.to_list a
+  let shape x = Array.of_list (Uop.shape (uop x))
+  let numel x = Uop.sprod (Uop.shape (uop x))
+  let reshape x shp = named "reshape" @@ fun () -> wrap ~op:"reshape" (Mixin_movement.reshape (uop x) (sl shp))
+  let expand x shp = named "expand" @@ fun () -> wrap ~op:"expand" (Mixin_movement.expand (uop x) (sl shp))
+  let shrink x arg =
+    named "shrink" @@ fun () -> wrap ~op:"shrink" (Mixin_movement.shrink (uop x) (List.map Option.some (sl arg)))
+
+  (* tinygrad: OpMixin._pad_constant with sint pads *)
+  let pad ?(value = 0.0) x pads =
+    named "pad" @@ fun () ->
+    if Array.length pads <> ndim x then
+      invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads)
+                     (Uop.shape_str (Uop.shape (uop x))));
+    if Array.exists (fun (b, a) -> Sint.bounds b |> fst < 0 || Sint.bounds a |> fst < 0) pads then
+      invalid_arg (Printf.sprintf "pad: pads may be negative, %s (crop with Tensor.Sym.shrink)"
+                     (String.concat ", " (List.map (fun (b, a) -> Printf.sprintf "(%s, %s)" (Sint.to_string b) (Sint.to_string a)) (sl pads))));
+    wrap ~op:"pad" (Mixin_op.pad_filled (uop x) (List.map Option.some (sl pads)) (Dtype.F value))
+
+  let check_shape op shp =
+    if Array.exists (function Sint i -> i < 0 | Suop _ -> false) shp then
+      invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (Uop.shape_str (sl shp)))
+  let creation op f ?device shp =
+    named op @@ fun () ->
+    check_shape op shp;
+    let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op (Some d)) device in
+    wrap ~op (f ?device (sl shp))
+  let full ?dtype ?device shp v = creation "full" (fun ?device s -> Mixin_creation.full ?dtype ?device s (Dtype.F v)) ?device shp
+  let zeros ?dtype ?device shp = creation "zeros" (Mixin_creation.zeros ?dtype ?buffer:None) ?device shp
+  let ones ?dtype ?device shp = creation "ones" (Mixin_creation.ones ?dtype ?buffer:None) ?device shp
+  let empty ?dtype ?device shp = creation "empty" (Mixin_creation.empty ?dtype) ?device shp
+  let arange n =
+    named "arange" @@ fun () ->
+    if fst (Sint.bounds n) < 0 then invalid_arg ("arange: negative length " ^ Sint.to_string n);
+    wrap ~op:"arange" (Mixin_op.arange_sint n)
+end
 
 (* infix operators *)
 module O = struct

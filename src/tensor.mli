@@ -39,7 +39,7 @@ val scalar_int : ?dtype:Dtype.t -> int -> t
 
 (** {1 Inspection and data out} *)
 
-(** The shape (symbolic shapes raise). *)
+(** The shape; a symbolic shape raises [Invalid_argument] (use {!Sym.shape}). *)
 val shape : t -> int array
 
 (** The dtype. *)
@@ -88,7 +88,7 @@ val of_bigarray : ?device:string -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarra
     [x]'s ([Invalid_argument] otherwise: cast first). Always a copy: the tensor's buffer may be reused. *)
 val to_bigarray : ('a, 'b) Bigarray.kind -> t -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t
 
-(** Shape, dtype, device and the values. *)
+(** Shape, dtype, device and the values (a symbolic shape shows no values). *)
 val to_string : t -> string
 
 (** A Format printer for [#install_printer]: shape, dtype, device and the values, realized; more than 1000
@@ -221,6 +221,53 @@ val manual_seed : int -> unit
 
 (** tinygrad [mixin/rand.py], drawing from the counter of {!manual_seed}. *)
 include Mixin_intf.RAND with type t := t
+
+(** {1 Symbolic shapes}
+    tinygrad's shape-taking ops with [sint] arguments: a dimension or offset may be a {!Variable} (bound with
+    {!Variable.bind}) or an expression of Variables ({!Sint}). A tensor of symbolic shape computes like any other
+    (elementwise ops, reductions, matmul, softmax, attention with or without [is_causal], cat, cumsum, tril/triu,
+    gather, int slices with {!getitem}, convolutions and pooling over a symbolic length, assign): its kernels are
+    compiled once for the Variables and take their values at run time, so {!Tiny_jit.call_v} replays one capture
+    for every value. As in tinygrad, [Invalid_argument] comes from argmax/argmin along a symbolic axis, random
+    numbers and dropout, sort and topk over one, tensor indices on one, a symbolic channel dim of a convolution, and
+    {!shape}/{!numel}/data out (read a concrete window with {!shrink} first). The int functions above are these
+    with int dimensions. *)
+module Sym : sig
+  (** The shape, its dimensions ints or symbolic. tinygrad [Tensor.shape]. *)
+  val shape : t -> Sint.t array
+
+  (** The number of elements. tinygrad [Tensor.numel]. *)
+  val numel : t -> Sint.t
+
+  (** Reshape (one [Sint (-1)] inferred). tinygrad [Tensor.reshape]. *)
+  val reshape : t -> Sint.t array -> t
+
+  (** Expand size-1 axes; [Sint (-1)] keeps a size. tinygrad [Tensor.expand]. *)
+  val expand : t -> Sint.t array -> t
+
+  (** Keep [(start, end)] of each axis. tinygrad [Tensor.shrink]. *)
+  val shrink : t -> (Sint.t * Sint.t) array -> t
+
+  (** Pad each axis with (before, after) elements of [value] (default 0); a pad that may be negative raises
+      [Invalid_argument] (crop with {!shrink}). tinygrad [Tensor.pad] (constant mode). *)
+  val pad : ?value:float -> t -> (Sint.t * Sint.t) array -> t
+
+  (** A buffer of the shape filled with the value (float32 unless [dtype]); its storage has the shape's maximum
+      size. tinygrad [Tensor.full]. *)
+  val full : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> float -> t
+
+  (** Zeros. tinygrad [Tensor.zeros]. *)
+  val zeros : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** Ones. tinygrad [Tensor.ones]. *)
+  val ones : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** An uninitialised buffer of the shape's maximum size, shrunk to the shape. tinygrad [Tensor.empty]. *)
+  val empty : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** [arange n]: [0, 1, ... n-1] (int32) for a possibly symbolic [n]. tinygrad [Tensor.arange(n)]. *)
+  val arange : Sint.t -> t
+end
 
 (** Infix operators: [open Tensor.O]. *)
 module O : sig

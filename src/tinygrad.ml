@@ -8,6 +8,8 @@ module Optim = Optim
 module State = State
 module Datasets = Datasets
 module Tiny_jit = Tiny_jit
+module Variable = Variable
+module Sint = Sint
 module Global_counters = Global_counters
 
 module Context = struct
@@ -73,6 +75,7 @@ module Compiler = struct
   module Schedule = Schedule
   module Search = Search
   module Simplify = Simplify
+  module Sint = Sint
   module Spec = Spec
   module State = State
   module Symbolic = Symbolic
@@ -83,5 +86,6 @@ module Compiler = struct
   module Transcendental = Transcendental
   module Uop = Uop
   module Upat = Upat
+  module Variable = Variable
   module Weak = Weak
 end

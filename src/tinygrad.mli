@@ -28,6 +28,12 @@ module Datasets = Datasets
 (** Capture a step's kernels once, replay them. *)
 module Tiny_jit = Tiny_jit
 
+(** Variables for symbolic shapes: named bounded ints, bound to a value for a run. *)
+module Variable = Variable
+
+(** Symbolic ints: the dimensions of symbolic shapes ({!Tensor.Sym}). *)
+module Sint = Sint
+
 (** Kernels run, operations, memory. *)
 module Global_counters = Global_counters
 
@@ -122,6 +128,7 @@ module Compiler : sig
   module Schedule = Schedule
   module Search = Search
   module Simplify = Simplify
+  module Sint = Sint
   module Spec = Spec
   module State = State
   module Symbolic = Symbolic
@@ -132,5 +139,6 @@ module Compiler : sig
   module Transcendental = Transcendental
   module Uop = Uop
   module Upat = Upat
+  module Variable = Variable
   module Weak = Weak
 end

@@ -45,32 +45,36 @@ let cnum_sub a b = match a, b with
   | _ -> Dtype.F (Dtype.const_to_float a -. Dtype.const_to_float b)
 let cnum_lt a b = Dtype.compare_const a b < 0
 
+(* tinygrad: OpMixin._pad_constant for non-negative (possibly symbolic) pads: the PAD, and where [value] is not
+   zero, a WHERE over the padded-true mask *)
+let pad_filled x (pads : (sint * sint) option list) (value : Dtype.const) =
+  let base = Mixin_movement.pad x pads in
+  let is_zero = match value with
+    | Dtype.I z -> Z.equal z Z.zero | Dtype.F f -> f = 0.0 | Dtype.B b -> not b | Dtype.Invalid -> false in
+  if is_zero then base
+  else Mixin_elementwise.where (Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool x (Dtype.B true)) pads) base (Uop.const value)
+
 (* tinygrad: OpMixin._pad_constant (int pads; negative pads crop) *)
 let pad_constant x (px : (int * int) option list) (value : Dtype.const) =
-  let sh = List.map (function Sint i -> i | Suop _ -> invalid_arg "pad: symbolic shape not supported") (shape x) in
+  let sh = shape x in
   if List.length px <> List.length sh then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (List.length px) (Uop.shape_str (shape x)));
   let px = List.map (function None -> (0, 0) | Some p -> p) px in
   let has_neg = not (List.for_all (fun (b, a) -> b >= 0 && a >= 0) px) in
   let xx = if has_neg then
-      Mixin_movement.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px sh)
+      Mixin_movement.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Uop.sint_add s (Sint (Stdlib.min pa 0)))) px sh)
     else x in
   let pads = if has_neg then List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px else px in
-  let pads = List.map (fun (b, a) -> Some (Sint b, Sint a)) pads in
-  let base = Mixin_movement.pad xx pads in
-  let is_zero = match value with
-    | Dtype.I z -> Z.equal z Z.zero | Dtype.F f -> f = 0.0 | Dtype.B b -> not b | Dtype.Invalid -> false in
-  if is_zero then base
-  else Mixin_elementwise.where (Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool xx (Dtype.B true)) pads) base (Uop.const value)
+  pad_filled xx (List.map (fun (b, a) -> Some (Sint b, Sint a)) pads) value
 
 (* tinygrad OpMixin._cumalu *)
 let cumalu u axis op =
-  let sh = Mv.ishape u in
+  let sh = shape u in
   let n = List.length sh in
   let sa = List.nth sh (if axis < 0 then axis + n else axis) in
-  if sa = 0 then invalid_arg "cumalu: empty axis";
-  let pads = List.init (n - 1) (fun _ -> None) @ [ Some (sa - 1, 0) ] in
-  let pooled = Mv.pool (pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
+  if sa = Sint 0 then invalid_arg "cumalu: empty axis";
+  let pads = List.init (n - 1) (fun _ -> None) @ [ Some (Uop.sint_add sa (Sint (-1)), Sint 0) ] in
+  let pooled = Mv.pool_sint (pad_filled (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
   let r = match op with
     | Ops.Add -> R.sum ~axis:[ -1 ] pooled
     | Ops.Max -> R.max ~axis:[ -1 ] pooled
@@ -106,6 +110,15 @@ let arange ?(start = 0) ?(step = 1) ?dtype stop = arange_gen ?dtype ~start:(ci s
 let arange_float ?(start = 0.) ?(step = 1.) ?dtype stop =
   arange_gen ?dtype ~start:(Dtype.F start) ~stop:(Dtype.F stop) ~step:(Dtype.F step) ()
 
+(* tinygrad OpMixin.arange(n) with a possibly symbolic [n] (0, 1, ... n-1 in the default int) *)
+let arange_sint (n : sint) =
+  match n with
+  | Sint n -> arange n
+  | Suop _ ->
+    let dtype = Dtype.default_int () in
+    let ones = Mv.expand (Mv.reshape (const ~dtype (ci 1)) [ Sint 1 ]) [ n ] in
+    Uop.cast dtype (E.add (cumalu ones 0 Ops.Add) (const (ci (-1))))
+
 (* tinygrad OpMixin.linspace *)
 let linspace ?dtype start stop steps =
   if steps < 0 then invalid_arg "linspace: number of steps must be non-negative";
@@ -123,17 +136,17 @@ let eye ?m ?dtype n =
   Uop.cast out_dtype (E.eq (Mv.unsqueeze (arange n) (-1)) (arange m_))
 
 (* tinygrad OpMixin._tri *)
-let tri r c diagonal = E.le (E.add (Mv.unsqueeze (arange r) (-1)) (const_int diagonal)) (arange c)
+let tri r c diagonal = E.le (E.add (Mv.unsqueeze (arange_sint r) (-1)) (const_int diagonal)) (arange_sint c)
 
 (* tinygrad OpMixin.triu *)
 let triu ?(diagonal = 0) u =
-  let sh = Mv.ishape u in let n = List.length sh in
+  let sh = shape u in let n = List.length sh in
   if n < 2 then invalid_arg "triu: needs at least 2 dims";
   E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
 
 (* tinygrad OpMixin.tril *)
 let tril ?(diagonal = 0) u =
-  let sh = Mv.ishape u in let n = List.length sh in
+  let sh = shape u in let n = List.length sh in
   if n < 2 then invalid_arg "tril: needs at least 2 dims";
   E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
 
@@ -149,8 +162,6 @@ type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * 
 
 (* a parsed index: the view (tinygrad's {size, boundary, stride, collapse_dim} dict) and the index *)
 type parsed = { v : Mixin_movement.view_index; index : Uop.t index }
-
-let psize p = match p.v.vsize with Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic sizes are not supported"
 
 (* tinygrad MovementMixin._normalize_indices *)
 let normalize_indices u (indices : Uop.t index list) =
@@ -171,26 +182,27 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
 (* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
 let rec getitem u (indices : Uop.t index list) =
   let is_adv = function T _ -> true | _ -> false in
-  let sh = Mv.ishape u in
+  let sh = shape u in
   let dim = ref 0 in
   let parsed = List.map (fun index ->
-      let size = if index = New then 1 else List.nth sh !dim in
+      let size = if index = New then Sint 1 else List.nth sh !dim in
       let p = match index with
         | T t ->
           if not (Dtype.is_int t.dtype) then invalid_arg ("getitem: index dtype " ^ Dtype.to_string t.dtype ^ " is not supported");
+          let size = match size with Sint n -> n | Suop _ -> invalid_arg "getitem: a tensor index on a symbolic dim" in
           (* treat negative index values *)
           let t = E.where (E.lt t (const_int 0)) (E.add t (const_int size)) t in
           { v = { vsize = Sint size; boundary = (Sint 0, Sint size); stride = 1; collapse_dim = false }; index = T t }
-        | New -> { v = Mixin_movement.parse_view_index `None (Sint size); index }
-        | I i -> { v = Mixin_movement.parse_view_index (`Int (Sint i)) (Sint size); index }
-        | S (a, b, c) -> { v = Mixin_movement.parse_view_index (`Slice (a, b, c)) (Sint size); index }
+        | New -> { v = Mixin_movement.parse_view_index `None size; index }
+        | I i -> { v = Mixin_movement.parse_view_index (`Int (Sint i)) size; index }
+        | S (a, b, c) -> { v = Mixin_movement.parse_view_index (`Slice (a, b, c)) size; index }
         | Ellipsis -> invalid_arg "getitem: ellipsis left after normalisation" in
       if index <> New then incr dim; p) (normalize_indices u indices) in
   (* apply view ops then dim injection (None) and collapse (int) *)
   let mops = List.filter (fun p -> p.index <> New) parsed in
   let x = Mixin_movement.apply_view_ops u (List.map (fun p -> p.v) mops) in
   let x_dims = List.filter (fun p -> not p.v.collapse_dim) parsed in
-  let x = reshape x (List.map psize x_dims) in
+  let x = Mv.reshape x (List.map (fun p -> p.v.vsize) x_dims) in
   let tops = x_dims |> List.mapi (fun d p -> (d, p)) |> List.filter (fun (_, p) -> is_adv p.index) in
   if tops = [] then x
   else begin
@@ -238,13 +250,13 @@ let rec getitem u (indices : Uop.t index list) =
 let dot ?dtype x w =
   let dx = ndim x and dw = ndim w in
   if not (dx > 0 && dw > 0) then invalid_arg (Printf.sprintf "dot: both tensors need to be at least 1D, got %dD and %dD" dx dw);
-  let xs = Mv.ishape x and ws = Mv.ishape w in
+  let xs = shape x and ws = shape w in
   let axis_w = - (min dw 2) in
-  if List.nth xs (dx - 1) <> List.nth ws (dw + axis_w) then
+  if not (Uop.sint_equal (List.nth xs (dx - 1)) (List.nth ws (dw + axis_w))) then
     invalid_arg (Printf.sprintf "dot: cannot dot %s and %s" (shape_str (shape x)) (shape_str (shape w)));
-  let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> 1) in
-  let x' = reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
-  let w' = transpose (reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
+  let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> Sint 1) in
+  let x' = Mv.reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
+  let w' = transpose (Mv.reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
   Uop.cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
     (R.sum ~axis:[ -1 ] ?dtype (E.mul x' w'))
 
@@ -323,8 +335,10 @@ let rec argmax ?axis ?(keepdim = false) u =
   | None -> argmax ~axis:0 ~keepdim (Mv.flatten u)
   | Some axis ->
     let axis = resolve_dim u axis in
-    let sh = Mv.ishape u in
-    let n = List.nth sh axis in
+    let sh = shape u in
+    let n = match List.nth sh axis with
+      | Sint n -> n
+      | Suop _ -> invalid_arg (Printf.sprintf "argmax: symbolic axis %d of %s" axis (shape_str sh)) in
     let m = E.eq u (R.max ~axis:[ axis ] ~keepdim:true u) in
     let idx = E.mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
     Uop.cast Dtype.Int32 (E.sub (const_int n) (R.max ~axis:[ axis ] ~keepdim idx))
@@ -354,11 +368,14 @@ let cat ?(dim = 0) (tensors : Uop.t list) =
     if List.for_all (fun t -> Uop.sint_equal (List.nth (shape t) dim) (List.nth sx dim)) args then
       Mixin_movement.flatten ~start_dim:dim ~end_dim:(dim + 1) (Mixin_movement.stack ~dim tensors)
     else begin
-      let sizes = List.map (fun t -> match List.nth (shape t) dim with Sint i -> i | Suop _ -> invalid_arg "cat: symbolic dim") tensors in
-      let total = List.fold_left ( + ) 0 sizes in
+      (* the offsets are sints (a symbolic dim gives symbolic offsets); the pads are never negative, so the zero
+         pad is the PAD itself *)
+      let sizes = List.map (fun t -> List.nth (shape t) dim) tensors in
+      let total = List.fold_left Uop.sint_add (Sint 0) sizes in
+      let sub a b = Uop.sint_add a (Uop.sint_mul (Sint (-1)) b) in
       let _, padded = List.fold_left2 (fun (off, acc) t sz ->
-          let p = pad_constant t (List.mapi (fun j _ -> if j = dim then Some (off, total - off - sz) else None) (shape t)) (Dtype.F 0.0) in
-          (off + sz, p :: acc)) (0, []) tensors sizes in
+          let p = Mixin_movement.pad t (List.mapi (fun j _ -> if j = dim then Some (off, sub (sub total off) sz) else None) (shape t)) in
+          (Uop.sint_add off sz, p :: acc)) (Sint 0, []) tensors sizes in
       (* not tinygrad's usum, which ORs when the first tensor is bool: a bool first and a float after would OR
          floats, which its UOp spec rejects; the parts are disjoint, so ADD gives the same values *)
       match List.rev padded with
@@ -370,14 +387,15 @@ let cat ?(dim = 0) (tensors : Uop.t list) =
 (* tinygrad OpMixin._split_cumalu: a two-stage scan for long axes *)
 let split_cumalu u axis op =
   let axis = resolve_dim u axis in
-  let sh = Mv.ishape u in
-  if sh = [] || List.mem 0 sh then (if op == Ops.Add then Uop.cast (R.sum u).dtype u else u)
+  let sh = shape u in
+  if sh = [] || List.mem (Sint 0) sh then (if op == Ops.Add then Uop.cast (R.sum u).dtype u else u)
   else begin
     let split = 256 in
     let value = identity_element op u.dtype in
-    let s = List.nth sh axis in
-    if s <= split * 2 then cumalu u axis op
-    else begin
+    match List.nth sh axis with
+    | Suop _ -> cumalu u axis op
+    | Sint s when s <= split * 2 -> cumalu u axis op
+    | Sint s -> begin
       let n = List.length sh in
       let chunks = cumalu (unflatten (pad_constant (transpose u axis (-1))
                                         (List.init (n - 1) (fun _ -> None) @ [ Some (round_up s split - s, 0) ]) value)
@@ -409,12 +427,15 @@ let gather u ~dim index =
   if ndim index <> ndim u then
     invalid_arg (Printf.sprintf "gather: self.ndim must equal index.ndim, %s vs %s" (shape_str (shape u)) (shape_str (shape index)));
   let dim = resolve_dim u dim in
-  let sh = Mv.ishape u and ish = Mv.ishape index in
-  List.iteri (fun d (s, i) -> if d <> dim && s < i then
+  let sh = shape u and ish = shape index in
+  List.iteri (fun d (s, i) -> if d <> dim && not (Mv.sle ~op:"gather" i s) then
                  invalid_arg (Printf.sprintf "gather: requires self.shape[d] >= index.shape[d] for d != dim, %s vs %s"
                                 (shape_str (shape u)) (shape_str (shape index)))) (List.combine sh ish);
-  let x = transpose (Mv.unsqueeze (shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
-  R.sum ~axis:[ -1 ] ~dtype:u.dtype (E.where (one_hot_along_dim (Mv.unsqueeze index (-1)) (List.nth sh dim)) x (const_int 0))
+  let x = transpose (Mv.unsqueeze (Mv.shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
+  let n = match List.nth sh dim with
+    | Sint n -> n
+    | Suop _ -> invalid_arg (Printf.sprintf "gather: symbolic dim %d of %s" dim (shape_str sh)) in
+  R.sum ~axis:[ -1 ] ~dtype:u.dtype (E.where (one_hot_along_dim (Mv.unsqueeze index (-1)) n) x (const_int 0))
 
 (* ---------- pooling and convolution ---------- *)
 
@@ -477,9 +498,13 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
-  let xs = Mv.ishape u and ws = Mv.ishape weight in
+  (* the batch and spatial dims of the input may be symbolic *)
+  let xs = shape u and ws = Mv.ishape weight in
   if List.length xs < 2 || List.length ws < 2 then invalid_arg "conv2d: input and weight need at least 2 dims";
-  let bs = List.nth xs 0 and cin_ = List.nth xs 1 and cout = List.nth ws 0 and cin = List.nth ws 1 in
+  let cin_ = match List.nth xs 1 with
+    | Sint c -> c
+    | Suop _ -> invalid_arg (Printf.sprintf "conv2d: symbolic channel dim in %s" (shape_str xs)) in
+  let bs = List.nth xs 0 and cout = List.nth ws 0 and cin = List.nth ws 1 in
   let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding_ = resolve_pool_pads padding nhw in
@@ -491,14 +516,15 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
       (pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
-  let xsh = Mv.ishape x in
+  let xsh = shape x in
   let oyx = Helpers.take (List.length xsh - 2 - nhw) (Helpers.drop 2 xsh) in
   let no = List.length oyx in
-  let x = reshape x ([ bs; groups; cin; 1 ] @ oyx @ hw) in
-  let x = expand x ([ bs; groups; cin; rcout ] @ oyx @ hw) in
+  let x = Mv.reshape x ([ bs ] @ dims [ groups; cin; 1 ] @ oyx @ dims hw) in
+  let x = Mv.expand x ([ bs ] @ dims [ groups; cin; rcout ] @ oyx @ dims hw) in
   let x = Mv.permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
   let w = reshape weight ([ 1; groups; rcout ] @ List.init no (fun _ -> 1) @ [ cin ] @ hw) in
-  let ret = reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w)) ([ bs; cout ] @ oyx) in
+  let ret = Mv.reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w))
+      ([ bs; Sint cout ] @ oyx) in
   match bias with None -> ret | Some b -> E.add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
 
 (* ---------- normalization ---------- *)

@@ -13,9 +13,16 @@ val full_const : dtype:Dtype.t -> int list -> Dtype.const -> Uop.t
     big for int32 gives int64). tinygrad [OpMixin.arange]. *)
 val arange_gen : ?dtype:Dtype.t -> start:Dtype.const -> stop:Dtype.const -> step:Dtype.const -> unit -> Uop.t
 
+(** [pad_filled x pads value]: pad with non-negative (before, after) sints per axis ([None] = none) filled with
+    [value] (symbolic shapes and pads allowed). The non-cropping part of tinygrad [OpMixin._pad_constant]. *)
+val pad_filled : Uop.t -> (Uop.sint * Uop.sint) option list -> Dtype.const -> Uop.t
+
 (** [pad_constant x pads value]: pad with (before, after) per axis ([None] = none) filled with [value]; negative
     pads crop. tinygrad [OpMixin._pad_constant]. *)
 val pad_constant : Uop.t -> (int * int) option list -> Dtype.const -> Uop.t
+
+(** [arange_sint n]: [0, 1, ... n-1] in the default int for a possibly symbolic [n]. tinygrad [OpMixin.arange(n)]. *)
+val arange_sint : Uop.sint -> Uop.t
 
 (** [pad_value ?value x pads]: constant-mode pad, one (before, after) pair per axis ([None] = none), negative pads
     crop, [value] defaults to 0.0. tinygrad [OpMixin.pad] (mode "constant", grouped padding). *)
