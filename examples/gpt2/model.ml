@@ -1,0 +1,202 @@
+(* GPT-2 as tinygrad's examples/gpt2.py writes it (Attention, FeedForward, TransformerBlock, Transformer, GPT2.build),
+   loading a Hugging Face GPT2LMHeadModel checkpoint (model.safetensors). *)
+open Tinygrad
+
+type config = { n_layers : int; n_heads : int; dim : int; norm_eps : float; vocab_size : int; max_seq_len : int }
+
+(* tinygrad: examples/gpt2.py MODEL_PARAMS['gpt2'] *)
+let gpt2_small = { n_layers = 12; n_heads = 12; dim = 768; norm_eps = 1e-5; vocab_size = 50257; max_seq_len = 1024 }
+
+type attention = {
+  c_attn : Nn.Linear.t;
+  c_proj : Nn.Linear.t;
+  n_heads : int;
+  dim : int;
+  head_dim : int;
+  mutable cache_kv : Tensor.t option;  (* (2, bsz, max_context, n_heads, head_dim), made on the first call *)
+}
+
+type block = { attn : attention; c_fc : Nn.Linear.t; mlp_proj : Nn.Linear.t; ln_1 : Nn.LayerNorm.t; ln_2 : Nn.LayerNorm.t }
+
+type t = {
+  config : config;
+  max_context : int;
+  wte : Nn.Embedding.t;
+  wpe : Nn.Embedding.t;
+  h : block array;
+  ln_f : Nn.LayerNorm.t;
+  lm_head : Nn.Linear.t;
+  mutable allpos : Tensor.t option;
+}
+
+let config m = m.config
+let max_context m = m.max_context
+
+(* tinygrad: examples/gpt2.py Attention.__call__ — the cache is written at [start_pos] by a shrink and an assign;
+   the keys and values are the cache's first [start_pos + seqlen] rows *)
+let attention a (x : Tensor.t) ~max_context ~start_pos ~(mask : Tensor.t option) =
+  let xqkv = Nn.Linear.forward a.c_attn x in
+  let bsz, seqlen = match Tensor.shape x with [| b; s; _ |] -> (b, s) | _ -> invalid_arg "gpt2 attention: x must be 3-d" in
+  let qkv i =
+    Tensor.reshape (Tensor.shrink xqkv [| (0, bsz); (0, seqlen); (i * a.dim, (i + 1) * a.dim) |])
+      [| bsz; seqlen; a.n_heads; a.head_dim |] in
+  let xq = qkv 0 and xk = qkv 1 and xv = qkv 2 in
+  let cache_kv = match a.cache_kv with
+    | Some c -> c
+    | None ->
+      let c = Tensor.realize (Tensor.contiguous (Tensor.zeros [| 2; bsz; max_context; a.n_heads; a.head_dim |])) in
+      a.cache_kv <- Some c; c in
+  let window = [| (0, 2); (0, bsz); (start_pos, start_pos + seqlen); (0, a.n_heads); (0, a.head_dim) |] in
+  ignore (Tensor.realize (Tensor.assign (Tensor.shrink cache_kv window) (Tensor.stack [ xk; xv ])));
+  let cached i =
+    Tensor.reshape
+      (Tensor.shrink cache_kv [| (i, i + 1); (0, bsz); (0, start_pos + seqlen); (0, a.n_heads); (0, a.head_dim) |])
+      [| bsz; start_pos + seqlen; a.n_heads; a.head_dim |] in
+  let keys, values = if start_pos > 0 then (cached 0, cached 1) else (xk, xv) in
+  let tr t = Tensor.transpose ~dim0:1 ~dim1:2 t in
+  let out = Tensor.scaled_dot_product_attention ?mask (tr xq) (tr keys) (tr values) in
+  Nn.Linear.forward a.c_proj (Tensor.reshape (tr out) [| bsz; seqlen; a.dim |])
+
+(* tinygrad: examples/gpt2.py TransformerBlock.__call__ (with FeedForward) *)
+let block b x ~max_context ~start_pos ~mask =
+  let h = Tensor.add x (attention b.attn (Nn.LayerNorm.forward b.ln_1 x) ~max_context ~start_pos ~mask) in
+  let ff = Nn.Linear.forward b.mlp_proj (Tensor.gelu (Nn.Linear.forward b.c_fc (Nn.LayerNorm.forward b.ln_2 h))) in
+  Tensor.add h ff
+
+let allpos m =
+  match m.allpos with
+  | Some p -> p
+  | None ->
+    let p = Tensor.realize (Tensor.contiguous (Tensor.reshape (Tensor.arange m.max_context) [| 1; -1 |])) in
+    m.allpos <- Some p; p
+
+(* the causal mask of a [seqlen]-token step at [start_pos]: -inf above the diagonal (tinygrad's [triu(start_pos+1)]) *)
+let causal_mask ~start_pos ~seqlen =
+  Tensor.triu ~diagonal:(start_pos + 1) (Tensor.full [| 1; 1; seqlen; start_pos + seqlen |] Float.neg_infinity)
+
+(* tinygrad: examples/gpt2.py Transformer.forward up to the logits — (bsz, seqlen, vocab) *)
+let logits m (tokens : Tensor.t) ~start_pos =
+  let bsz, seqlen = match Tensor.shape tokens with
+    | [| b; s |] -> (b, s)
+    | sh -> invalid_arg (Printf.sprintf "gpt2: tokens must be (batch, seqlen), got (%s)"
+                           (String.concat ", " (Array.to_list (Array.map string_of_int sh)))) in
+  if start_pos < 0 || start_pos + seqlen > m.max_context then
+    invalid_arg (Printf.sprintf "gpt2: positions %d..%d outside the context of %d" start_pos (start_pos + seqlen)
+                   m.max_context);
+  ignore bsz;
+  let tok_emb = Nn.Embedding.forward m.wte tokens in
+  let pos_emb = Nn.Embedding.forward m.wpe (Tensor.shrink (allpos m) [| (0, 1); (start_pos, start_pos + seqlen) |]) in
+  let h = Tensor.add tok_emb pos_emb in
+  let mask = if seqlen > 1 then Some (causal_mask ~start_pos ~seqlen) else None in
+  let h = Array.fold_left (fun h b -> block b h ~max_context:m.max_context ~start_pos ~mask) h m.h in
+  Nn.Linear.forward m.lm_head (Nn.LayerNorm.forward m.ln_f h)
+
+(* tinygrad: examples/gpt2.py Transformer.forward — the next token of each batch row: the last position's argmax, or a
+   sample of its softmax at [temperature] *)
+let next_token ?(temperature = 0.0) m tokens ~start_pos =
+  let l = logits m tokens ~start_pos in
+  let sh = Tensor.shape l in
+  let last = Tensor.reshape (Tensor.shrink l [| (0, sh.(0)); (sh.(1) - 1, sh.(1)); (0, sh.(2)) |]) [| sh.(0); sh.(2) |] in
+  let ret =
+    if temperature < 1e-6 then Tensor.argmax ~axis:(-1) last
+    else Tensor.multinomial (Tensor.softmax (Tensor.div last (Tensor.scalar temperature))) in
+  Tensor.realize (Tensor.flatten ret)
+
+(* ---- weights ---- *)
+
+let find sd key =
+  match List.assoc_opt key sd with
+  | Some t -> t
+  | None -> invalid_arg (Printf.sprintf "gpt2: the checkpoint has no tensor %s" key)
+
+(* Hugging Face names: "transformer.h.0.attn.c_attn.weight" in GPT2LMHeadModel files, "h.0.attn.c_attn.weight" in
+   GPT2Model ones *)
+let strip_prefix (k, t) =
+  let p = "transformer." in
+  let n = String.length p in
+  if String.length k > n && String.sub k 0 n = p then (String.sub k n (String.length k - n), t) else (k, t)
+
+let check_shape key t expected =
+  if Tensor.shape t <> expected then
+    invalid_arg (Printf.sprintf "gpt2: %s has shape (%s), expected (%s)" key
+                   (String.concat ", " (Array.to_list (Array.map string_of_int (Tensor.shape t))))
+                   (String.concat ", " (Array.to_list (Array.map string_of_int expected))))
+
+(* tinygrad: examples/gpt2.py GPT2.build — Conv1D weights are (in, out) and are transposed; lm_head is tied to wte *)
+let of_state_dict ?max_context (config : config) sd =
+  let max_context = Option.value max_context ~default:(min 128 config.max_seq_len) in
+  let sd = List.map strip_prefix sd in
+  let get key shape = let t = find sd key in check_shape key t shape; t in
+  let d = config.dim in
+  let conv1d key ~inp ~out =
+    let w = get (key ^ ".weight") [| inp; out |] in
+    { Nn.Linear.weight = Tensor.contiguous (Tensor.transpose w); bias = Some (get (key ^ ".bias") [| out |]) } in
+  let layernorm key =
+    { Nn.LayerNorm.normalized_shape = [| d |]; axis = [ -1 ]; eps = config.norm_eps;
+      weight = Some (get (key ^ ".weight") [| d |]); bias = Some (get (key ^ ".bias") [| d |]) } in
+  if d mod config.n_heads <> 0 then
+    invalid_arg (Printf.sprintf "gpt2: width %d is not a multiple of %d heads" d config.n_heads);
+  if max_context > config.max_seq_len then
+    invalid_arg (Printf.sprintf "gpt2: max_context %d exceeds n_positions %d" max_context config.max_seq_len);
+  let block i =
+    let p = Printf.sprintf "h.%d." i in
+    { attn = { c_attn = conv1d (p ^ "attn.c_attn") ~inp:d ~out:(3 * d); c_proj = conv1d (p ^ "attn.c_proj") ~inp:d ~out:d;
+               n_heads = config.n_heads; dim = d; head_dim = d / config.n_heads; cache_kv = None };
+      c_fc = conv1d (p ^ "mlp.c_fc") ~inp:d ~out:(4 * d); mlp_proj = conv1d (p ^ "mlp.c_proj") ~inp:(4 * d) ~out:d;
+      ln_1 = layernorm (p ^ "ln_1"); ln_2 = layernorm (p ^ "ln_2") } in
+  let wte = get "wte.weight" [| config.vocab_size; d |] in
+  let m = { config; max_context; wte = { weight = wte }; wpe = { weight = get "wpe.weight" [| config.max_seq_len; d |] };
+            h = Array.init config.n_layers block; ln_f = layernorm "ln_f"; lm_head = { weight = wte; bias = None };
+            allpos = None } in
+  (* the transposed copies are made once, in one schedule *)
+  Tensor.realize_all
+    (List.concat_map (fun b -> [ b.attn.c_attn.weight; b.attn.c_proj.weight; b.c_fc.weight; b.mlp_proj.weight ])
+       (Array.to_list m.h));
+  m
+
+(* ---- config.json ---- *)
+
+let config_of_json (j : State.Json.t) =
+  let fields = match j with State.Json.Assoc l -> l | _ -> invalid_arg "gpt2: config.json is not an object" in
+  let int key default = match List.assoc_opt key fields with
+    | Some (State.Json.Int n) -> n
+    | None -> default
+    | Some _ -> invalid_arg (Printf.sprintf "gpt2: config.json %s is not an int" key) in
+  let float key default = match List.assoc_opt key fields with
+    | Some (State.Json.Float f) -> f
+    | Some (State.Json.Int n) -> float_of_int n
+    | None -> default
+    | Some _ -> invalid_arg (Printf.sprintf "gpt2: config.json %s is not a number" key) in
+  let g = gpt2_small in
+  { n_layers = int "n_layer" g.n_layers; n_heads = int "n_head" g.n_heads; dim = int "n_embd" g.dim;
+    norm_eps = float "layer_norm_epsilon" g.norm_eps; vocab_size = int "vocab_size" g.vocab_size;
+    max_seq_len = int "n_positions" g.max_seq_len }
+
+let read_file path =
+  let ic = open_in_bin path in
+  Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic))
+
+let load ?max_context dir =
+  let cfg_path = Filename.concat dir "config.json" in
+  let config = if Sys.file_exists cfg_path then config_of_json (State.Json.of_string (read_file cfg_path)) else gpt2_small in
+  of_state_dict ?max_context config (State.safe_load (Filename.concat dir "model.safetensors"))
+
+(* ---- generation ---- *)
+
+let reset_cache m = Array.iter (fun b -> b.attn.cache_kv <- None) m.h
+
+let tokens_tensor ids = Tensor.of_int_array [| 1; List.length ids |] (Array.of_list ids)
+
+(* tinygrad: examples/gpt2.py GPT2.generate (batch 1): the prompt in one step, then one token per step from the cache;
+   without the cache every step runs the whole sequence again *)
+let generate ?(temperature = 0.0) ?(use_cache = true) m prompt count =
+  if prompt = [] then invalid_arg "gpt2 generate: empty prompt";
+  reset_cache m;
+  let rec go toks start_pos acc n =
+    if n = 0 then List.rev acc
+    else begin
+      let step_toks, sp = if use_cache then (List.filteri (fun i _ -> i >= start_pos) toks, start_pos) else (toks, 0) in
+      let tok = (Tensor.to_int_array (next_token ~temperature m (tokens_tensor step_toks) ~start_pos:sp)).(0) in
+      go (toks @ [ tok ]) (List.length toks) (tok :: acc) (n - 1)
+    end in
+  go prompt 0 [] count
