@@ -12,7 +12,10 @@ type index = I of int | S of int option * int option * int option | T of t | New
 
 let sints l = List.map (fun i -> Sint i) (Array.to_list l)
 let int_shape ?(op = "shape") (u : Uop.t) =
-  Array.of_list (List.map (function Sint i -> i | Suop _ -> invalid_arg (op ^ ": symbolic shape")) (Uop.shape u))
+  Array.of_list (List.map (function
+      | Sint i -> i
+      | Suop _ -> invalid_arg (Printf.sprintf "%s: symbolic shape %s, use Tensor.Sym.shape" op
+                                 (Uop.shape_str (Uop.shape u)))) (Uop.shape u))
 let shape x = int_shape (uop x)
 let dtype x = (uop x).dtype
 let device x = match Buffers.device (uop x) with Some d -> d | None -> Device.default ()
@@ -484,6 +487,44 @@ let scaled_dot_product_attention ?mask ?dropout_p ?is_causal ?enable_gqa q k v =
   wrap ~op:"scaled_dot_product_attention"
     (Mixin_rand.scaled_dot_product_attention ?attn_mask:(Option.map uop mask) ?dropout_p ?is_causal ?enable_gqa
        (uop q) (uop k) (uop v))
+
+(* ---------- symbolic shapes: the movement and creation ops above with sint arguments ---------- *)
+
+module Sym = struct
+  let sl a = Array.to_list a
+  let shape x = Array.of_list (Uop.shape (uop x))
+  let numel x = Uop.sprod (Uop.shape (uop x))
+  let reshape x shp = named "reshape" @@ fun () -> wrap ~op:"reshape" (Mixin_movement.reshape (uop x) (sl shp))
+  let expand x shp = named "expand" @@ fun () -> wrap ~op:"expand" (Mixin_movement.expand (uop x) (sl shp))
+  let shrink x arg =
+    named "shrink" @@ fun () -> wrap ~op:"shrink" (Mixin_movement.shrink (uop x) (List.map Option.some (sl arg)))
+
+  (* tinygrad: OpMixin._pad_constant with sint pads (no negative pads) *)
+  let pad ?(value = 0.0) x pads =
+    named "pad" @@ fun () ->
+    if Array.length pads <> ndim x then
+      invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads)
+                     (Uop.shape_str (Uop.shape (uop x))));
+    let pads = List.map Option.some (sl pads) in
+    let base = Mixin_movement.pad (uop x) pads in
+    if value = 0.0 then wrap ~op:"pad" base
+    else
+      let mask = Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool (uop x) (Dtype.B true)) pads in
+      wrap ~op:"pad" (Mixin_elementwise.where mask base (Uop.const (Dtype.F value)))
+
+  let check_shape op shp =
+    if Array.exists (function Sint i -> i < 0 | Suop _ -> false) shp then
+      invalid_arg (Printf.sprintf "%s: negative dimension in shape %s" op (Uop.shape_str (sl shp)))
+  let creation op f ?device shp =
+    named op @@ fun () ->
+    check_shape op shp;
+    let device = Option.map (fun d -> Mixin_creation.canonicalize_device ~op (Some d)) device in
+    wrap ~op (f ?device (sl shp))
+  let full ?dtype ?device shp v = creation "full" (fun ?device s -> Mixin_creation.full ?dtype ?device s (Dtype.F v)) ?device shp
+  let zeros ?dtype ?device shp = creation "zeros" (Mixin_creation.zeros ?dtype ?buffer:None) ?device shp
+  let ones ?dtype ?device shp = creation "ones" (Mixin_creation.ones ?dtype ?buffer:None) ?device shp
+  let empty ?dtype ?device shp = creation "empty" (Mixin_creation.empty ?dtype) ?device shp
+end
 
 (* infix operators *)
 module O = struct

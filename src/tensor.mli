@@ -62,7 +62,7 @@ val empty_like : ?dtype:Dtype.t -> t -> t
 
 (** {1 Inspection and data out} *)
 
-(** The shape (symbolic shapes raise). *)
+(** The shape; a symbolic shape raises [Invalid_argument] (use {!Sym.shape}). *)
 val shape : t -> int array
 
 (** The dtype. *)
@@ -357,6 +357,45 @@ val dropout : ?p:float -> t -> t
 val scaled_dot_product_attention :
   ?mask:t -> ?dropout_p:float -> ?is_causal:bool -> ?enable_gqa:bool -> t -> t -> t -> t
 
+
+(** {1 Symbolic shapes}
+    tinygrad's shape-taking ops with [sint] arguments: a dimension or offset may be a {!Variable} (bound with
+    {!Variable.bind}) or an expression of Variables ({!Sint}). A tensor of symbolic shape computes like any other
+    (elementwise, reductions, matmul, softmax, attention, cat, assign): its kernels are compiled once for the
+    Variables and take their values at run time, so {!Tiny_jit.call_v} replays one capture for every value. The
+    int functions above are these with int dimensions. *)
+module Sym : sig
+  (** The shape, its dimensions ints or symbolic. tinygrad [Tensor.shape]. *)
+  val shape : t -> Sint.t array
+
+  (** The number of elements. tinygrad [Tensor.numel]. *)
+  val numel : t -> Sint.t
+
+  (** Reshape (one [Sint (-1)] inferred). tinygrad [Tensor.reshape]. *)
+  val reshape : t -> Sint.t array -> t
+
+  (** Expand size-1 axes; [Sint (-1)] keeps a size. tinygrad [Tensor.expand]. *)
+  val expand : t -> Sint.t array -> t
+
+  (** Keep [(start, end)] of each axis. tinygrad [Tensor.shrink]. *)
+  val shrink : t -> (Sint.t * Sint.t) array -> t
+
+  (** Pad each axis with (before, after) elements of [value] (default 0). tinygrad [Tensor.pad] (constant mode). *)
+  val pad : ?value:float -> t -> (Sint.t * Sint.t) array -> t
+
+  (** A buffer of the shape filled with the value (float32 unless [dtype]); its storage has the shape's maximum
+      size. tinygrad [Tensor.full]. *)
+  val full : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> float -> t
+
+  (** Zeros. tinygrad [Tensor.zeros]. *)
+  val zeros : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** Ones. tinygrad [Tensor.ones]. *)
+  val ones : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** An uninitialised buffer of the shape's maximum size, shrunk to the shape. tinygrad [Tensor.empty]. *)
+  val empty : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+end
 
 (** Infix operators: [open Tensor.O]. *)
 module O : sig

@@ -8,6 +8,8 @@ module Optim = Optim
 module State = State
 module Datasets = Datasets
 module Tiny_jit = Tiny_jit
+module Variable = Variable
+module Sint = Sint
 module Global_counters = Global_counters
 
 module Context = struct

@@ -28,6 +28,12 @@ module Datasets = Datasets
 (** Capture a step's kernels once, replay them. *)
 module Tiny_jit = Tiny_jit
 
+(** Variables for symbolic shapes: named bounded ints, bound to a value for a run. *)
+module Variable = Variable
+
+(** Symbolic ints: the dimensions of symbolic shapes ({!Tensor.Sym}). *)
+module Sint = Sint
+
 (** Kernels run, operations, memory. *)
 module Global_counters = Global_counters
 

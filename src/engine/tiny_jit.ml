@@ -68,6 +68,7 @@ type 'r captured = {
   linear : Uop.t;
   expected_names : int list;
   expected_input_info : input_info list;
+  expected_vars : string list;
   mutable written : Uop.t list option;
 }
 
@@ -143,9 +144,17 @@ let prepare_jit_inputs (args : Tensor.t list) =
         idevice = Buffers.device u; ishape = Uop.shape u }) inputs in
   (input_buf_uops, !var_vals, names, expected_input_info)
 
+(* tinygrad: _prepare_jit_inputs, the bound-Variable arguments: (name, value) of each *)
+let prepare_jit_vars (vars : Sint.t list) =
+  List.mapi (fun i s ->
+      if not (Variable.is_bound s) then
+        invalid_arg (Printf.sprintf "Tiny_jit.call_v: argument %d (%s) is not a bound Variable" i (Sint.to_string s));
+      let v, n = Variable.unbind s in
+      (Variable.name v, n)) vars
+
 (* tinygrad: _TinyJit *)
 type 'r t = {
-  fxn : (Tensor.t list -> 'r) option;
+  fxn : (Tensor.t list -> Sint.t list -> 'r) option;
   outputs : 'r -> Tensor.t list;
   mutable captured : 'r captured option;
   mutable cnt : int;
@@ -153,10 +162,14 @@ type 'r t = {
   mutable linears : Uop.t list;
 }
 
-let make ?(prune = false) ~outputs fxn = { fxn = Some fxn; outputs; captured = None; cnt = 0; prune; linears = [] }
+let make_v ?(prune = false) ~outputs fxn = { fxn = Some fxn; outputs; captured = None; cnt = 0; prune; linears = [] }
+let make ?prune ~outputs fxn = make_v ?prune ~outputs (fun ts _ -> fxn ts)
 let create ?prune fxn = make ?prune ~outputs:(fun r -> [ r ]) fxn
 let create_list ?prune fxn = make ?prune ~outputs:(fun r -> r) fxn
 let create_unit ?prune fxn = make ?prune ~outputs:(fun () -> []) fxn
+let create_v ?prune fxn = make_v ?prune ~outputs:(fun r -> [ r ]) fxn
+let create_list_v ?prune fxn = make_v ?prune ~outputs:(fun r -> r) fxn
+let create_unit_v ?prune fxn = make_v ?prune ~outputs:(fun () -> []) fxn
 
 let of_captured ~outputs c = { fxn = None; outputs; captured = Some c; cnt = 2; prune = false; linears = [] }
 
@@ -193,12 +206,20 @@ let live_tensor_bufs () : unit Tbl.t =
   t
 
 (* tinygrad: _TinyJit.__call__ *)
-let call (j : 'r t) (args : Tensor.t list) : 'r =
+let call_v (j : 'r t) (args : Tensor.t list) (vars : Sint.t list) : 'r =
+  let arg_vals = prepare_jit_vars vars in
   let input_buf_uops, var_vals, names, expected_input_info = prepare_jit_inputs args in
+  List.iter (fun (k, v) ->
+      match List.assoc_opt k var_vals with
+      | Some v' when v' <> v ->
+        invalid_arg (Printf.sprintf "Tiny_jit.call_v: Variable %s bound to %d and to %d" k v v')
+      | _ -> ()) arg_vals;
+  let var_vals = arg_vals @ List.filter (fun (k, _) -> not (List.mem_assoc k arg_vals)) var_vals in
+  let var_names = List.map fst arg_vals in
   let ret =
     if Helpers.jit.value = 0 || j.cnt = 0 then begin
       (* jit ignore *)
-      let ret = (get_fxn j) args in
+      let ret = (get_fxn j) args vars in
       (match j.outputs ret with [] -> () | params -> Tensor.realize_all params);
       ret
     end else if j.cnt = 1 then begin
@@ -212,7 +233,7 @@ let call (j : 'r t) (args : Tensor.t list) : 'r =
       let ret =
         Fun.protect ~finally:(fun () -> Realize.capturing := [])
           (fun () ->
-             let ret = fxn args in
+             let ret = fxn args vars in
              (match j.outputs ret with [] -> () | params -> Tensor.realize_all params);
              ret) in
       let linears = List.rev j.linears in
@@ -242,7 +263,7 @@ let call (j : 'r t) (args : Tensor.t list) : 'r =
              (List.concat_map (fun (si : Uop.t) -> List.concat_map Memory.collect_bufs (List.tl (Array.to_list si.src)))
                 (Array.to_list big_linear.src))) in
       let linear = jit_lower big_linear held_bufs input_buf_uops in
-      let c = { ret; linear; expected_names = names; expected_input_info; written = None } in
+      let c = { ret; linear; expected_names = names; expected_input_info; expected_vars = var_names; written = None } in
       j.captured <- Some c;
       run_captured c input_buf_uops var_vals
     end else begin
@@ -256,7 +277,12 @@ let call (j : 'r t) (args : Tensor.t list) : 'r =
         invalid_arg (Printf.sprintf "Tiny_jit: args mismatch in JIT: expected inputs [%s], got [%s]"
                        (String.concat "; " (List.map info_str c.expected_input_info))
                        (String.concat "; " (List.map info_str expected_input_info)));
+      if c.expected_vars <> var_names then
+        invalid_arg (Printf.sprintf "Tiny_jit.call_v: Variables mismatch in JIT: expected [%s], got [%s]"
+                       (String.concat "; " c.expected_vars) (String.concat "; " var_names));
       run_captured c input_buf_uops var_vals
     end in
   j.cnt <- j.cnt + 1;
   ret
+
+let call j args = call_v j args []

@@ -26,10 +26,33 @@ val create_list : ?prune:bool -> (Tensor.t list -> Tensor.t list) -> Tensor.t li
 (** [create_unit f]: the JIT of a function run for its effects (assigns). *)
 val create_unit : ?prune:bool -> (Tensor.t list -> unit) -> unit t
 
+(** {1 Bound Variables as arguments}
+    A function that also takes bound Variables ({!Variable.bind}), as tinygrad's jitted functions take
+    [start_pos]: it receives the tensors and the bound Variables of {!call_v}, is captured once, and every replay
+    runs the captured kernels with the Variables' new values (tinygrad [_prepare_jit_inputs]: the values come from
+    the bound-Variable arguments and from the symbolic shapes of the input tensors). *)
+
+(** [make_v ~outputs f]: {!make} for a function of tensors and bound Variables. *)
+val make_v : ?prune:bool -> outputs:('r -> Tensor.t list) -> (Tensor.t list -> Sint.t list -> 'r) -> 'r t
+
+(** {!create} for a function of tensors and bound Variables. *)
+val create_v : ?prune:bool -> (Tensor.t list -> Sint.t list -> Tensor.t) -> Tensor.t t
+
+(** {!create_list} for a function of tensors and bound Variables. *)
+val create_list_v : ?prune:bool -> (Tensor.t list -> Sint.t list -> Tensor.t list) -> Tensor.t list t
+
+(** {!create_unit} for a function of tensors and bound Variables. *)
+val create_unit_v : ?prune:bool -> (Tensor.t list -> Sint.t list -> unit) -> unit t
+
+(** [call_v j inputs vars]: {!call} with bound Variables [vars] (each must be a {!Variable.bind} result, else
+    [Invalid_argument]); a replay needs the same Variables (by name, in order), bound to any values in their
+    bounds, and the same Variable bound to one value in [vars] and in the inputs' shapes. *)
+val call_v : 'r t -> Tensor.t list -> Sint.t list -> 'r
+
 (** [call j inputs]: run (1st call), capture (2nd) or replay (3rd on). Unrealized inputs are realized first.
     [Invalid_argument] when the inputs' number, shapes, views, dtypes or devices differ from the captured ones;
     {!Jit_error} on duplicate or device-less inputs, or when the capture realized nothing; [Failure] for a JIT
-    called while another captures. *)
+    called while another captures. [call j inputs] is [call_v j inputs []]. *)
 val call : 'r t -> Tensor.t list -> 'r
 
 (** tinygrad [_TinyJit.reset]: forget the capture; the next call runs the function again. *)
