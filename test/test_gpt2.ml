@@ -36,16 +36,31 @@ let check_logits ~what (exp : float array) (got : float array) =
       if Float.abs (g -. e) > 1e-4 *. Float.max (Float.abs e) scale then
         fail "%s: logit %d: expected %g, got %g" what i e g) exp
 
+let greedy ~use_cache ~jit () =
+  let e = Lazy.force expected and m = model () in
+  check_eq ~pp:show ~eq:( = ) ~what:"greedy 16" e.greedy_16 (Model.generate ~use_cache ~jit m e.prompt_ids 16)
+
 let tests =
   [ ("logits_match_transformers", fun () ->
         let e = Lazy.force expected and m = model () in
-        let l = Model.logits m (Model.tokens_tensor e.prompt_ids) ~start_pos:0 in
+        let l = Model.logits m (Model.Ids (Model.tokens_tensor e.prompt_ids)) ~start_pos:(Sint.of_int 0) in
         check_eq ~pp:(fun a -> String.concat "," (Array.to_list (Array.map string_of_int a))) ~eq:( = ) ~what:"shape"
           (Array.append [| 1 |] e.logits_shape) (Tensor.shape l);
         check_logits ~what:"prompt logits" e.logits (Tensor.to_float_array l));
-    ("greedy_no_cache", fun () ->
+    ("greedy_cache_jit", greedy ~use_cache:true ~jit:true);
+    ("greedy_cache_nojit", greedy ~use_cache:true ~jit:false);
+    ("greedy_nocache_jit", greedy ~use_cache:false ~jit:true);
+    ("greedy_nocache_nojit", greedy ~use_cache:false ~jit:false);
+    (* 15 one-token steps, then 10 more from another prompt length: one capture serves every token and position *)
+    ("jit_captures_once", fun () ->
         let e = Lazy.force expected and m = model () in
-        check_eq ~pp:show ~eq:( = ) ~what:"greedy 16" e.greedy_16 (Model.generate ~use_cache:false m e.prompt_ids 16));
-    ("greedy_cache", fun () ->
-        let e = Lazy.force expected and m = model () in
-        check_eq ~pp:show ~eq:( = ) ~what:"greedy 16" e.greedy_16 (Model.generate m e.prompt_ids 16)) ]
+        ignore (Model.generate m e.prompt_ids 16);
+        let j = Model.step_jit m in
+        check_int ~what:"calls" 15 (Tiny_jit.cnt j);
+        let c = match Tiny_jit.captured j with Some c -> c | None -> fail "nothing captured" in
+        check (Tiny_jit.jit_cache_len j > 0) "the capture holds no kernels";
+        let prompt = [ 5; 17; 200 ] in
+        ignore (Model.generate m prompt 11);
+        check_int ~what:"calls" 25 (Tiny_jit.cnt j);
+        check (Model.step_jit m == j) "a second JIT was made";
+        check (match Tiny_jit.captured j with Some c' -> c' == c | None -> false) "captured again") ]

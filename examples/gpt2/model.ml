@@ -27,16 +27,26 @@ type t = {
   ln_f : Nn.LayerNorm.t;
   lm_head : Nn.Linear.t;
   mutable allpos : Tensor.t option;
+  mutable step_jit : (float * Tensor.t Tiny_jit.t) option;  (* the one-token step's JIT, for one temperature *)
+  mutable full_jit : (float * Tensor.t Tiny_jit.t) option;  (* the no-cache step's JIT *)
 }
 
 let config m = m.config
 let max_context m = m.max_context
 
+(* the value of a start position: an int, or a bound Variable's value *)
+let value (s : Sint.t) = match s with Sint i -> i | Suop _ -> Variable.value s
+
+let dims sh = String.concat ", " (Array.to_list (Array.map string_of_int sh))
+
 (* tinygrad: examples/gpt2.py Attention.__call__ — the cache is written at [start_pos] by a shrink and an assign;
-   the keys and values are the cache's first [start_pos + seqlen] rows *)
-let attention a (x : Tensor.t) ~max_context ~start_pos ~(mask : Tensor.t option) =
+   the keys and values are the cache's first [start_pos + seqlen] rows. With a bound Variable as [start_pos] (a
+   one-token step) those shapes are symbolic and the kernels serve every position. *)
+let attention a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~(mask : Tensor.t option) =
+  (* no symbolic shapes when consuming a prompt *)
+  let start_pos = if mask <> None || value start_pos = 0 then Sint.of_int (value start_pos) else start_pos in
   let xqkv = Nn.Linear.forward a.c_attn x in
-  let bsz, seqlen = match Tensor.shape x with [| b; s; _ |] -> (b, s) | _ -> invalid_arg "gpt2 attention: x must be 3-d" in
+  let bsz, seqlen = match Tensor.shape x with [| b; s; _ |] -> (b, s) | sh -> invalid_arg ("gpt2 attention: x is " ^ dims sh) in
   let qkv i =
     Tensor.reshape (Tensor.shrink xqkv [| (0, bsz); (0, seqlen); (i * a.dim, (i + 1) * a.dim) |])
       [| bsz; seqlen; a.n_heads; a.head_dim |] in
@@ -46,13 +56,14 @@ let attention a (x : Tensor.t) ~max_context ~start_pos ~(mask : Tensor.t option)
     | None ->
       let c = Tensor.realize (Tensor.contiguous (Tensor.zeros [| 2; bsz; max_context; a.n_heads; a.head_dim |])) in
       a.cache_kv <- Some c; c in
-  let window = [| (0, 2); (0, bsz); (start_pos, start_pos + seqlen); (0, a.n_heads); (0, a.head_dim) |] in
-  ignore (Tensor.realize (Tensor.assign (Tensor.shrink cache_kv window) (Tensor.stack [ xk; xv ])));
+  let s = Sint.of_int and stop = Sint.(start_pos + of_int seqlen) in
+  let window = [| (s 0, s 2); (s 0, s bsz); (start_pos, stop); (s 0, s a.n_heads); (s 0, s a.head_dim) |] in
+  ignore (Tensor.realize (Tensor.assign (Tensor.Sym.shrink cache_kv window) (Tensor.stack [ xk; xv ])));
   let cached i =
-    Tensor.reshape
-      (Tensor.shrink cache_kv [| (i, i + 1); (0, bsz); (0, start_pos + seqlen); (0, a.n_heads); (0, a.head_dim) |])
-      [| bsz; start_pos + seqlen; a.n_heads; a.head_dim |] in
-  let keys, values = if start_pos > 0 then (cached 0, cached 1) else (xk, xv) in
+    Tensor.Sym.reshape
+      (Tensor.Sym.shrink cache_kv [| (s i, s (i + 1)); (s 0, s bsz); (s 0, stop); (s 0, s a.n_heads); (s 0, s a.head_dim) |])
+      [| s bsz; stop; s a.n_heads; s a.head_dim |] in
+  let keys, values = if value start_pos > 0 then (cached 0, cached 1) else (xk, xv) in
   let tr t = Tensor.transpose ~dim0:1 ~dim1:2 t in
   let out = Tensor.scaled_dot_product_attention ?mask (tr xq) (tr keys) (tr values) in
   Nn.Linear.forward a.c_proj (Tensor.reshape (tr out) [| bsz; seqlen; a.dim |])
@@ -74,33 +85,39 @@ let allpos m =
 let causal_mask ~start_pos ~seqlen =
   Tensor.triu ~diagonal:(start_pos + 1) (Tensor.full [| 1; 1; seqlen; start_pos + seqlen |] Float.neg_infinity)
 
-(* tinygrad: examples/gpt2.py Transformer.forward up to the logits — (bsz, seqlen, vocab) *)
-let logits m (tokens : Tensor.t) ~start_pos =
-  let bsz, seqlen = match Tensor.shape tokens with
-    | [| b; s |] -> (b, s)
-    | sh -> invalid_arg (Printf.sprintf "gpt2: tokens must be (batch, seqlen), got (%s)"
-                           (String.concat ", " (Array.to_list (Array.map string_of_int sh)))) in
-  if start_pos < 0 || start_pos + seqlen > m.max_context then
-    invalid_arg (Printf.sprintf "gpt2: positions %d..%d outside the context of %d" start_pos (start_pos + seqlen)
-                   m.max_context);
-  ignore bsz;
-  let tok_emb = Nn.Embedding.forward m.wte tokens in
-  let pos_emb = Nn.Embedding.forward m.wpe (Tensor.shrink (allpos m) [| (0, 1); (start_pos, start_pos + seqlen) |]) in
-  let h = Tensor.add tok_emb pos_emb in
-  let mask = if seqlen > 1 then Some (causal_mask ~start_pos ~seqlen) else None in
+type tokens = Ids of Tensor.t | Token of Sint.t
+
+(* tinygrad: examples/gpt2.py Transformer.forward up to the logits — (bsz, seqlen, vocab). A one-token step may take
+   the token as a bound Variable: its embedding is then a symbolic shrink of wte, not a lookup over the vocabulary. *)
+let logits m (tokens : tokens) ~(start_pos : Sint.t) =
+  let d = m.config.dim and s = Sint.of_int in
+  let seqlen, tok_emb = match tokens with
+    | Token t -> (1, Tensor.Sym.reshape (Tensor.Sym.shrink m.wte.weight [| (t, Sint.(t + of_int 1)); (s 0, s d) |])
+                     [| s 1; s 1; s d |])
+    | Ids ids ->
+      (match Tensor.shape ids with
+       | [| _; n |] -> (n, Nn.Embedding.forward m.wte ids)
+       | sh -> invalid_arg (Printf.sprintf "gpt2: tokens must be (batch, seqlen), got (%s)" (dims sh))) in
+  let sp = value start_pos in
+  if sp < 0 || sp + seqlen > m.max_context then
+    invalid_arg (Printf.sprintf "gpt2: positions %d..%d outside the context of %d" sp (sp + seqlen) m.max_context);
+  let pos = Tensor.Sym.shrink (allpos m) [| (s 0, s 1); (start_pos, Sint.(start_pos + of_int seqlen)) |] in
+  let h = Tensor.add tok_emb (Nn.Embedding.forward m.wpe pos) in
+  let mask = if seqlen > 1 then Some (causal_mask ~start_pos:sp ~seqlen) else None in
   let h = Array.fold_left (fun h b -> block b h ~max_context:m.max_context ~start_pos ~mask) h m.h in
   Nn.Linear.forward m.lm_head (Nn.LayerNorm.forward m.ln_f h)
 
-(* tinygrad: examples/gpt2.py Transformer.forward — the next token of each batch row: the last position's argmax, or a
-   sample of its softmax at [temperature] *)
-let next_token ?(temperature = 0.0) m tokens ~start_pos =
+(* the next token of each row of (bsz, vocab) logits: the argmax, or a sample of the softmax at [temperature] *)
+let sample ~temperature last =
+  if temperature < 1e-6 then Tensor.argmax ~axis:(-1) last
+  else Tensor.multinomial (Tensor.softmax (Tensor.div last (Tensor.scalar temperature)))
+
+(* tinygrad: examples/gpt2.py Transformer.forward — the next token of each batch row, from the last position *)
+let forward ?(temperature = 0.0) m tokens ~start_pos =
   let l = logits m tokens ~start_pos in
   let sh = Tensor.shape l in
   let last = Tensor.reshape (Tensor.shrink l [| (0, sh.(0)); (sh.(1) - 1, sh.(1)); (0, sh.(2)) |]) [| sh.(0); sh.(2) |] in
-  let ret =
-    if temperature < 1e-6 then Tensor.argmax ~axis:(-1) last
-    else Tensor.multinomial (Tensor.softmax (Tensor.div last (Tensor.scalar temperature))) in
-  Tensor.realize (Tensor.flatten ret)
+  Tensor.realize (Tensor.flatten (sample ~temperature last))
 
 (* ---- weights ---- *)
 
@@ -147,7 +164,7 @@ let of_state_dict ?max_context (config : config) sd =
   let wte = get "wte.weight" [| config.vocab_size; d |] in
   let m = { config; max_context; wte = { weight = wte }; wpe = { weight = get "wpe.weight" [| config.max_seq_len; d |] };
             h = Array.init config.n_layers block; ln_f = layernorm "ln_f"; lm_head = { weight = wte; bias = None };
-            allpos = None } in
+            allpos = None; step_jit = None; full_jit = None } in
   (* the transposed copies are made once, in one schedule *)
   Tensor.realize_all
     (List.concat_map (fun b -> [ b.attn.c_attn.weight; b.attn.c_proj.weight; b.c_fc.weight; b.mlp_proj.weight ])
@@ -183,20 +200,74 @@ let load ?max_context dir =
 
 (* ---- generation ---- *)
 
-let reset_cache m = Array.iter (fun b -> b.attn.cache_kv <- None) m.h
+(* tinygrad: examples/gpt2.py Variable("tokens", 0, VOCAB_SIZE), Variable("start_pos", 1, MAX_CONTEXT) — bounded by
+   the last token id and the last position *)
+let token_var m = Variable.create "tokens" 0 (m.config.vocab_size - 1)
+let start_pos_var m = Variable.create "start_pos" 1 (m.max_context - 1)
+
+let jit_for slot ~temperature make =
+  match slot with Some (t, j) when Float.equal t temperature -> (j, slot) | _ -> let j = make () in (j, Some (temperature, j))
+
+(* tinygrad: examples/gpt2.py Transformer.forward_jit — the one-token step, captured once for every token and
+   position (both bound Variables) *)
+let step_jit ?(temperature = 0.0) m =
+  let j, slot = jit_for m.step_jit ~temperature (fun () ->
+      Tiny_jit.create_v (fun _ vars ->
+          match vars with
+          | [ tok; start_pos ] -> forward ~temperature m (Token tok) ~start_pos
+          | _ -> invalid_arg "gpt2 step: expected the token and start_pos Variables")) in
+  m.step_jit <- slot; j
+
+(* tinygrad: examples/gpt2.py Transformer.__call__ — one-token steps go through the JIT when [jit] (default true) *)
+let step ?(temperature = 0.0) ?(jit = true) m tokens ~start_pos =
+  match tokens with
+  | Token tok when jit -> Tiny_jit.call_v (step_jit ~temperature m) [] [ tok; start_pos ]
+  | Ids _ | Token _ -> forward ~temperature m tokens ~start_pos
 
 let tokens_tensor ids = Tensor.of_int_array [| 1; List.length ids |] (Array.of_list ids)
 
-(* tinygrad: examples/gpt2.py GPT2.generate (batch 1): the prompt in one step, then one token per step from the cache;
-   without the cache every step runs the whole sequence again *)
-let generate ?(temperature = 0.0) ?(use_cache = true) m prompt count =
-  if prompt = [] then invalid_arg "gpt2 generate: empty prompt";
-  reset_cache m;
-  let rec go toks start_pos acc n =
+(* tinygrad: examples/gpt2.py GPT2.generate (batch 1): the prompt in one step, then one step per token, the token
+   and its position as bound Variables *)
+let generate_cached ~temperature ~jit m prompt count =
+  let tv = token_var m and sv = start_pos_var m in
+  let rec go toks n_toks last acc n =
     if n = 0 then List.rev acc
     else begin
-      let step_toks, sp = if use_cache then (List.filteri (fun i _ -> i >= start_pos) toks, start_pos) else (toks, 0) in
-      let tok = (Tensor.to_int_array (next_token ~temperature m (tokens_tensor step_toks) ~start_pos:sp)).(0) in
-      go (toks @ [ tok ]) (List.length toks) (tok :: acc) (n - 1)
+      let tokens, start_pos = match last with
+        | None -> (Ids (tokens_tensor toks), Sint.of_int 0)
+        | Some tok -> (Token (Variable.bind tv tok), Variable.bind sv (n_toks - 1)) in
+      let tok = (Tensor.to_int_array (step ~temperature ~jit m tokens ~start_pos)).(0) in
+      go toks (n_toks + 1) (Some tok) (tok :: acc) (n - 1)
     end in
-  go prompt 0 [] count
+  go prompt (List.length prompt) None [] count
+
+(* Without a cache every step runs the whole sequence, padded to the context window so that every step has one
+   shape (the causal mask keeps the padding out of the earlier positions); the token is sampled at the last real
+   position. *)
+let full_step ~temperature m ids =
+  let l = logits m (Ids ids) ~start_pos:(Sint.of_int 0) in
+  Tensor.realize (Tensor.flatten (sample ~temperature (Tensor.reshape l [| m.max_context; m.config.vocab_size |])))
+
+let full_jit ~temperature m =
+  let j, slot = jit_for m.full_jit ~temperature (fun () ->
+      Tiny_jit.create (function [ ids ] -> full_step ~temperature m ids | _ -> invalid_arg "gpt2 full step: one input")) in
+  m.full_jit <- slot; j
+
+let generate_uncached ~temperature ~jit m prompt count =
+  let rec go toks n acc =
+    if n = 0 then List.rev acc
+    else begin
+      let len = List.length toks in
+      let ids = Tensor.of_int_array [| 1; m.max_context |] (Array.init m.max_context (fun i -> if i < len then List.nth toks i else 0)) in
+      let out = if jit then Tiny_jit.call (full_jit ~temperature m) [ ids ] else full_step ~temperature m ids in
+      let tok = (Tensor.to_int_array out).(len - 1) in
+      go (toks @ [ tok ]) (n - 1) (tok :: acc)
+    end in
+  go prompt count []
+
+let generate ?(temperature = 0.0) ?(use_cache = true) ?(jit = true) m prompt count =
+  let n = List.length prompt in
+  if n = 0 then invalid_arg "gpt2 generate: empty prompt";
+  if n + count - 1 > m.max_context then
+    invalid_arg (Printf.sprintf "gpt2 generate: %d prompt tokens and %d new ones exceed the context of %d" n count m.max_context);
+  (if use_cache then generate_cached else generate_uncached) ~temperature ~jit m prompt count
