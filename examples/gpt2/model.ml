@@ -228,7 +228,7 @@ let tokens_tensor ids = Tensor.of_int_array [| 1; List.length ids |] (Array.of_l
 
 (* tinygrad: examples/gpt2.py GPT2.generate (batch 1): the prompt in one step, then one step per token, the token
    and its position as bound Variables *)
-let generate_cached ~temperature ~jit m prompt count =
+let generate_cached ~temperature ~jit ~on_token m prompt count =
   let tv = token_var m and sv = start_pos_var m in
   let rec go toks n_toks last acc n =
     if n = 0 then List.rev acc
@@ -237,6 +237,7 @@ let generate_cached ~temperature ~jit m prompt count =
         | None -> (Ids (tokens_tensor toks), Sint.of_int 0)
         | Some tok -> (Token (Variable.bind tv tok), Variable.bind sv (n_toks - 1)) in
       let tok = (Tensor.to_int_array (step ~temperature ~jit m tokens ~start_pos)).(0) in
+      on_token tok;
       go toks (n_toks + 1) (Some tok) (tok :: acc) (n - 1)
     end in
   go prompt (List.length prompt) None [] count
@@ -253,7 +254,7 @@ let full_jit ~temperature m =
       Tiny_jit.create (function [ ids ] -> full_step ~temperature m ids | _ -> invalid_arg "gpt2 full step: one input")) in
   m.full_jit <- slot; j
 
-let generate_uncached ~temperature ~jit m prompt count =
+let generate_uncached ~temperature ~jit ~on_token m prompt count =
   let rec go toks n acc =
     if n = 0 then List.rev acc
     else begin
@@ -261,13 +262,14 @@ let generate_uncached ~temperature ~jit m prompt count =
       let ids = Tensor.of_int_array [| 1; m.max_context |] (Array.init m.max_context (fun i -> if i < len then List.nth toks i else 0)) in
       let out = if jit then Tiny_jit.call (full_jit ~temperature m) [ ids ] else full_step ~temperature m ids in
       let tok = (Tensor.to_int_array out).(len - 1) in
+      on_token tok;
       go (toks @ [ tok ]) (n - 1) (tok :: acc)
     end in
   go prompt count []
 
-let generate ?(temperature = 0.0) ?(use_cache = true) ?(jit = true) m prompt count =
+let generate ?(temperature = 0.0) ?(use_cache = true) ?(jit = true) ?(on_token = ignore) m prompt count =
   let n = List.length prompt in
   if n = 0 then invalid_arg "gpt2 generate: empty prompt";
   if n + count - 1 > m.max_context then
     invalid_arg (Printf.sprintf "gpt2 generate: %d prompt tokens and %d new ones exceed the context of %d" n count m.max_context);
-  (if use_cache then generate_cached else generate_uncached) ~temperature ~jit m prompt count
+  (if use_cache then generate_cached else generate_uncached) ~temperature ~jit ~on_token m prompt count
