@@ -217,13 +217,13 @@ let rec getitem u (indices : index list) =
 let dot ?dtype x w =
   let dx = ndim x and dw = ndim w in
   if not (dx > 0 && dw > 0) then invalid_arg (Printf.sprintf "dot: both tensors need to be at least 1D, got %dD and %dD" dx dw);
-  let xs = Mv.ishape x and ws = Mv.ishape w in
+  let xs = shape x and ws = shape w in
   let axis_w = - (min dw 2) in
-  if List.nth xs (dx - 1) <> List.nth ws (dw + axis_w) then
+  if not (Uop.sint_equal (List.nth xs (dx - 1)) (List.nth ws (dw + axis_w))) then
     invalid_arg (Printf.sprintf "dot: cannot dot %s and %s" (shape_str (shape x)) (shape_str (shape w)));
-  let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> 1) in
-  let x' = reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
-  let w' = transpose (reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
+  let ones = List.init (min (min (dx - 1) (dw - 1)) 1) (fun _ -> Sint 1) in
+  let x' = Mv.reshape x (Helpers.take (dx - 1) xs @ ones @ [ List.nth xs (dx - 1) ]) in
+  let w' = transpose (Mv.reshape w (Helpers.take (max 0 (dw - 2)) ws @ ones @ Helpers.drop (dw + axis_w) ws)) (-1) axis_w in
   Uop.cast (match dtype with None -> Dtype.least_upper_dtype [ x'.dtype; w'.dtype ] | Some d -> d)
     (R.sum ~axis:[ -1 ] ?dtype (E.mul x' w'))
 

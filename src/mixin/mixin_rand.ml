@@ -243,7 +243,12 @@ let dropout ?(p = 0.5) (u : Uop.t) =
 (* tinygrad: RandMixin.scaled_dot_product_attention *)
 let scaled_dot_product_attention ?attn_mask ?(dropout_p = 0.0) ?(is_causal = false) ?(enable_gqa = false)
     (q : Uop.t) (key : Uop.t) (value : Uop.t) =
-  let nth_from_end u i = let s = Mv.ishape u in List.nth s (List.length s - i) in
+  let nth_from_end u i =
+    let s = Mv.shape u in
+    match List.nth s (List.length s - i) with
+    | Sint n -> n
+    | Suop _ -> invalid_arg (Printf.sprintf "scaled_dot_product_attention: dim -%d of %s must not be symbolic" i
+                               (Uop.shape_str s)) in
   let key, value =
     if enable_gqa then
       (Mixin_movement.repeat_interleave ~dim:(-3) key (nth_from_end q 3 / nth_from_end key 3),

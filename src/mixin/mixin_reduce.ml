@@ -122,11 +122,14 @@ let cat ?(dim = 0) (tensors : Uop.t list) =
     if List.for_all (fun t -> Uop.sint_equal (List.nth (shape t) dim) (List.nth sx dim)) args then
       Mixin_movement.flatten ~start_dim:dim ~end_dim:(dim + 1) (Mixin_movement.stack ~dim tensors)
     else begin
-      let sizes = List.map (fun t -> match List.nth (shape t) dim with Sint i -> i | Suop _ -> invalid_arg "cat: symbolic dim") tensors in
-      let total = List.fold_left ( + ) 0 sizes in
+      (* the offsets are sints (a symbolic dim gives symbolic offsets); the pads are never negative, so the zero
+         pad is the PAD itself *)
+      let sizes = List.map (fun t -> List.nth (shape t) dim) tensors in
+      let total = List.fold_left Uop.sint_add (Sint 0) sizes in
+      let sub a b = Uop.sint_add a (Uop.sint_mul (Sint (-1)) b) in
       let _, padded = List.fold_left2 (fun (off, acc) t sz ->
-          let p = pad_constant t (List.mapi (fun j _ -> if j = dim then Some (off, total - off - sz) else None) (shape t)) (Dtype.F 0.0) in
-          (off + sz, p :: acc)) (0, []) tensors sizes in
+          let p = Mixin_movement.pad t (List.mapi (fun j _ -> if j = dim then Some (off, sub (sub total off) sz) else None) (shape t)) in
+          (Uop.sint_add off sz, p :: acc)) (Sint 0, []) tensors sizes in
       (* not tinygrad's usum, which ORs when the first tensor is bool: a bool first and a float after would OR
          floats, which its UOp spec rejects; the parts are disjoint, so ADD gives the same values *)
       match List.rev padded with
