@@ -42,7 +42,7 @@ let dims sh = String.concat ", " (Array.to_list (Array.map string_of_int sh))
 (* tinygrad: examples/gpt2.py Attention.__call__ — the cache is written at [start_pos] by a shrink and an assign;
    the keys and values are the cache's first [start_pos + seqlen] rows. With a bound Variable as [start_pos] (a
    one-token step) those shapes are symbolic and the kernels serve every position. *)
-let attention a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~(mask : Tensor.t option) =
+let attention ?(keep = []) a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~(mask : Tensor.t option) =
   (* no symbolic shapes when consuming a prompt *)
   let start_pos = if mask <> None || value start_pos = 0 then Sint.of_int (value start_pos) else start_pos in
   let xqkv = Nn.Linear.forward a.c_attn x in
@@ -58,7 +58,9 @@ let attention a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~(mask : Tenso
       a.cache_kv <- Some c; c in
   let s = Sint.of_int and stop = Sint.(start_pos + of_int seqlen) in
   let window = [| (s 0, s 2); (s 0, s bsz); (start_pos, stop); (s 0, s a.n_heads); (s 0, s a.head_dim) |] in
-  ignore (Tensor.realize (Tensor.assign (Tensor.Sym.shrink cache_kv window) (Tensor.stack [ xk; xv ])));
+  (* not in tinygrad: the block's input and qkv are realized with the cache write, so that the later layers read
+     them instead of computing every earlier layer again (tinygrad realizes the write alone and recomputes) *)
+  Tensor.realize_all (Tensor.assign (Tensor.Sym.shrink cache_kv window) (Tensor.stack [ xk; xv ]) :: xqkv :: keep);
   let cached i =
     Tensor.Sym.reshape
       (Tensor.Sym.shrink cache_kv [| (s i, s (i + 1)); (s 0, s bsz); (s 0, stop); (s 0, s a.n_heads); (s 0, s a.head_dim) |])
@@ -70,7 +72,7 @@ let attention a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~(mask : Tenso
 
 (* tinygrad: examples/gpt2.py TransformerBlock.__call__ (with FeedForward) *)
 let block b x ~max_context ~start_pos ~mask =
-  let h = Tensor.add x (attention b.attn (Nn.LayerNorm.forward b.ln_1 x) ~max_context ~start_pos ~mask) in
+  let h = Tensor.add x (attention ~keep:[ x ] b.attn (Nn.LayerNorm.forward b.ln_1 x) ~max_context ~start_pos ~mask) in
   let ff = Nn.Linear.forward b.mlp_proj (Tensor.gelu (Nn.Linear.forward b.c_fc (Nn.LayerNorm.forward b.ln_2 h))) in
   Tensor.add h ff
 
