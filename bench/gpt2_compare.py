@@ -92,7 +92,8 @@ def main():
     tps = a.count / r["best"]
     rel = f"{tps / (a.count / torch_row['best']):.2f}x" if torch_row else ""
     print(f"| {name} | {tps:.1f} | {r['first']:.1f} | {r['wall']:.1f} | {rel} |")
-  toks = {n: r["tokens"] for n, r in rows.items() if r}
+  # the last COUNT ids of each (ours prints the prompt too)
+  toks = {n: ",".join(r["tokens"].split(",")[-a.count:]) for n, r in rows.items() if r and r["tokens"]}
   if len(set(toks.values())) > 1: print("WARNING: the implementations generated different tokens:", toks)
   elif toks: print("all generated the same tokens")
 

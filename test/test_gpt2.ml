@@ -63,4 +63,22 @@ let tests =
         ignore (Model.generate m prompt 11);
         check_int ~what:"calls" 25 (Tiny_jit.cnt j);
         check (Model.step_jit m == j) "a second JIT was made";
-        check (match Tiny_jit.captured j with Some c' -> c' == c | None -> false) "captured again") ]
+        check (match Tiny_jit.captured j with Some c' -> c' == c | None -> false) "captured again");
+    (* at a temperature of 1e-3 the softmax is one-hot at the argmax: sampling gives the greedy tokens *)
+    ("cold_sampling_is_greedy", fun () ->
+        let e = Lazy.force expected and m = model () in
+        Tensor.manual_seed 0;
+        check_eq ~pp:show ~eq:( = ) ~what:"sampled 16" e.greedy_16 (Model.generate ~temperature:1e-3 m e.prompt_ids 16));
+    ("bad_input_rejected", fun () ->
+        let dir = Filename.dirname (fixture "model.safetensors") in
+        let sd = State.safe_load (Filename.concat dir "model.safetensors") in
+        let config = Model.config_of_json (Json.of_string (read (fixture "config.json"))) in
+        check_invalid_arg ~what:"missing tensor" (fun () ->
+            Model.of_state_dict config (List.filter (fun (k, _) -> k <> "transformer.h.1.mlp.c_fc.weight") sd));
+        check_invalid_arg ~what:"wrong width" (fun () -> Model.of_state_dict { config with dim = 64 } sd);
+        check_invalid_arg ~what:"context past n_positions" (fun () -> Model.of_state_dict ~max_context:65 config sd);
+        let m = Model.of_state_dict config sd in
+        check_invalid_arg ~what:"empty prompt" (fun () -> Model.generate m [] 4);
+        check_invalid_arg ~what:"past the context" (fun () -> Model.generate m (List.init 60 (fun i -> i)) 8);
+        check_invalid_arg ~what:"1-d tokens" (fun () ->
+            Model.logits m (Model.Ids (Tensor.of_int_array [| 3 |] [| 1; 2; 3 |])) ~start_pos:(Sint.of_int 0))) ]
