@@ -499,18 +499,16 @@ module Sym = struct
   let shrink x arg =
     named "shrink" @@ fun () -> wrap ~op:"shrink" (Mixin_movement.shrink (uop x) (List.map Option.some (sl arg)))
 
-  (* tinygrad: OpMixin._pad_constant with sint pads (no negative pads) *)
+  (* tinygrad: OpMixin._pad_constant with sint pads *)
   let pad ?(value = 0.0) x pads =
     named "pad" @@ fun () ->
     if Array.length pads <> ndim x then
       invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads)
                      (Uop.shape_str (Uop.shape (uop x))));
-    let pads = List.map Option.some (sl pads) in
-    let base = Mixin_movement.pad (uop x) pads in
-    if value = 0.0 then wrap ~op:"pad" base
-    else
-      let mask = Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool (uop x) (Dtype.B true)) pads in
-      wrap ~op:"pad" (Mixin_elementwise.where mask base (Uop.const (Dtype.F value)))
+    if Array.exists (fun (b, a) -> Sint.bounds b |> fst < 0 || Sint.bounds a |> fst < 0) pads then
+      invalid_arg (Printf.sprintf "pad: pads may be negative, %s (crop with Tensor.Sym.shrink)"
+                     (String.concat ", " (List.map (fun (b, a) -> Printf.sprintf "(%s, %s)" (Sint.to_string b) (Sint.to_string a)) (sl pads))));
+    wrap ~op:"pad" (Mixin_reduce.pad_filled (uop x) (List.map Option.some (sl pads)) (Dtype.F value))
 
   let check_shape op shp =
     if Array.exists (function Sint i -> i < 0 | Suop _ -> false) shp then

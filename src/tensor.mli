@@ -380,7 +380,8 @@ module Sym : sig
   (** Keep [(start, end)] of each axis. tinygrad [Tensor.shrink]. *)
   val shrink : t -> (Sint.t * Sint.t) array -> t
 
-  (** Pad each axis with (before, after) elements of [value] (default 0). tinygrad [Tensor.pad] (constant mode). *)
+  (** Pad each axis with (before, after) elements of [value] (default 0); a pad that may be negative raises
+      [Invalid_argument] (crop with {!shrink}). tinygrad [Tensor.pad] (constant mode). *)
   val pad : ?value:float -> t -> (Sint.t * Sint.t) array -> t
 
   (** A buffer of the shape filled with the value (float32 unless [dtype]); its storage has the shape's maximum

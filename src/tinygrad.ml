@@ -75,6 +75,7 @@ module Compiler = struct
   module Schedule = Schedule
   module Search = Search
   module Simplify = Simplify
+  module Sint = Sint
   module Spec = Spec
   module State = State
   module Symbolic = Symbolic
@@ -85,5 +86,6 @@ module Compiler = struct
   module Transcendental = Transcendental
   module Uop = Uop
   module Upat = Upat
+  module Variable = Variable
   module Weak = Weak
 end

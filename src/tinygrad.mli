@@ -128,6 +128,7 @@ module Compiler : sig
   module Schedule = Schedule
   module Search = Search
   module Simplify = Simplify
+  module Sint = Sint
   module Spec = Spec
   module State = State
   module Symbolic = Symbolic
@@ -138,5 +139,6 @@ module Compiler : sig
   module Transcendental = Transcendental
   module Uop = Uop
   module Upat = Upat
+  module Variable = Variable
   module Weak = Weak
 end

@@ -361,18 +361,33 @@ let parse_view_index (index : [ `None | `Int of sint | `Slice of int option * in
   | `Slice (start, stop, step) ->
     let step = Option.value step ~default:1 in
     if step = 0 then invalid_arg "getitem: slice cannot have 0 as step";
-    let n = match size with Sint s -> s | Suop u -> Z.to_int (Uop.zi (Uop.vmax u)) in
-    (* python slice.indices *)
-    let clamp v lo hi = Stdlib.max lo (Stdlib.min hi v) in
-    let norm v lo hi = match v with
-      | None -> None
-      | Some v -> Some (clamp (if v < 0 then v + n else v) lo hi) in
-    let start, stop =
-      if step > 0 then (Option.value (norm start 0 n) ~default:0, Option.value (norm stop 0 n) ~default:n)
-      else (Option.value (norm start (-1) (n - 1)) ~default:(n - 1), Option.value (norm stop (-1) (n - 1)) ~default:(-1)) in
-    let b0, b1 =
-      if step * (stop - start) < 0 then (0, 0) else if step < 0 then (stop + 1, start + 1) else (start, stop) in
-    { vsize = Sint (Helpers.ceildiv (b1 - b0) (abs step)); boundary = (Sint b0, Sint b1); stride = step; collapse_dim = false }
+    (* negative int bounds resolve against the (possibly symbolic) size, like slice.indices *)
+    let bound v ~default = match v with
+      | None -> default
+      | Some v when v < 0 -> Uop.sint_add (Sint v) size
+      | Some v -> Sint v in
+    (match bound start ~default:(Sint 0), bound stop ~default:size, size with
+     | Sint _, Sint _, _ ->
+       (* int slicing (clamp, stride) against the size, or the maximum of a symbolic size *)
+       let n = match size with Sint s -> s | Suop u -> Z.to_int (Uop.zi (Uop.vmax u)) in
+       (* python slice.indices *)
+       let clamp v lo hi = Stdlib.max lo (Stdlib.min hi v) in
+       let norm v lo hi = match v with
+         | None -> None
+         | Some v -> Some (clamp (if v < 0 then v + n else v) lo hi) in
+       let start, stop =
+         if step > 0 then (Option.value (norm start 0 n) ~default:0, Option.value (norm stop 0 n) ~default:n)
+         else (Option.value (norm start (-1) (n - 1)) ~default:(n - 1), Option.value (norm stop (-1) (n - 1)) ~default:(-1)) in
+       let b0, b1 =
+         if step * (stop - start) < 0 then (0, 0) else if step < 0 then (stop + 1, start + 1) else (start, stop) in
+       { vsize = Sint (Helpers.ceildiv (b1 - b0) (abs step)); boundary = (Sint b0, Sint b1); stride = step; collapse_dim = false }
+     | b0, b1, _ ->
+       let len = Uop.sint_add b1 (Uop.sint_mul (Sint (-1)) b0) in
+       let len_min = match len with Sint l -> l | Suop u -> Z.to_int (Uop.zi (Uop.vmin u)) in
+       if step <> 1 || len_min < 0 then
+         invalid_arg (Printf.sprintf "getitem: slice %s:%s:%d of a symbolic dim is not supported"
+                        (Uop.sint_to_string b0) (Uop.sint_to_string b1) step);
+       { vsize = len; boundary = (b0, b1); stride = 1; collapse_dim = false })
 
 (* tinygrad: MovementMixin._apply_view_ops *)
 let apply_view_ops x (mops : view_index list) =

@@ -129,8 +129,6 @@ type index = I of int | S of int option * int option * int option | T of t | New
 (* a parsed index: the view (tinygrad's {size, boundary, stride, collapse_dim} dict) and the index *)
 type parsed = { v : Mixin_movement.view_index; index : index }
 
-let psize p = match p.v.vsize with Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic sizes are not supported"
-
 (* tinygrad MovementMixin._normalize_indices *)
 let normalize_indices u (indices : index list) =
   let ell = List.filter (fun x -> x = Ellipsis) indices |> List.length in
@@ -150,26 +148,27 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
 (* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
 let rec getitem u (indices : index list) =
   let is_adv = function T _ -> true | _ -> false in
-  let sh = Mv.ishape u in
+  let sh = shape u in
   let dim = ref 0 in
   let parsed = List.map (fun index ->
-      let size = if index = New then 1 else List.nth sh !dim in
+      let size = if index = New then Sint 1 else List.nth sh !dim in
       let p = match index with
         | T t ->
           if not (Dtype.is_int t.dtype) then invalid_arg ("getitem: index dtype " ^ Dtype.to_string t.dtype ^ " is not supported");
+          let size = match size with Sint n -> n | Suop _ -> invalid_arg "getitem: a tensor index on a symbolic dim" in
           (* treat negative index values *)
           let t = E.where (E.lt t (const_int 0)) (E.add t (const_int size)) t in
           { v = { vsize = Sint size; boundary = (Sint 0, Sint size); stride = 1; collapse_dim = false }; index = T t }
-        | New -> { v = Mixin_movement.parse_view_index `None (Sint size); index }
-        | I i -> { v = Mixin_movement.parse_view_index (`Int (Sint i)) (Sint size); index }
-        | S (a, b, c) -> { v = Mixin_movement.parse_view_index (`Slice (a, b, c)) (Sint size); index }
+        | New -> { v = Mixin_movement.parse_view_index `None size; index }
+        | I i -> { v = Mixin_movement.parse_view_index (`Int (Sint i)) size; index }
+        | S (a, b, c) -> { v = Mixin_movement.parse_view_index (`Slice (a, b, c)) size; index }
         | Ellipsis -> invalid_arg "getitem: ellipsis left after normalisation" in
       if index <> New then incr dim; p) (normalize_indices u indices) in
   (* apply view ops then dim injection (None) and collapse (int) *)
   let mops = List.filter (fun p -> p.index <> New) parsed in
   let x = Mixin_movement.apply_view_ops u (List.map (fun p -> p.v) mops) in
   let x_dims = List.filter (fun p -> not p.v.collapse_dim) parsed in
-  let x = reshape x (List.map psize x_dims) in
+  let x = Mv.reshape x (List.map (fun p -> p.v.vsize) x_dims) in
   let tops = x_dims |> List.mapi (fun d p -> (d, p)) |> List.filter (fun (_, p) -> is_adv p.index) in
   if tops = [] then x
   else begin

@@ -84,23 +84,27 @@ let var ?axis ?(keepdim = false) ?(correction = 1) (x : Uop.t) =
 (* tinygrad: OpMixin.std *)
 let std ?axis ?keepdim ?correction x = Mixin_elementwise.sqrt (var ?axis ?keepdim ?correction x)
 
+(* tinygrad: OpMixin._pad_constant for non-negative (possibly symbolic) pads: the PAD, and where [value] is not
+   zero, a WHERE over the padded-true mask *)
+let pad_filled x (pads : (sint * sint) option list) (value : Dtype.const) =
+  let base = Mixin_movement.pad x pads in
+  let is_zero = match value with
+    | Dtype.I z -> Z.equal z Z.zero | Dtype.F f -> f = 0.0 | Dtype.B b -> not b | Dtype.Invalid -> false in
+  if is_zero then base
+  else Mixin_elementwise.where (Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool x (Dtype.B true)) pads) base (Uop.const value)
+
 (* tinygrad: OpMixin._pad_constant (int pads; negative pads crop) *)
 let pad_constant x (px : (int * int) option list) (value : Dtype.const) =
-  let sh = List.map (function Sint i -> i | Suop _ -> invalid_arg "pad: symbolic shape not supported") (shape x) in
+  let sh = shape x in
   if List.length px <> List.length sh then
     invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (List.length px) (Uop.shape_str (shape x)));
   let px = List.map (function None -> (0, 0) | Some p -> p) px in
   let has_neg = not (List.for_all (fun (b, a) -> b >= 0 && a >= 0) px) in
   let xx = if has_neg then
-      Mixin_movement.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Sint (Stdlib.min (pa + s) s))) px sh)
+      Mixin_movement.shrink x (List.map2 (fun (pb, pa) s -> Some (Sint (- (Stdlib.min pb 0)), Uop.sint_add s (Sint (Stdlib.min pa 0)))) px sh)
     else x in
   let pads = if has_neg then List.map (fun (pb, pa) -> (Stdlib.max pb 0, Stdlib.max pa 0)) px else px in
-  let pads = List.map (fun (b, a) -> Some (Sint b, Sint a)) pads in
-  let base = Mixin_movement.pad xx pads in
-  let is_zero = match value with
-    | Dtype.I z -> Z.equal z Z.zero | Dtype.F f -> f = 0.0 | Dtype.B b -> not b | Dtype.Invalid -> false in
-  if is_zero then base
-  else Mixin_elementwise.where (Mixin_movement.pad (Uop.const_like ~dtype:Dtype.Bool xx (Dtype.B true)) pads) base (Uop.const value)
+  pad_filled xx (List.map (fun (b, a) -> Some (Sint b, Sint a)) pads) value
 
 (* tinygrad: OpMixin.cat *)
 let cat ?(dim = 0) (tensors : Uop.t list) =

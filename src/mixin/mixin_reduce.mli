@@ -12,6 +12,10 @@ val reduce_ : ?op_name:string -> ?axis:int list -> ?keepdim:bool -> Uop.t -> Ops
     pads crop. tinygrad [OpMixin._pad_constant]. *)
 val pad_constant : Uop.t -> (int * int) option list -> Dtype.const -> Uop.t
 
+(** [pad_filled x pads value]: pad with non-negative (before, after) sints per axis ([None] = none) filled with
+    [value] (symbolic shapes and pads allowed). The non-cropping part of tinygrad [OpMixin._pad_constant]. *)
+val pad_filled : Uop.t -> (Uop.sint * Uop.sint) option list -> Dtype.const -> Uop.t
+
 (** Concatenate along an existing axis (a STACK + flatten when the sizes agree, else pads summed).
     tinygrad [OpMixin.cat]. *)
 val cat : ?dim:int -> Uop.t list -> Uop.t
