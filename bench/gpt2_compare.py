@@ -68,11 +68,18 @@ def main():
   ap.add_argument("--only", default="ours,tinygrad,torch", help="comma-separated subset of ours,tinygrad,torch")
   a = ap.parse_args()
   if not os.path.exists(os.path.join(a.model, "model.safetensors")):
+    if subprocess.run([a.python, "-c", "import torch, transformers"], capture_output=True).returncode != 0:
+      sys.exit(f"no {a.model}/model.safetensors, and {a.python} cannot import torch and transformers to make one")
     print(f"making a random GPT-2 small in {a.model}", flush=True)
     subprocess.run([a.python, "-c", MAKE_MODEL, a.model], check=True)
   prompt = ",".join(str((1000 + 397 * i) % 50257) for i in range(a.prompt_len))
   rows = {}
   only = a.only.split(",")
+  for mod in ("tinygrad", "torch"):
+    if mod in only and subprocess.run([a.python, "-c", f"import {mod}, safetensors" + (", transformers" if mod == "torch" else "")],
+                                      capture_output=True).returncode != 0:
+      print(f"({mod} not importable with {a.python}: skipping its row; pass --python or PYTHON=)")
+      only.remove(mod)
   if "ours" in only:
     rows["ours (examples/gpt2.exe)"] = run("ours", [a.ours, "--model", a.model, "--prompt-ids", prompt, "--count",
                                       str(a.count), "--temperature", "0", "--repeat", str(a.repeat)], {"CCACHE": "0"})
