@@ -44,7 +44,7 @@ let dims sh = String.concat ", " (Array.to_list (Array.map string_of_int sh))
    one-token step) those shapes are symbolic and the kernels serve every position. *)
 let attention ?(keep = []) a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~(mask : Tensor.t option) =
   (* no symbolic shapes when consuming a prompt *)
-  let start_pos = if mask <> None || value start_pos = 0 then Sint.of_int (value start_pos) else start_pos in
+  let start_pos = if Option.is_some mask || value start_pos = 0 then Sint.of_int (value start_pos) else start_pos in
   let xqkv = Nn.Linear.forward a.c_attn x in
   let bsz, seqlen = match Tensor.shape x with [| b; s; _ |] -> (b, s) | sh -> invalid_arg ("gpt2 attention: x is " ^ dims sh) in
   let qkv i =
@@ -89,9 +89,10 @@ let causal_mask ~start_pos ~seqlen =
 
 type tokens = Ids of Tensor.t | Token of Sint.t
 
-(* tinygrad: examples/gpt2.py Transformer.forward up to the logits — (bsz, seqlen, vocab). A one-token step may take
-   the token as a bound Variable: its embedding is then a symbolic shrink of wte, not a lookup over the vocabulary. *)
-let logits m (tokens : tokens) ~(start_pos : Sint.t) =
+(* tinygrad: examples/gpt2.py Transformer.forward up to the last block — (bsz, seqlen, dim). A one-token step may
+   take the token as a bound Variable: its embedding is then a symbolic shrink of wte, not a lookup over the
+   vocabulary. *)
+let hidden m (tokens : tokens) ~(start_pos : Sint.t) =
   let d = m.config.dim and s = Sint.of_int in
   let seqlen, tok_emb = match tokens with
     | Token t -> (1, Tensor.Sym.reshape (Tensor.Sym.shrink m.wte.weight [| (t, Sint.(t + of_int 1)); (s 0, s d) |])
@@ -106,8 +107,11 @@ let logits m (tokens : tokens) ~(start_pos : Sint.t) =
   let pos = Tensor.Sym.shrink (allpos m) [| (s 0, s 1); (start_pos, Sint.(start_pos + of_int seqlen)) |] in
   let h = Tensor.add tok_emb (Nn.Embedding.forward m.wpe pos) in
   let mask = if seqlen > 1 then Some (causal_mask ~start_pos:sp ~seqlen) else None in
-  let h = Array.fold_left (fun h b -> block b h ~max_context:m.max_context ~start_pos ~mask) h m.h in
-  Nn.Linear.forward m.lm_head (Nn.LayerNorm.forward m.ln_f h)
+  Array.fold_left (fun h b -> block b h ~max_context:m.max_context ~start_pos ~mask) h m.h
+
+let head m h = Nn.Linear.forward m.lm_head (Nn.LayerNorm.forward m.ln_f h)
+
+let logits m tokens ~start_pos = head m (hidden m tokens ~start_pos)
 
 (* the next token of each row of (bsz, vocab) logits: the argmax, or a sample of the softmax at [temperature] *)
 let sample ~temperature last =
@@ -116,10 +120,12 @@ let sample ~temperature last =
 
 (* tinygrad: examples/gpt2.py Transformer.forward — the next token of each batch row, from the last position *)
 let forward ?(temperature = 0.0) m tokens ~start_pos =
-  let l = logits m tokens ~start_pos in
-  let sh = Tensor.shape l in
-  let last = Tensor.reshape (Tensor.shrink l [| (0, sh.(0)); (sh.(1) - 1, sh.(1)); (0, sh.(2)) |]) [| sh.(0); sh.(2) |] in
-  Tensor.realize (Tensor.flatten (sample ~temperature last))
+  let h = hidden m tokens ~start_pos in
+  let sh = Tensor.shape h in
+  (* not in tinygrad: the head runs on the last position only (tinygrad computes every position's logits and keeps
+     the last) *)
+  let last = Tensor.reshape (Tensor.shrink h [| (0, sh.(0)); (sh.(1) - 1, sh.(1)); (0, sh.(2)) |]) [| sh.(0); sh.(2) |] in
+  Tensor.realize (Tensor.flatten (sample ~temperature (head m last)))
 
 (* ---- weights ---- *)
 
@@ -137,9 +143,7 @@ let strip_prefix (k, t) =
 
 let check_shape key t expected =
   if Tensor.shape t <> expected then
-    invalid_arg (Printf.sprintf "gpt2: %s has shape (%s), expected (%s)" key
-                   (String.concat ", " (Array.to_list (Array.map string_of_int (Tensor.shape t))))
-                   (String.concat ", " (Array.to_list (Array.map string_of_int expected))))
+    invalid_arg (Printf.sprintf "gpt2: %s has shape (%s), expected (%s)" key (dims (Tensor.shape t)) (dims expected))
 
 (* tinygrad: examples/gpt2.py GPT2.build — Conv1D weights are (in, out) and are transposed; lm_head is tied to wte *)
 let of_state_dict ?max_context (config : config) sd =
