@@ -45,7 +45,8 @@ GPT2LMHeadModel(GPT2Config()).eval().save_pretrained(sys.argv[1], safe_serializa
 RUN_RE = re.compile(r"run (\d+): (\d+) tokens from a (\d+)-token prompt in ([0-9.]+) s")
 
 def run(name, cmd, env):
-  print(f"--- {name}: {' '.join(cmd)}", flush=True)
+  shown = [("<script>" if prev == "-c" else c) for prev, c in zip([""] + cmd, cmd)]
+  print(f"--- {name}: {' '.join(shown)}", flush=True)
   st = time.perf_counter()
   p = subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True)
   wall = time.perf_counter() - st
