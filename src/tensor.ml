@@ -144,7 +144,8 @@ let expand x shp = named "expand" @@ fun () -> wrap ~op:"expand" (Mixin_movement
 let pad ?mode ?(value = 0.0) x pads =
   named "pad" @@ fun () ->
   if Array.length pads <> ndim x then
-    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads) (shape_str (shape x)));
+    invalid_arg (Printf.sprintf "pad: padding length is improper, %d pairs for shape %s" (Array.length pads)
+                   (Uop.shape_str (Uop.shape (uop x))));
   wrap ~op:"pad" (Mixin_op.pad ?mode ~value:(Dtype.F value) (uop x) (List.map Option.some (Array.to_list pads)))
 
 let shrink x arg =
@@ -299,16 +300,25 @@ let render_values ?edge x =
   if Array.length vals > 0 || Array.length sh > 0 then go 0 0;
   Buffer.contents buf
 
+(* a symbolic shape has no values to show until a concrete window is read *)
+let is_symbolic x = List.exists (function Suop _ -> true | Sint _ -> false) (Uop.shape (uop x))
+
 let to_string x =
-  Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
-    (render_values x)
+  if is_symbolic x then
+    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s (symbolic)>" (Uop.shape_str (Uop.shape (uop x)))
+      (Dtype.to_string (dtype x)) (device x)
+  else
+    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
+      (render_values x)
 
 (* tinygrad: Tensor.__repr__ with the values; numpy's print options: more than 1000 elements are summarised with
    3 edge items per axis *)
 let pp fmt x =
-  let edge = if numel x > 1000 then Some 3 else None in
-  Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
-    (device x) (render_values ?edge x)
+  if is_symbolic x then Format.pp_print_string fmt (to_string x)
+  else
+    let edge = if numel x > 1000 then Some 3 else None in
+    Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
+      (device x) (render_values ?edge x)
 
 (* tinygrad: Tensor.to *)
 let to_device x device =
@@ -522,6 +532,10 @@ module Sym = struct
   let zeros ?dtype ?device shp = creation "zeros" (Mixin_creation.zeros ?dtype ?buffer:None) ?device shp
   let ones ?dtype ?device shp = creation "ones" (Mixin_creation.ones ?dtype ?buffer:None) ?device shp
   let empty ?dtype ?device shp = creation "empty" (Mixin_creation.empty ?dtype) ?device shp
+  let arange n =
+    named "arange" @@ fun () ->
+    if fst (Sint.bounds n) < 0 then invalid_arg ("arange: negative length " ^ Sint.to_string n);
+    wrap ~op:"arange" (Mixin_op.arange_sint n)
 end
 
 (* infix operators *)

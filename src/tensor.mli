@@ -111,7 +111,7 @@ val of_bigarray : ?device:string -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarra
     [x]'s ([Invalid_argument] otherwise: cast first). Always a copy: the tensor's buffer may be reused. *)
 val to_bigarray : ('a, 'b) Bigarray.kind -> t -> ('a, 'b, Bigarray.c_layout) Bigarray.Genarray.t
 
-(** Shape, dtype, device and the values. *)
+(** Shape, dtype, device and the values (a symbolic shape shows no values). *)
 val to_string : t -> string
 
 (** A Format printer for [#install_printer]: shape, dtype, device and the values, realized; more than 1000
@@ -361,9 +361,13 @@ val scaled_dot_product_attention :
 (** {1 Symbolic shapes}
     tinygrad's shape-taking ops with [sint] arguments: a dimension or offset may be a {!Variable} (bound with
     {!Variable.bind}) or an expression of Variables ({!Sint}). A tensor of symbolic shape computes like any other
-    (elementwise, reductions, matmul, softmax, attention, cat, assign): its kernels are compiled once for the
-    Variables and take their values at run time, so {!Tiny_jit.call_v} replays one capture for every value. The
-    int functions above are these with int dimensions. *)
+    (elementwise ops, reductions, matmul, softmax, attention with or without [is_causal], cat, cumsum, tril/triu,
+    gather, int slices with {!getitem}, convolutions and pooling over a symbolic length, assign): its kernels are
+    compiled once for the Variables and take their values at run time, so {!Tiny_jit.call_v} replays one capture
+    for every value. As in tinygrad, [Invalid_argument] comes from argmax/argmin along a symbolic axis, random
+    numbers and dropout, sort and topk over one, tensor indices on one, a symbolic channel dim of a convolution, and
+    {!shape}/{!numel}/data out (read a concrete window with {!shrink} first). The int functions above are these
+    with int dimensions. *)
 module Sym : sig
   (** The shape, its dimensions ints or symbolic. tinygrad [Tensor.shape]. *)
   val shape : t -> Sint.t array
@@ -396,6 +400,9 @@ module Sym : sig
 
   (** An uninitialised buffer of the shape's maximum size, shrunk to the shape. tinygrad [Tensor.empty]. *)
   val empty : ?dtype:Dtype.t -> ?device:string -> Sint.t array -> t
+
+  (** [arange n]: [0, 1, ... n-1] (int32) for a possibly symbolic [n]. tinygrad [Tensor.arange(n)]. *)
+  val arange : Sint.t -> t
 end
 
 (** Infix operators: [open Tensor.O]. *)

@@ -3,7 +3,9 @@
    test/backend/test_jit.py and test/null/test_symbolic_tensor.py. tinygrad's tests compare the symbolic result with
    the same function on concrete shapes; here the expected values are computed from the inputs in OCaml floats
    (float64: slices, matmul, softmax attention, means and variances written out below), an oracle independent of
-   the Tensor code, and tinygrad's [a[:, :vi]] slices with a Variable are [Tensor.Sym.shrink]. *)
+   the Tensor code, and tinygrad's [a[:, :vi]] slices with a Variable are [Tensor.Sym.shrink].
+   test_jit_symbolic_shape_mismatch expects tinygrad's JitError; Tiny_jit raises Invalid_argument for inputs that
+   differ from the captured ones. *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -215,6 +217,30 @@ let attention_check ?(after = fun _ -> ()) (f : Tensor.t -> Tensor.t -> Tensor.t
         (window (f q (shrink_axis k 1 (z, bi i)) (shrink_axis v 1 (z, bi i))) [| 2; 4; 1; 8 |]);
       after i) (range 1 5)
 
+(* tinygrad's test_attention_pos_0_sz_N: examples/gpt2.py Attention(128, 8) on a (1, sz, 128) prompt at start_pos
+   bound to 0 with no mask (gpt2.py then uses the int 0): the qkv projection, the cache update by shrink + assign,
+   attention over the prompt; without c_proj, with values checked (tinygrad only runs it) *)
+let gpt2_attention_pos0 sz =
+  let dim = 128 and heads = 8 in
+  let hd = dim / heads in
+  let xh = rand_h [| 1; sz; dim |] and wh = rand_h [| dim; 3 * dim |] in
+  let start_pos = Variable.bind (Variable.create "start_pos" 0 128) 0 in
+  let sp = Variable.value start_pos in
+  let xqkv = Tensor.matmul (t_of xh) (t_of wh) in
+  let part i = Tensor.reshape (Tensor.shrink xqkv [| (0, 1); (0, sz); (i * dim, (i + 1) * dim) |]) [| 1; sz; heads; hd |] in
+  let xq = part 0 and xk = part 1 and xv = part 2 in
+  let cache = Tensor.realize (Tensor.contiguous (Tensor.zeros [| 2; 1; 128; heads; hd |])) in
+  ignore (Tensor.realize (Tensor.assign (Tensor.shrink cache [| (0, 2); (0, 1); (sp, sp + sz); (0, heads); (0, hd) |])
+                            (Tensor.stack [ xk; xv ])));
+  let out = Tensor.reshape (tr12 (Tensor.scaled_dot_product_attention (tr12 xq) (tr12 xk) (tr12 xv))) [| 1; sz; dim |] in
+  let qkv = matmul { sh = [| sz; dim |]; d = xh.d } wh in
+  let proj i = init [| 1; heads; sz; hd |] (fun ix -> get qkv [| ix.(2); (i * dim) + (ix.(1) * hd) + ix.(3) |]) in
+  let e = if sz = 0 then { sh = [| 1; 0; dim |]; d = [||] }
+    else let o = swap12 (sdpa (proj 0) (proj 1) (proj 2)) in { sh = [| 1; sz; dim |]; d = o.d } in
+  close ~atol:1e-4 ~rtol:1e-4 ~what:"attention" e out;
+  let kv = init [| 2; 1; sz; heads; hd |] (fun ix -> get (proj (ix.(0) + 1)) [| 0; ix.(3); ix.(2); ix.(4) |]) in
+  close ~atol:1e-4 ~rtol:1e-4 ~what:"cache" kv (Tensor.shrink cache [| (0, 2); (0, 1); (0, sz); (0, heads); (0, hd) |])
+
 let cat_op dim a b = Tensor.realize (Tensor.cat ~dim [ a; b ])
 let matmul_plus1 a b = add1 (Tensor.matmul a b)
 
@@ -295,6 +321,9 @@ let ops_tests : case list = [
   ("cat_dim1_two_vars", fun () -> cat_two_vars 1 (cat_op 1));
   ("two_vars_plus1_ij", fun () -> two_vars_plus1 matmul_plus1);
   ("two_vars_plus1_ji", fun () -> two_vars_plus1 ~swap:true matmul_plus1);
+  ("attention_pos_0_sz_0", fun () -> gpt2_attention_pos0 0);
+  ("attention_pos_0_sz_1", fun () -> gpt2_attention_pos0 1);
+  ("attention_pos_0_sz_2", fun () -> gpt2_attention_pos0 2);
   ("invalid_symbolic_reshape", fun () ->
       let a = t_of (rand_h [| 30 |]) in
       List.iter (fun i ->
@@ -340,6 +369,20 @@ let ops_tests : case list = [
   ("mean_2d", fun () -> reduce_check ~two:true ~what:"mean" fmean (reduce_op (fun ?axis x -> Tensor.mean ?axis x)));
   ("var", fun () -> reduce_check ~what:"var" fvar (reduce_op (fun ?axis x -> Tensor.var ?axis x)));
   ("var_2d", fun () -> reduce_check ~two:true ~what:"var" fvar (reduce_op (fun ?axis x -> Tensor.var ?axis x)));
+  ("conv2d_ceildiv_edge_case", fun () ->
+      (* the output length is ceildiv(v + 6 - 11, 6) = 13 at v = 79, where a floor would give 12 *)
+      let v = Variable.create "v" 11 100 in
+      let xh = rand_h [| 1; 8; 100 |] and wh = rand_h [| 16; 8; 12 |] in
+      let x = shrink_axis (t_of xh) 2 (z, Variable.bind v 79) in
+      let r = Tensor.conv_nd ~groups:1 ~stride:[ 6 ] ~dilation:[ 1 ] ~padding:[ 3; 3 ] x (t_of wh) in
+      let shp = Array.map (Sint.eval ~var_vals:[ ("v", 79) ]) (Tensor.Sym.shape r) in
+      check_bool ~what:"shape (1, 16, 13)" true (shp = [| 1; 16; 13 |]);
+      let xp c t = let t = t - 3 in if t < 0 || t >= 79 then 0. else get xh [| 0; c; t |] in
+      let e = init [| 1; 16; 13 |] (fun ix ->
+          let acc = ref 0. in
+          for c = 0 to 7 do for k = 0 to 11 do acc := !acc +. get wh [| ix.(1); c; k |] *. xp c ((ix.(2) * 6) + k) done done;
+          !acc) in
+      close ~atol:1e-4 ~rtol:1e-4 ~what:"conv" e (window r [| 1; 16; 13 |]));
   ("bitcast_down", fun () ->
       let ah = rand_h [| 10; 3 |] in
       let a = t_of ah in
@@ -484,6 +527,21 @@ let jit_tests : case list = [
 (* ---------- test/null/test_symbolic_tensor.py: shapes ---------- *)
 
 let shape_tests : case list = [
+  ("broadcast_symbolic", fun () ->
+      let v = Variable.to_sint (Variable.create "v" 1 10) in
+      let bc l = Uop.broadcast_shape l in
+      check_sym_shape ~what:"(v,) (1,)" [ v ] (Tensor.Sym.zeros (Array.of_list (bc [ [ v ]; [ s 1 ] ])));
+      check_bool ~what:"(v,) ()" true (Uop.equal_sints (bc [ [ v ]; [] ]) [ v ]);
+      check_bool ~what:"(v,) (v,)" true (Uop.equal_sints (bc [ [ v ]; [ v ] ]) [ v ]);
+      check_invalid_arg ~what:"(v,) (5,)" (fun () -> bc [ [ v ]; [ s 5 ] ]));
+  ("broadcast_symbolic_vmin_zero", fun () ->
+      (* a symbolic dim that may be 0 still broadcasts against 1 to itself *)
+      let v0 = Variable.to_sint (Variable.create "v0" 0 10) in
+      let bc l = Uop.broadcast_shape l in
+      check_bool ~what:"(v0,) (1,)" true (Uop.equal_sints (bc [ [ v0 ]; [ s 1 ] ]) [ v0 ]);
+      check_bool ~what:"(v0,) ()" true (Uop.equal_sints (bc [ [ v0 ]; [] ]) [ v0 ]);
+      check_bool ~what:"(3, v0) (3, 1)" true (Uop.equal_sints (bc [ [ s 3; v0 ]; [ s 3; s 1 ] ]) [ s 3; v0 ]);
+      check_invalid_arg ~what:"(v0,) (5,)" (fun () -> bc [ [ v0 ]; [ s 5 ] ]));
   ("cat_dim0_is_expanded", fun () ->
       let vi = Variable.bind (Variable.create "i" 1 5) 3 and vj = Variable.bind (Variable.create "j" 1 5) 3
       and vk = Variable.bind (Variable.create "k" 1 5) 3 in
@@ -558,6 +616,93 @@ let shape_tests : case list = [
         (Tensor.Sym.shrink (t_of (rand_h [| 3; 5 |])) [| (z, s 2); (vi, Sint.(vi + s 1)) |]));
 ]
 
+(* ---------- more ops on a symbolic axis (tinygrad 0.14.0 computes them; not in its test files) ---------- *)
+
+(* [f x] for x = a[:, :vi] of a (4, 10) array, read back as its (4, i) window, against [oracle] of the (4, i) slice *)
+let sym_op_check ~what ?(out = fun i -> [| 4; i |]) (oracle : h -> h) (f : Tensor.t -> Tensor.t) =
+  let ah = rand_h [| 4; 10 |] in
+  let a = t_of ah in
+  List.iter (fun i ->
+      close ~what:(Printf.sprintf "%s at i=%d" what i) (oracle (slice ah [| (0, 4); (0, i) |]))
+        (window (f (shrink_axis a 1 (z, bi i))) (out i))) [ 1; 3; 7 ]
+
+let extra_tests : case list = [
+  ("cumsum", fun () ->
+      sym_op_check ~what:"cumsum axis 1" (fun h -> init h.sh (fun ix ->
+          let r = ref 0. in for c = 0 to ix.(1) do r := !r +. get h [| ix.(0); c |] done; !r)) (Tensor.cumsum ~axis:1);
+      sym_op_check ~what:"cumsum axis 0" (fun h -> init h.sh (fun ix ->
+          let r = ref 0. in for c = 0 to ix.(0) do r := !r +. get h [| c; ix.(1) |] done; !r)) (Tensor.cumsum ~axis:0));
+  ("tril_triu", fun () ->
+      sym_op_check ~what:"tril" (fun h -> init h.sh (fun ix -> if ix.(1) <= ix.(0) then get h ix else 0.)) (fun x -> Tensor.tril x);
+      sym_op_check ~what:"triu 1" (fun h -> init h.sh (fun ix -> if ix.(1) >= ix.(0) + 1 then get h ix else 0.))
+        (fun x -> Tensor.triu ~diagonal:1 x));
+  ("argmax_concrete_axis", fun () ->
+      sym_op_check ~what:"argmax axis 0" ~out:(fun i -> [| i |]) (fun h -> init [| h.sh.(1) |] (fun ix ->
+          let best = ref 0 in
+          for r = 1 to 3 do if get h [| r; ix.(0) |] > get h [| !best; ix.(0) |] then best := r done;
+          float_of_int !best)) (fun x -> Tensor.argmax ~axis:0 x);
+      check_invalid_arg ~what:"argmax over the symbolic axis" (fun () ->
+          Tensor.argmax ~axis:1 (shrink_axis (t_of (rand_h [| 4; 10 |])) 1 (z, bi 3))));
+  ("gather_symbolic_index", fun () ->
+      (* x.gather(0, idx) with idx of shape (2, vi): x[idx[r][c]][c] *)
+      let idx_h = { sh = [| 2; 10 |]; d = Array.init 20 (fun k -> float_of_int ((k * 3) mod 4)) } in
+      let idx = Tensor.realize (Tensor.of_int_array [| 2; 10 |] (Array.map int_of_float idx_h.d)) in
+      sym_op_check ~what:"gather" ~out:(fun i -> [| 2; i |])
+        (fun h -> init [| 2; h.sh.(1) |] (fun ix -> get h [| int_of_float (get idx_h ix); ix.(1) |]))
+        (fun x -> Tensor.gather x ~dim:0 (shrink_axis idx 1 (z, (Tensor.Sym.shape x).(1)))));
+  ("arange", fun () ->
+      List.iter (fun i ->
+          let got = Tensor.to_int_array (window (Tensor.Sym.arange (bi i)) [| i |]) in
+          if got <> Array.init i Fun.id then fail "arange(%d): [%s]" i
+              (String.concat "; " (Array.to_list (Array.map string_of_int got)))) [ 1; 4; 10 ]);
+  ("max_pool2d", fun () ->
+      let ah = rand_h [| 1; 2; 10; 10 |] in
+      let a = t_of ah in
+      List.iter (fun i ->
+          let e = init [| 1; 2; i / 2; 5 |] (fun ix ->
+              let m = ref Float.neg_infinity in
+              for dy = 0 to 1 do for dx = 0 to 1 do
+                  m := Float.max !m (get ah [| 0; ix.(1); (2 * ix.(2)) + dy; (2 * ix.(3)) + dx |]) done done;
+              !m) in
+          close ~what:(Printf.sprintf "max_pool2d at i=%d" i) e
+            (window (Tensor.max_pool2d (shrink_axis a 2 (z, bi i))) [| 1; 2; i / 2; 5 |])) [ 2; 4; 6 ]);
+  ("causal_attention", fun () ->
+      (* is_causal: row r of the scores keeps columns <= r *)
+      let qh = rand_h [| 1; 10; 4 |] in
+      let q = t_of qh in
+      List.iter (fun i ->
+          let qs = slice qh [| (0, 1); (0, i); (0, 4) |] in
+          let e = init [| 1; i; 4 |] (fun ix ->
+              let r = ix.(1) in
+              let sc = Array.init (r + 1) (fun c ->
+                  let d = ref 0. in for k = 0 to 3 do d := !d +. get qs [| 0; r; k |] *. get qs [| 0; c; k |] done; !d /. 2.) in
+              let m = Array.fold_left Float.max Float.neg_infinity sc in
+              let ex = Array.map (fun x -> Float.exp (x -. m)) sc in
+              let tot = Array.fold_left ( +. ) 0. ex in
+              let acc = ref 0. in
+              Array.iteri (fun c w -> acc := !acc +. w /. tot *. get qs [| 0; c; ix.(2) |]) ex;
+              !acc) in
+          let x = shrink_axis q 1 (z, bi i) in
+          close ~what:(Printf.sprintf "causal sdpa at i=%d" i) e
+            (window (Tensor.scaled_dot_product_attention ~is_causal:true x x x) [| 1; i; 4 |])) [ 1; 2; 5 ]);
+]
+
+let view_tests : case list = [
+  (* tinygrad TestSymbolicContiguousViewOffset *)
+  ("shrink_from_start", fun () ->
+      let v = Variable.bind (Variable.create "v" 1 10) 5 in
+      let t = Tensor.Sym.shrink (t_of (rand_h [| 10 |])) [| (z, v) |] in
+      match Callify.contiguous_view (Tensor.uop t) with
+      | Some (_, off) -> check_int ~what:"offset" 0 off
+      | None -> fail "t[:v] is not a contiguous view");
+  ("shrink_with_offset", fun () ->
+      let v = Variable.bind (Variable.create "v" 1 7) 4 in
+      let t = Tensor.Sym.shrink (t_of (rand_h [| 10 |])) [| (s 3, Sint.(s 3 + v)) |] in
+      match Callify.contiguous_view (Tensor.uop t) with
+      | Some (_, off) -> check_int ~what:"offset" 3 off
+      | None -> fail "t[3:3+v] is not a contiguous view");
+]
+
 (* ---------- the Sint and Variable API ---------- *)
 
 let api_tests : case list = [
@@ -617,6 +762,9 @@ let api_tests : case list = [
           let got = Tensor.item (Tiny_jit.call_v jf [ a ] [ bi n ]) in
           if got <> float_of_int (n * (n - 1) / 2) then fail "sum of [0, %d) = %g" n got) [ 3; 5; 9; 2 ];
       check_invalid_arg ~what:"another Variable on replay" (fun () -> Tiny_jit.call_v jf [ a ] [ Variable.bind v2 3 ]));
+  ("to_string_symbolic", fun () ->
+      let t = shrink_axis (Tensor.zeros [| 3; 10 |]) 1 (z, bi 4) in
+      check_str ~what:"to_string" "<Tensor shape=(3, i) dtype=dtypes.float device=CPU (symbolic)>" (Tensor.to_string t));
   ("call_v_rejects_unbound", fun () ->
       let jf = Tiny_jit.create_v (fun ts _ -> List.hd ts) in
       check_invalid_arg ~what:"an int as a Variable argument" (fun () -> Tiny_jit.call_v jf [ t_of (rand_h [| 2 |]) ] [ s 3 ]));
@@ -664,4 +812,5 @@ let kv_tests : case list = [
 
 let tests : case list =
   List.map (fun (n, f) -> ("ops_" ^ n, f)) ops_tests @ List.map (fun (n, f) -> ("jit_" ^ n, f)) jit_tests
-  @ List.map (fun (n, f) -> ("shape_" ^ n, f)) shape_tests @ api_tests @ kv_tests
+  @ List.map (fun (n, f) -> ("shape_" ^ n, f)) (shape_tests @ view_tests) @ List.map (fun (n, f) -> ("extra_" ^ n, f)) extra_tests
+  @ api_tests @ kv_tests

@@ -297,36 +297,63 @@ let meshgrid ?(indexing = `Ij) (tensors : Uop.t list) =
 
 (* **** pool level **** *)
 
-(* tinygrad: MovementMixin._pool (int shapes only) *)
-let pool ?stride ?dilation x (k_ : int list) =
+(* sint arithmetic of tinygrad's _pool: ceildiv, smax; ints fold, UOps simplify *)
+let sneg a = Uop.sint_mul (Sint (-1)) a
+let ssub a b = Uop.sint_add a (sneg b)
+let sceildiv a (b : int) = match a with
+  | Sint a -> Sint (Helpers.ceildiv a b)
+  | Suop _ -> sneg (Uop.sint_of_uop (Uop.ssimplify (Uop.idiv (Uop.sint_to_uop (sneg a)) (Uop.const_int b))))
+let sceildiv_s a b = match a, b with
+  | _, Sint b -> sceildiv a b
+  | _, Suop _ -> sneg (Uop.sint_of_uop (Uop.ssimplify (Uop.idiv (Uop.sint_to_uop (sneg a)) (Uop.sint_to_uop b))))
+let smax a b = match a, b with
+  | Sint a, Sint b -> Sint (Stdlib.max a b)
+  | _ -> Uop.sint_of_uop (Uop.ssimplify (Uop.alu Ops.Max [ Uop.sint_to_uop a; Uop.sint_to_uop b ]))
+(* python [a <= b] on sints: decided by the bounds; one that could go either way is [default] (tinygrad's
+   [resolve(a <= b, default)]), or raises without one (python's [bool] of the comparison) *)
+let sle ?default ~op a b =
+  let lo u = Z.to_int (Uop.zi (Uop.vmin u)) and hi u = Z.to_int (Uop.zi (Uop.vmax u)) in
+  match ssub b a with
+  | Sint d -> d >= 0
+  | Suop d -> if lo d >= 0 then true else if hi d < 0 then false
+    else match default with
+      | Some b -> b
+      | None -> invalid_arg (Printf.sprintf "%s: %s <= %s depends on the Variables' values" op (Uop.sint_to_string a)
+                               (Uop.sint_to_string b))
+
+(* tinygrad: MovementMixin._pool; kernel sizes may be symbolic *)
+let pool_sint ?stride ?dilation x (k_ : sint list) =
   let nk = List.length k_ in
-  if ndim x < nk then invalid_arg (Printf.sprintf "pool: can't pool %s with %s" (sstr (shape x)) (ints_str k_));
+  if ndim x < nk then invalid_arg (Printf.sprintf "pool: can't pool %s with %s" (sstr (shape x)) (sstr k_));
   let mk v = match v with None -> List.init nk (fun _ -> 1) | Some [ v ] -> List.init nk (fun _ -> v) | Some l -> l in
   let s_ = mk stride and d_ = mk dilation in
   if List.length s_ <> nk || List.length d_ <> nk then
-    invalid_arg (Printf.sprintf "pool: stride/dilation mismatch kernel:%s stride:%s dilation:%s" (ints_str k_) (ints_str s_) (ints_str d_));
+    invalid_arg (Printf.sprintf "pool: stride/dilation mismatch kernel:%s stride:%s dilation:%s" (sstr k_) (ints_str s_) (ints_str d_));
   let nnoop = ndim x - nk in
   let noop = List.init nnoop (fun _ -> None) in
-  let i_ = List.map (to_int "pool") (List.filteri (fun i _ -> i >= nnoop) (shape x)) in
+  let i_ = List.filteri (fun i _ -> i >= nnoop) (shape x) in
   let z4 f = let rec go a b c d = match a, b, c, d with
       | x :: a, y :: b, z :: c, w :: d -> f x y z w :: go a b c d | _ -> [] in go in
-  if not (List.for_all2 (fun (k, d) i -> d * (k - 1) + 1 <= i) (List.combine k_ d_) i_) then
-    invalid_arg (Printf.sprintf "pool: kernel size %s cannot be greater than actual input size %s" (ints_str k_) (sstr (shape x)));
-  let o_ = z4 (fun i d k s -> Helpers.ceildiv (i - d * (k - 1)) s) i_ d_ k_ s_ in
-  let f_ = z4 (fun o s i d -> Stdlib.max 1 (Helpers.ceildiv (o * s - d) i)) o_ s_ i_ d_ in
-  let kidf = z4 (fun k i d f -> (k, i * f + d)) k_ i_ d_ f_ in
-  let si l = List.map (fun v -> Sint v) l in
-  let some l = List.map (fun v -> Some (Sint v)) l in
-  let x = repeat x (si (List.init nnoop (fun _ -> 1) @ List.map2 (fun (k, ifd) i -> Helpers.ceildiv (k * ifd) i) kidf i_)) in
-  let x = shrink_to x (noop @ some (List.map (fun (k, ifd) -> k * ifd) kidf)) in
+  let ( +: ) = Uop.sint_add and ( *: ) = Uop.sint_mul in
+  if not (List.for_all2 (fun (k, d) i -> sle ~default:true ~op:"pool" (Sint d *: ssub k (Sint 1) +: Sint 1) i) (List.combine k_ d_) i_) then
+    invalid_arg (Printf.sprintf "pool: kernel size %s cannot be greater than actual input size %s" (sstr k_) (sstr (shape x)));
+  let o_ = z4 (fun i d k s -> sceildiv (ssub i (Sint d *: ssub k (Sint 1))) s) i_ d_ k_ s_ in
+  let f_ = z4 (fun o s i d -> smax (Sint 1) (sceildiv_s (ssub (o *: Sint s) (Sint d)) i)) o_ s_ i_ d_ in
+  let kidf = z4 (fun k i d f -> (k, (i *: f) +: Sint d)) k_ i_ d_ f_ in
+  let some l = List.map Option.some l in
+  let x = repeat x (List.init nnoop (fun _ -> Sint 1) @ List.map2 (fun (k, ifd) i -> sceildiv_s (k *: ifd) i) kidf i_) in
+  let x = shrink_to x (noop @ some (List.map (fun (k, ifd) -> k *: ifd) kidf)) in
   let noop_s = List.filteri (fun i _ -> i < nnoop) (shape x) in
-  let x = reshape x (noop_s @ si (List.concat_map (fun (k, ifd) -> [ k; ifd ]) kidf)) in
+  let x = reshape x (noop_s @ List.concat_map (fun (k, ifd) -> [ k; ifd ]) kidf) in
   let kos = List.combine k_ (List.combine o_ s_) in
-  let x = shrink_to x (noop @ some (List.concat_map (fun (k, (o, s)) -> [ k; o * s ]) kos)) in
-  let x = reshape x (noop_s @ si (List.concat_map (fun (k, (o, s)) -> [ k; o; s ]) kos)) in
-  let x = shrink_to x (noop @ some (List.concat_map (fun (k, (o, _)) -> [ k; o; 1 ]) kos)) in
-  let x = reshape x (noop_s @ si (List.concat_map (fun (k, (o, _)) -> [ k; o ]) kos)) in
+  let x = shrink_to x (noop @ some (List.concat_map (fun (k, (o, s)) -> [ k; o *: Sint s ]) kos)) in
+  let x = reshape x (noop_s @ List.concat_map (fun (k, (o, s)) -> [ k; o; Sint s ]) kos) in
+  let x = shrink_to x (noop @ some (List.concat_map (fun (k, (o, _)) -> [ k; o; Sint 1 ]) kos)) in
+  let x = reshape x (noop_s @ List.concat_map (fun (k, (o, _)) -> [ k; o ]) kos) in
   permute x (range nnoop @ List.init nk (fun i -> nnoop + i * 2 + 1) @ List.init nk (fun i -> nnoop + i * 2))
+
+(* tinygrad: MovementMixin._pool with int kernel sizes *)
+let pool ?stride ?dilation x (k_ : int list) = pool_sint ?stride ?dilation x (List.map (fun k -> Sint k) k_)
 
 (* tinygrad: MovementMixin.unfold *)
 let unfold x dim size step =

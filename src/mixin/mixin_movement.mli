@@ -65,9 +65,16 @@ val unflatten : Uop.t -> int -> Uop.sint list -> Uop.t
 (** Tile the tensor. tinygrad [MovementMixin.repeat]. *)
 val repeat : Uop.t -> Uop.sint list -> Uop.t
 
-(** [pool ?stride ?dilation x k]: the sliding windows of the last [len k] axes, window axes last (int shapes).
+(** [pool ?stride ?dilation x k]: the sliding windows of the last [len k] axes, window axes last.
     tinygrad [MovementMixin._pool]. *)
 val pool : ?stride:int list -> ?dilation:int list -> Uop.t -> int list -> Uop.t
+
+(** [sle ?default ~op a b]: [a <= b] on sints, decided by the Variables' bounds; when they do not decide it,
+    [default] (tinygrad [resolve(a <= b, default)]), or [Invalid_argument] naming [op] without one. *)
+val sle : ?default:bool -> op:string -> Uop.sint -> Uop.sint -> bool
+
+(** {!pool} with kernel sizes that may be symbolic (tinygrad's [_pool] takes sints: a cumsum over a symbolic axis). *)
+val pool_sint : ?stride:int list -> ?dilation:int list -> Uop.t -> Uop.sint list -> Uop.t
 
 (** A parsed basic index: result size, (start, end) boundary, stride, whether the axis goes away. *)
 type view_index = { vsize : Uop.sint; boundary : Uop.sint * Uop.sint; stride : int; collapse_dim : bool }

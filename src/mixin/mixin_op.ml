@@ -49,12 +49,12 @@ let cnum_lt a b = Dtype.compare_const a b < 0
 
 (* tinygrad OpMixin._cumalu *)
 let cumalu u axis op =
-  let sh = Mv.ishape u in
+  let sh = shape u in
   let n = List.length sh in
   let sa = List.nth sh (if axis < 0 then axis + n else axis) in
-  if sa = 0 then invalid_arg "cumalu: empty axis";
-  let pads = List.init (n - 1) (fun _ -> None) @ [ Some (sa - 1, 0) ] in
-  let pooled = Mv.pool (R.pad_constant (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
+  if sa = Sint 0 then invalid_arg "cumalu: empty axis";
+  let pads = List.init (n - 1) (fun _ -> None) @ [ Some (Uop.sint_add sa (Sint (-1)), Sint 0) ] in
+  let pooled = Mv.pool_sint (R.pad_filled (transpose u axis (-1)) pads (identity_element op u.dtype)) [ sa ] in
   let r = match op with
     | Ops.Add -> R.sum ~axis:[ -1 ] pooled
     | Ops.Max -> R.max ~axis:[ -1 ] pooled
@@ -85,6 +85,15 @@ let arange_gen ?dtype ~start ~stop ~step () =
 (* tinygrad OpMixin.arange(start, stop, step) on ints *)
 let arange ?(start = 0) ?(step = 1) ?dtype stop = arange_gen ?dtype ~start:(ci start) ~stop:(ci stop) ~step:(ci step) ()
 
+(* tinygrad OpMixin.arange(n) with a possibly symbolic [n] (0, 1, ... n-1 in the default int) *)
+let arange_sint (n : sint) =
+  match n with
+  | Sint n -> arange n
+  | Suop _ ->
+    let dtype = Dtype.default_int () in
+    let ones = Mv.expand (Mv.reshape (const ~dtype (ci 1)) [ Sint 1 ]) [ n ] in
+    Uop.cast dtype (E.add (cumalu ones 0 Ops.Add) (const (ci (-1))))
+
 (* tinygrad OpMixin.linspace *)
 let linspace ?dtype start stop steps =
   if steps < 0 then invalid_arg "linspace: number of steps must be non-negative";
@@ -102,17 +111,17 @@ let eye ?m ?dtype n =
   Uop.cast out_dtype (E.eq (Mv.unsqueeze (arange n) (-1)) (arange m_))
 
 (* tinygrad OpMixin._tri *)
-let tri r c diagonal = E.le (E.add (Mv.unsqueeze (arange r) (-1)) (const_int diagonal)) (arange c)
+let tri r c diagonal = E.le (E.add (Mv.unsqueeze (arange_sint r) (-1)) (const_int diagonal)) (arange_sint c)
 
 (* tinygrad OpMixin.triu *)
 let triu ?(diagonal = 0) u =
-  let sh = Mv.ishape u in let n = List.length sh in
+  let sh = shape u in let n = List.length sh in
   if n < 2 then invalid_arg "triu: needs at least 2 dims";
   E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) diagonal) u (const_like_int u 0)
 
 (* tinygrad OpMixin.tril *)
 let tril ?(diagonal = 0) u =
-  let sh = Mv.ishape u in let n = List.length sh in
+  let sh = shape u in let n = List.length sh in
   if n < 2 then invalid_arg "tril: needs at least 2 dims";
   E.where (tri (List.nth sh (n - 2)) (List.nth sh (n - 1)) (diagonal + 1)) (const_like_int u 0) u
 
@@ -270,8 +279,10 @@ let rec argmax ?axis ?(keepdim = false) u =
   | None -> argmax ~axis:0 ~keepdim (Mv.flatten u)
   | Some axis ->
     let axis = resolve_dim u axis in
-    let sh = Mv.ishape u in
-    let n = List.nth sh axis in
+    let sh = shape u in
+    let n = match List.nth sh axis with
+      | Sint n -> n
+      | Suop _ -> invalid_arg (Printf.sprintf "argmax: symbolic axis %d of %s" axis (shape_str sh)) in
     let m = E.eq u (R.max ~axis:[ axis ] ~keepdim:true u) in
     let idx = E.mul m (reshape (arange ~start:n ~step:(-1) 0) (n :: List.init (List.length sh - axis - 1) (fun _ -> 1))) in
     Uop.cast Dtype.Int32 (E.sub (const_int n) (R.max ~axis:[ axis ] ~keepdim idx))
@@ -284,14 +295,15 @@ let argmin ?axis ?keepdim u = argmax ?axis ?keepdim (E.inverse u)
 (* tinygrad OpMixin._split_cumalu: a two-stage scan for long axes *)
 let split_cumalu u axis op =
   let axis = resolve_dim u axis in
-  let sh = Mv.ishape u in
-  if sh = [] || List.mem 0 sh then (if op == Ops.Add then Uop.cast (R.sum u).dtype u else u)
+  let sh = shape u in
+  if sh = [] || List.mem (Sint 0) sh then (if op == Ops.Add then Uop.cast (R.sum u).dtype u else u)
   else begin
     let split = 256 in
     let value = identity_element op u.dtype in
-    let s = List.nth sh axis in
-    if s <= split * 2 then cumalu u axis op
-    else begin
+    match List.nth sh axis with
+    | Suop _ -> cumalu u axis op
+    | Sint s when s <= split * 2 -> cumalu u axis op
+    | Sint s -> begin
       let n = List.length sh in
       let chunks = cumalu (unflatten (R.pad_constant (transpose u axis (-1))
                                         (List.init (n - 1) (fun _ -> None) @ [ Some (round_up s split - s, 0) ]) value)
@@ -323,12 +335,15 @@ let gather u ~dim index =
   if ndim index <> ndim u then
     invalid_arg (Printf.sprintf "gather: self.ndim must equal index.ndim, %s vs %s" (shape_str (shape u)) (shape_str (shape index)));
   let dim = resolve_dim u dim in
-  let sh = Mv.ishape u and ish = Mv.ishape index in
-  List.iteri (fun d (s, i) -> if d <> dim && s < i then
+  let sh = shape u and ish = shape index in
+  List.iteri (fun d (s, i) -> if d <> dim && not (Mv.sle ~op:"gather" i s) then
                  invalid_arg (Printf.sprintf "gather: requires self.shape[d] >= index.shape[d] for d != dim, %s vs %s"
                                 (shape_str (shape u)) (shape_str (shape index)))) (List.combine sh ish);
-  let x = transpose (Mv.unsqueeze (shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
-  R.sum ~axis:[ -1 ] ~dtype:u.dtype (E.where (one_hot_along_dim (Mv.unsqueeze index (-1)) (List.nth sh dim)) x (const_int 0))
+  let x = transpose (Mv.unsqueeze (Mv.shrink_to u (List.mapi (fun d i -> if d <> dim then Some i else None) ish)) (-1)) (-1) dim in
+  let n = match List.nth sh dim with
+    | Sint n -> n
+    | Suop _ -> invalid_arg (Printf.sprintf "gather: symbolic dim %d of %s" dim (shape_str sh)) in
+  R.sum ~axis:[ -1 ] ~dtype:u.dtype (E.where (one_hot_along_dim (Mv.unsqueeze index (-1)) n) x (const_int 0))
 
 (* ---------- pooling and convolution ---------- *)
 
@@ -391,9 +406,13 @@ let max_pool2d ?(kernel_size = [ 2; 2 ]) ?stride ?(dilation = [ 1 ]) ?(padding =
 
 (* tinygrad OpMixin.conv2d (any number of spatial dims; no IMAGE / WINO paths) *)
 let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding = [ 0 ]) ?dtype u weight =
-  let xs = Mv.ishape u and ws = Mv.ishape weight in
+  (* the batch and spatial dims of the input may be symbolic *)
+  let xs = shape u and ws = Mv.ishape weight in
   if List.length xs < 2 || List.length ws < 2 then invalid_arg "conv2d: input and weight need at least 2 dims";
-  let bs = List.nth xs 0 and cin_ = List.nth xs 1 and cout = List.nth ws 0 and cin = List.nth ws 1 in
+  let cin_ = match List.nth xs 1 with
+    | Sint c -> c
+    | Suop _ -> invalid_arg (Printf.sprintf "conv2d: symbolic channel dim in %s" (shape_str xs)) in
+  let bs = List.nth xs 0 and cout = List.nth ws 0 and cin = List.nth ws 1 in
   let hw = Helpers.drop 2 ws in
   let nhw = List.length hw in
   let padding_ = resolve_pool_pads padding nhw in
@@ -405,14 +424,15 @@ let conv2d ?bias ?(groups = 1) ?(stride = [ 1 ]) ?(dilation = [ 1 ]) ?(padding =
       (R.pad_constant u (List.init (List.length xs - nhw) (fun _ -> Some (0, 0)) @ List.map Option.some (flat_to_grouped padding_)) (Dtype.F 0.))
       hw in
   let rcout = cout / groups in
-  let xsh = Mv.ishape x in
+  let xsh = shape x in
   let oyx = Helpers.take (List.length xsh - 2 - nhw) (Helpers.drop 2 xsh) in
   let no = List.length oyx in
-  let x = reshape x ([ bs; groups; cin; 1 ] @ oyx @ hw) in
-  let x = expand x ([ bs; groups; cin; rcout ] @ oyx @ hw) in
+  let x = Mv.reshape x ([ bs ] @ dims [ groups; cin; 1 ] @ oyx @ dims hw) in
+  let x = Mv.expand x ([ bs ] @ dims [ groups; cin; rcout ] @ oyx @ dims hw) in
   let x = Mv.permute x ([ 0; 1; 3 ] @ List.init no (fun i -> 4 + i) @ [ 2 ] @ List.init nhw (fun i -> 4 + no + i)) in
   let w = reshape weight ([ 1; groups; rcout ] @ List.init no (fun _ -> 1) @ [ cin ] @ hw) in
-  let ret = reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w)) ([ bs; cout ] @ oyx) in
+  let ret = Mv.reshape (R.sum ~axis:(List.init (1 + no) (fun i -> -1 - i)) ~keepdim:true ?dtype (E.mul x w))
+      ([ bs; Sint cout ] @ oyx) in
   match bias with None -> ret | Some b -> E.add ret (reshape b ([ 1; -1 ] @ List.init nhw (fun _ -> 1)))
 
 (* ---------- normalization ---------- *)

@@ -17,6 +17,9 @@ val arange_gen : ?dtype:Dtype.t -> start:Dtype.const -> stop:Dtype.const -> step
 (** [arange ?start ?step stop] on ints. tinygrad [OpMixin.arange]. *)
 val arange : ?start:int -> ?step:int -> ?dtype:Dtype.t -> int -> Uop.t
 
+(** [arange_sint n]: [0, 1, ... n-1] in the default int for a possibly symbolic [n]. tinygrad [OpMixin.arange(n)]. *)
+val arange_sint : Uop.sint -> Uop.t
+
 (** [linspace start stop steps], inclusive. tinygrad [OpMixin.linspace]. *)
 val linspace : ?dtype:Dtype.t -> float -> float -> int -> Uop.t
 
