@@ -59,7 +59,7 @@ let tokenizer a =
   | Some vocab, Some merges -> Some (Bpe.load ~vocab ~merges)
   | _ -> None
 
-let () =
+let main () =
   let a = parse_args () in
   Option.iter Tensor.manual_seed a.seed;
   Printf.printf "using %s backend\n%!" (Device.default ());
@@ -91,3 +91,6 @@ let () =
     Printf.printf "run %d: %d tokens from a %d-token prompt in %.3f s, %.2f tok/s (%d kernels)\n%!" run a.count
       (List.length prompt) dt (float_of_int a.count /. dt) (Global_counters.kernel_count ())
   done
+
+let () =
+  try main () with Invalid_argument msg -> prerr_endline ("error: " ^ msg); exit 2
