@@ -17,7 +17,7 @@ CUDA_LIB := $(shell ocamlfind query cudajit.cuda >/dev/null 2>&1 && echo src/run
 
 build: deps
 	dune build @install $(CUDA_LIB) test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe bench/bench_ops.exe examples/demo.exe examples/beautiful_mnist.exe \
-	  examples/readme_example.exe examples/train_mlp.exe docs/gen_tour.exe test/fuzz/fuzz_runner.exe
+	  examples/readme_example.exe examples/train_mlp.exe docs/gen_tour.exe test/fuzz/fuzz_runner.exe examples/gpt2.exe
 	@if [ -n "$(CUDA_LIB)" ]; then cd _build/default/src/runtime/cuda && \
 	  sh $(CURDIR)/src/runtime/cuda/link_plugin.sh tinygrad_cuda_plugin.cmxs tinygrad_cuda.cmxa; fi
 
@@ -83,6 +83,12 @@ bench: build
 # a quick smoke run of the same (3 reps, small sizes, default opts only)
 bench-quick: build
 	BENCH_QUICK=1 PYTHON=$(PYTHON) python3 bench/compare.py --ours _build/default/bench/bench_ops.exe --modes default
+
+# GPT-2 generation speed on a random GPT-2-small checkpoint (made in $TMPDIR when missing): this port, tinygrad 0.14.0 and
+# torch's HF generate, one fresh process each (GPT2_ARGS: --count, --prompt-len, --repeat, --only, --model)
+GPT2_ARGS ?=
+bench-gpt2: build
+	python3 bench/gpt2_compare.py --python $(PYTHON) $(GPT2_ARGS)
 
 # micro benchmarks: symbolic simplifier, kernel launch overhead and the thread pool, scheduler (side by side with
 # tinygrad when PYTHON imports it)
