@@ -67,7 +67,7 @@ let attention ?(keep = []) a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~
       [| s bsz; stop; s a.n_heads; s a.head_dim |] in
   let keys, values = if value start_pos > 0 then (cached 0, cached 1) else (xk, xv) in
   let tr t = Tensor.transpose ~dim0:1 ~dim1:2 t in
-  let out = Tensor.scaled_dot_product_attention ?mask (tr xq) (tr keys) (tr values) in
+  let out = Tensor.scaled_dot_product_attention ?attn_mask:mask (tr xq) (tr keys) (tr values) in
   Nn.Linear.forward a.c_proj (Tensor.reshape (tr out) [| bsz; seqlen; a.dim |])
 
 (* tinygrad: examples/gpt2.py TransformerBlock.__call__ (with FeedForward) *)
