@@ -1,5 +1,5 @@
 (* The golden corpus's first_milestone programs (/work/shared/golden/corpus/<id>/desc.txt, "python source"),
-   written with the OCaml Tensor API (API.md names). The programs that need the nn-style functions
+   written with the OCaml Tensor API (tensor.mli). The programs that need the nn-style functions
    (matmul, softmax, conv2d, getitem, ...) are in Corpus_programs_ops. Each program gets its inputs by name (the in_<name>.npy
    tensors, already realized) and returns its outputs in order. The tinygrad source is quoted above each one. *)
 

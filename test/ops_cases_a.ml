@@ -2,7 +2,7 @@
    (tinygrad test/backend/test_ops.py, the tinygrad lambda of each helper call), keyed by test function name.
    [fun cl i xs]: the closure, the helper call's index within the test function, the inputs. Python literals:
    an int is [si] (a weak int CONST), a float is [sf] (a weak float CONST); where a float literal meets an int
-   tensor, [pyf] keeps tinygrad's promotion to float (Tensor.scalar would act as an int there, see API.md). *)
+   tensor, [pyf] builds the binary op on the UOps with the float literal, as tinygrad's [ufix] does. *)
 
 open Tinygrad.Compiler
 module T = Tensor
