@@ -30,7 +30,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # cpu_tinygrad (not in the default --modes): our default opts with CPU_OPT=tinygrad, tinygrad 0.14.0's CPU kernels
 # (tinygrad has no such knob: its column is its plain default)
 MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "cpu_tinygrad": {"BEAM": "0", "CPU_OPT": "tinygrad"}}
-ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048", "softmax",
+ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048",
+         "gemv_kn_768_2304", "gemv_nk_768_2304", "gemv_kn_768_3072", "gemv_nk_768_3072", "gemv_kn_3072_768",
+         "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
          "dispatch_jit"]
 DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x4096",

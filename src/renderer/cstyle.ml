@@ -461,9 +461,10 @@ let clang_render_vector_prefix lang dt count =
     if Helpers.aligned.value <> 0 && not (Dtype.is_bool dt) then
       let n = Dtype.itemsize dt * count in
       let rec p2 k = if 2 * k <= n then p2 (2 * k) else k in
-      (* not in tinygrad: CPU_OPT=fast renders vectors wider than float4; they are assumed 16-byte aligned only
-         (what buffer views guarantee), so clang loads them with unaligned moves *)
-      match Helpers.cpu_opt.value with Helpers.Cpu_fast -> min 16 (p2 1) | Helpers.Cpu_tinygrad -> p2 1
+      (* not in tinygrad: under CPU_OPT=fast vectors are assumed aligned to their element only: float32 accesses
+         coalesce at any offset (late/coalesce.ml) and buffer views guarantee no more, so clang loads them with
+         unaligned moves *)
+      match Helpers.cpu_opt.value with Helpers.Cpu_fast -> Dtype.itemsize dt | Helpers.Cpu_tinygrad -> p2 1
     else 1 in
   let vec = render_dtype_full ~sz:count ~addrspace:(Some Dtype.Reg) lang dt in
   Printf.sprintf "typedef %s %s __attribute__((aligned(%d),ext_vector_type(%d)));" (render_dtype lang dt) vec alignment count

@@ -190,7 +190,11 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
             ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ]
               else match cpu_float_lengths () with
                 | Some l when buf.dtype == Dtype.Float32 && device = "CPU" -> l
-                | _ -> [ 4; 2 ]), true)
+                | _ -> [ 4; 2 ]),
+             (* not in tinygrad: under CPU_OPT=fast the CPU's float32 vectors are rendered element-aligned
+                (renderer/cstyle.ml), so a group may start at any offset (an odd row stride still loads whole
+                vectors) *)
+             not (buf.dtype == Dtype.Float32 && device = "CPU" && cpu_float_lengths () <> None))
           else ([], true) in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)
