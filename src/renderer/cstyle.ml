@@ -508,6 +508,24 @@ let clang_extra_matcher : unit P.matcher =
   matcher [ cast_rule Dtype.Float64 Dtype.Float16; cast_rule Dtype.Float64 Dtype.Bfloat16; cast_rule Dtype.Bfloat16 Dtype.Float16 ]
   @@@ create_non_native_float_pats [ Dtype.Bfloat16 ] @@@ pm_manual_bf16_cast
 
+(* not in tinygrad: under CPU_OPT=fast, a kernel with no vector value (the heuristic leaves the loops of a kernel with
+   a decomposed transcendental rolled and scalar, opt/heuristic.ml) marks its reduce loops
+   [clang loop vectorize(enable)]: the pragma lets clang's loop vectorizer reorder the accumulation, which it may not
+   do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
+   Loops without a reduction are vectorized by clang unmarked. *)
+let cpu_vectorize_loops lang (uops : Uop.t list) =
+  if Helpers.cpu_opt.value = Helpers.Cpu_fast && List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
+     && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops then
+    let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
+        let x = g c "x" in
+        match x.arg with
+        | Range (_, Reduce) ->
+          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)\") for (%s %s = 0; %s < %s; %s++) {"
+                  (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+        | _ -> None) in
+    { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
+  else lang
+
 (* tinygrad: ClangRenderer(Target) *)
 let clang_renderer () : Renderer.t =
   let lang = clang_language in
@@ -521,7 +539,7 @@ let clang_renderer () : Renderer.t =
     extra_matcher = Some (P.lift clang_extra_matcher);
     (* ClangRenderer.supported_dtypes: bfloat16 only on x86/arm (assumed here), no fp8 *)
     supported_dtypes = List.filter (fun d -> not (List.memq d Dtype.fp8s)) (Renderer.base_supported_dtypes ());
-    render = (fun _ uops -> render lang uops) }
+    render = (fun _ uops -> render (cpu_vectorize_loops lang uops) uops) }
 
 (* ---------- tensor core helpers ---------- *)
 

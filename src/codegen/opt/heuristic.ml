@@ -353,7 +353,8 @@ let cpu_matvec (k : K.t) : K.t option =
   match Coalesce.cpu_float_lengths (), K.reduceop k with
   | Some (widest :: _), Some red when k.ren.device = "CPU" && not k.ren.has_local
                                      && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
-                                     && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false) ->
+                                     && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                                     && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
     let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
     let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
     let rngs = Array.of_list (K.rngs k) in
@@ -364,7 +365,8 @@ let cpu_matvec (k : K.t) : K.t option =
      | [ n ], [ out ] when full_shape_int k n >= 8 * widest
                            && unit_stride rngs.(n) (get_idx out.src.(1))
                            && List.exists (fun (b : Uop.t) -> let i = get_idx b.src.(1) in
-                                            unit_stride rngs.(n) i && not (unit_stride r i)) loads ->
+                                            unit_stride rngs.(n) i && in_backward_slice_with_self r i
+                                            && not (unit_stride r i)) loads ->
        let k = K.copy k in
        (try
           if full_shape_int k n mod widest <> 0 then ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
@@ -376,6 +378,16 @@ let cpu_matvec (k : K.t) : K.t option =
         with Opt.Kernel_opt_error _ -> None)
      | _ -> None)
   | _ -> None
+
+(* not in tinygrad: under CPU_OPT=fast, a kernel computing a transcendental that the renderer lacks (exp2, log2, sin:
+   decomposed into polynomials, codegen/decomp/transcendental.ml) gets no upcast nor unroll: upcast lanes become
+   scalar copies of the polynomial that clang does not re-vectorize (softmax's exp ran at 2 GFLOPS), where a rolled
+   scalar loop is vectorized whole by clang's loop vectorizer (its reduce loops marked for it by
+   renderer/cstyle.ml cpu_vectorize_loops) *)
+let cpu_rolled_transcendental (k : K.t) =
+  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local
+  && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op))
+       (toposort k.ast)
 
 (* tinygrad: heuristic.py hand_coded_optimizations *)
 let hand_coded_optimizations (k : K.t) : K.t =
@@ -394,7 +406,7 @@ let hand_coded_optimizations (k : K.t) : K.t =
       if K.group_for_reduces k > 0 then k
       else begin
         (* **** below this line need to be optional and benchmarked **** *)
-        let k = match cpu_register_tile k with
+        let k = if cpu_rolled_transcendental k then k else match cpu_register_tile k with
           | Some tk -> tk
           | None -> match cpu_matvec k with Some mk -> mk | None -> match cpu_vector_reduce k with
             | Some vk -> vk
