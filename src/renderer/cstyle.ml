@@ -508,13 +508,18 @@ let clang_extra_matcher : unit P.matcher =
   matcher [ cast_rule Dtype.Float64 Dtype.Float16; cast_rule Dtype.Float64 Dtype.Bfloat16; cast_rule Dtype.Bfloat16 Dtype.Float16 ]
   @@@ create_non_native_float_pats [ Dtype.Bfloat16 ] @@@ pm_manual_bf16_cast
 
-(* not in tinygrad: under CPU_OPT=fast, a kernel with no vector value (the heuristic leaves the loops of a kernel with
-   a decomposed transcendental rolled and scalar, opt/heuristic.ml) marks its reduce loops
+(* not in tinygrad: under CPU_OPT=fast, a kernel left rolled (no upcast nor unroll among its opts, no vector value:
+   what the heuristic does to a kernel with a decomposed transcendental, opt/heuristic.ml) marks its reduce loops
    [clang loop vectorize(enable)]: the pragma lets clang's loop vectorizer reorder the accumulation, which it may not
    do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
-   Loops without a reduction are vectorized by clang unmarked. *)
+   Loops without a reduction are vectorized by clang unmarked. A kernel with tinygrad's upcasts is never marked
+   (forcing the vectorizer on those loops ran beautiful_mnist's convolutions 10x slower). *)
 let cpu_vectorize_loops lang (uops : Uop.t list) =
+  let rolled (u : Uop.t) = match u.arg with
+    | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
+    | _ -> true in
   if Helpers.cpu_opt.value = Helpers.Cpu_fast && List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
+     && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops then
     let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
         let x = g c "x" in
