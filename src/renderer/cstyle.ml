@@ -517,7 +517,7 @@ let clang_extra_matcher : unit P.matcher =
    do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
    Loops without a reduction are vectorized by clang unmarked. NOOPT kernels and kernels with tinygrad's upcasts are
    never marked
-   (forcing the vectorizer on those loops ran beautiful_mnist's convolutions 10x slower). *)
+   (forcing the vectorizer on those loops ran a beautiful_mnist convolution kernel about 2x slower). *)
 let cpu_vectorize_loops lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
