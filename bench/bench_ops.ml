@@ -86,6 +86,17 @@ let () =
         let a = realized [| n; n |] and b = realized [| n; n |] in
         bench ~flops:(2. *. float_of_int (n * n * n)) name (fun () -> ignore (T.realize (T.matmul a b)))
       end) [ 256; 512; 1024; 2048 ];
+  (* matrix-vector, GPT-2 decode's shapes: x (1, k) @ w with w row-major (k, n) ("gemv_kn") or (n, k) used
+     transposed ("gemv_nk", as nn.Linear's weight); flops 2kn, the bytes read are about 4kn (the weight) *)
+  List.iter (fun (k, n) ->
+      List.iter (fun layout ->
+          let name = Printf.sprintf "gemv_%s_%d_%d" layout k n in
+          if selected name && not (quick && n > 4096) then begin
+            let x = realized [| 1; k |] in
+            let w = realized (if layout = "kn" then [| k; n |] else [| n; k |]) in
+            let f () = if layout = "kn" then T.matmul x w else T.matmul x (T.transpose w) in
+            bench ~flops:(2. *. float_of_int (k * n)) name (fun () -> ignore (T.realize (f ())))
+          end) [ "kn"; "nk" ]) [ (768, 2304); (768, 3072); (3072, 768); (768, 50257) ];
   if selected "softmax" then begin
     let a = realized [| 4096; 1024 |] in
     bench "softmax" (fun () -> ignore (T.realize (T.softmax ~axis:(-1) a)))

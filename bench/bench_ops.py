@@ -64,6 +64,14 @@ if __name__ == "__main__":
     if selected(f"matmul_{n}") and not (QUICK and n > 512):
       a, b = realized(n, n), realized(n, n)
       bench(f"matmul_{n}", lambda: (a@b).realize(), flops=2*n*n*n)
+  # matrix-vector, GPT-2 decode's shapes: x (1, k) @ w, w row-major (k, n) ("kn") or (n, k) used transposed ("nk")
+  for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257)):
+    for layout in ("kn", "nk"):
+      name = f"gemv_{layout}_{k}_{n}"
+      if selected(name) and not (QUICK and n > 4096):
+        x, w = realized(1, k), (realized(k, n) if layout == "kn" else realized(n, k))
+        bench(name, (lambda x=x, w=w: (x @ w).realize()) if layout == "kn" else (lambda x=x, w=w: (x @ w.T).realize()),
+              flops=2*k*n)
   if selected("softmax"):
     a = realized(4096, 1024)
     bench("softmax", lambda: a.softmax(axis=-1).realize())

@@ -60,6 +60,12 @@ if __name__ == "__main__":
     if selected(f"matmul_{n}") and not (QUICK and n > 512):
       a, b = rand(n, n), rand(n, n)
       bench(f"matmul_{n}", lambda: a @ b, flops=2*n*n*n)
+  for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257)):
+    for layout in ("kn", "nk"):
+      name = f"gemv_{layout}_{k}_{n}"
+      if selected(name) and not (QUICK and n > 4096):
+        x, w = rand(1, k), (rand(k, n) if layout == "kn" else rand(n, k))
+        bench(name, (lambda x=x, w=w: x @ w) if layout == "kn" else (lambda x=x, w=w: x @ w.T), flops=2*k*n)
   if selected("softmax"):
     a = rand(4096, 1024)
     bench("softmax", lambda: torch.softmax(a, dim=-1))

@@ -246,7 +246,53 @@ let test_cpu_vector_reduce () =
     List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
         same_buffers ~what:"vector reduce" noopt (run_with ~vec:8 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
 
-let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
+(* the reduce kernels (ASTs with a REDUCE) of the schedule that realizes [t] *)
+let reduce_kernels t =
+  let linear, _ = Tensor.linear_with_vars [ t ] in
+  List.filter (fun (u : Uop.t) ->
+      u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false)
+      && List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort u)) (Uop.toposort linear)
+
+let has s sub = let n = String.length sub in
+  let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0
+
+let source_with mode vec ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, vec); Bind (no_color, 1); Bind (noopt, 0) ]
+    (fun () -> Codegen.program_source (Codegen.to_program ast (Cstyle.clang_renderer ())))
+
+(* CPU_OPT=fast on x (1, 64) @ w (64, n), w row-major (a matrix-vector product along the contiguous axis of w): with
+   CPU_VEC=16 the output axis is upcast by 16 and by 8 vectors (float16 loads of a row of w), padded to a multiple of
+   128 under a gate where 16 does not divide n (300); the buffers equal the NOOPT kernel's *)
+let test_cpu_matvec () =
+  List.iter (fun n ->
+      let x = Tensor.rand [| 1; 64 |] and w = Tensor.rand [| 64; n |] in
+      ignore (Tensor.realize x); ignore (Tensor.realize w);
+      match reduce_kernels (Tensor.matmul x w) with
+      | [ ast ] ->
+        let src = source_with Helpers.Cpu_fast 16 ast in
+        check (has src "*((float16*)((data2_") "n=%d: no float16 load of w in\n%s" n src;
+        check (n mod 16 = 0 || has src "?*((float16*)") "n=%d: no gated float16 load in\n%s" n src;
+        check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16")) "n=%d: CPU_OPT=tinygrad rendered float16" n;
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what:(Printf.sprintf "matvec n=%d" n) (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
+      | l -> fail "n=%d: %d reduce kernels, expected 1" n (List.length l)) [ 256; 300 ]
+
+(* CPU_OPT=fast on sum(exp(x), axis 1) of 16x256: exp2 is decomposed into a polynomial, so the kernel gets no upcast
+   nor unroll and its reduce loop is marked for clang's loop vectorizer; CPU_OPT=tinygrad keeps tinygrad's kernel.
+   Both give the NOOPT buffers (the values of exp are checked against numpy by the ops suite). *)
+let test_cpu_rolled_transcendental () =
+  let x = Tensor.realize (Tensor.rand [| 16; 256 |]) in
+  match reduce_kernels (Tensor.sum ~axis:[ 1 ] (Tensor.exp x)) with
+  | [ ast ] ->
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "_Pragma(\"clang loop vectorize(enable)\")" && not (has fast "float4")) "CPU_OPT=fast: not a rolled marked loop\n%s" fast;
+    check (not (has tg "_Pragma")) "CPU_OPT=tinygrad: marked loop\n%s" tg;
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+        same_buffers ~what:"exp sum" noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+                          ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

@@ -461,9 +461,13 @@ let clang_render_vector_prefix lang dt count =
     if Helpers.aligned.value <> 0 && not (Dtype.is_bool dt) then
       let n = Dtype.itemsize dt * count in
       let rec p2 k = if 2 * k <= n then p2 (2 * k) else k in
-      (* not in tinygrad: CPU_OPT=fast renders vectors wider than float4; they are assumed 16-byte aligned only
+      (* not in tinygrad: under CPU_OPT=fast float32 vectors wider than float4 are assumed aligned to their
+         element only (they coalesce at any offset, late/coalesce.ml), other vectors wider than float4 to 16 bytes
          (what buffer views guarantee), so clang loads them with unaligned moves *)
-      match Helpers.cpu_opt.value with Helpers.Cpu_fast -> min 16 (p2 1) | Helpers.Cpu_tinygrad -> p2 1
+      match Helpers.cpu_opt.value with
+      | Helpers.Cpu_fast when dt == Dtype.Float32 && count > 4 -> Dtype.itemsize dt
+      | Helpers.Cpu_fast -> min 16 (p2 1)
+      | Helpers.Cpu_tinygrad -> p2 1
     else 1 in
   let vec = render_dtype_full ~sz:count ~addrspace:(Some Dtype.Reg) lang dt in
   Printf.sprintf "typedef %s %s __attribute__((aligned(%d),ext_vector_type(%d)));" (render_dtype lang dt) vec alignment count
@@ -507,6 +511,30 @@ let clang_extra_matcher : unit P.matcher =
   matcher [ cast_rule Dtype.Float64 Dtype.Float16; cast_rule Dtype.Float64 Dtype.Bfloat16; cast_rule Dtype.Bfloat16 Dtype.Float16 ]
   @@@ create_non_native_float_pats [ Dtype.Bfloat16 ] @@@ pm_manual_bf16_cast
 
+(* not in tinygrad: under CPU_OPT=fast, a kernel left rolled (no upcast nor unroll among its opts, no vector value:
+   what the heuristic does to a kernel with a decomposed transcendental, opt/heuristic.ml) marks its reduce loops
+   [clang loop vectorize(enable)]: the pragma lets clang's loop vectorizer reorder the accumulation, which it may not
+   do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
+   Loops without a reduction are vectorized by clang unmarked. NOOPT kernels and kernels with tinygrad's upcasts are
+   never marked
+   (forcing the vectorizer on those loops ran a beautiful_mnist convolution kernel about 2x slower). *)
+let cpu_vectorize_loops lang (uops : Uop.t list) =
+  let rolled (u : Uop.t) = match u.arg with
+    | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
+    | _ -> true in
+  if Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0 && List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
+     && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
+     && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops then
+    let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
+        let x = g c "x" in
+        match x.arg with
+        | Range (_, Reduce) ->
+          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)\") for (%s %s = 0; %s < %s; %s++) {"
+                  (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+        | _ -> None) in
+    { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
+  else lang
+
 (* tinygrad: ClangRenderer(Target) *)
 let clang_renderer () : Renderer.t =
   let lang = clang_language in
@@ -520,7 +548,7 @@ let clang_renderer () : Renderer.t =
     extra_matcher = Some (P.lift clang_extra_matcher);
     (* ClangRenderer.supported_dtypes: bfloat16 only on x86/arm (assumed here), no fp8 *)
     supported_dtypes = List.filter (fun d -> not (List.memq d Dtype.fp8s)) (Renderer.base_supported_dtypes ());
-    render = (fun _ uops -> render lang uops) }
+    render = (fun _ uops -> render (cpu_vectorize_loops lang uops) uops) }
 
 (* ---------- tensor core helpers ---------- *)
 

@@ -221,6 +221,26 @@ let local_groups (k : K.t) =
     end
   end
 
+(* not in tinygrad: under CPU_OPT=fast, a kernel big enough to thread whose axes no thread count divides (GPT-2's
+   vocabulary of 50,257 outputs) gets its outermost axis padded to a multiple of the thread count (a gate on that
+   axis only: padded rows load and store nothing) and threaded over it *)
+let cpu_padded_thread (k : K.t) gmax0 =
+  (* once padded (cpu_matvec), a second pad and the thread range leave a gate per lane that symbolic does not fold
+     (measured 2x slower than one thread) *)
+  let threaded = List.exists (fun (o : Opt.t) -> o.op = Opt.THREAD || o.op = Opt.PADTO) k.applied_opts in
+  match Coalesce.cpu_float_lengths (), K.axes_of k [ Weak ] with
+  | Some _, axis :: _ when k.ren.device = "CPU" && not threaded && gmax0 >= 2 ->
+    let threads = gmax0 in
+    let size = full_shape_int k axis in
+    let ops = match sprod (K.full_shape k) with Sint p -> p | Suop _ -> 0 in
+    if ops / (128 lsl 10) >= threads && size >= 4 * threads then begin
+      try
+        ignore (K.apply_opt k (opt Opt.PADTO ~axis ~arg:(Opt.Int threads)));
+        ignore (K.apply_opt k (opt Opt.THREAD ~axis ~arg:(Opt.Int threads)))
+      with Opt.Kernel_opt_error _ -> ()
+    end
+  | _ -> ()
+
 (* **** threading **** *)
 let thread_opts (k : K.t) =
   match k.ren.global_max with
@@ -239,7 +259,8 @@ let thread_opts (k : K.t) =
               with Opt.Kernel_opt_error _ -> ())
            | None -> ());
           match List.rev k.applied_opts with { Opt.op = Opt.THREAD; _ } :: _ -> true | _ -> false
-        end) [ 32; 16; 12; 8; 6; 5; 4; 3; 2 ])
+        end) [ 32; 16; 12; 8; 6; 5; 4; 3; 2 ]);
+    cpu_padded_thread k gmax0
   | _ -> ()
 
 (* ---------- the CPU branch (not in tinygrad) ---------- *)
@@ -320,6 +341,54 @@ let cpu_vector_reduce (k : K.t) : K.t option =
     end else None
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, a matrix-vector product whose matrix is contiguous along the output axis
+   (x @ W with W (k, n) row-major) gets the output axis upcast by the vector width and again by 8 vectors (fewer
+   where 8 does not divide): each step of the rolled reduce loop loads 8 whole vectors of one row of W and
+   broadcasts one element of x into 8 vector accumulators (8 FMA chains hide the FMA latency). tinygrad's unroll
+   of the reduce axis instead gathers a vector from 16 rows lane by lane (GPT-2's 768x3072 ran 20x slower). An
+   output axis that the vector width does not divide (GPT-2's vocabulary, 50,257) is padded to a multiple of the
+   tile: its last tile loads and stores under a gate. A matrix contiguous along the reduce axis (x @ W.T) is
+   cpu_vector_reduce's. *)
+let cpu_matvec (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceop k with
+  | Some (widest :: _), Some red when k.ren.device = "CPU" && not k.ren.has_local
+                                     && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
+                                     && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                                     && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
+    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+    let rngs = Array.of_list (K.rngs k) in
+    let r = rngs.(List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
+    (* one output axis (a vector times a matrix), contiguous in the output and in the matrix, whose rows run
+       along the reduce *)
+    (match K.upcastable_dims k, stores with
+     | [ n ], [ out ] when full_shape_int k n >= 8 * widest
+                           && unit_stride rngs.(n) (get_idx out.src.(1))
+                           && List.exists (fun (b : Uop.t) -> let i = get_idx b.src.(1) in
+                                            unit_stride rngs.(n) i && in_backward_slice_with_self r i
+                                            && not (unit_stride r i)) loads ->
+       let k = K.copy k in
+       (try
+          if full_shape_int k n mod widest <> 0 then ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
+          ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int widest)));
+          (match List.find_opt (fun m -> full_shape_int k n mod m = 0) [ 8; 4; 2 ] with
+           | Some m -> ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int m)))
+           | None -> ());
+          Some k
+        with Opt.Kernel_opt_error _ -> None)
+     | _ -> None)
+  | _ -> None
+
+(* not in tinygrad: under CPU_OPT=fast, a kernel computing a transcendental that the renderer lacks (exp2, log2, sin:
+   decomposed into polynomials, codegen/decomp/transcendental.ml) gets no upcast nor unroll: upcast lanes become
+   scalar copies of the polynomial that clang does not re-vectorize (softmax's exp ran at 2 GFLOPS), where a rolled
+   scalar loop is vectorized whole by clang's loop vectorizer (its reduce loops marked for it by
+   renderer/cstyle.ml cpu_vectorize_loops) *)
+let cpu_rolled_transcendental (k : K.t) =
+  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local
+  && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op))
+       (toposort k.ast)
+
 (* tinygrad: heuristic.py hand_coded_optimizations *)
 let hand_coded_optimizations (k : K.t) : K.t =
   match tensor_core_opts k with
@@ -337,9 +406,9 @@ let hand_coded_optimizations (k : K.t) : K.t =
       if K.group_for_reduces k > 0 then k
       else begin
         (* **** below this line need to be optional and benchmarked **** *)
-        let k = match cpu_register_tile k with
+        let k = if cpu_rolled_transcendental k then k else match cpu_register_tile k with
           | Some tk -> tk
-          | None -> match cpu_vector_reduce k with
+          | None -> match cpu_matvec k with Some mk -> mk | None -> match cpu_vector_reduce k with
             | Some vk -> vk
             | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
         local_groups k;
