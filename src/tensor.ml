@@ -88,8 +88,8 @@ let empty_like ?dtype x = named "empty_like" @@ fun () -> check_dtype "empty_lik
 
 (* ---------- realize ---------- *)
 
-(* tinygrad: Tensor.linear_with_vars *)
-let linear_with_vars (xs : t list) =
+(* tinygrad: Tensor.linear_with_vars; also the CALL whose arguments are the buffers the tensors see *)
+let schedule_with_call (xs : t list) =
   List.iter (fun x ->
       if Dtype.is_weak (uop x).dtype && Buffers.device (uop x) <> None then
         invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") xs;
@@ -97,14 +97,20 @@ let linear_with_vars (xs : t list) =
   Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) @@ fun () ->
   let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map_to_tensors becomes_map;
-  Schedule.create_linear_with_vars call
+  let linear, var_vals = Schedule.create_linear_with_vars call in
+  (call, linear, var_vals)
 
-(* tinygrad: Tensor.realize over several tensors *)
+(* tinygrad: Tensor.linear_with_vars *)
+let linear_with_vars (xs : t list) = let _, linear, var_vals = schedule_with_call xs in (linear, var_vals)
+
+(* tinygrad: Tensor.realize over several tensors; the schedule's internal buffers are freed once it ran (tinygrad:
+   by refcount when the schedule is dropped) *)
 let realize_all (xs : t list) =
   let to_realize = List.filter (fun x -> not (Buffers.is_virtual (uop x)) && not (Buffers.has_buffer_identity (uop x))) xs in
   if to_realize <> [] then begin
-    let linear, var_vals = linear_with_vars to_realize in
-    Realize.run_linear ~var_vals linear
+    let call, linear, var_vals = schedule_with_call to_realize in
+    Realize.run_linear ~var_vals linear;
+    if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear
   end
 
 (* tinygrad: Tensor.realize *)

@@ -19,19 +19,29 @@ let all_tensors () =
   done;
   !acc
 
+(* Python drops a dead tensor from all_tensors at once (refcounting); here the GC empties a dead tensor's slot: at
+   the next minor collection for a tensor that died young (the temporaries of an eager step), at the end of a major
+   cycle for an older one. Reading a slot with [Weak.get] while the GC is marking keeps the tensor alive for that
+   cycle, so the hot paths read slots with [Weak.check] and [Weak.get_copy], which do not: scanning the registry
+   on every realize must not keep every dead tensor alive. *)
 let register (x : t) =
-  if !reg_next >= Stdlib.Weak.length !registry then begin
-    (* Python frees a dead tensor at once (refcounting); here dead tensors (and their UOp graphs and buffers) only
-       leave the weak registry after a major collection, so finish one before compacting: without it the registry,
-       the hash-consing table and the buffers grow between collections (eager training loops) *)
-    Gc.full_major ();
-    let live = all_tensors () in
-    let n = List.length live in
-    let cap = if 2 * n > Stdlib.Weak.length !registry then 2 * Stdlib.Weak.length !registry else Stdlib.Weak.length !registry in
-    let r = Stdlib.Weak.create cap in
-    List.iteri (fun i t -> Stdlib.Weak.set r i (Some t)) live;
-    registry := r;
-    reg_next := n
+  let r = !registry in
+  if !reg_next >= Stdlib.Weak.length r then begin
+    (* compact the slots still full, growing only when more than half of them are; no collection is forced *)
+    let n = ref 0 in
+    for i = 0 to !reg_next - 1 do
+      if Stdlib.Weak.check r i then begin
+        if i <> !n then Stdlib.Weak.blit r i r !n 1;
+        incr n
+      end
+    done;
+    let cap = Stdlib.Weak.length r in
+    if 2 * !n > cap then begin
+      let r' = Stdlib.Weak.create (2 * cap) in
+      Stdlib.Weak.blit r 0 r' 0 !n;
+      registry := r'
+    end else Stdlib.Weak.fill r !n (cap - !n) None;
+    reg_next := !n
   end;
   Stdlib.Weak.set !registry !reg_next (Some x);
   incr reg_next
@@ -46,10 +56,32 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   register x;
   x
 
-(* tinygrad: _apply_map_to_tensors over the live tensors *)
+(* a tensor whose UOp is a chain of single-source views down to a BUFFER (a realized tensor, the common case among
+   the live tensors) reaches a key of the map only through that chain: checked here without the general walk *)
+let rec settled_out_of_scope keys (u : Uop.t) =
+  if Uop.Tbl.mem keys u then false
+  else match u.op with
+    | Ops.Buffer -> true
+    | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip | Ops.Bitcast ->
+      settled_out_of_scope keys u.src.(0)
+    | _ -> false
+
+(* tinygrad: _apply_map_to_tensors over the live tensors. Each slot is read as a copy (its UOp), which does not keep
+   a dead tensor alive; only a tensor whose UOp changes is read itself *)
 let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
-  if m <> [] then
-    Callify.apply_map_to_tensors ~get:(fun (x : t) -> x.uop) ~set:(fun (x : t) u -> x.uop <- u) (all_tensors ()) m
+  if m <> [] then begin
+    let keys = Uop.Tbl.create 16 in
+    List.iter (fun (k, _) -> Uop.Tbl.replace keys k ()) m;
+    let r = !registry in
+    let slots = ref [] in
+    for i = !reg_next - 1 downto 0 do
+      match Stdlib.Weak.get_copy r i with
+      | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
+      | Some _ | None -> ()
+    done;
+    Callify.apply_map_to_tensors ~get:snd
+      ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> x.uop <- u | None -> ()) !slots m
+  end
 
 let uop x = x.uop
 let set_uop x u = x.uop <- u
