@@ -10,6 +10,10 @@ type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool
 let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
 let reg_next = ref 0
 
+(* the registry is compacted when [reg_next] reaches [reg_limit]: twice the slots found full at the last compaction
+   (at least 256), so a scan of the registry costs about the number of live tensors *)
+let reg_limit = ref 256
+
 (* the live tensors, in creation order *)
 let all_tensors () =
   let r = !registry in
@@ -26,8 +30,8 @@ let all_tensors () =
    on every realize must not keep every dead tensor alive. *)
 let register (x : t) =
   let r = !registry in
-  if !reg_next >= Stdlib.Weak.length r then begin
-    (* compact the slots still full, growing only when more than half of them are; no collection is forced *)
+  if !reg_next >= !reg_limit then begin
+    (* compact the slots still full; no collection is forced *)
     let n = ref 0 in
     for i = 0 to !reg_next - 1 do
       if Stdlib.Weak.check r i then begin
@@ -35,13 +39,17 @@ let register (x : t) =
         incr n
       end
     done;
-    let cap = Stdlib.Weak.length r in
-    if 2 * !n > cap then begin
-      let r' = Stdlib.Weak.create (2 * cap) in
+    Stdlib.Weak.fill r !n (!reg_next - !n) None;
+    reg_next := !n;
+    (* many full slots: dead tensors the GC promoted wait for the end of its major cycle, which few promotions pace
+       slowly; a major slice of an eighth of the heap hurries it (the budget for finding them, not a full collection) *)
+    if !n > 256 then ignore (Gc.major_slice ((Gc.quick_stat ()).heap_words / 8));
+    reg_limit := max 256 (2 * !n);
+    if !reg_limit > Stdlib.Weak.length r then begin
+      let r' = Stdlib.Weak.create (2 * !reg_limit) in
       Stdlib.Weak.blit r 0 r' 0 !n;
       registry := r'
-    end else Stdlib.Weak.fill r !n (cap - !n) None;
-    reg_next := !n
+    end
   end;
   Stdlib.Weak.set !registry !reg_next (Some x);
   incr reg_next
@@ -75,9 +83,10 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let r = !registry in
     let slots = ref [] in
     for i = !reg_next - 1 downto 0 do
-      match Stdlib.Weak.get_copy r i with
-      | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
-      | Some _ | None -> ()
+      if Stdlib.Weak.check r i then
+        match Stdlib.Weak.get_copy r i with
+        | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
+        | Some _ | None -> ()
     done;
     Callify.apply_map_to_tensors ~get:snd
       ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> x.uop <- u | None -> ()) !slots m
