@@ -379,7 +379,8 @@ let backward ?gradient self =
   let all_uops = Uop.Tbl.create 256 in
   List.iter (fun u -> Uop.Tbl.replace all_uops u ()) (Uop.toposort (uop self));
   let tensors_need_grad =
-    List.filter (fun t -> Uop.Tbl.mem all_uops (uop t) && is_floating_point t && Buffers.device (uop t) <> None) (all_tensors ()) in
+    List.filter (fun t -> is_floating_point t && Buffers.device (uop t) <> None)
+      (Tensor_base.live_tensors_with (fun u -> Uop.Tbl.mem all_uops u)) in
   List.iter2 (fun t g ->
       if not (Uop.equal_sints (Uop.shape (uop g)) (Uop.shape (uop t))) then
         invalid_arg (Printf.sprintf "backward: grad shape must match tensor shape, %s != %s"

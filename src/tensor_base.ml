@@ -11,8 +11,8 @@ let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
 let reg_next = ref 0
 
 (* the registry is compacted when [reg_next] reaches [reg_limit]: twice the slots found full at the last compaction
-   (at least 256), so a scan of the registry costs about the number of live tensors *)
-let reg_limit = ref 256
+   (at least 1024), so a scan of the registry costs about the number of live tensors *)
+let reg_limit = ref 1024
 
 (* the live tensors, in creation order *)
 let all_tensors () =
@@ -23,31 +23,49 @@ let all_tensors () =
   done;
   !acc
 
-(* Python drops a dead tensor from all_tensors at once (refcounting); here the GC empties a dead tensor's slot: at
-   the next minor collection for a tensor that died young (the temporaries of an eager step), at the end of a major
-   cycle for an older one. Reading a slot with [Weak.get] while the GC is marking keeps the tensor alive for that
-   cycle, so the hot paths read slots with [Weak.check] and [Weak.get_copy], which do not: scanning the registry
-   on every realize must not keep every dead tensor alive. *)
-let register (x : t) =
+(* the live tensors whose UOp satisfies [p], in creation order; a slot is read as a copy first, so the tensors that
+   do not match are not kept alive by the scan (see [register]) *)
+let live_tensors_with (p : Uop.t -> bool) =
   let r = !registry in
+  let acc = ref [] in
+  for i = !reg_next - 1 downto 0 do
+    if Stdlib.Weak.check r i then
+      match Stdlib.Weak.get_copy r i with
+      | Some c when p c.uop -> (match Stdlib.Weak.get r i with Some t -> acc := t :: !acc | None -> ())
+      | Some _ | None -> ()
+  done;
+  !acc
+
+(* Python drops a dead tensor from all_tensors at once (refcounting); here the GC empties a dead tensor's slot: at
+   the next minor collection for a tensor that died young, at the end of a major cycle for one the GC promoted
+   (an eager step's graph outlives several minor collections). Reading a slot with [Weak.get] while the GC is
+   marking keeps the tensor alive for that cycle, so the scans on every realize and backward read slots with
+   [Weak.check] and [Weak.get_copy], which do not. *)
+let compact () =
+  let r = !registry in
+  let n = ref 0 in
+  for i = 0 to !reg_next - 1 do
+    if Stdlib.Weak.check r i then begin
+      if i <> !n then Stdlib.Weak.blit r i r !n 1;
+      incr n
+    end
+  done;
+  Stdlib.Weak.fill r !n (!reg_next - !n) None;
+  reg_next := !n;
+  !n
+
+let register (x : t) =
   if !reg_next >= !reg_limit then begin
-    (* compact the slots still full; no collection is forced *)
-    let n = ref 0 in
-    for i = 0 to !reg_next - 1 do
-      if Stdlib.Weak.check r i then begin
-        if i <> !n then Stdlib.Weak.blit r i r !n 1;
-        incr n
-      end
-    done;
-    Stdlib.Weak.fill r !n (!reg_next - !n) None;
-    reg_next := !n;
-    (* many full slots: dead tensors the GC promoted wait for the end of its major cycle, which few promotions pace
-       slowly; a major slice of an eighth of the heap hurries it (the budget for finding them, not a full collection) *)
-    if !n > 256 then ignore (Gc.major_slice ((Gc.quick_stat ()).heap_words / 8));
-    reg_limit := max 256 (2 * !n);
-    if !reg_limit > Stdlib.Weak.length r then begin
+    (* the budget: when more than half of the slots still hold a tensor after compaction, the GC lags behind the
+       tensors' deaths (dead promoted tensors and their lazy graphs, which every realize and backward would scan):
+       only then collect. Measured on an eager MLP step: major slices or one finished cycle (Gc.major) leave the
+       step 2-3x slower and the heap 2-3x larger than this *)
+    let n = compact () in
+    let n = if 2 * n > !reg_limit then begin Gc.full_major (); compact () end else n in
+    reg_limit := max 1024 (2 * n);
+    if !reg_limit > Stdlib.Weak.length !registry then begin
       let r' = Stdlib.Weak.create (2 * !reg_limit) in
-      Stdlib.Weak.blit r 0 r' 0 !n;
+      Stdlib.Weak.blit !registry 0 r' 0 n;
       registry := r'
     end
   end;
