@@ -82,14 +82,19 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   register x;
   x
 
-(* a tensor whose UOp is a chain of single-source views down to a BUFFER (a realized tensor, the common case among
-   the live tensors) reaches a key of the map only through that chain: checked here without the general walk *)
+(* a tensor whose UOp is a chain of views down to a BUFFER (a realized tensor, the common case among the live
+   tensors) reaches a key of the map only through that chain or the views' small shape arguments: checked here
+   without the general walk *)
+let rec no_key keys (u : Uop.t) = not (Uop.Tbl.mem keys u) && Array.for_all (no_key keys) u.src
+
 let rec settled_out_of_scope keys (u : Uop.t) =
   if Uop.Tbl.mem keys u then false
   else match u.op with
     | Ops.Buffer -> true
     | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip | Ops.Bitcast ->
-      settled_out_of_scope keys u.src.(0)
+      let n = Array.length u.src in
+      let rec args i = i >= n || (no_key keys u.src.(i) && args (i + 1)) in
+      args 1 && settled_out_of_scope keys u.src.(0)
     | _ -> false
 
 (* tinygrad: _apply_map_to_tensors over the live tensors. Each slot is read as a copy (its UOp), which does not keep
