@@ -62,8 +62,8 @@ let scalar_int ?dtype v =
 
 (* ---------- realize ---------- *)
 
-(* tinygrad: Tensor.linear_with_vars *)
-let linear_with_vars (xs : t list) =
+(* tinygrad: Tensor.linear_with_vars; also the CALL whose arguments are the buffers the tensors see *)
+let schedule_with_call (xs : t list) =
   List.iter (fun x ->
       if Dtype.is_weak (uop x).dtype && Buffers.device (uop x) <> None then
         invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") xs;
@@ -71,14 +71,20 @@ let linear_with_vars (xs : t list) =
   Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) @@ fun () ->
   let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map_to_tensors becomes_map;
-  Schedule.create_linear_with_vars call
+  let linear, var_vals = Schedule.create_linear_with_vars call in
+  (call, linear, var_vals)
 
-(* tinygrad: Tensor.realize over several tensors *)
+(* tinygrad: Tensor.linear_with_vars *)
+let linear_with_vars (xs : t list) = let _, linear, var_vals = schedule_with_call xs in (linear, var_vals)
+
+(* tinygrad: Tensor.realize over several tensors; the schedule's internal buffers are freed once it ran (tinygrad:
+   by refcount when the schedule is dropped) *)
 let realize_all (xs : t list) =
   let to_realize = List.filter (fun x -> not (Buffers.is_virtual (uop x)) && not (Buffers.has_buffer_identity (uop x))) xs in
   if to_realize <> [] then begin
-    let linear, var_vals = linear_with_vars to_realize in
-    Realize.run_linear ~var_vals linear
+    let call, linear, var_vals = schedule_with_call to_realize in
+    Realize.run_linear ~var_vals linear;
+    if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear
   end
 
 (* tinygrad: Tensor.realize *)
@@ -331,7 +337,8 @@ let backward ?gradient self =
   let all_uops = Uop.Tbl.create 256 in
   List.iter (fun u -> Uop.Tbl.replace all_uops u ()) (Uop.toposort (uop self));
   let tensors_need_grad =
-    List.filter (fun t -> Uop.Tbl.mem all_uops (uop t) && is_floating_point t && Buffers.device (uop t) <> None) (all_tensors ()) in
+    List.filter (fun t -> is_floating_point t && Buffers.device (uop t) <> None)
+      (Tensor_base.live_tensors_with (fun u -> Uop.Tbl.mem all_uops u)) in
   List.iter2 (fun t g ->
       if not (Uop.equal_sints (Uop.shape (uop g)) (Uop.shape (uop t))) then
         invalid_arg (Printf.sprintf "backward: grad shape must match tensor shape, %s != %s"

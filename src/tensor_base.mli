@@ -31,6 +31,10 @@ val set_is_param : t -> bool -> unit
 (** The live (not yet collected) tensors, in creation order. tinygrad [all_tensors]. *)
 val all_tensors : unit -> t list
 
+(** The live tensors whose UOp satisfies the predicate, in creation order; unlike {!all_tensors} the scan does not
+    keep the others alive until the GC's next cycle. *)
+val live_tensors_with : (Uop.t -> bool) -> t list
+
 (** A registered tensor around a UOp; its shape is computed so a broadcast mismatch raises now, naming [op].
     tinygrad [Tensor._apply_uop]. *)
 val wrap : ?op:string -> Uop.t -> t

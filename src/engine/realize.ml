@@ -200,6 +200,35 @@ let run_linear ?(var_vals = []) ?(input_uops = [||]) ?(update_stats = true) ?(ji
         | op -> invalid_arg ("run_linear: cannot execute a call of " ^ Ops.to_string op) in
       track_stats ~update_stats ~var_vals ~nargs:(List.length (get_call_arg_uops call)) call et) linear.src
 
+(* **************** buffer lifetime **************** *)
+
+(* the BUFFER under a call argument (a buffer, or a SHRINK/BITCAST/RESHAPE view of one) *)
+let rec arg_buffer (u : Uop.t) =
+  match u.op with
+  | Ops.Buffer -> Some u
+  | Ops.Shrink | Ops.Bitcast | Ops.Reshape -> arg_buffer u.src.(0)
+  | _ -> None
+
+(* tinygrad frees a schedule's internal buffers (the memory planner's arenas, the buffers made for a cached
+   schedule) by refcount once run_linear drops the schedule: Buffer.__del__ hands the memory to the LRUAllocator's
+   cache. Here they are freed the same way, explicitly: every buffer the LINEAR's calls use that is not under one
+   of [held] (the realize call's arguments, the buffers tensors can see) is deallocated, its memory back in the
+   allocator's cache for the next schedule *)
+let free_internal_buffers ~(held : Uop.t list) (linear : Uop.t) =
+  let keep : unit Tbl.t = Tbl.create 16 in
+  List.iter (fun u -> match arg_buffer u with Some b -> Tbl.replace keep b () | None -> ()) held;
+  Array.iter (fun (call : Uop.t) ->
+      List.iter (fun a ->
+          match arg_buffer a with
+          | Some b when not (Tbl.mem keep b) ->
+            Tbl.replace keep b ();
+            (match Buffers.find b with
+             | Some buf when buf.Device.Buffer.base_buf = None && Device.Buffer.is_allocated buf ->
+               Device.Buffer.deallocate buf;
+               Buffers.remove b
+             | _ -> ())
+          | _ -> ()) (get_call_arg_uops call)) linear.src
+
 (* **************** JIT capture (N-jit) **************** *)
 
 (* tinygrad: jit.py JitError (here so that Tensor can raise it while capturing) *)

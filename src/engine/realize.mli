@@ -28,6 +28,14 @@ val compile_linear : ?beam:int -> Uop.t -> Uop.t
 val run_linear :
   ?var_vals:(string * int) list -> ?input_uops:Uop.t array -> ?update_stats:bool -> ?jit:bool -> ?wait:bool -> Uop.t -> unit
 
+(** {1 Buffer lifetime} *)
+
+(** [free_internal_buffers ~held linear]: after [linear] ran, deallocates (into the allocator's cache) every
+    buffer its calls use that is not under one of [held], the arguments of the realize CALL: the memory planner's
+    arenas and the buffers made for the schedule, which no tensor can reach. tinygrad frees them by refcount when
+    the schedule is dropped. *)
+val free_internal_buffers : held:Uop.t list -> Uop.t -> unit
+
 (** {1 JIT capture} *)
 
 (** tinygrad [JitError] (engine/jit.py): misuse of the JIT (re-exported as [Tiny_jit.Jit_error]). *)

@@ -224,7 +224,7 @@ let pm_replace_buf : alloc_ctx P.matcher =
 (* tinygrad: transform_to_call — the big SINK of tensors -> CALL(SINK(assigns...), buffers...) and the map from
    as-built nodes to their final storage *)
 let transform_to_call (big_sink : Uop.t) : Uop.t * (Uop.t * Uop.t) list =
-  let ctx = { uop_list = Hashtbl.create 64; n_uops = 0; buffer_map = []; bases = Tbl.create 16; assigns = []; replacements = [];
+  let ctx = { uop_list = Hashtbl.create 16; n_uops = 0; buffer_map = []; bases = Tbl.create 16; assigns = []; replacements = [];
               n_replacements = 0; views = Tbl.create 4 } in
   (* same predicate as Tensor.realize *)
   Array.iter (fun x ->
@@ -251,7 +251,7 @@ let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tens
     let keys = Tbl.create 16 in
     List.iter (fun (k, _) -> Tbl.replace keys k ()) applied_map;
     (* get tensors in scope (tinygrad's topovisit with a shared cache) *)
-    let in_scope : bool Tbl.t = Tbl.create 256 in
+    let in_scope : bool Tbl.t = Tbl.create 16 in
     let visit root =
       let stack = Stack.create () in
       Stack.push (root, false) stack;

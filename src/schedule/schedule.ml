@@ -156,6 +156,7 @@ let rec resolve_linear_call ?(outer_binds = []) (linear_call : Uop.t) : Uop.t =
   let binds = !binds in
   let apply_binds (si : Uop.t) =
     if si.op == Ops.Call && si.src.(0).op == Ops.Linear then resolve_linear_call ~outer_binds:binds si
+    else if binds = [] then si
     else begin
       let subs = List.filter_map (fun v -> Option.map (fun b -> (v, b)) (List.assoc_opt (expr v) binds)) (variables si) in
       if subs = [] then si else replace si ~src:(Array.map (fun s -> P.substitute s subs) si.src)
@@ -200,10 +201,17 @@ let pm_schedule : (Uop.t -> Uop.t) P.matcher =
   P.(matcher [ rule_ctx (pat Ops.Sink ~name:"function") (fun get_kernel_graph m ->
       lower_sink_to_linear ~get_kernel_graph (get m "function")) ])
 
+(* the kernel ASTs already checked by [assert_all_same_devices] (a pure function of the hash-consed AST, run on
+   every schedule, cache hits included) *)
+let same_devices_checked : unit Tbl.t = Tbl.create 16
+
 (* tinygrad: assert_all_same_devices *)
 let assert_all_same_devices (ast : Uop.t) =
+  if Tbl.mem same_devices_checked ast then None
+  else
   let devs = Helpers.dedup (List.filter_map (fun (x : Uop.t) -> if x.op == Ops.Param then Buffers.device x else None) (toposort ast)) in
   if List.length devs >= 2 then invalid_arg ("realize: all buffers of a kernel must be on the same device: " ^ String.concat ", " devs);
+  Tbl.replace same_devices_checked ast ();
   None
 
 (* tinygrad: copy_kernel_to_copy_uop *)
@@ -240,7 +248,10 @@ let create_linear_with_vars ?(get_kernel_graph = Rangeify.get_kernel_graph) (big
   (* create copies *)
   let linear = P.graph_rewrite ~name:"create COPY kernels for SDMA" pm_copy_from_store () linear in
   (* vars used in the schedule *)
-  let used_vars = List.concat_map (fun (si : Uop.t) -> List.map expr (variables si.src.(0))) (Array.to_list linear.src) in
+  let used_vars =
+    if Array.exists Buffers.is_bound_var big_sink.src then
+      List.concat_map (fun (si : Uop.t) -> List.map expr (variables si.src.(0))) (Array.to_list linear.src)
+    else [] in
   (* get var_vals from the bound Variables in the call args *)
   let var_vals = ref [] in
   Array.iteri (fun i b ->

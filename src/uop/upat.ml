@@ -415,12 +415,13 @@ let push st n stage nn =
 
 (* tinygrad: RewriteContext.unified_rewrite *)
 let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  let replace : Uop.t Tbl.t = Tbl.create 256 in
-  let bpm_cache : Uop.t option Tbl.t = Tbl.create 64 in
-  let on_stack : unit Tbl.t = Tbl.create 256 in
+  (* small initial tables (they grow): most rewrites on the eager path see a handful of nodes *)
+  let replace : Uop.t Tbl.t = Tbl.create 16 in
+  let bpm_cache : Uop.t option Tbl.t = Tbl.create 16 in
+  let on_stack : unit Tbl.t = Tbl.create 16 in
   (* entries waiting on a node, most recent first *)
-  let waitlist : (Uop.t * int * Uop.t) list Tbl.t = Tbl.create 64 in
-  let st = { ns = Array.make 64 root; stages = Array.make 64 0; news = Array.make 64 root; sp = 0 } in
+  let waitlist : (Uop.t * int * Uop.t) list Tbl.t = Tbl.create 16 in
+  let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
   let wait x e =
     Tbl.replace waitlist x (e :: (match Tbl.find_opt waitlist x with Some l -> l | None -> [])) in
   let release n =
@@ -494,9 +495,9 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
 
 (* tinygrad: RewriteContext.walk_rewrite — single pass, no re-traversal of rewritten subtrees *)
 let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  let replace : Uop.t Tbl.t = Tbl.create 256 in
-  let bpm_cache : Uop.t option Tbl.t = Tbl.create 64 in
-  let st = { ns = Array.make 64 root; stages = Array.make 64 0; news = Array.make 64 root; sp = 0 } in
+  let replace : Uop.t Tbl.t = Tbl.create 16 in
+  let bpm_cache : Uop.t option Tbl.t = Tbl.create 16 in
+  let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
   push st root 0 root;
   while st.sp > 0 do
     st.sp <- st.sp - 1;
