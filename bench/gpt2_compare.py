@@ -48,7 +48,10 @@ def run(name, cmd, env):
   shown = [("<script>" if prev == "-c" else c) for prev, c in zip([""] + cmd, cmd)]
   print(f"--- {name}: {' '.join(shown)}", flush=True)
   st = time.perf_counter()
-  p = subprocess.run(cmd, env={**os.environ, **env}, capture_output=True, text=True)
+  full_env = {**os.environ, **env}
+  # PYTHON is also tinygrad's PYTHON device flag (an int): never pass make's on
+  full_env.pop("PYTHON", None)
+  p = subprocess.run(cmd, env=full_env, capture_output=True, text=True)
   wall = time.perf_counter() - st
   if p.returncode != 0:
     print(p.stdout[-2000:], p.stderr[-4000:])
