@@ -11,20 +11,16 @@ let to_int_exn = function
   | Suop u -> invalid_arg ("Sint.to_int_exn: symbolic value " ^ Uop.render u)
 let is_symbolic = function Sint _ -> false | Suop _ -> true
 
-(* on two ints the int result, else the simplified ALU *)
-let binop op fi a b =
-  match a, b with
-  | Sint x, Sint y -> Sint (fi x y)
-  | _ -> of_uop (Uop.alu op [ to_uop a; to_uop b ])
-
-let ( + ) = binop Ops.Add Stdlib.( + )
-let ( * ) = binop Ops.Mul Stdlib.( * )
+let ( + ) = Uop.sint_add
+let ( * ) = Uop.sint_mul
 let ( - ) a b = a + (Sint (-1) * b)
 
 (* tinygrad: sint // sint — floor division (Python's on ints, FLOORDIV on UOps) *)
 let ( / ) a b =
   if b = Sint 0 then invalid_arg ("Sint.( / ): division by zero of " ^ Uop.sint_to_string a);
-  binop Ops.Floordiv Helpers.floordiv a b
+  match a, b with
+  | Sint x, Sint y -> Sint (Helpers.floordiv x y)
+  | _ -> of_uop (Uop.alu Ops.Floordiv [ to_uop a; to_uop b ])
 
 let zint c = Z.to_int (Uop.zi c)
 let bounds = function Sint i -> (i, i) | Suop u -> (zint (Uop.vmin u), zint (Uop.vmax u))

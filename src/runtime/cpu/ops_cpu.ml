@@ -73,7 +73,8 @@ let host_alloc size zero =
       if zero then Array1.fill a '\000';
       a
     | Some [] | None ->
-      (* a miss: when the fresh memory taken since the last check passes the budget, a major slice, and look again *)
+      (* a miss: when the fresh memory taken since the last check passes the budget, a full collection (see
+         [fresh_bytes]) hands the dead tensors' buffers back, and look again *)
       fresh_bytes := !fresh_bytes + n;
       if !fresh_bytes >= max collect_bytes (2 * (Gc.quick_stat ()).heap_words * (Sys.word_size / 8)) then begin
         fresh_bytes := 0;
