@@ -508,7 +508,20 @@ let clang_extra_matcher : unit P.matcher =
   let cast_rule src_dt dst_dt =
     rule (pat Ops.Cast ~dtype:[ dst_dt ] ~src:(In_order [ var ~dtype:[ src_dt ] "x" ])) (fun c ->
         Some (Uop.cast dst_dt (Uop.cast Dtype.Float32 (get c "x")))) in
-  matcher [ cast_rule Dtype.Float64 Dtype.Float16; cast_rule Dtype.Float64 Dtype.Bfloat16; cast_rule Dtype.Bfloat16 Dtype.Float16 ]
+  (* not in tinygrad: under CPU_OPT=fast, a float cast to an unsigned int of 32 bits or fewer goes through a signed
+     int twice as wide (int for uint8/uint16): C leaves a negative float converted to an unsigned type undefined, and
+     clang's vector conversions then give lanes that change from run to run, where a signed conversion followed by an
+     unsigned one wraps modulo 2^n, as numpy and clang's scalar code do *)
+  let unsigned_rule =
+    rule (pat Ops.Cast ~dtype:[ Dtype.Uint8; Dtype.Uint16; Dtype.Uint32 ] ~src:(In_order [ var ~dtype:[ Dtype.Float16; Dtype.Bfloat16; Dtype.Float32; Dtype.Float64 ] "x" ]) ~name:"y")
+      (fun c ->
+         if Helpers.cpu_opt.value <> Helpers.Cpu_fast then None
+         else
+           let y = get c "y" in
+           let wide = if y.dtype == Dtype.Uint32 then Dtype.Int64 else Dtype.Int32 in
+           Some (Uop.cast y.dtype (Uop.cast wide (get c "x")))) in
+  matcher [ cast_rule Dtype.Float64 Dtype.Float16; cast_rule Dtype.Float64 Dtype.Bfloat16; cast_rule Dtype.Bfloat16 Dtype.Float16;
+            unsigned_rule ]
   @@@ create_non_native_float_pats [ Dtype.Bfloat16 ] @@@ pm_manual_bf16_cast
 
 (* not in tinygrad: under CPU_OPT=fast, a kernel left rolled (no upcast nor unroll among its opts, no vector value:
