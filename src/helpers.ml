@@ -147,8 +147,13 @@ let register key =
   if Hashtbl.mem registry key then failwith (Printf.sprintf "attempt to recreate ContextVar %s" key);
   Hashtbl.replace registry key ()
 
-let int_var key default = register key; { key; value = getenv key default }
-let string_var key default = register key; { key; value = getenv_str key default }
+(* every int and string knob, for [knob_values] *)
+let int_vars : int context_var list ref = ref []
+let string_vars : string context_var list ref = ref []
+
+let int_var key default = register key; let v = { key; value = getenv key default } in int_vars := v :: !int_vars; v
+let string_var key default =
+  register key; let v = { key; value = getenv_str key default } in string_vars := v :: !string_vars; v
 
 (* a second variable for a key that tinygrad reads with two defaults in two places (TC_OPT: 0 in helpers.py,
    2 in search.py's action list) *)
@@ -201,6 +206,10 @@ let target_to_string t =
 let dev_of_string s = List.map target_parse (String.split_on_char ';' s)
 
 let dev = register "DEV"; { key = "DEV"; value = dev_of_string (getenv_str "DEV" "") }
+
+(* the values of the int and string knobs and DEV, in one order: equal lists mean equal settings *)
+let knob_values () =
+  (List.map (fun v -> v.value) !int_vars, List.map (fun v -> v.value) !string_vars, dev.value)
 
 let dev_device () = match dev.value with t :: _ -> t.device | [] -> ""
 

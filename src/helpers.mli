@@ -131,6 +131,10 @@ val dev_of_string : string -> target list
 (** [DEV]: the targets asked for (one empty target when unset). *)
 val dev : target list context_var
 
+(** The current values of every knob made by {!int_var} and {!string_var}, and of {!dev}: two equal results
+    mean the same settings (CPU_OPT, a knob of its own, is not in it). *)
+val knob_values : unit -> int list * string list * target list
+
 (** The device of the first DEV target ("" when DEV is unset). *)
 val dev_device : unit -> string
 
