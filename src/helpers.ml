@@ -207,10 +207,6 @@ let dev_of_string s = List.map target_parse (String.split_on_char ';' s)
 
 let dev = register "DEV"; { key = "DEV"; value = dev_of_string (getenv_str "DEV" "") }
 
-(* the values of the int and string knobs and DEV, in one order: equal lists mean equal settings *)
-let knob_values () =
-  (List.map (fun v -> v.value) !int_vars, List.map (fun v -> v.value) !string_vars, dev.value)
-
 let dev_device () = match dev.value with t :: _ -> t.device | [] -> ""
 
 (* tinygrad: _DEV.target, the target for a device with defaults filled where not already specified *)
@@ -413,3 +409,19 @@ let replace_all ~sub ~by s =
     done;
     Buffer.contents b
   end
+
+(* ---------- the settings of every knob at once ---------- *)
+
+type knobs = { k_ints : int array; k_strings : string array; k_dev : target list; k_cpu_opt : cpu_opt }
+
+let knobs () =
+  { k_ints = Array.of_list (List.map (fun v -> v.value) !int_vars);
+    k_strings = Array.of_list (List.map (fun v -> v.value) !string_vars); k_dev = dev.value; k_cpu_opt = cpu_opt.value }
+
+(* compared knob by knob, without allocating: this runs on every realize the realize cache serves *)
+let knobs_current k =
+  let rec ints i = function [] -> i = Array.length k.k_ints | v :: r -> i < Array.length k.k_ints && v.value = k.k_ints.(i) && ints (i + 1) r in
+  let rec strs i = function
+    | [] -> i = Array.length k.k_strings
+    | (v : string context_var) :: r -> i < Array.length k.k_strings && String.equal v.value k.k_strings.(i) && strs (i + 1) r in
+  k.k_cpu_opt = cpu_opt.value && ints 0 !int_vars && strs 0 !string_vars && (dev.value == k.k_dev || dev.value = k.k_dev)

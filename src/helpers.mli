@@ -131,10 +131,6 @@ val dev_of_string : string -> target list
 (** [DEV]: the targets asked for (one empty target when unset). *)
 val dev : target list context_var
 
-(** The current values of every knob made by {!int_var} and {!string_var}, and of {!dev}: two equal results
-    mean the same settings (CPU_OPT, a knob of its own, is not in it). *)
-val knob_values : unit -> int list * string list * target list
-
 (** The device of the first DEV target ("" when DEV is unset). *)
 val dev_device : unit -> string
 
@@ -444,3 +440,14 @@ val colored : ?background:bool -> string -> string option -> string
 
 (** Python's [s.replace(sub, by)]: every occurrence of [sub] in [s], left to right ([s] when [sub] is empty). *)
 val replace_all : sub:string -> by:string -> string -> string
+
+(** {1 All the knobs at once} *)
+
+(** The values of every knob made by {!int_var} or {!string_var}, of {!dev} and of {!cpu_opt}. *)
+type knobs
+
+(** The knobs' current values. *)
+val knobs : unit -> knobs
+
+(** Whether every knob still has the value it had in [k] (no allocation). *)
+val knobs_current : knobs -> bool

@@ -11,8 +11,11 @@ let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
 let reg_next = ref 0
 
 (* the registry is compacted when [reg_next] reaches [reg_limit]: twice the slots found full at the last compaction
-   (at least 1024), so a scan of the registry costs about the number of live tensors *)
-let reg_limit = ref 1024
+   (at least 64), so a scan of the registry (every realize) costs about the number of live tensors *)
+let reg_limit = ref 64
+
+(* the collection budget: twice the slots found full at the last compaction, at least 1024 (see [register]) *)
+let gc_budget = ref 1024
 
 (* the slots found full right after the last collection: tensors that were live then *)
 let reg_settled = ref 0
@@ -60,15 +63,16 @@ let compact () =
 let register (x : t) =
   if !reg_next >= !reg_limit then begin
     (* the budget: when the slots still full after compaction exceed those found live after the last collection by
-       more than an eighth of the limit, the GC lags behind the tensors' deaths (dead promoted tensors and their lazy
+       more than an eighth of the budget, the GC lags behind the tensors' deaths (dead promoted tensors and their lazy
        graphs, which every realize and backward would scan): only then collect. Measured on an eager MLP step
        (ms/step, OCaml heap): 10.4-11.7 ms, 19 MB with an eighth; 16-17 ms, 29 MB with a half; major slices or one
        finished cycle (Gc.major) 2-3x slower; 16.8 ms, 17 MB with a collection every 1024 registrations *)
     let n = compact () in
     let n =
-      if n - !reg_settled > !reg_limit / 8 then begin Gc.full_major (); reg_settled := compact (); !reg_settled end
+      if n - !reg_settled > !gc_budget / 8 then begin Gc.full_major (); reg_settled := compact (); !reg_settled end
       else n in
-    reg_limit := max 1024 (2 * n);
+    gc_budget := max 1024 (2 * n);
+    reg_limit := max 64 (2 * n);
     if !reg_limit > Stdlib.Weak.length !registry then begin
       let r' = Stdlib.Weak.create (2 * !reg_limit) in
       Stdlib.Weak.blit !registry 0 r' 0 n;
@@ -88,13 +92,20 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   register x;
   x
 
+(* the keys of a map and the oldest key's id: a node is created after its sources, so a node older than every key
+   neither is one nor reaches one *)
+type keys = { tbl : unit Uop.Tbl.t; min_id : int }
+
+let is_key keys (u : Uop.t) = u.id >= keys.min_id && Uop.Tbl.mem keys.tbl u
+
 (* a tensor whose UOp is a chain of views down to a BUFFER (a realized tensor, the common case among the live
    tensors) reaches a key of the map only through that chain or the views' small shape arguments: checked here
    without the general walk *)
-let rec no_key keys (u : Uop.t) = not (Uop.Tbl.mem keys u) && Array.for_all (no_key keys) u.src
+let rec no_key keys (u : Uop.t) = u.id < keys.min_id || (not (Uop.Tbl.mem keys.tbl u) && Array.for_all (no_key keys) u.src)
 
 let rec settled_out_of_scope keys (u : Uop.t) =
-  if Uop.Tbl.mem keys u then false
+  if u.id < keys.min_id then true
+  else if is_key keys u then false
   else match u.op with
     | Ops.Buffer -> true
     | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip | Ops.Bitcast ->
@@ -107,8 +118,9 @@ let rec settled_out_of_scope keys (u : Uop.t) =
    a dead tensor alive; only a tensor whose UOp changes is read itself *)
 let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
   if m <> [] then begin
-    let keys = Uop.Tbl.create 16 in
-    List.iter (fun (k, _) -> Uop.Tbl.replace keys k ()) m;
+    let tbl = Uop.Tbl.create 16 in
+    List.iter (fun ((k : Uop.t), _) -> Uop.Tbl.replace tbl k ()) m;
+    let keys = { tbl; min_id = List.fold_left (fun a ((k : Uop.t), _) -> min a k.id) max_int m } in
     let r = !registry in
     let slots = ref [] in
     for i = !reg_next - 1 downto 0 do

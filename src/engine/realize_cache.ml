@@ -88,24 +88,24 @@ let normalize (root : Uop.t) : walk option =
 
 (* **************** the cache **************** *)
 
-(* the settings an entry was made under: every knob, CPU_OPT, the default dtypes and device *)
-let settings () =
-  (Helpers.knob_values (), Helpers.cpu_opt.value, Dtype.to_string (Dtype.default_float ()),
-   Dtype.to_string (Dtype.default_int ()), Device.default ())
-
-(* the entries of each setting, by key *)
-let cache : (_ * entry Tbl.t) list ref = ref []
+(* the entries of each setting of the knobs (the default dtypes and device are knobs), by key *)
+let cache : (Helpers.knobs * entry Tbl.t) list ref = ref []
 
 (* an unbounded run of new graphs empties the table of their setting when it reaches this size *)
 let max_entries = 4096
 
+(* and the settings least recently added are dropped beyond this many *)
+let max_settings = 16
+
 let clear () = cache := []
 
 let table () =
-  let s = settings () in
-  match List.assoc_opt s !cache with
-  | Some t -> t
-  | None -> let t = Tbl.create 64 in cache := (s, t) :: !cache; t
+  match List.find_opt (fun (k, _) -> Helpers.knobs_current k) !cache with
+  | Some (_, t) -> t
+  | None ->
+    let t = Tbl.create 64 in
+    cache := (Helpers.knobs (), t) :: List.filteri (fun i _ -> i < max_settings - 1) !cache;
+    t
 
 (* the realizes the cache serves: not under the JIT's capture, BEAM, DEBUG output or SCACHE=0 *)
 let usable () =
