@@ -3,12 +3,35 @@
 
 open Uop
 
-type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool }
+(* [view] is shared with the registry (see [views]), which reads it without touching the tensor *)
+type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool; view : view }
+
+(* whether the tensor's UOp is a plain view of a buffer ([plain_view]) *)
+and view = { mutable plain : bool }
+
+(* a chain of movement ops (no BITCAST) with constant shape arguments down to a BUFFER: a realized tensor, the common
+   case among the live tensors. No map of callify reaches such a UOp: its keys are the nodes callify tags (COPY,
+   CONTIGUOUS, AFTER, and the bases of the realized tensors: not movement ops, not BUFFERs) *)
+let rec plain_view (u : Uop.t) =
+  let constant (a : Uop.t) = a.op == Ops.Const && Array.length a.src = 0 in
+  match u.op with
+  | Ops.Buffer -> true
+  | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip ->
+    let n = Array.length u.src in
+    let rec args i =
+      i >= n || ((constant u.src.(i) || (u.src.(i).op == Ops.Stack && Array.for_all constant u.src.(i).src)) && args (i + 1)) in
+    args 1 && plain_view u.src.(0)
+  | _ -> false
+
+let set_uop_of x u = x.uop <- u; x.view.plain <- plain_view u
 
 (* ---------- all_tensors: tinygrad's dict of weakrefs ---------- *)
 
 let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
 let reg_next = ref 0
+
+(* the [view] of the tensor in each slot of the registry (a dead tensor's until the slot is reused) *)
+let views : view array ref = ref (Array.make 1024 { plain = true })
 
 (* the registry is compacted when [reg_next] reaches [reg_limit]: twice the slots found full at the last compaction
    (at least 64), so a scan of the registry (every realize) costs about the number of live tensors *)
@@ -52,7 +75,7 @@ let compact () =
   let n = ref 0 in
   for i = 0 to !reg_next - 1 do
     if Stdlib.Weak.check r i then begin
-      if i <> !n then Stdlib.Weak.blit r i r !n 1;
+      if i <> !n then begin Stdlib.Weak.blit r i r !n 1; !views.(!n) <- !views.(i) end;
       incr n
     end
   done;
@@ -76,10 +99,14 @@ let register (x : t) =
     if !reg_limit > Stdlib.Weak.length !registry then begin
       let r' = Stdlib.Weak.create (2 * !reg_limit) in
       Stdlib.Weak.blit !registry 0 r' 0 n;
-      registry := r'
+      registry := r';
+      let v' = Array.make (2 * !reg_limit) x.view in
+      Array.blit !views 0 v' 0 n;
+      views := v'
     end
   end;
   Stdlib.Weak.set !registry !reg_next (Some x);
+  !views.(!reg_next) <- x.view;
   incr reg_next
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
@@ -88,7 +115,7 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
-  let x = { uop = u; grad = None; is_param = true } in
+  let x = { uop = u; grad = None; is_param = true; view = { plain = plain_view u } } in
   register x;
   x
 
@@ -121,20 +148,20 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let tbl = Uop.Tbl.create 16 in
     List.iter (fun ((k : Uop.t), _) -> Uop.Tbl.replace tbl k ()) m;
     let keys = { tbl; min_id = List.fold_left (fun a ((k : Uop.t), _) -> min a k.id) max_int m } in
-    let r = !registry in
+    let r = !registry and views = !views in
     let slots = ref [] in
     for i = !reg_next - 1 downto 0 do
-      if Stdlib.Weak.check r i then
+      if not views.(i).plain then
         match Stdlib.Weak.get_copy r i with
         | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
         | Some _ | None -> ()
     done;
     Callify.apply_map_to_tensors ~get:snd
-      ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> x.uop <- u | None -> ()) !slots m
+      ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> set_uop_of x u | None -> ()) !slots m
   end
 
 let uop x = x.uop
-let set_uop x u = x.uop <- u
+let set_uop = set_uop_of
 let grad x = x.grad
 let set_grad x g = x.grad <- g
 let is_param x = x.is_param

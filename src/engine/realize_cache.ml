@@ -91,8 +91,8 @@ let normalize (root : Uop.t) : walk option =
 (* the entries of each setting of the knobs (the default dtypes and device are knobs), by key *)
 let cache : (Helpers.knobs * entry Tbl.t) list ref = ref []
 
-(* an unbounded run of new graphs empties the table of their setting when it reaches this size *)
-let max_entries = 4096
+(* a run of new structures (shapes that change on every step) empties the table of their setting at this size *)
+let max_entries = 512
 
 (* and the settings least recently added are dropped beyond this many *)
 let max_settings = 16
@@ -176,7 +176,8 @@ let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
     let t = table () in
     if Tbl.length t >= max_entries then Tbl.reset t;
     Tbl.replace t w.key e
-  | exception Not_cacheable -> ()
+  (* a realize the templates cannot describe is not filed; it ran, and it runs again the same way next time *)
+  | exception (Not_cacheable | Invalid_argument _ | Not_found | Failure _) -> ()
 
 (* **************** a hit **************** *)
 
