@@ -10,8 +10,9 @@ type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool
 and view = { mutable plain : bool }
 
 (* a chain of movement ops (no BITCAST) with constant shape arguments down to a BUFFER: a realized tensor, the common
-   case among the live tensors. No map of callify reaches such a UOp: its keys are the nodes callify tags (COPY,
-   CONTIGUOUS, AFTER, and the bases of the realized tensors: not movement ops, not BUFFERs) *)
+   case among the live tensors. A map none of whose keys is a BUFFER, a movement op or a constant does not reach such
+   a UOp: callify's maps, whose keys are the nodes callify tags (COPY, CONTIGUOUS, AFTER and the bases of the
+   realized tensors); an assign into a view maps the BUFFER itself *)
 let rec plain_view (u : Uop.t) =
   let constant (a : Uop.t) = a.op == Ops.Const && Array.length a.src = 0 in
   match u.op with
@@ -148,10 +149,12 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let tbl = Uop.Tbl.create 16 in
     List.iter (fun ((k : Uop.t), _) -> Uop.Tbl.replace tbl k ()) m;
     let keys = { tbl; min_id = List.fold_left (fun a ((k : Uop.t), _) -> min a k.id) max_int m } in
+    let skip_plain = List.for_all (fun ((k : Uop.t), _) ->
+        not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || Ops.Group.is_movement k.op)) m in
     let r = !registry and views = !views in
     let slots = ref [] in
     for i = !reg_next - 1 downto 0 do
-      if not views.(i).plain then
+      if not (skip_plain && views.(i).plain) then
         match Stdlib.Weak.get_copy r i with
         | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
         | Some _ | None -> ()

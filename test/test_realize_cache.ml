@@ -72,6 +72,18 @@ let tests : case list = [
       let z = T.add x one in
       ignore (T.realize (T.assign x (T.add x one)));
       floats ~what:"z built before the assign" [| 6.; 7.; 8. |] (T.to_float_array (T.realize z)));
+  ("pending_assigns_into_views", fun () ->
+      (* an assign into a view, not realized, is seen by every tensor on the buffer (realized ones included) *)
+      for round = 1 to 2 do
+        let c = T.realize (T.contiguous (T.mul (T.realize (t1 [| 1.; 1.; 1.; 1. |])) (T.scalar 0.))) in
+        let v = T.reshape c [| 2; 2 |] in
+        for i = 0 to 3 do
+          ignore (T.assign (T.shrink c [| (i, i + 1) |]) (t1 [| float_of_int ((10 * round) + i) |]))
+        done;
+        let r = float_of_int (10 * round) in
+        floats ~what:"the buffer after the assigns" [| r; r +. 1.; r +. 2.; r +. 3. |] (T.to_float_array c);
+        floats ~what:"a view of it" [| r; r +. 1.; r +. 2.; r +. 3. |] (T.to_float_array v)
+      done);
   ("lazy_tensors_on_a_hit_see_the_buffer", fun () ->
       let a = T.realize (t1 [| 1.; 2. |]) and b = T.realize (t1 [| 3.; 5. |]) in
       for i = 1 to 3 do
