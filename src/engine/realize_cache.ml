@@ -21,8 +21,7 @@ let rec instantiate (slots : Uop.t array) (t : tmpl) : Uop.t =
   | Rebuild (u, ts) -> replace u ~src:(Array.map (instantiate slots) ts)
 
 type entry = {
-  n_leaves : int;  (* slots [0, n_leaves): the graph's buffers, in walk order *)
-  fresh : (string * int * Dtype.t) array;  (* slots from n_leaves: the buffers each realize makes *)
+  fresh : (string * int * Dtype.t) array;  (* slots after the graph's buffers (walk order): the buffers each realize makes *)
   becomes : (int * tmpl) list;  (* the becomes map: the key's position in the walk, its value *)
   linear : tmpl;  (* the compiled LINEAR *)
   held : tmpl list;  (* the CALL's arguments, which the realize does not free *)
@@ -45,51 +44,93 @@ let placeholder (u : Uop.t) slot = replace u ~arg:(Param { (param_arg u) with sl
 let input_placeholder u k = placeholder u (-2 - (2 * k))
 let fresh_placeholder u j = placeholder u (-3 - (2 * j))
 
+(* a node of the key, in post-order: a node with no buffer below (itself, by identity), a graph buffer (its arg but
+   the slot, its size node) or another node (op, dtype, arg, tag and its sources' positions). A key is compared
+   without building UOps: hash-consing a rebuilt graph costs more than the realize it would skip *)
+type knode =
+  | Shared of Uop.t
+  | Leaf of Uop.arg * Uop.t array
+  | Node of Ops.t * Dtype.t * Uop.arg * Uop.arg * int array
+
+type key = { knodes : knode array; khash : int }
+
+module Key = struct
+  type t = key
+
+  let equal_knode a b =
+    match a, b with
+    | Shared x, Shared y -> x == y
+    | Leaf (a1, s1), Leaf (a2, s2) -> Array.for_all2 ( == ) s1 s2 && equal_arg a1 a2
+    | Node (o1, d1, a1, t1, p1), Node (o2, d2, a2, t2, p2) ->
+      o1 == o2 && d1 == d2 && p1 = p2 && equal_arg a1 a2 && equal_arg t1 t2
+    | (Shared _ | Leaf _ | Node _), _ -> false
+
+  let equal a b =
+    a.khash = b.khash && Array.length a.knodes = Array.length b.knodes && Array.for_all2 equal_knode a.knodes b.knodes
+
+  let hash k = k.khash
+end
+
+module Ktbl = Hashtbl.Make (Key)
+
 type walk = {
-  key : Uop.t;  (* the big SINK, buffers replaced by placeholders *)
+  key : key;
   leaves : Uop.t array;  (* the buffers, in walk order *)
-  nodes : Uop.t array;  (* every node, post-order *)
+  nodes : Uop.t array;  (* every node, post-order: the key's nodes *)
 }
 
-(* the graph walked in post-order (sources in order), each node rebuilt over the normalized sources; None when the
-   graph holds a node the cache does not key (a PARAM, a BUFFER that is not a graph buffer or Variable) *)
+(* the graph walked in post-order (sources in order); None when it holds a node the cache does not key (a PARAM, a
+   BUFFER that is not a graph buffer or Variable) *)
 let normalize (root : Uop.t) : walk option =
-  let memo : Uop.t Tbl.t = Tbl.create 32 in
-  let leaves = ref [] and n_leaves = ref 0 and nodes = ref [] and ok = ref true in
+  let pos : int Tbl.t = Tbl.create 64 in
+  let knodes = ref [] and n = ref 0 and h = ref 0 in
+  let leaves = ref [] and nodes = ref [] and ok = ref true in
+  (* whether the node at a position has a buffer below, by position (reversed) *)
+  let shared = ref [||] in
+  let is_shared i = !shared.(i) in
   let stack = Stack.create () in
   Stack.push (root, false) stack;
   while !ok && not (Stack.is_empty stack) do
-    let n, expanded = Stack.pop stack in
-    if not (Tbl.mem memo n) then
+    let u, expanded = Stack.pop stack in
+    if not (Tbl.mem pos u) then
       if not expanded then begin
-        Stack.push (n, true) stack;
-        for i = Array.length n.src - 1 downto 0 do
-          if not (Tbl.mem memo n.src.(i)) then Stack.push (n.src.(i), false) stack
+        Stack.push (u, true) stack;
+        for i = Array.length u.src - 1 downto 0 do
+          if not (Tbl.mem pos u.src.(i)) then Stack.push (u.src.(i), false) stack
         done
       end else begin
-        let nn = match n.op with
-          | Ops.Buffer when classify n = Input ->
-            leaves := n :: !leaves;
-            incr n_leaves;
-            input_placeholder n (!n_leaves - 1)
-          | (Ops.Buffer | Ops.Param) when classify n = Var -> n
-          | Ops.Buffer | Ops.Param -> ok := false; n
+        let kn, hk = match u.op with
+          | Ops.Buffer when classify u = Input ->
+            leaves := u :: !leaves;
+            (Leaf (Param { (param_arg u) with slot = -2 }, u.src), 7)
+          | (Ops.Buffer | Ops.Param) when classify u = Var -> (Shared u, u.id)
+          | Ops.Buffer | Ops.Param -> ok := false; (Shared u, 0)
           | _ ->
-            let src = Array.map (Tbl.find memo) n.src in
-            if Array.for_all2 ( == ) src n.src then n else replace n ~src in
-        Tbl.replace memo n nn;
-        nodes := n :: !nodes
+            let ps = Array.map (Tbl.find pos) u.src in
+            if Array.for_all is_shared ps then (Shared u, u.id)
+            else (Node (u.op, u.dtype, u.arg, u.tag, ps), Array.fold_left (fun a p -> (a * 31) + p) (Ops.value u.op) ps) in
+        if !n >= Array.length !shared then begin
+          let a = Array.make (max 64 (2 * !n)) false in
+          Array.blit !shared 0 a 0 !n;
+          shared := a
+        end;
+        !shared.(!n) <- (match kn with Shared _ -> true | Leaf _ | Node _ -> false);
+        Tbl.replace pos u !n;
+        incr n;
+        h := ((!h * 65599) + hk) land max_int;
+        knodes := kn :: !knodes;
+        nodes := u :: !nodes
       end
   done;
   if not !ok then None
   else
-    Some { key = Tbl.find memo root; leaves = Array.of_list (List.rev !leaves);
-           nodes = Array.of_list (List.rev !nodes) }
+    Some { key = { knodes = Array.of_list (List.rev !knodes); khash = !h };
+           leaves = Array.of_list (List.rev !leaves); nodes = Array.of_list (List.rev !nodes) }
 
 (* **************** the cache **************** *)
 
 (* the entries of each setting of the knobs (the default dtypes and device are knobs), by key *)
-let cache : (Helpers.knobs * entry Tbl.t) list ref = ref []
+let cache : (Helpers.knobs * entry Ktbl.t) list ref = ref []
 
 (* a run of new structures (shapes that change on every step) empties the table of their setting at this size *)
 let max_entries = 512
@@ -103,7 +144,7 @@ let table () =
   match List.find_opt (fun (k, _) -> Helpers.knobs_current k) !cache with
   | Some (_, t) -> t
   | None ->
-    let t = Tbl.create 64 in
+    let t = Ktbl.create 64 in
     cache := (Helpers.knobs (), t) :: List.filteri (fun i _ -> i < max_settings - 1) !cache;
     t
 
@@ -118,7 +159,7 @@ let lookup (big_sink : Uop.t) : lookup =
   if not (usable ()) then Not_cached
   else match normalize big_sink with
     | None -> Not_cached
-    | Some w -> (match Tbl.find_opt (table ()) w.key with Some e -> Hit (e, w) | None -> Miss w)
+    | Some w -> (match Ktbl.find_opt (table ()) w.key with Some e -> Hit (e, w) | None -> Miss w)
 
 (* **************** recording a realize **************** *)
 
@@ -167,15 +208,15 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
   let calls = Array.map call_tmpl linear.src in
   let linear = Rebuild (replace linear ~src:[||], calls) in
   let held = List.map (fun a -> fst (tmpl a)) (List.tl (Array.to_list call.src)) in
-  { n_leaves; fresh = Array.of_list (List.rev !fresh); becomes; linear; held; var_vals }
+  { fresh = Array.of_list (List.rev !fresh); becomes; linear; held; var_vals }
 
 (* records the realize of [w] when its buffers are all accounted for *)
 let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
   match make_entry w ~big_sink ~call ~becomes_map ~linear ~var_vals with
   | e ->
     let t = table () in
-    if Tbl.length t >= max_entries then Tbl.reset t;
-    Tbl.replace t w.key e
+    if Ktbl.length t >= max_entries then Ktbl.reset t;
+    Ktbl.replace t w.key e
   (* a realize the templates cannot describe is not filed; it ran, and it runs again the same way next time *)
   | exception (Not_cacheable | Invalid_argument _ | Not_found | Failure _) -> ()
 
@@ -184,12 +225,10 @@ let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
 (* runs a cached realize on the walk's buffers and new ones: the becomes map is applied to the tensors
    ([apply_map]), the LINEAR is run, the internal buffers are freed *)
 let run (e : entry) (w : walk) ~(apply_map : (Uop.t * Uop.t) list -> unit) =
-  let slots = Array.make (e.n_leaves + Array.length e.fresh) w.key in
-  Array.blit w.leaves 0 slots 0 e.n_leaves;
-  Array.iteri (fun j (d, size, dtype) -> slots.(e.n_leaves + j) <- Buffers.new_buffer d size dtype) e.fresh;
+  let slots = Array.append w.leaves (Array.map (fun (d, size, dtype) -> Buffers.new_buffer d size dtype) e.fresh) in
   apply_map (List.map (fun (i, v) -> (w.nodes.(i), instantiate slots v)) e.becomes);
   let linear = instantiate slots e.linear in
   Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;
   Realize.free_internal_buffers ~held:(List.map (instantiate slots) e.held) linear
 
-let length () = List.fold_left (fun n (_, t) -> n + Tbl.length t) 0 !cache
+let length () = List.fold_left (fun n (_, t) -> n + Ktbl.length t) 0 !cache
