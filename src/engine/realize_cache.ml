@@ -1,8 +1,8 @@
 (* Not in tinygrad: the realize cache. tinygrad runs callify (transform_to_call) on every realize and caches the
    schedule after it, keyed by the CALL whose buffers are PARAMs (schedule_cache). Here a realize whose tensor graph
    has the structure of an earlier one, buffers aside, skips callify, scheduling, memory planning and lowering: the
-   cache is keyed by the big SINK with its buffers replaced by placeholders (numbered in walk order) and by the
-   knobs, and holds the compiled LINEAR, the becomes map and the Variable values as templates over slots, which a
+   cache is keyed by the big SINK's post-order with its buffers described by dtype, device and size only (their
+   places in the walk number them) and by the knobs, and holds the compiled LINEAR, the becomes map and the Variable values as templates over slots, which a
    hit fills with the new graph's buffers and with new buffers where the first realize made new ones. The cache
    holds no buffer: templates and keys have placeholders where buffers were. *)
 
