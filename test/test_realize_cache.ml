@@ -120,7 +120,8 @@ let tests : case list = [
       let run () = T.to_float_array (T.realize (T.mul (T.add a b) (T.scalar 3.))) in
       floats ~what:"default" [| 15.; 15.; 15.; 15. |] (run ());
       let n = added (fun () ->
-          Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> floats ~what:"NOOPT" [| 15.; 15.; 15.; 15. |] (run ()))) in
+          Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () ->
+              floats ~what:"NOOPT" [| 15.; 15.; 15.; 15. |] (run ()))) in
       check (n >= 1) "a realize under NOOPT is filed apart from the default one");
   ("keeps_no_buffer_alive", fun () ->
       (* a structure no other test realizes: the first step files it, the second hits *)

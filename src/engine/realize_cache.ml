@@ -2,9 +2,10 @@
    schedule after it, keyed by the CALL whose buffers are PARAMs (schedule_cache). Here a realize whose tensor graph
    has the structure of an earlier one, buffers aside, skips callify, scheduling, memory planning and lowering: the
    cache is keyed by the big SINK's post-order with its buffers described by dtype, device and size only (their
-   places in the walk number them) and by the knobs, and holds the compiled LINEAR, the becomes map and the Variable values as templates over slots, which a
-   hit fills with the new graph's buffers and with new buffers where the first realize made new ones. The cache
-   holds no buffer: templates and keys have placeholders where buffers were. *)
+   places in the walk number them) and by the knobs, and holds the compiled LINEAR, the becomes map and the
+   Variable values as templates over slots, which a hit fills with the new graph's buffers and with new buffers
+   where the first realize made new ones. The cache holds no buffer: templates and keys have placeholders where
+   buffers were. *)
 
 open Uop
 
@@ -21,7 +22,8 @@ let rec instantiate (slots : Uop.t array) (t : tmpl) : Uop.t =
   | Rebuild (u, ts) -> replace u ~src:(Array.map (instantiate slots) ts)
 
 type entry = {
-  fresh : (string * int * Dtype.t) array;  (* slots after the graph's buffers (walk order): the buffers each realize makes *)
+  (* the slots after the graph's buffers (walk order): the buffers each realize makes *)
+  fresh : (string * int * Dtype.t) array;
   becomes : (int * tmpl) list;  (* the becomes map: the key's position in the walk, its value *)
   linear : tmpl;  (* the compiled LINEAR *)
   held : tmpl list;  (* the CALL's arguments, which the realize does not free *)
@@ -30,7 +32,8 @@ type entry = {
 
 (* **************** the key: the graph with placeholders for buffers **************** *)
 
-(* a graph buffer (callify's pm_replace_buf makes it a PARAM), a Variable, or another BUFFER (the cache is not used) *)
+(* a graph buffer (callify's pm_replace_buf makes it a PARAM), a Variable, or another BUFFER (the cache is not
+   used) *)
 type leaf = Input | Var | Other
 
 let classify (u : Uop.t) =
@@ -66,7 +69,8 @@ module Key = struct
     | (Shared _ | Leaf _ | Node _), _ -> false
 
   let equal a b =
-    a.khash = b.khash && Array.length a.knodes = Array.length b.knodes && Array.for_all2 equal_knode a.knodes b.knodes
+    a.khash = b.khash && Array.length a.knodes = Array.length b.knodes
+    && Array.for_all2 equal_knode a.knodes b.knodes
 
   let hash k = k.khash
 end
@@ -108,7 +112,8 @@ let normalize (root : Uop.t) : walk option =
           | _ ->
             let ps = Array.map (Tbl.find pos) u.src in
             if Array.for_all is_shared ps then (Shared u, u.id)
-            else (Node (u.op, u.dtype, u.arg, u.tag, ps), Array.fold_left (fun a p -> (a * 31) + p) (Ops.value u.op) ps) in
+            else
+              (Node (u.op, u.dtype, u.arg, u.tag, ps), Array.fold_left (fun a p -> (a * 31) + p) (Ops.value u.op) ps) in
         if !n >= Array.length !shared then begin
           let a = Array.make (max 64 (2 * !n)) false in
           Array.blit !shared 0 a 0 !n;
@@ -150,7 +155,8 @@ let table () =
 
 (* the realizes the cache serves: not under the JIT's capture, BEAM, DEBUG output or SCACHE=0 *)
 let usable () =
-  (!Realize.capturing = [] || Helpers.capturing.value = 0) && Helpers.beam.value = 0 && Helpers.debug.value = 0 && Helpers.scache.value <> 0
+  (!Realize.capturing = [] || Helpers.capturing.value = 0)
+  && Helpers.beam.value = 0 && Helpers.debug.value = 0 && Helpers.scache.value <> 0
 
 type lookup = Hit of entry * walk | Miss of walk | Not_cached
 
@@ -191,8 +197,11 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
         | (Ops.Buffer | Ops.Param), None when classify u <> Var -> raise Not_cacheable
         | _ ->
           let srcs = Array.map tmpl u.src in
-          if Array.for_all (fun (t, _) -> match t with Same _ -> true | Slot _ | Rebuild _ -> false) srcs then (Same u, u)
-          else (Rebuild (replace u ~src:(Array.map snd srcs), Array.map fst srcs), replace u ~src:(Array.map snd srcs)) in
+          if Array.for_all (fun (t, _) -> match t with Same _ -> true | Slot _ | Rebuild _ -> false) srcs then
+            (Same u, u)
+          else
+            let u' = replace u ~src:(Array.map snd srcs) in
+            (Rebuild (u', Array.map fst srcs), u') in
       Tbl.replace memo u r;
       r in
   let position : int Tbl.t = Tbl.create 64 in
@@ -225,7 +234,8 @@ let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
 (* runs a cached realize on the walk's buffers and new ones: the becomes map is applied to the tensors
    ([apply_map]), the LINEAR is run, the internal buffers are freed *)
 let run (e : entry) (w : walk) ~(apply_map : (Uop.t * Uop.t) list -> unit) =
-  let slots = Array.append w.leaves (Array.map (fun (d, size, dtype) -> Buffers.new_buffer d size dtype) e.fresh) in
+  let fresh = Array.map (fun (d, size, dtype) -> Buffers.new_buffer d size dtype) e.fresh in
+  let slots = Array.append w.leaves fresh in
   apply_map (List.map (fun (i, v) -> (w.nodes.(i), instantiate slots v)) e.becomes);
   let linear = instantiate slots e.linear in
   Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;

@@ -1,7 +1,8 @@
 (** The realize cache (not in tinygrad): a realize whose tensor graph has the structure of an earlier one, buffers
     aside, reuses that realize's compiled LINEAR, becomes map and Variable values, skipping callify, scheduling,
     memory planning and lowering. Keyed by the big SINK's structure, its buffers described by dtype, device and
-    size only, and by the knobs; it holds no buffer. Used by [Tensor.realize] outside the JIT's capture, with BEAM=0, DEBUG=0 and SCACHE on. *)
+    size only, and by the knobs; it holds no buffer. Used by [Tensor.realize] outside the JIT's capture, with
+    BEAM=0, DEBUG=0 and SCACHE on. *)
 
 (** A cached realize. *)
 type entry
