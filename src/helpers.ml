@@ -147,8 +147,13 @@ let register key =
   if Hashtbl.mem registry key then failwith (Printf.sprintf "attempt to recreate ContextVar %s" key);
   Hashtbl.replace registry key ()
 
-let int_var key default = register key; { key; value = getenv key default }
-let string_var key default = register key; { key; value = getenv_str key default }
+(* every int and string knob, for [knob_values] *)
+let int_vars : int context_var list ref = ref []
+let string_vars : string context_var list ref = ref []
+
+let int_var key default = register key; let v = { key; value = getenv key default } in int_vars := v :: !int_vars; v
+let string_var key default =
+  register key; let v = { key; value = getenv_str key default } in string_vars := v :: !string_vars; v
 
 (* a second variable for a key that tinygrad reads with two defaults in two places (TC_OPT: 0 in helpers.py,
    2 in search.py's action list) *)
@@ -404,3 +409,19 @@ let replace_all ~sub ~by s =
     done;
     Buffer.contents b
   end
+
+(* ---------- the settings of every knob at once ---------- *)
+
+type knobs = { k_ints : int array; k_strings : string array; k_dev : target list; k_cpu_opt : cpu_opt }
+
+let knobs () =
+  { k_ints = Array.of_list (List.map (fun v -> v.value) !int_vars);
+    k_strings = Array.of_list (List.map (fun v -> v.value) !string_vars); k_dev = dev.value; k_cpu_opt = cpu_opt.value }
+
+(* compared knob by knob, without allocating: this runs on every realize the realize cache serves *)
+let knobs_current k =
+  let rec ints i = function [] -> i = Array.length k.k_ints | v :: r -> i < Array.length k.k_ints && v.value = k.k_ints.(i) && ints (i + 1) r in
+  let rec strs i = function
+    | [] -> i = Array.length k.k_strings
+    | (v : string context_var) :: r -> i < Array.length k.k_strings && String.equal v.value k.k_strings.(i) && strs (i + 1) r in
+  k.k_cpu_opt = cpu_opt.value && ints 0 !int_vars && strs 0 !string_vars && (dev.value == k.k_dev || dev.value = k.k_dev)

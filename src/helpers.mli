@@ -440,3 +440,14 @@ val colored : ?background:bool -> string -> string option -> string
 
 (** Python's [s.replace(sub, by)]: every occurrence of [sub] in [s], left to right ([s] when [sub] is empty). *)
 val replace_all : sub:string -> by:string -> string -> string
+
+(** {1 All the knobs at once} *)
+
+(** The values of every knob made by {!int_var} or {!string_var}, of {!dev} and of {!cpu_opt}. *)
+type knobs
+
+(** The knobs' current values. *)
+val knobs : unit -> knobs
+
+(** Whether every knob still has the value it had in [k] (no allocation). *)
+val knobs_current : knobs -> bool

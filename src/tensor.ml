@@ -63,28 +63,36 @@ let scalar_int ?dtype v =
 (* ---------- realize ---------- *)
 
 (* tinygrad: Tensor.linear_with_vars; also the CALL whose arguments are the buffers the tensors see *)
-let schedule_with_call (xs : t list) =
-  List.iter (fun x ->
-      if Dtype.is_weak (uop x).dtype && Buffers.device (uop x) <> None then
-        invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") xs;
-  let big_sink = Uop.sink (List.map uop xs) in
+let schedule_sink_with_call (big_sink : Uop.t) =
+  Array.iter (fun (u : Uop.t) ->
+      if Dtype.is_weak u.dtype && Buffers.device u <> None then
+        invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") big_sink.src;
   Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) @@ fun () ->
   let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map_to_tensors becomes_map;
   let linear, var_vals = Schedule.create_linear_with_vars call in
-  (call, linear, var_vals)
+  (call, becomes_map, linear, var_vals)
 
 (* tinygrad: Tensor.linear_with_vars *)
-let linear_with_vars (xs : t list) = let _, linear, var_vals = schedule_with_call xs in (linear, var_vals)
+let linear_with_vars (xs : t list) =
+  let _, _, linear, var_vals = schedule_sink_with_call (Uop.sink (List.map uop xs)) in (linear, var_vals)
 
 (* tinygrad: Tensor.realize over several tensors; the schedule's internal buffers are freed once it ran (tinygrad:
    by refcount when the schedule is dropped) *)
 let realize_all (xs : t list) =
   let to_realize = List.filter (fun x -> not (Buffers.is_virtual (uop x)) && not (Buffers.has_buffer_identity (uop x))) xs in
   if to_realize <> [] then begin
-    let call, linear, var_vals = schedule_with_call to_realize in
-    Realize.run_linear ~var_vals linear;
-    if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear
+    let big_sink = Uop.sink (List.map uop to_realize) in
+    match Realize_cache.lookup big_sink with
+    | Realize_cache.Hit (entry, walk) -> Realize_cache.run entry walk ~apply_map:apply_map_to_tensors
+    | (Realize_cache.Miss _ | Realize_cache.Not_cached) as l ->
+      let call, becomes_map, linear, var_vals = schedule_sink_with_call big_sink in
+      let linear = Realize.compile_linear linear in
+      Realize.run_linear ~jit:true ~var_vals linear;
+      if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear;
+      (match l with
+       | Realize_cache.Miss walk -> Realize_cache.record walk ~big_sink ~call ~becomes_map ~linear ~var_vals
+       | Realize_cache.Hit _ | Realize_cache.Not_cached -> ())
   end
 
 (* tinygrad: Tensor.realize *)

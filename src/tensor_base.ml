@@ -3,16 +3,43 @@
 
 open Uop
 
-type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool }
+(* [view] is shared with the registry (see [views]), which reads it without touching the tensor *)
+type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool; view : view }
+
+(* whether the tensor's UOp is a plain view of a buffer ([plain_view]) *)
+and view = { mutable plain : bool }
+
+(* a chain of movement ops (no BITCAST) with constant shape arguments down to a BUFFER: a realized tensor, the common
+   case among the live tensors. A map none of whose keys is a BUFFER, a movement op or a constant does not reach such
+   a UOp: callify's maps, whose keys are the nodes callify tags (COPY, CONTIGUOUS, AFTER and the bases of the
+   realized tensors); an assign into a view maps the BUFFER itself *)
+let rec plain_view (u : Uop.t) =
+  let constant (a : Uop.t) = a.op == Ops.Const && Array.length a.src = 0 in
+  match u.op with
+  | Ops.Buffer -> true
+  | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip ->
+    let n = Array.length u.src in
+    let rec args i =
+      i >= n || ((constant u.src.(i) || (u.src.(i).op == Ops.Stack && Array.for_all constant u.src.(i).src)) && args (i + 1)) in
+    args 1 && plain_view u.src.(0)
+  | _ -> false
+
+let set_uop_of x u = x.uop <- u; x.view.plain <- plain_view u
 
 (* ---------- all_tensors: tinygrad's dict of weakrefs ---------- *)
 
 let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
 let reg_next = ref 0
 
+(* the [view] of the tensor in each slot of the registry (a dead tensor's until the slot is reused) *)
+let views : view array ref = ref (Array.make 1024 { plain = true })
+
 (* the registry is compacted when [reg_next] reaches [reg_limit]: twice the slots found full at the last compaction
-   (at least 1024), so a scan of the registry costs about the number of live tensors *)
-let reg_limit = ref 1024
+   (at least 64), so a scan of the registry (every realize) costs about the number of live tensors *)
+let reg_limit = ref 64
+
+(* the collection budget: twice the slots found full at the last compaction, at least 1024 (see [register]) *)
+let gc_budget = ref 1024
 
 (* the slots found full right after the last collection: tensors that were live then *)
 let reg_settled = ref 0
@@ -49,7 +76,7 @@ let compact () =
   let n = ref 0 in
   for i = 0 to !reg_next - 1 do
     if Stdlib.Weak.check r i then begin
-      if i <> !n then Stdlib.Weak.blit r i r !n 1;
+      if i <> !n then begin Stdlib.Weak.blit r i r !n 1; !views.(!n) <- !views.(i) end;
       incr n
     end
   done;
@@ -60,22 +87,27 @@ let compact () =
 let register (x : t) =
   if !reg_next >= !reg_limit then begin
     (* the budget: when the slots still full after compaction exceed those found live after the last collection by
-       more than an eighth of the limit, the GC lags behind the tensors' deaths (dead promoted tensors and their lazy
+       more than an eighth of the budget, the GC lags behind the tensors' deaths (dead promoted tensors and their lazy
        graphs, which every realize and backward would scan): only then collect. Measured on an eager MLP step
        (ms/step, OCaml heap): 10.4-11.7 ms, 19 MB with an eighth; 16-17 ms, 29 MB with a half; major slices or one
        finished cycle (Gc.major) 2-3x slower; 16.8 ms, 17 MB with a collection every 1024 registrations *)
     let n = compact () in
     let n =
-      if n - !reg_settled > !reg_limit / 8 then begin Gc.full_major (); reg_settled := compact (); !reg_settled end
+      if n - !reg_settled > !gc_budget / 8 then begin Gc.full_major (); reg_settled := compact (); !reg_settled end
       else n in
-    reg_limit := max 1024 (2 * n);
+    gc_budget := max 1024 (2 * n);
+    reg_limit := max 64 (2 * n);
     if !reg_limit > Stdlib.Weak.length !registry then begin
       let r' = Stdlib.Weak.create (2 * !reg_limit) in
       Stdlib.Weak.blit !registry 0 r' 0 n;
-      registry := r'
+      registry := r';
+      let v' = Array.make (2 * !reg_limit) x.view in
+      Array.blit !views 0 v' 0 n;
+      views := v'
     end
   end;
   Stdlib.Weak.set !registry !reg_next (Some x);
+  !views.(!reg_next) <- x.view;
   incr reg_next
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
@@ -84,17 +116,24 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
-  let x = { uop = u; grad = None; is_param = true } in
+  let x = { uop = u; grad = None; is_param = true; view = { plain = plain_view u } } in
   register x;
   x
+
+(* the keys of a map and the oldest key's id: a node is created after its sources, so a node older than every key
+   neither is one nor reaches one *)
+type keys = { tbl : unit Uop.Tbl.t; min_id : int }
+
+let is_key keys (u : Uop.t) = u.id >= keys.min_id && Uop.Tbl.mem keys.tbl u
 
 (* a tensor whose UOp is a chain of views down to a BUFFER (a realized tensor, the common case among the live
    tensors) reaches a key of the map only through that chain or the views' small shape arguments: checked here
    without the general walk *)
-let rec no_key keys (u : Uop.t) = not (Uop.Tbl.mem keys u) && Array.for_all (no_key keys) u.src
+let rec no_key keys (u : Uop.t) = u.id < keys.min_id || (not (Uop.Tbl.mem keys.tbl u) && Array.for_all (no_key keys) u.src)
 
 let rec settled_out_of_scope keys (u : Uop.t) =
-  if Uop.Tbl.mem keys u then false
+  if u.id < keys.min_id then true
+  else if is_key keys u then false
   else match u.op with
     | Ops.Buffer -> true
     | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip | Ops.Bitcast ->
@@ -107,22 +146,25 @@ let rec settled_out_of_scope keys (u : Uop.t) =
    a dead tensor alive; only a tensor whose UOp changes is read itself *)
 let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
   if m <> [] then begin
-    let keys = Uop.Tbl.create 16 in
-    List.iter (fun (k, _) -> Uop.Tbl.replace keys k ()) m;
-    let r = !registry in
+    let tbl = Uop.Tbl.create 16 in
+    List.iter (fun ((k : Uop.t), _) -> Uop.Tbl.replace tbl k ()) m;
+    let keys = { tbl; min_id = List.fold_left (fun a ((k : Uop.t), _) -> min a k.id) max_int m } in
+    let skip_plain = List.for_all (fun ((k : Uop.t), _) ->
+        not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || Ops.Group.is_movement k.op)) m in
+    let r = !registry and views = !views in
     let slots = ref [] in
     for i = !reg_next - 1 downto 0 do
-      if Stdlib.Weak.check r i then
+      if not (skip_plain && views.(i).plain) then
         match Stdlib.Weak.get_copy r i with
         | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
         | Some _ | None -> ()
     done;
     Callify.apply_map_to_tensors ~get:snd
-      ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> x.uop <- u | None -> ()) !slots m
+      ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> set_uop_of x u | None -> ()) !slots m
   end
 
 let uop x = x.uop
-let set_uop x u = x.uop <- u
+let set_uop = set_uop_of
 let grad x = x.grad
 let set_grad x g = x.grad <- g
 let is_param x = x.is_param

@@ -123,6 +123,7 @@ module Compiler : sig
   module Postrange = Postrange
   module Rangeify = Rangeify
   module Realize = Realize
+  module Realize_cache = Realize_cache
   module Render = Render
   module Renderer = Renderer
   module Schedule = Schedule

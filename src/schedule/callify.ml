@@ -265,7 +265,10 @@ let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tens
             Tbl.replace in_scope node (Tbl.mem keys node || Array.exists (fun s -> Tbl.find_opt in_scope s = Some true) node.src)
       done;
       Tbl.find in_scope root in
-    let scope_tensors = List.filter (fun t -> visit (get t)) tensors in
+    (* a tensor whose UOp is a key (the tensors just realized) gets its value: what the walk below gives it *)
+    let direct, rest = List.partition (fun t -> Tbl.mem keys (get t)) tensors in
+    List.iter (fun t -> set t (List.assq (get t) applied_map)) direct;
+    let scope_tensors = List.filter (fun t -> visit (get t)) rest in
     if scope_tensors <> [] then begin
       (* get all Tensors and apply the map. always walk: replace exactly the nodes the map names, values are final *)
       let s = sink (List.map get scope_tensors) in

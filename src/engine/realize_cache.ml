@@ -1,0 +1,244 @@
+(* Not in tinygrad: the realize cache. tinygrad runs callify (transform_to_call) on every realize and caches the
+   schedule after it, keyed by the CALL whose buffers are PARAMs (schedule_cache). Here a realize whose tensor graph
+   has the structure of an earlier one, buffers aside, skips callify, scheduling, memory planning and lowering: the
+   cache is keyed by the big SINK's post-order with its buffers described by dtype, device and size only (their
+   places in the walk number them) and by the knobs, and holds the compiled LINEAR, the becomes map and the
+   Variable values as templates over slots, which a hit fills with the new graph's buffers and with new buffers
+   where the first realize made new ones. The cache holds no buffer: templates and keys have placeholders where
+   buffers were. *)
+
+open Uop
+
+(* **************** templates **************** *)
+
+(* a node rebuilt on a hit: as it was, a slot (an input buffer of the graph or a buffer the realize makes), or the
+   node over rebuilt sources (the node itself is kept with placeholders where buffers were) *)
+type tmpl = Same of Uop.t | Slot of int | Rebuild of Uop.t * tmpl array
+
+let rec instantiate (slots : Uop.t array) (t : tmpl) : Uop.t =
+  match t with
+  | Same u -> u
+  | Slot i -> slots.(i)
+  | Rebuild (u, ts) -> replace u ~src:(Array.map (instantiate slots) ts)
+
+type entry = {
+  (* the slots after the graph's buffers (walk order): the buffers each realize makes *)
+  fresh : (string * int * Dtype.t) array;
+  becomes : (int * tmpl) list;  (* the becomes map: the key's position in the walk, its value *)
+  linear : tmpl;  (* the compiled LINEAR *)
+  held : tmpl list;  (* the CALL's arguments, which the realize does not free *)
+  var_vals : (string * int) list;
+}
+
+(* **************** the key: the graph with placeholders for buffers **************** *)
+
+(* a graph buffer (callify's pm_replace_buf makes it a PARAM), a Variable, or another BUFFER (the cache is not
+   used) *)
+type leaf = Input | Var | Other
+
+let classify (u : Uop.t) =
+  match u.arg with
+  | Param _ when Array.length u.src = 1 && addrspace u = Some Dtype.Global -> Input
+  | Param _ when addrspace u = Some Dtype.Alu -> Var
+  | _ -> Other
+
+(* placeholders: BUFFERs with negative slots (Variables have -1, real buffers count up from 0) *)
+let placeholder (u : Uop.t) slot = replace u ~arg:(Param { (param_arg u) with slot })
+let input_placeholder u k = placeholder u (-2 - (2 * k))
+let fresh_placeholder u j = placeholder u (-3 - (2 * j))
+
+(* a node of the key, in post-order: a node with no buffer below (itself, by identity), a graph buffer (its arg but
+   the slot, its size node) or another node (op, dtype, arg, tag and its sources' positions). A key is compared
+   without building UOps: hash-consing a rebuilt graph costs more than the realize it would skip *)
+type knode =
+  | Shared of Uop.t
+  | Leaf of Uop.arg * Uop.t array
+  | Node of Ops.t * Dtype.t * Uop.arg * Uop.arg * int array
+
+type key = { knodes : knode array; khash : int }
+
+module Key = struct
+  type t = key
+
+  let equal_knode a b =
+    match a, b with
+    | Shared x, Shared y -> x == y
+    | Leaf (a1, s1), Leaf (a2, s2) -> Array.for_all2 ( == ) s1 s2 && equal_arg a1 a2
+    | Node (o1, d1, a1, t1, p1), Node (o2, d2, a2, t2, p2) ->
+      o1 == o2 && d1 == d2 && p1 = p2 && equal_arg a1 a2 && equal_arg t1 t2
+    | (Shared _ | Leaf _ | Node _), _ -> false
+
+  let equal a b =
+    a.khash = b.khash && Array.length a.knodes = Array.length b.knodes
+    && Array.for_all2 equal_knode a.knodes b.knodes
+
+  let hash k = k.khash
+end
+
+module Ktbl = Hashtbl.Make (Key)
+
+type walk = {
+  key : key;
+  leaves : Uop.t array;  (* the buffers, in walk order *)
+  nodes : Uop.t array;  (* every node, post-order: the key's nodes *)
+}
+
+(* the graph walked in post-order (sources in order); None when it holds a node the cache does not key (a PARAM, a
+   BUFFER that is not a graph buffer or Variable) *)
+let normalize (root : Uop.t) : walk option =
+  let pos : int Tbl.t = Tbl.create 64 in
+  let knodes = ref [] and n = ref 0 and h = ref 0 in
+  let leaves = ref [] and nodes = ref [] and ok = ref true in
+  (* whether the node at a position has a buffer below, by position (reversed) *)
+  let shared = ref [||] in
+  let is_shared i = !shared.(i) in
+  let stack = Stack.create () in
+  Stack.push (root, false) stack;
+  while !ok && not (Stack.is_empty stack) do
+    let u, expanded = Stack.pop stack in
+    if not (Tbl.mem pos u) then
+      if not expanded then begin
+        Stack.push (u, true) stack;
+        for i = Array.length u.src - 1 downto 0 do
+          if not (Tbl.mem pos u.src.(i)) then Stack.push (u.src.(i), false) stack
+        done
+      end else begin
+        let kn, hk = match u.op with
+          | Ops.Buffer when classify u = Input ->
+            leaves := u :: !leaves;
+            (Leaf (Param { (param_arg u) with slot = -2 }, u.src), 7)
+          | (Ops.Buffer | Ops.Param) when classify u = Var -> (Shared u, u.id)
+          | Ops.Buffer | Ops.Param -> ok := false; (Shared u, 0)
+          | _ ->
+            let ps = Array.map (Tbl.find pos) u.src in
+            if Array.for_all is_shared ps then (Shared u, u.id)
+            else
+              (Node (u.op, u.dtype, u.arg, u.tag, ps), Array.fold_left (fun a p -> (a * 31) + p) (Ops.value u.op) ps) in
+        if !n >= Array.length !shared then begin
+          let a = Array.make (max 64 (2 * !n)) false in
+          Array.blit !shared 0 a 0 !n;
+          shared := a
+        end;
+        !shared.(!n) <- (match kn with Shared _ -> true | Leaf _ | Node _ -> false);
+        Tbl.replace pos u !n;
+        incr n;
+        h := ((!h * 65599) + hk) land max_int;
+        knodes := kn :: !knodes;
+        nodes := u :: !nodes
+      end
+  done;
+  if not !ok then None
+  else
+    Some { key = { knodes = Array.of_list (List.rev !knodes); khash = !h };
+           leaves = Array.of_list (List.rev !leaves); nodes = Array.of_list (List.rev !nodes) }
+
+(* **************** the cache **************** *)
+
+(* the entries of each setting of the knobs (the default dtypes and device are knobs), by key *)
+let cache : (Helpers.knobs * entry Ktbl.t) list ref = ref []
+
+(* a run of new structures (shapes that change on every step) empties the table of their setting at this size *)
+let max_entries = 512
+
+(* and the settings least recently added are dropped beyond this many *)
+let max_settings = 16
+
+let clear () = cache := []
+
+let table () =
+  match List.find_opt (fun (k, _) -> Helpers.knobs_current k) !cache with
+  | Some (_, t) -> t
+  | None ->
+    let t = Ktbl.create 64 in
+    cache := (Helpers.knobs (), t) :: List.filteri (fun i _ -> i < max_settings - 1) !cache;
+    t
+
+(* the realizes the cache serves: not under the JIT's capture, BEAM, DEBUG output or SCACHE=0 *)
+let usable () =
+  (!Realize.capturing = [] || Helpers.capturing.value = 0)
+  && Helpers.beam.value = 0 && Helpers.debug.value = 0 && Helpers.scache.value <> 0
+
+type lookup = Hit of entry * walk | Miss of walk | Not_cached
+
+(* the entry for a big SINK, or the walk to record the realize under *)
+let lookup (big_sink : Uop.t) : lookup =
+  if not (usable ()) then Not_cached
+  else match normalize big_sink with
+    | None -> Not_cached
+    | Some w -> (match Ktbl.find_opt (table ()) w.key with Some e -> Hit (e, w) | None -> Miss w)
+
+(* **************** recording a realize **************** *)
+
+exception Not_cacheable
+
+(* the entry for a realize that ran: [call] and [becomes_map] from callify, [linear] compiled. A buffer that is not
+   the graph's must be one this realize made ([Buffers.new_buffer], newer than the big SINK) *)
+let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(linear : Uop.t) ~var_vals : entry =
+  if call.op <> Ops.Call then raise Not_cacheable;
+  let n_leaves = Array.length w.leaves in
+  let leaf_slot : int Tbl.t = Tbl.create 16 in
+  Array.iteri (fun k b -> Tbl.replace leaf_slot b k) w.leaves;
+  let fresh = ref [] and n_fresh = ref 0 in
+  let memo : (tmpl * Uop.t) Tbl.t = Tbl.create 32 in
+  (* a node's template and its placeholder form *)
+  let rec tmpl (u : Uop.t) : tmpl * Uop.t =
+    match Tbl.find_opt memo u with
+    | Some r -> r
+    | None ->
+      let r = match u.op, Tbl.find_opt leaf_slot u with
+        | Ops.Buffer, Some k -> (Slot k, input_placeholder u k)
+        | Ops.Buffer, None when classify u = Input ->
+          let d = match Buffers.device u with Some d -> d | None -> raise Not_cacheable in
+          let size = max_numel u and slot = (param_arg u).slot in
+          if u.id <= big_sink.id || Buffers.new_buffer ~num:slot d size u.dtype != u then raise Not_cacheable;
+          fresh := (d, size, u.dtype) :: !fresh;
+          incr n_fresh;
+          (Slot (n_leaves + !n_fresh - 1), fresh_placeholder u (!n_fresh - 1))
+        | (Ops.Buffer | Ops.Param), None when classify u <> Var -> raise Not_cacheable
+        | _ ->
+          let srcs = Array.map tmpl u.src in
+          if Array.for_all (fun (t, _) -> match t with Same _ -> true | Slot _ | Rebuild _ -> false) srcs then
+            (Same u, u)
+          else
+            let u' = replace u ~src:(Array.map snd srcs) in
+            (Rebuild (u', Array.map fst srcs), u') in
+      Tbl.replace memo u r;
+      r in
+  let position : int Tbl.t = Tbl.create 64 in
+  Array.iteri (fun i n -> Tbl.replace position n i) w.nodes;
+  let becomes = List.map (fun (k, v) ->
+      match Tbl.find_opt position k with Some i -> (i, fst (tmpl v)) | None -> raise Not_cacheable) becomes_map in
+  (* the calls' ASTs (PROGRAM, COPY) hold kernel PARAMs only: kept as they are *)
+  let call_tmpl (c : Uop.t) =
+    if c.op <> Ops.Call || not (List.memq c.src.(0).op [ Ops.Program; Ops.Copy ]) then raise Not_cacheable;
+    let args = Array.map tmpl (Array.sub c.src 1 (Array.length c.src - 1)) in
+    let src = Array.append [| Same c.src.(0) |] (Array.map fst args) in
+    Rebuild (replace c ~src:(Array.append [| c.src.(0) |] (Array.map snd args)), src) in
+  let calls = Array.map call_tmpl linear.src in
+  let linear = Rebuild (replace linear ~src:[||], calls) in
+  let held = List.map (fun a -> fst (tmpl a)) (List.tl (Array.to_list call.src)) in
+  { fresh = Array.of_list (List.rev !fresh); becomes; linear; held; var_vals }
+
+(* records the realize of [w] when its buffers are all accounted for *)
+let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
+  match make_entry w ~big_sink ~call ~becomes_map ~linear ~var_vals with
+  | e ->
+    let t = table () in
+    if Ktbl.length t >= max_entries then Ktbl.reset t;
+    Ktbl.replace t w.key e
+  (* a realize the templates cannot describe is not filed; it ran, and it runs again the same way next time *)
+  | exception (Not_cacheable | Invalid_argument _ | Not_found | Failure _) -> ()
+
+(* **************** a hit **************** *)
+
+(* runs a cached realize on the walk's buffers and new ones: the becomes map is applied to the tensors
+   ([apply_map]), the LINEAR is run, the internal buffers are freed *)
+let run (e : entry) (w : walk) ~(apply_map : (Uop.t * Uop.t) list -> unit) =
+  let fresh = Array.map (fun (d, size, dtype) -> Buffers.new_buffer d size dtype) e.fresh in
+  let slots = Array.append w.leaves fresh in
+  apply_map (List.map (fun (i, v) -> (w.nodes.(i), instantiate slots v)) e.becomes);
+  let linear = instantiate slots e.linear in
+  Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;
+  Realize.free_internal_buffers ~held:(List.map (instantiate slots) e.held) linear
+
+let length () = List.fold_left (fun n (_, t) -> n + Ktbl.length t) 0 !cache
