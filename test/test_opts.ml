@@ -291,7 +291,24 @@ let test_cpu_rolled_transcendental () =
         same_buffers ~what:"exp sum" noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
+   outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into float16 accumulators); in
+   x (32, 64) @ w.T + bias (w (48, 64), Linear's forward) no operand is contiguous along the output, and the bias,
+   which is, is not taken for one: no float16 load of the bias. Both give the NOOPT buffers. *)
+let test_cpu_register_tile_small () =
+  let a = Tensor.realize (Tensor.rand [| 32; 16 |]) and b = Tensor.realize (Tensor.rand [| 16; 64 |]) in
+  let x = Tensor.realize (Tensor.rand [| 32; 64 |]) and w = Tensor.realize (Tensor.rand [| 48; 64 |])
+  and bias = Tensor.realize (Tensor.rand [| 48 |]) in
+  let one t = match reduce_kernels t with [ ast ] -> ast | l -> fail "%d reduce kernels, expected 1" (List.length l) in
+  let mm = one (Tensor.matmul a b) and lin = one (Tensor.add (Tensor.matmul x (Tensor.transpose w)) bias) in
+  let src_mm = source_with Helpers.Cpu_fast 16 mm and src_lin = source_with Helpers.Cpu_fast 16 lin in
+  check (has src_mm "float16 val" && has src_mm "float buf0[128]") "small matmul: no 8x16 tile in\n%s" src_mm;
+  check (not (has src_lin "float16*)((data3_48")) "Linear forward: the bias loaded as a tile operand in\n%s" src_lin;
+  List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+      same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("small matmul", mm); ("linear", lin) ]
+
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+                          ("cpu_register_tile_small", test_cpu_register_tile_small);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
