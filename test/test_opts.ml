@@ -307,8 +307,27 @@ let test_cpu_register_tile_small () =
   List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
       same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("small matmul", mm); ("linear", lin) ]
 
+(* CPU_OPT=fast on Adam's update of a 64x48 weight, p - lr * m / (sqrt v + eps) with m, v and p realized: an
+   elementwise kernel that divides and takes a square root stays rolled (E_3072: clang vectorizes the loop at full
+   width); CPU_OPT=tinygrad upcasts it (E_1024_3). Both give the NOOPT buffers. *)
+let test_cpu_rolled_divide () =
+  let p = Tensor.realize (Tensor.rand [| 64; 48 |]) and m = Tensor.realize (Tensor.rand [| 64; 48 |])
+  and v = Tensor.realize (Tensor.rand [| 64; 48 |]) in
+  let upd = Tensor.sub p (Tensor.mul (Tensor.scalar 0.01) (Tensor.div m (Tensor.add (Tensor.sqrt v) (Tensor.scalar 1e-8)))) in
+  let linear, _ = Tensor.linear_with_vars [ upd ] in
+  match List.filter (fun (u : Uop.t) -> u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+          (Uop.toposort linear) with
+  | [ ast ] ->
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "void E_3072(" && not (has fast "float4")) "CPU_OPT=fast: not a rolled loop\n%s" fast;
+    check (not (has tg "void E_3072(")) "CPU_OPT=tinygrad: no upcast\n%s" tg;
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+        same_buffers ~what:"adam update" noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+  | l -> fail "%d kernels, expected 1" (List.length l)
+
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
-                          ("cpu_register_tile_small", test_cpu_register_tile_small);
+                          ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
