@@ -274,7 +274,16 @@ let test_cpu_matvec () =
         check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16")) "n=%d: CPU_OPT=tinygrad rendered float16" n;
         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
             same_buffers ~what:(Printf.sprintf "matvec n=%d" n) (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
-      | l -> fail "n=%d: %d reduce kernels, expected 1" n (List.length l)) [ 256; 300 ]
+      | l -> fail "n=%d: %d reduce kernels, expected 1" n (List.length l)) [ 256; 300 ];
+  (* a plain sum over the rows of (64, 256) (a bias gradient) takes the same tile *)
+  let x = Tensor.realize (Tensor.rand [| 64; 256 |]) in
+  match reduce_kernels (Tensor.sum ~axis:[ 0 ] x) with
+  | [ ast ] ->
+    let src = source_with Helpers.Cpu_fast 16 ast in
+    check (has src "*((float16*)((data1_") "column sum: no float16 load of a row in\n%s" src;
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"column sum" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "column sum: %d reduce kernels, expected 1" (List.length l)
 
 (* CPU_OPT=fast on sum(exp(x), axis 1) of 16x256: exp2 is decomposed into a polynomial, so the kernel gets no upcast
    nor unroll and its reduce loop is marked for clang's loop vectorizer; CPU_OPT=tinygrad keeps tinygrad's kernel.
