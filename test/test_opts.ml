@@ -285,6 +285,16 @@ let test_cpu_matvec () =
         same_buffers ~what:"column sum" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "column sum: %d reduce kernels, expected 1" (List.length l)
 
+(* the kernel's CPU_VEC=16 sources under CPU_OPT=fast and CPU_OPT=tinygrad pass [fast] and [tinygrad] (a predicate, and
+   what a failure means), and both kernels' buffers equal the NOOPT kernel's *)
+let check_both_modes ~what ast ~fast:(fast_ok, fast_msg) ~tinygrad:(tg_ok, tg_msg) =
+  let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+  check (fast_ok fast) "%s: CPU_OPT=fast: %s\n%s" what fast_msg fast;
+  check (tg_ok tg) "%s: CPU_OPT=tinygrad: %s\n%s" what tg_msg tg;
+  let noopt = run_with ~noopt:1 ast in
+  List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+      same_buffers ~what noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+
 (* CPU_OPT=fast on sum(exp(x), axis 1) of 16x256: exp2 is decomposed into a polynomial, so the kernel gets no upcast
    nor unroll and its reduce loop is marked for clang's loop vectorizer; CPU_OPT=tinygrad keeps tinygrad's kernel.
    Both give the NOOPT buffers (the values of exp are checked against numpy by the ops suite). *)
@@ -292,12 +302,9 @@ let test_cpu_rolled_transcendental () =
   let x = Tensor.realize (Tensor.rand [| 16; 256 |]) in
   match reduce_kernels (Tensor.sum ~axis:[ 1 ] (Tensor.exp x)) with
   | [ ast ] ->
-    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
-    check (has fast "_Pragma(\"clang loop vectorize(enable)\")" && not (has fast "float4")) "CPU_OPT=fast: not a rolled marked loop\n%s" fast;
-    check (not (has tg "_Pragma")) "CPU_OPT=tinygrad: marked loop\n%s" tg;
-    let noopt = run_with ~noopt:1 ast in
-    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
-        same_buffers ~what:"exp sum" noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+    check_both_modes ~what:"exp sum" ast
+      ~fast:((fun src -> has src "_Pragma(\"clang loop vectorize(enable)\")" && not (has src "float4")), "not a rolled marked loop")
+      ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
 (* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
@@ -327,12 +334,9 @@ let test_cpu_rolled_divide () =
   match List.filter (fun (u : Uop.t) -> u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
           (Uop.toposort linear) with
   | [ ast ] ->
-    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
-    check (has fast "void E_3072(" && not (has fast "float4")) "CPU_OPT=fast: not a rolled loop\n%s" fast;
-    check (not (has tg "void E_3072(")) "CPU_OPT=tinygrad: no upcast\n%s" tg;
-    let noopt = run_with ~noopt:1 ast in
-    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
-        same_buffers ~what:"adam update" noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+    check_both_modes ~what:"adam update" ast
+      ~fast:((fun src -> has src "void E_3072(" && not (has src "float4")), "not a rolled loop")
+      ~tinygrad:((fun src -> not (has src "void E_3072(")), "no upcast")
   | l -> fail "%d kernels, expected 1" (List.length l)
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
