@@ -245,7 +245,8 @@ let cpu_padded_thread (k : K.t) gmax0 =
 
 (* not in tinygrad: under CPU_OPT=fast, the float ALU ops computed per point of the kernel's shape (at least 1), so
    that the thread threshold counts ops and not points: Adam's update of a 784x128 weight (100,352 points, a dozen
-   ops each, a division and a square root among them) ran single-threaded for 80 us. tinygrad counts points (1). *)
+   ops each, a division and a square root among them) was below tinygrad's threshold and ran on one thread.
+   tinygrad counts points (1). *)
 let cpu_ops_per_point (k : K.t) =
   if Coalesce.cpu_float_lengths () = None || k.ren.device <> "CPU" then 1
   else max 1 (List.length (List.filter (fun (u : Uop.t) -> Ops.Group.is_alu u.op && Dtype.is_float u.dtype)
