@@ -409,7 +409,7 @@ let cpu_rolled_transcendental (k : K.t) =
    kernel, on 4-lane vectors (Adam's update of a 784x128 weight: 38 us, was 80, one thread). An elementwise kernel
    of cheap ops is memory bound and keeps tinygrad's upcasts. *)
 let cpu_rolled_divide (k : K.t) =
-  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local && K.reduceop k = None
+  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local && Option.is_none (K.reduceop k)
   && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ] && Dtype.is_float u.dtype)
        (toposort k.ast)
 
