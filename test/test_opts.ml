@@ -274,7 +274,26 @@ let test_cpu_matvec () =
         check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16")) "n=%d: CPU_OPT=tinygrad rendered float16" n;
         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
             same_buffers ~what:(Printf.sprintf "matvec n=%d" n) (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
-      | l -> fail "n=%d: %d reduce kernels, expected 1" n (List.length l)) [ 256; 300 ]
+      | l -> fail "n=%d: %d reduce kernels, expected 1" n (List.length l)) [ 256; 300 ];
+  (* a plain sum over the rows of (64, 256) (a bias gradient) takes the same tile *)
+  let x = Tensor.realize (Tensor.rand [| 64; 256 |]) in
+  match reduce_kernels (Tensor.sum ~axis:[ 0 ] x) with
+  | [ ast ] ->
+    let src = source_with Helpers.Cpu_fast 16 ast in
+    check (has src "*((float16*)((data1_") "column sum: no float16 load of a row in\n%s" src;
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"column sum" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "column sum: %d reduce kernels, expected 1" (List.length l)
+
+(* the kernel's CPU_VEC=16 sources under CPU_OPT=fast and CPU_OPT=tinygrad pass [fast] and [tinygrad] (a predicate, and
+   what a failure means), and both kernels' buffers equal the NOOPT kernel's *)
+let check_both_modes ~what ast ~fast:(fast_ok, fast_msg) ~tinygrad:(tg_ok, tg_msg) =
+  let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+  check (fast_ok fast) "%s: CPU_OPT=fast: %s\n%s" what fast_msg fast;
+  check (tg_ok tg) "%s: CPU_OPT=tinygrad: %s\n%s" what tg_msg tg;
+  let noopt = run_with ~noopt:1 ast in
+  List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+      same_buffers ~what noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
 
 (* CPU_OPT=fast on sum(exp(x), axis 1) of 16x256: exp2 is decomposed into a polynomial, so the kernel gets no upcast
    nor unroll and its reduce loop is marked for clang's loop vectorizer; CPU_OPT=tinygrad keeps tinygrad's kernel.
@@ -283,15 +302,45 @@ let test_cpu_rolled_transcendental () =
   let x = Tensor.realize (Tensor.rand [| 16; 256 |]) in
   match reduce_kernels (Tensor.sum ~axis:[ 1 ] (Tensor.exp x)) with
   | [ ast ] ->
-    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
-    check (has fast "_Pragma(\"clang loop vectorize(enable)\")" && not (has fast "float4")) "CPU_OPT=fast: not a rolled marked loop\n%s" fast;
-    check (not (has tg "_Pragma")) "CPU_OPT=tinygrad: marked loop\n%s" tg;
-    let noopt = run_with ~noopt:1 ast in
-    List.iter (fun mode -> Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
-        same_buffers ~what:"exp sum" noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+    check_both_modes ~what:"exp sum" ast
+      ~fast:((fun src -> has src "_Pragma(\"clang loop vectorize(enable)\")" && not (has src "float4")), "not a rolled marked loop")
+      ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
+   outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into float16 accumulators); in
+   x (32, 64) @ w.T + bias (w (48, 64), Linear's forward) no operand is contiguous along the output, and the bias,
+   which is, is not taken for one: no float16 load of the bias. Both give the NOOPT buffers. *)
+let test_cpu_register_tile_small () =
+  let a = Tensor.realize (Tensor.rand [| 32; 16 |]) and b = Tensor.realize (Tensor.rand [| 16; 64 |]) in
+  let x = Tensor.realize (Tensor.rand [| 32; 64 |]) and w = Tensor.realize (Tensor.rand [| 48; 64 |])
+  and bias = Tensor.realize (Tensor.rand [| 48 |]) in
+  let one t = match reduce_kernels t with [ ast ] -> ast | l -> fail "%d reduce kernels, expected 1" (List.length l) in
+  let mm = one (Tensor.matmul a b) and lin = one (Tensor.add (Tensor.matmul x (Tensor.transpose w)) bias) in
+  let src_mm = source_with Helpers.Cpu_fast 16 mm and src_lin = source_with Helpers.Cpu_fast 16 lin in
+  check (has src_mm "float16 val" && has src_mm "float buf0[128]") "small matmul: no 8x16 tile in\n%s" src_mm;
+  check (not (has src_lin "float16*)((data3_48")) "Linear forward: the bias loaded as a tile operand in\n%s" src_lin;
+  List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+      same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("small matmul", mm); ("linear", lin) ]
+
+(* CPU_OPT=fast on Adam's update of a 64x48 weight, p - lr * m / (sqrt v + eps) with m, v and p realized: an
+   elementwise kernel that divides and takes a square root stays rolled (E_3072: clang vectorizes the loop at full
+   width); CPU_OPT=tinygrad upcasts it (E_1024_3). Both give the NOOPT buffers. *)
+let test_cpu_rolled_divide () =
+  let p = Tensor.realize (Tensor.rand [| 64; 48 |]) and m = Tensor.realize (Tensor.rand [| 64; 48 |])
+  and v = Tensor.realize (Tensor.rand [| 64; 48 |]) in
+  let upd = Tensor.sub p (Tensor.mul (Tensor.scalar 0.01) (Tensor.div m (Tensor.add (Tensor.sqrt v) (Tensor.scalar 1e-8)))) in
+  let linear, _ = Tensor.linear_with_vars [ upd ] in
+  match List.filter (fun (u : Uop.t) -> u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+          (Uop.toposort linear) with
+  | [ ast ] ->
+    check_both_modes ~what:"adam update" ast
+      ~fast:((fun src -> has src "void E_3072(" && not (has src "float4")), "not a rolled loop")
+      ~tinygrad:((fun src -> not (has src "void E_3072(")), "no upcast")
+  | l -> fail "%d kernels, expected 1" (List.length l)
+
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+                          ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);

@@ -242,13 +242,23 @@ let cpu_padded_thread (k : K.t) gmax0 =
   | _ -> ()
 
 (* **** threading **** *)
+
+(* not in tinygrad: under CPU_OPT=fast, the float ALU ops computed per point of the kernel's shape (at least 1), so
+   that the thread threshold counts ops and not points: Adam's update of a 784x128 weight (100,352 points, a dozen
+   ops each, a division and a square root among them) was below tinygrad's threshold and ran on one thread.
+   tinygrad counts points (1). *)
+let cpu_ops_per_point (k : K.t) =
+  if Coalesce.cpu_float_lengths () = None || k.ren.device <> "CPU" then 1
+  else max 1 (List.length (List.filter (fun (u : Uop.t) -> Ops.Group.is_alu u.op && Dtype.is_float u.dtype)
+                             (toposort k.ast)))
+
 let thread_opts (k : K.t) =
   match k.ren.global_max with
   | Some (gmax0 :: _) when k.ren.has_threads ->
     ignore (List.find_opt (fun threads ->
         (* Skip if too many threads. Heuristic: use about 128K ops per thread *)
         let too_few_ops = match sprod (K.full_shape k) with
-          | Sint p -> p / (128 lsl 10) < threads
+          | Sint p -> p * cpu_ops_per_point k / (128 lsl 10) < threads
           | Suop p -> resolve (lt (idiv p (const_int (128 lsl 10))) (const_int threads)) in
         if threads > gmax0 || too_few_ops then false
         else begin
@@ -281,15 +291,17 @@ let cpu_register_tile (k : K.t) : K.t option =
                                   (* one reduce axis, as a matmul's: on convolutions (channels x window) the tile
                                      lost to tinygrad's upcasts (beautiful_mnist's convs ran 2x slower) *)
                                   && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
-                                  (* big enough to pay: the MLP's 128x128 outputs and batch-128 gradient reduces
-                                     ran 2x slower with the tile than with tinygrad's upcasts *)
-                                  && (let sizes = List.init (K.shape_len k) (full_shape_int k) in
-                                      let red = Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) in
-                                      red >= 256 && Helpers.prod sizes / max red 1 >= 65536)
+                                  (* no size threshold: on the MLP's small matmuls the tile ran 4-6x faster than
+                                     tinygrad's upcasts (weight gradient 784x128, reduce 128: 118 us, was 464;
+                                     hidden gradient 128x128, reduce 10: 5.3 us, was 25; 10x128, reduce 128: 5.6
+                                     us, was 32). The MLP's forward (128x128, reduce 784) ran 12x slower when its
+                                     bias, contiguous along the output, was taken for the vector operand: the
+                                     operands are the loads under the reduce. *)
                                   && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
                                   && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
     let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
-    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+    (* the operands: loads under the reduce (a bias added after it, contiguous along the output, is not one) *)
+    let loads = List.filter (fun b -> not (List.memq b stores) && in_backward_slice_with_self b red.src.(0)) (K.bufs k) in
     let out_idx = get_idx (List.hd stores).src.(1) and in_idx = List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads in
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
@@ -348,13 +360,15 @@ let cpu_vector_reduce (k : K.t) : K.t option =
    of the reduce axis instead gathers a vector from 16 rows lane by lane (GPT-2's 768x3072 ran 20x slower). An
    output axis that the vector width does not divide (GPT-2's vocabulary, 50,257) is padded to a multiple of the
    tile: its last tile loads and stores under a gate. A matrix contiguous along the reduce axis (x @ W.T) is
-   cpu_vector_reduce's. *)
+   cpu_vector_reduce's. A plain sum over the rows of a matrix (a bias gradient, 128x128 summed over the batch)
+   takes the same tile: 0.7-1.2 us, was 9 with tinygrad's unroll of the rows. *)
 let cpu_matvec (k : K.t) : K.t option =
   match Coalesce.cpu_float_lengths (), K.reduceop k with
   | Some (widest :: _), Some red when k.ren.device = "CPU" && not k.ren.has_local
                                      && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
                                      && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                                     && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
+                                     && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)
+                                                                || List.memq s (K.bufs k)) ->
     let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
     let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
     let rngs = Array.of_list (K.rngs k) in
@@ -389,6 +403,16 @@ let cpu_rolled_transcendental (k : K.t) =
   && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op))
        (toposort k.ast)
 
+(* not in tinygrad: under CPU_OPT=fast, an elementwise kernel that divides or takes a square root (Adam's update)
+   stays rolled and scalar like [cpu_rolled_transcendental]'s: clang's loop vectorizer runs its loop on full-width
+   vectors, where tinygrad's output upcast by 4 leaves the divisions and square roots, whose throughput bounds the
+   kernel, on 4-lane vectors (Adam's update of a 784x128 weight: 38 us, was 80, one thread). An elementwise kernel
+   of cheap ops is memory bound and keeps tinygrad's upcasts. *)
+let cpu_rolled_divide (k : K.t) =
+  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local && Option.is_none (K.reduceop k)
+  && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ] && Dtype.is_float u.dtype)
+       (toposort k.ast)
+
 (* tinygrad: heuristic.py hand_coded_optimizations *)
 let hand_coded_optimizations (k : K.t) : K.t =
   match tensor_core_opts k with
@@ -406,7 +430,7 @@ let hand_coded_optimizations (k : K.t) : K.t =
       if K.group_for_reduces k > 0 then k
       else begin
         (* **** below this line need to be optional and benchmarked **** *)
-        let k = if cpu_rolled_transcendental k then k else match cpu_register_tile k with
+        let k = if cpu_rolled_transcendental k || cpu_rolled_divide k then k else match cpu_register_tile k with
           | Some tk -> tk
           | None -> match cpu_matvec k with Some mk -> mk | None -> match cpu_vector_reduce k with
             | Some vk -> vk
