@@ -320,6 +320,77 @@ let cpu_register_tile (k : K.t) : K.t option =
            with Opt.Kernel_opt_error _ -> None)))
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels and
+   the window) gets the register tile of a direct-convolution micro-kernel. The lanes run along the output's
+   contiguous spatial axis (ox), which the image is contiguous along too: each window offset kx loads whole vectors
+   at an element-aligned offset (late/coalesce.ml). A short ox is upcast whole, in two upcasts where it exceeds
+   16 (26 = 13 x 2, coalesced as 16 + 8 + 2 lanes), so no lane is wasted on padding; a longer one by the widest
+   vector (padded to it, gated, if it does not divide). An ox shorter than half a register also takes two output
+   rows (oy). The output channels (the weight depends on them, the image does not) are the rows of the tile: each
+   weight element is broadcast into one FMA per vector of lanes, 8 rows when a row is one vector, else 4 (or fewer,
+   to keep the accumulators in registers). The reduce (channels, window) stays rolled loops. tinygrad's upcasts of
+   batch and channels gather the window lane by lane (conv2d 32->64 ran at 40% of this). The kernel gets the tile
+   only when its reduce is short (a forward convolution's channels x window, not a weight gradient's batch x
+   image). True when applied (the other upcast and unroll stages are skipped): the tiled copy of the kernel. *)
+let cpu_conv_tile (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceop k with
+  | Some (widest :: _ as lengths), Some red when k.ren.device = "CPU" && not k.ren.has_local
+                                                && List.length (K.axes_of k [ Group_reduce; Reduce ]) > 1
+                                                && Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) <= 4096
+                                                && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                                                && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
+    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+    let out_idx = get_idx (List.hd stores).src.(1) and in_idx = List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads in
+    let rngs = Array.of_list (K.rngs k) in
+    let ups = K.upcastable_dims k in
+    let dep a i = in_backward_slice_with_self rngs.(a) i in
+    (* the spatial axis: contiguous in the output and in an input (the image), absent from another (the weight) *)
+    let n_axis = List.find_opt (fun a -> unit_stride rngs.(a) out_idx && List.exists (unit_stride rngs.(a)) in_idx
+                                         && List.exists (fun i -> not (dep a i)) in_idx) ups in
+    (match n_axis with
+     | None -> None
+     | Some n ->
+       let images = List.filter (unit_stride rngs.(n)) in_idx and weights = List.filter (fun i -> not (dep n i)) in_idx in
+       let sz = full_shape_int k n in
+       (* vectors per row of lanes, as the coalescer splits them *)
+       let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
+       (* the output row above (oy): the axis before ox, on which the image depends and the weight does not *)
+       let oy = if 2 * sz >= widest || n = 0 then None
+         else let a = n - 1 in
+           if List.mem a ups && full_shape_int k a mod 2 = 0 && List.exists (dep a) images
+              && List.for_all (fun i -> not (dep a i)) weights then Some a else None in
+       let vecs = (if sz <= 32 then vectors sz else 1) * (if oy = None then 1 else 2) in
+       (* 32 vector registers with AVX-512, 16 below it *)
+       let budget = if widest >= 16 then 16 else 8 in
+       let rows = List.find_opt (fun r -> r * vecs <= budget || r = 2) (if vecs = 1 then [ 8; 4; 2 ] else [ 4; 2 ]) in
+       (* the rows (output channels): the weight depends on them, the image does not *)
+       let m_axis = match rows with
+         | None -> None
+         | Some rows -> List.find_opt (fun a -> a <> n && List.for_all (fun i -> not (dep a i)) images
+                                                && List.exists (dep a) weights && full_shape_int k a mod rows = 0) (List.rev ups) in
+       (match m_axis, rows with
+        | Some m, Some rows ->
+          let nr = rngs.(n) and mr = rngs.(m) and oyr = Option.map (fun a -> rngs.(a)) oy in
+          let k = K.copy k in
+          let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+          (try
+             (if sz <= 16 then ignore (up nr 0)
+              else match List.find_opt (fun f -> sz mod f = 0 && sz / f <= 16) (List.init 15 (fun i -> 16 - i)) with
+                | Some f when sz <= 32 -> (match up nr f with Some (outer, _) -> ignore (up outer 0) | None -> ())
+                | _ ->
+                  let nr = if sz mod widest = 0 then nr else begin
+                      let i = index_of_rng k nr in
+                      ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int widest)));
+                      List.nth (K.rngs k) i end in
+                  ignore (up nr widest));
+             ignore (up mr rows);
+             Option.iter (fun r -> ignore (up r 2)) oyr;
+             Some k
+           with Opt.Kernel_opt_error _ -> None)
+        | _ -> None))
+  | _ -> None
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is unrolled
    by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
    (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would interleave
@@ -408,7 +479,7 @@ let hand_coded_optimizations (k : K.t) : K.t =
         (* **** below this line need to be optional and benchmarked **** *)
         let k = if cpu_rolled_transcendental k then k else match cpu_register_tile k with
           | Some tk -> tk
-          | None -> match cpu_matvec k with Some mk -> mk | None -> match cpu_vector_reduce k with
+          | None -> match cpu_conv_tile k with Some ck -> ck | None -> match cpu_matvec k with Some mk -> mk | None -> match cpu_vector_reduce k with
             | Some vk -> vk
             | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
         local_groups k;
