@@ -355,12 +355,20 @@ let cpu_conv_tile (k : K.t) : K.t option =
        let sz = full_shape_int k n in
        (* vectors per row of lanes, as the coalescer splits them *)
        let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
+       (* the lanes: all of a short ox, else the divisor of ox up to 32 with the most lanes per vector (the longer on
+          a tie), else (no divisor loads at least 4 lanes a vector) the widest vector, ox padded to it *)
+       let lanes = if sz <= 32 then Some sz
+         else List.fold_left (fun best c ->
+             if sz mod c <> 0 || 4 * vectors c > c then best
+             else match best with
+               | Some b when b * vectors c > c * vectors b -> best
+               | _ -> Some c) None (List.init 31 (fun i -> i + 2)) in
        (* the output row above (oy): the axis before ox, on which the image depends and the weight does not *)
        let oy = if 2 * sz >= widest || n = 0 then None
          else let a = n - 1 in
            if List.mem a ups && full_shape_int k a mod 2 = 0 && List.exists (dep a) images
               && List.for_all (fun i -> not (dep a i)) weights then Some a else None in
-       let vecs = (if sz <= 32 then vectors sz else 1) * (if oy = None then 1 else 2) in
+       let vecs = (match lanes with Some c -> vectors c | None -> 1) * (if oy = None then 1 else 2) in
        (* 32 vector registers with AVX-512, 16 below it *)
        let budget = if widest >= 16 then 16 else 8 in
        let rows = List.find_opt (fun r -> r * vecs <= budget || r = 2) (if vecs = 1 then [ 8; 4; 2 ] else [ 4; 2 ]) in
@@ -375,15 +383,18 @@ let cpu_conv_tile (k : K.t) : K.t option =
           let k = K.copy k in
           let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
           (try
-             (if sz <= 16 then ignore (up nr 0)
-              else match List.find_opt (fun f -> sz mod f = 0 && sz / f <= 16) (List.init 15 (fun i -> 16 - i)) with
-                | Some f when sz <= 32 -> (match up nr f with Some (outer, _) -> ignore (up outer 0) | None -> ())
-                | _ ->
-                  let nr = if sz mod widest = 0 then nr else begin
-                      let i = index_of_rng k nr in
-                      ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int widest)));
-                      List.nth (K.rngs k) i end in
-                  ignore (up nr widest));
+             (match lanes with
+              | Some c when c <= 16 -> ignore (up nr c)
+              | Some c ->
+                (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f + u1) *)
+                let f = List.find (fun f -> c mod f = 0 && c / f <= 16) (List.init 15 (fun i -> 16 - i)) in
+                (match up nr f with Some (outer, _) -> ignore (up outer (c / f)) | None -> ())
+              | None ->
+                let nr = if sz mod widest = 0 then nr else begin
+                    let i = index_of_rng k nr in
+                    ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int widest)));
+                    List.nth (K.rngs k) i end in
+                ignore (up nr widest));
              ignore (up mr rows);
              Option.iter (fun r -> ignore (up r 2)) oyr;
              Some k
