@@ -268,6 +268,17 @@ let thread_opts (k : K.t) =
 (* [rng] appears with stride 1 in [idx] *)
 let unit_stride (rng : Uop.t) (idx : Uop.t) = List.exists (fun c -> c == rng) (split_uop idx Ops.Add)
 
+(* a REDUCE of Add over a product (maybe cast): a matmul's or a convolution's *)
+let sum_of_products (red : Uop.t) =
+  (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+  && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul))
+
+(* the index of the (first) stored buffer and those of the loaded ones *)
+let out_in_indices (k : K.t) =
+  let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+  let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+  (get_idx (List.hd stores).src.(1), List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads)
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce of a product (a matmul, a convolution as an implicit GEMM) gets the
    register tile of a BLAS micro-kernel. The output axis that is contiguous in the output gets upcast by the widest
    vector that divides it (a row of accumulators is one register, loaded from the other operand with one vector load), a second
@@ -286,11 +297,8 @@ let cpu_register_tile (k : K.t) : K.t option =
                                   && (let sizes = List.init (K.shape_len k) (full_shape_int k) in
                                       let red = Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) in
                                       red >= 256 && Helpers.prod sizes / max red 1 >= 65536)
-                                  && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                                  && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
-    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
-    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
-    let out_idx = get_idx (List.hd stores).src.(1) and in_idx = List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads in
+                                  && sum_of_products red ->
+    let out_idx, in_idx = out_in_indices k in
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     (* the vector axis, with the widest vector that divides it *)
@@ -339,11 +347,8 @@ let cpu_conv_tile (k : K.t) : K.t option =
   | Some (widest :: _ as lengths), Some red when k.ren.device = "CPU" && not k.ren.has_local
                                                 && List.length (K.axes_of k [ Group_reduce; Reduce ]) > 1
                                                 && Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) <= 4096
-                                                && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                                                && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
-    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
-    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
-    let out_idx = get_idx (List.hd stores).src.(1) and in_idx = List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads in
+                                                && sum_of_products red ->
+    let out_idx, in_idx = out_in_indices k in
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     let dep a i = in_backward_slice_with_self rngs.(a) i in
