@@ -363,11 +363,15 @@ let cpu_conv_tile (k : K.t) : K.t option =
        let sz = full_shape_int k n in
        (* vectors per row of lanes, as the coalescer splits them *)
        let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
-       (* the lanes: all of a short ox, else the divisor of ox up to 32 with the most lanes per vector (the longer on
-          a tie), else (no divisor loads at least 4 lanes a vector) the widest vector, ox padded to it *)
-       let lanes = if sz <= 32 then Some sz
+       (* f lanes then c / f, each an upcast of at most 16 *)
+       let split c = List.find_opt (fun f -> c mod f = 0 && c / f <= 16) (List.init 15 (fun i -> 16 - i)) in
+       (* the lanes: all of a short ox (a prime padded to a multiple of 4 under a gate: the padded lanes load and
+          store nothing), else the divisor of ox up to 32 with the most lanes per vector (the longer on a tie), else
+          (no divisor loads at least 4 lanes a vector) the widest vector, ox padded to it *)
+       let pad4 = sz <= 32 && split sz = None in
+       let lanes = if sz <= 32 then Some (if pad4 then Helpers.round_up sz 4 else sz)
          else List.fold_left (fun best c ->
-             if sz mod c <> 0 || 4 * vectors c > c then best
+             if sz mod c <> 0 || 4 * vectors c > c || split c = None then best
              else match best with
                | Some b when b * vectors c > c * vectors b -> best
                | _ -> Some c) None (List.init 31 (fun i -> i + 2)) in
@@ -380,25 +384,26 @@ let cpu_conv_tile (k : K.t) : K.t option =
        let vecs = (match lanes with Some c -> vectors c | None -> 1) * (if oy = None then 1 else 2) in
        (* 32 vector registers with AVX-512, 16 below it *)
        let budget = if widest >= 16 then 16 else 8 in
-       let rows = List.find_opt (fun r -> r * vecs <= budget || r = 2) (if vecs = 1 then [ 8; 4; 2 ] else [ 4; 2 ]) in
+       let rows = List.find (fun r -> r * vecs <= budget || r = 2) (if vecs = 1 then [ 8; 4; 2 ] else [ 4; 2 ]) in
        (* the rows (output channels): the weight depends on them, the image does not *)
-       let m_axis = match rows with
-         | None -> None
-         | Some rows -> List.find_opt (fun a -> a <> n && List.for_all (fun i -> not (dep a i)) images
-                                                && List.exists (dep a) weights && full_shape_int k a mod rows = 0) (List.rev ups) in
-       (match m_axis, rows with
-        | Some m, Some rows ->
+       let m_axis = List.find_opt (fun a -> a <> n && List.for_all (fun i -> not (dep a i)) images
+                                            && List.exists (dep a) weights && full_shape_int k a mod rows = 0) (List.rev ups) in
+       (match m_axis with
+        | Some m ->
           let nr = rngs.(n) and mr = rngs.(m) and oyr = Option.map (fun a -> rngs.(a)) oy in
           let k = K.copy k in
           let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
           (try
-             (match lanes with
-              | Some c when c <= 16 -> ignore (up nr c)
-              | Some c ->
+             let nr = if not pad4 then nr else begin
+                 let i = index_of_rng k nr in
+                 ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int 4)));
+                 List.nth (K.rngs k) i end in
+             (match lanes, Option.bind lanes split with
+              | Some c, _ when c <= 16 -> ignore (up nr c)
+              | Some c, Some f ->
                 (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f + u1) *)
-                let f = List.find (fun f -> c mod f = 0 && c / f <= 16) (List.init 15 (fun i -> 16 - i)) in
                 (match up nr f with Some (outer, _) -> ignore (up outer (c / f)) | None -> ())
-              | None ->
+              | _ ->
                 let nr = if sz mod widest = 0 then nr else begin
                     let i = index_of_rng k nr in
                     ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int widest)));
@@ -408,7 +413,7 @@ let cpu_conv_tile (k : K.t) : K.t option =
              Option.iter (fun r -> ignore (up r 2)) oyr;
              Some k
            with Opt.Kernel_opt_error _ -> None)
-        | _ -> None))
+        | None -> None))
   | _ -> None
 
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is unrolled
