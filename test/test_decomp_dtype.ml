@@ -59,6 +59,7 @@ let renderer = function
   | "metal" -> Cstyle.metal_renderer ()
   | t -> fail "unknown target %s" t
 
+(* tinygrad's sources: rendered under CPU_OPT=tinygrad *)
 let long_render_case (name, kernels, _, _) =
   ("long_render_" ^ name, fun () ->
       List.iteri (fun ki (ast_src, shas) ->
@@ -67,7 +68,7 @@ let long_render_case (name, kernels, _, _) =
               let t, m = match String.split_on_char '_' tm with [ t; m ] -> (t, m) | _ -> fail "bad target %s" tm in
               let prg = Helpers.context
                   Helpers.[ Bind (emulated_dtypes, "long"); Bind (noopt, if m = "noopt" then 1 else 0); Bind (no_color, 1);
-                            Bind (num_cpu_threads, 8) ]
+                            Bind (num_cpu_threads, 8); Bind (cpu_opt, Cpu_tinygrad) ]
                   (fun () -> Codegen.do_to_program ast (renderer t)) in
               let src = Codegen.program_source prg in
               let got = Golden.hex (Golden.sha256 (Test_codegen_golden.normalise src)) in

@@ -339,7 +339,30 @@ let test_cpu_rolled_divide () =
       ~tinygrad:((fun src -> not (has src "void E_3072(")), "no upcast")
   | l -> fail "%d kernels, expected 1" (List.length l)
 
-let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+(* CPU_OPT=fast on conv2d (3x3 window) of x (4, 4, h, h) with w (8, 4, 3, 3): the kernel gets the direct-convolution
+   tile. With CPU_VEC=16, no padding and h = 28, the 26 output columns are the lanes, each window offset loading
+   float16 + float8 + float2 of the image (no lane wasted), the 8 output channels rows of 4, and the batch is threaded
+   over 2 cores; with h = 8 the 6 columns (float4 + float2) take two output rows; with padding 1 and h = 56 the
+   lanes are 28 of the 56 columns, the image loads gated at the borders; h = 19 leaves 17 columns (a prime), padded
+   to 20 under a gate (the padded lanes fold away: float16 and one float). CPU_OPT=tinygrad keeps tinygrad's kernel (no
+   vector wider than float4). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+let test_cpu_conv_tile () =
+  List.iter (fun (h, padding) ->
+      let x = Tensor.realize (Tensor.rand [| 4; 4; h; h |]) and w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
+      match reduce_kernels (Tensor.conv2d ~padding x w) with
+      | [ ast ] ->
+        let fast = Helpers.context Helpers.[ Bind (num_cpu_threads, 2) ] (fun () -> source_with Helpers.Cpu_fast 16 ast) in
+        let loads = match h with 28 -> [ 16; 8; 2 ] | 8 -> [ 4; 2 ] | 19 -> [ 16 ] | _ -> [ 16; 8 ] in
+        List.iter (fun l -> check (has fast (Printf.sprintf "*((float%d*)((data1_" l)) "h=%d: no float%d load of the image in\n%s" h l fast) loads;
+        check (h <> 28 || has fast "const int data3_)") "h=%d: not threaded (no core id parameter)\n%s" h fast;
+        check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float8")) "h=%d: CPU_OPT=tinygrad rendered float8" h;
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
+            let noopt = run_with ~noopt:1 ast in
+            List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "conv h=%d CPU_VEC=%d" h vec) noopt (run_with ~vec ~noopt:0 ast))
+              [ 16; 8 ])
+      | l -> fail "h=%d: %d reduce kernels, expected 1" h (List.length l)) [ (28, 0); (8, 0); (56, 1); (19, 0) ]
+
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);

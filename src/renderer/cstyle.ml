@@ -461,11 +461,11 @@ let clang_render_vector_prefix lang dt count =
     if Helpers.aligned.value <> 0 && not (Dtype.is_bool dt) then
       let n = Dtype.itemsize dt * count in
       let rec p2 k = if 2 * k <= n then p2 (2 * k) else k in
-      (* not in tinygrad: under CPU_OPT=fast float32 vectors wider than float4 are assumed aligned to their
-         element only (they coalesce at any offset, late/coalesce.ml), other vectors wider than float4 to 16 bytes
-         (what buffer views guarantee), so clang loads them with unaligned moves *)
+      (* not in tinygrad: under CPU_OPT=fast float32 vectors are assumed aligned to their element only (they
+         coalesce at any offset, late/coalesce.ml), other vectors wider than float4 to 16 bytes (what buffer views
+         guarantee), so clang loads them with unaligned moves *)
       match Helpers.cpu_opt.value with
-      | Helpers.Cpu_fast when dt == Dtype.Float32 && count > 4 -> Dtype.itemsize dt
+      | Helpers.Cpu_fast when dt == Dtype.Float32 -> Dtype.itemsize dt
       | Helpers.Cpu_fast -> min 16 (p2 1)
       | Helpers.Cpu_tinygrad -> p2 1
     else 1 in

@@ -193,10 +193,11 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
                 | _ -> [ 4; 2 ]),
              true)
           else ([], true) in
-        (* not in tinygrad: under CPU_OPT=fast the CPU's float32 vectors wider than float4 are rendered
-           element-aligned (renderer/cstyle.ml), so such a group may start at any offset (an odd row stride still
-           loads whole vectors); float4 and narrower keep tinygrad's alignment *)
-        let unaligned_ok l = l > 4 && buf.dtype == Dtype.Float32 && device = "CPU" && cpu_float_lengths () <> None in
+        (* not in tinygrad: under CPU_OPT=fast the CPU's float32 vectors are rendered element-aligned
+           (renderer/cstyle.ml), so such a group may start at any offset: an odd row stride still loads whole
+           vectors, and the window of a convolution shifted by kx loads its 16 + 8 + 2 lanes as three vectors (the
+           float4 and float2 tails were scalar loads put together lane by lane) *)
+        let unaligned_ok l = l > 1 && buf.dtype == Dtype.Float32 && device = "CPU" && cpu_float_lengths () <> None in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)
         let keys = List.sort Z.compare (List.map fst !offsets) in
