@@ -383,10 +383,12 @@ let cpu_matvec (k : K.t) : K.t option =
    input gradient: tinygrad's _pool backward sums, over the window, the gated product reduced over the output
    channels) gets a register tile of 8x8 outputs: an output axis that one factor of the inner product does not
    depend on (the batch, for the weight) and one that the other factor does not depend on (the input channel, for
-   the output gradient) are each upcast by 8, and no reduce axis is unrolled. Each step of the inner reduce then
-   loads 8 values of each factor and does 64 multiply-adds that clang vectorizes over the second axis. tinygrad's
-   4x4 upcasts with the window unrolled put the window innermost in the accumulators, which clang leaves scalar
-   (beautiful_mnist's conv input gradients ran 2.7x slower). *)
+   the output gradient) are each upcast by 8, and no reduce axis is unrolled. Each step of the inner reduce loads 8
+   values of each factor and does 64 multiply-adds, which clang vectorizes over the second axis (gathering its 8
+   loads into one vector; the gated loads must render branch-free for that, renderer/cstyle.ml cpu_gated_load).
+   tinygrad's 4x4 upcasts with a window axis unrolled put that axis innermost in the accumulators, which clang
+   leaves scalar (beautiful_mnist's conv input gradients ran 2x slower). On a single reduce (a weight gradient) the
+   same tile stays scalar (3x slower than tinygrad's unrolled reduce, which clang vectorizes). *)
 let cpu_nested_reduce_tile (k : K.t) : K.t option =
   let is_add (r : Uop.t) = match r.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false in
   let product (r : Uop.t) = let s = r.src.(0) in
