@@ -482,12 +482,13 @@ let clang_render_kernel lang ?prefix function_name kernel bufs uops =
    index where the gate holds and from the buffer's first element where it does not, and then selects:
    [({float t=*(data+(gate?idx:0)); gate?t:alt;})]. tinygrad's [(gate?*(data+idx):alt)] is a branch to clang (it may
    not speculate the load), which keeps clang from vectorizing the straight-line code around it (a convolution's
-   input gradient, whose loads are gated by the window, stayed scalar: 1.8x slower). *)
+   input gradient, whose loads are gated by the window, stayed scalar: 1.8x slower). NOOPT kernels keep tinygrad's
+   form. *)
 let cpu_gated_load : rule =
   (P.pat Ops.Load ~name:"x" ~src:(P.In_order [ P.pat Ops.Index ~name:"bidx" ~src:(P.In_order [ P.var "buf"; P.var "idx" ]);
                                                P.var "var"; P.var "gate" ]), fun ctx c ->
       let x = g c "x" and bidx = g c "bidx" and buf = g c "buf" in
-      if Helpers.cpu_opt.value = Helpers.Cpu_fast && Uop.max_numel bidx = 1 && bidx.dtype == buf.dtype
+      if Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0 && Uop.max_numel bidx = 1 && bidx.dtype == buf.dtype
          && Uop.addrspace buf = Some Dtype.Global && Uop.max_numel x = 1 then
         let gate = ctx.%[g c "gate"] in
         Some (Printf.sprintf "({%s t=*(%s+(%s?%s:0)); %s?t:%s;})" (render_dtype ctx.lang x.dtype) ctx.%[buf] gate
