@@ -321,7 +321,31 @@ let test_cpu_nested_reduce_tile () =
         same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
 
-let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
+(* CPU_OPT=fast on the weight gradient of a 3x3 convolution with rows of 16 outputs (x (4, 3, 18, 18), w (8, 3, 3,
+   3)): the reduce over n, oy and ox runs along ox, contiguous in dy and in x; the heuristic upcasts the output
+   channel by 4 (dy's rows), the window's kx whole (contiguous in x) and unrolls ox, where CPU_OPT=tinygrad takes
+   tinygrad's upcasts. The opt'd buffers equal those of tinygrad's NOOPT kernel (the reference). *)
+let test_cpu_conv_weight_grad () =
+  let x = Tensor.realize (Tensor.rand [| 4; 3; 18; 18 |]) and w = Tensor.realize (Tensor.rand [| 8; 3; 3; 3 |]) in
+  let y = Tensor.conv2d x w in
+  let gw = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ w ] with [ g ] -> g | _ -> fail "one gradient expected" in
+  let ren = Cstyle.clang_renderer () in
+  let opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+      let s = Postrange.create ast ren in
+      Postrange.convert_loop_to_global s;
+      List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+          | (Opt.UPCAST | Opt.UNROLL), Opt.Int n -> Some (o.op, n) | _ -> None)
+        (Heuristic.hand_coded_optimizations s).applied_opts) in
+  let tile = Opt.[ (UPCAST, 4); (UPCAST, 0); (UNROLL, 0) ] in
+  match List.filter (fun ast -> opts Helpers.Cpu_fast ast = tile) (reduce_kernels gw) with
+  | [ ast ] ->
+    check (opts Helpers.Cpu_tinygrad ast <> tile) "CPU_OPT=tinygrad: the fast tile";
+    let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"conv weight gradient" reference (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d kernels with the weight gradient's tile, expected 1" (List.length l)
+
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
