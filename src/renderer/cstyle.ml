@@ -489,7 +489,9 @@ let cpu_gated_load : rule =
                                                P.var "var"; P.var "gate" ]), fun ctx c ->
       let x = g c "x" and bidx = g c "bidx" and buf = g c "buf" in
       if Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0 && Uop.max_numel bidx = 1 && bidx.dtype == buf.dtype
-         && Uop.addrspace buf = Some Dtype.Global && Uop.max_numel x = 1 then
+         && Uop.addrspace buf = Some Dtype.Global && Uop.max_numel x = 1
+         (* the first element exists: a buffer of size 0 (a pad of an empty tensor) keeps tinygrad's branch *)
+         && List.for_all (function Uop.Sint n -> n > 0 | Uop.Suop _ -> false) (Uop.shape buf) then
         let gate = ctx.%[g c "gate"] in
         Some (Printf.sprintf "({%s t=*(%s+(%s?%s:0)); %s?t:%s;})" (render_dtype ctx.lang x.dtype) ctx.%[buf] gate
                 ctx.%[g c "idx"] gate ctx.%[g c "var"])
