@@ -362,7 +362,62 @@ let test_cpu_conv_tile () =
               [ 16; 8 ])
       | l -> fail "h=%d: %d reduce kernels, expected 1" h (List.length l)) [ (28, 0); (8, 0); (56, 1); (19, 0) ]
 
+(* CPU_OPT=fast on the input gradient of a 3x3 convolution (x (8, 8, 10, 10), w (8, 8, 3, 3)): tinygrad's _pool
+   backward is a reduce over the window of the gated product reduced over the output channels. The heuristic upcasts
+   by 8 the batch (which the weight does not depend on) and the input channel (which the output gradient does not
+   depend on), unrolls nothing, and the window-gated loads render branch-free; CPU_OPT=tinygrad keeps tinygrad's
+   upcasts and gated loads. The opt'd buffers equal those of tinygrad's NOOPT kernel (the reference). *)
+let test_cpu_nested_reduce_tile () =
+  let x = Tensor.realize (Tensor.rand [| 8; 8; 10; 10 |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 3; 3 |]) in
+  let y = Tensor.conv2d x w in
+  let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with [ g ] -> g | _ -> fail "one gradient expected" in
+  let nested = List.filter (fun (ast : Uop.t) ->
+      List.length (List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) (Uop.toposort ast)) >= 2) (reduce_kernels gx) in
+  match nested with
+  | [ ast ] ->
+    let ren = Cstyle.clang_renderer () in
+    let opts mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+        let s = Postrange.create ast ren in
+        Postrange.convert_loop_to_global s;
+        List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+            | (Opt.UPCAST | Opt.UNROLL), Opt.Int n -> Some (o.op, n) | _ -> None)
+          (Heuristic.hand_coded_optimizations s).applied_opts) in
+    check (opts Helpers.Cpu_fast = Opt.[ (UPCAST, 8); (UPCAST, 8) ]) "CPU_OPT=fast: opts are not two upcasts by 8";
+    check (opts Helpers.Cpu_tinygrad <> opts Helpers.Cpu_fast) "CPU_OPT=tinygrad: the fast tile";
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "({float t=*(") "CPU_OPT=fast: no branch-free gated load in\n%s" fast;
+    check (not (has tg "({float")) "CPU_OPT=tinygrad: branch-free gated load in\n%s" tg;
+    let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
+
+(* CPU_OPT=fast on the weight gradient of a 3x3 convolution with rows of 16 outputs (x (4, 3, 18, 18), w (8, 3, 3,
+   3)): the reduce over n, oy and ox runs along ox, contiguous in dy and in x; the heuristic upcasts the output
+   channel by 4 (dy's rows), the window's kx whole (contiguous in x) and unrolls ox, where CPU_OPT=tinygrad takes
+   tinygrad's upcasts. The opt'd buffers equal those of tinygrad's NOOPT kernel (the reference). *)
+let test_cpu_conv_weight_grad () =
+  let x = Tensor.realize (Tensor.rand [| 4; 3; 18; 18 |]) and w = Tensor.realize (Tensor.rand [| 8; 3; 3; 3 |]) in
+  let y = Tensor.conv2d x w in
+  let gw = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ w ] with [ g ] -> g | _ -> fail "one gradient expected" in
+  let ren = Cstyle.clang_renderer () in
+  let opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+      let s = Postrange.create ast ren in
+      Postrange.convert_loop_to_global s;
+      List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+          | (Opt.UPCAST | Opt.UNROLL), Opt.Int n -> Some (o.op, n) | _ -> None)
+        (Heuristic.hand_coded_optimizations s).applied_opts) in
+  let tile = Opt.[ (UPCAST, 4); (UPCAST, 0); (UNROLL, 0) ] in
+  match List.filter (fun ast -> opts Helpers.Cpu_fast ast = tile) (reduce_kernels gw) with
+  | [ ast ] ->
+    check (opts Helpers.Cpu_tinygrad ast <> tile) "CPU_OPT=tinygrad: the fast tile";
+    let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"conv weight gradient" reference (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d kernels with the weight gradient's tile, expected 1" (List.length l)
+
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
+                          ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);

@@ -478,6 +478,25 @@ let clang_render_kernel lang ?prefix function_name kernel bufs uops =
       if count > 1 then Some (lang.render_vector_prefix lang dt count) else None) (uops_to_dtypes uops)) in
   defines ^ "\n" ^ base_render_kernel lang ?prefix function_name kernel bufs uops ^ "\n" ^ ""
 
+(* not in tinygrad: under CPU_OPT=fast, a gated scalar load from a global buffer loads unconditionally, from its
+   index where the gate holds and from the buffer's first element where it does not, and then selects:
+   [({float t=*(data+(gate?idx:0)); gate?t:alt;})]. tinygrad's [(gate?*(data+idx):alt)] is a branch to clang (it may
+   not speculate the load), which keeps clang from vectorizing the straight-line code around it (a convolution's
+   input gradient, whose loads are gated by the window, stayed scalar: 1.8x slower). NOOPT kernels keep tinygrad's
+   form. *)
+let cpu_gated_load : rule =
+  (P.pat Ops.Load ~name:"x" ~src:(P.In_order [ P.pat Ops.Index ~name:"bidx" ~src:(P.In_order [ P.var "buf"; P.var "idx" ]);
+                                               P.var "var"; P.var "gate" ]), fun ctx c ->
+      let x = g c "x" and bidx = g c "bidx" and buf = g c "buf" in
+      if Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0 && Uop.max_numel bidx = 1 && bidx.dtype == buf.dtype
+         && Uop.addrspace buf = Some Dtype.Global && Uop.max_numel x = 1
+         (* the first element exists: a buffer of size 0 (a pad of an empty tensor) keeps tinygrad's branch *)
+         && List.for_all (function Uop.Sint n -> n > 0 | Uop.Suop _ -> false) (Uop.shape buf) then
+        let gate = ctx.%[g c "gate"] in
+        Some (Printf.sprintf "({%s t=*(%s+(%s?%s:0)); %s?t:%s;})" (render_dtype ctx.lang x.dtype) ctx.%[buf] gate
+                ctx.%[g c "idx"] gate ctx.%[g c "var"])
+      else None)
+
 let clang_language : lang =
   let p = Printf.sprintf in
   let un f = fun args dt -> match args with [ x ] -> f x dt | _ -> invalid_arg "code_for_op: arity" in
@@ -499,6 +518,7 @@ let clang_language : lang =
     buffer_suffix = " restrict";
     type_map = [ (Dtype.Bool, "_Bool"); (Dtype.Float16, "__fp16") ];
     code_for_op;
+    string_rewrite = cpu_gated_load :: cstyle_language.string_rewrite;
     render_kernel = clang_render_kernel;
     render_vector_prefix = clang_render_vector_prefix }
 

@@ -490,6 +490,91 @@ let cpu_matvec (k : K.t) : K.t option =
      | _ -> None)
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in both
+   factors and longer than a narrow output axis contiguous in one factor (a convolution's weight
+   gradient: dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox; a forward convolution has
+   the window on the reduce side, shorter than its output row) gets the window axis (kx) upcast whole, the output
+   axis that the other factor (dy) depends on and the first does not (co) upcast by 4, and the contiguous reduce
+   axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
+   loads. tinygrad's upcasts of co and ci by 4 load 4 rows of each (beautiful_mnist's conv2 weight gradient ran
+   1.3-1.5x slower). *)
+let cpu_conv_weight_grad (k : K.t) : K.t option =
+  match Coalesce.cpu_float_lengths (), K.reduceops k, K.unrollable_dims k with
+  | Some _, [ red ], (_ :: _ :: _ as ud) when k.ren.device = "CPU" && not k.ren.has_local
+                                           && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                                           && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
+    let rngs = Array.of_list (K.rngs k) in
+    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+    let idx (b : Uop.t) = get_idx b.src.(1) in
+    let r = List.nth ud (List.length ud - 1) in
+    let rlen = full_shape_int k r in
+    let ups = K.upcastable_dims k in
+    let window = List.find_opt (fun a -> let s = full_shape_int k a in
+                                 s > 1 && s <= 8 && s < rlen
+                                 && List.exists (fun b -> unit_stride rngs.(a) (idx b)) loads) ups in
+    (match window with
+     (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts already take
+        the window *)
+     | Some w when rlen >= 16 && List.length (List.filter (fun b -> unit_stride rngs.(r) (idx b)) loads) >= 2 ->
+       (* the factor holding the window, and an output axis that only the other factor depends on *)
+       let holds_w b = in_backward_slice rngs.(w) (idx b) in
+       let m = List.find_opt (fun a -> a <> w && full_shape_int k a mod 4 = 0
+                                       && List.exists (fun b -> not (holds_w b) && in_backward_slice rngs.(a) (idx b)) loads
+                                       && List.for_all (fun b -> not (holds_w b) || not (in_backward_slice rngs.(a) (idx b))) loads) ups in
+       (match m with
+        | Some m ->
+          let k = K.copy k in
+          (try
+             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 4)));
+             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:w ~arg:(Opt.Int 0)));
+             let ud = K.unrollable_dims k in
+             ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int (if rlen <= 32 then 0 else 4))));
+             Some k
+           with Opt.Kernel_opt_error _ -> None)
+        | None -> None)
+     | _ -> None)
+  | _ -> None
+
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose source holds a second reduce of a product (a convolution's
+   input gradient: tinygrad's _pool backward sums, over the window, the gated product reduced over the output
+   channels) gets a register tile of 8x8 outputs: an output axis that one factor of the inner product does not
+   depend on (the batch, for the weight) and one that the other factor does not depend on (the input channel, for
+   the output gradient) are each upcast by 8, and no reduce axis is unrolled. Each step of the inner reduce loads 8
+   values of each factor and does 64 multiply-adds, which clang vectorizes over the second axis (gathering its 8
+   loads into one vector; the gated loads must render branch-free for that, renderer/cstyle.ml cpu_gated_load).
+   tinygrad's 4x4 upcasts with a window axis unrolled put that axis innermost in the accumulators, which clang
+   leaves scalar (beautiful_mnist's conv input gradients ran 2x slower). On a single reduce (a weight gradient) the
+   same tile stays scalar (3x slower than tinygrad's unrolled reduce, which clang vectorizes). *)
+let cpu_nested_reduce_tile (k : K.t) : K.t option =
+  let is_add (r : Uop.t) = match r.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false in
+  let product (r : Uop.t) = let s = r.src.(0) in
+    if s.op == Ops.Mul then Some s else if s.op == Ops.Cast && s.src.(0).op == Ops.Mul then Some s.src.(0) else None in
+  match Coalesce.cpu_float_lengths (), K.reduceops k with
+  | Some _, (_ :: _ :: _ as reds) when k.ren.device = "CPU" && not k.ren.has_local && List.for_all is_add reds ->
+    (* the innermost reduce: one whose source holds no other reduce *)
+    let inner = List.find_opt (fun (r : Uop.t) ->
+        not (List.exists (fun (r2 : Uop.t) -> r2 != r && in_backward_slice r2 r.src.(0)) reds)) reds in
+    (match Option.bind inner product with
+     | None -> None
+     | Some mul ->
+       let rngs = Array.of_list (K.rngs k) in
+       let ups = K.upcastable_dims k in
+       let a = mul.src.(0) and b = mul.src.(1) in
+       (* an output axis that [x] depends on and [y] does not *)
+       let only x y = List.find_opt (fun ax -> full_shape_int k ax mod 8 = 0
+                                              && in_backward_slice rngs.(ax) x && not (in_backward_slice rngs.(ax) y)) ups in
+       (match only a b, only b a with
+        | Some m, Some n ->
+          let k = K.copy k in
+          (try
+             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 8)));
+             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int 8)));
+             Some k
+           with Opt.Kernel_opt_error _ -> None)
+        | _ -> None))
+  | _ -> None
+
 (* not in tinygrad: under CPU_OPT=fast, a kernel computing a transcendental that the renderer lacks (exp2, log2, sin:
    decomposed into polynomials, codegen/decomp/transcendental.ml) gets no upcast nor unroll: upcast lanes become
    scalar copies of the polynomial that clang does not re-vectorize (softmax's exp ran at 2 GFLOPS), where a rolled
@@ -529,7 +614,9 @@ let hand_coded_optimizations (k : K.t) : K.t =
         (* **** below this line need to be optional and benchmarked **** *)
         let k = if cpu_rolled_transcendental k || cpu_rolled_divide k then k else match cpu_register_tile k with
           | Some tk -> tk
-          | None -> match cpu_conv_tile k with Some ck -> ck | None -> match cpu_matvec k with Some mk -> mk | None -> match cpu_vector_reduce k with
+          | None -> match cpu_conv_weight_grad k with Some wk -> wk | None ->
+            match cpu_conv_tile k with Some ck -> ck | None -> match cpu_matvec k with Some mk -> mk | None ->
+            match cpu_nested_reduce_tile k with Some nk -> nk | None -> match cpu_vector_reduce k with
             | Some vk -> vk
             | None -> masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k in
         local_groups k;

@@ -6,8 +6,10 @@
     branch replaces the upcast/unroll stages: a BLAS-micro-kernel register tile for a matmul-shaped reduce, a
     direct-convolution tile for a convolution (lanes along the output's contiguous columns, output channels as
     broadcast rows), the output axis upcast by 8 vectors (padded where needed) for a matrix-vector product along the
-    contiguous axis of its matrix or a sum over its rows, an unroll by the vector width for a reduce over a
-    contiguous axis, and no upcast at all for a kernel with a decomposed transcendental or an elementwise kernel that
-    divides or takes a square root (clang vectorizes its rolled loops); the thread threshold counts float ops per
-    point, and a big kernel that no thread count divides is padded to thread. *)
+    contiguous axis of its matrix or a sum over its rows, an 8x8 tile of output axes that each factor alone depends
+    on for a nested reduce (a convolution's input gradient), the window upcast whole with a channel by 4 for a reduce
+    along long rows contiguous in both factors (a convolution's weight gradient), an unroll by the vector width for a
+    reduce over a contiguous axis, and no upcast at all for a kernel with a decomposed transcendental or an
+    elementwise kernel that divides or takes a square root (clang vectorizes its rolled loops); the thread threshold
+    counts float ops per point, and a big kernel that no thread count divides is padded to thread. *)
 val hand_coded_optimizations : Postrange.t -> Postrange.t
