@@ -2,9 +2,11 @@
    Differences: candidates are compiled one after another (tinygrad may use a worker pool; there is no compile
    timeout), duplicate candidates are recognised by their source (tinygrad: by the compiled library), and the disk
    cache is a file per key under [Helpers.cache_dir ()]/beam_search.
-   Not in tinygrad: under CPU_OPT=fast on the CPU (Heuristic's CPU branch), the search is [cpu_search] below: it
-   starts from the hand-coded kernel, adds actions for the CPU's register tiles, times candidates on a slice of
-   their outer loops, and skips kernels too short to gain anything. CPU_OPT=tinygrad keeps tinygrad's search. *)
+   Not in tinygrad: under CPU_OPT=fast on the CPU (Heuristic's CPU branch) the search starts from the hand-coded
+   kernel, adds actions for the CPU's register tiles ([cpu_actions]), times candidates on a slice of their output
+   loops ([shrink_loops]), skips kernels too short to gain anything and bounds each kernel's search in time (the
+   [cpu_*] limits); each change is marked "not in tinygrad" where it is made. CPU_OPT=tinygrad keeps tinygrad's
+   search and action list. *)
 
 open Uop
 module K = Postrange
@@ -146,13 +148,13 @@ let shrink_loops (k : K.t) (fraction : float) : K.t * float =
    not searched (the most it could gain is less than that); candidates are timed on a slice of about
    [cpu_test_time] seconds ([shrink_loops]); a level must gain [cpu_min_gain] of the best time to go on (a smaller
    gain is timing noise on a shared machine); no new level starts after [cpu_budget] seconds of search *)
-let cpu_min_time = 100e-6
+let cpu_min_time = 1e-3
 let cpu_test_time = 5e-3
 let cpu_min_gain = 0.02
-let cpu_budget = 30.
+let cpu_budget = 20.
 
 (* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
-let cpu_search_version = "cpu-search 1"
+let cpu_search_version = "cpu-search 2"
 
 (* *** external API *** *)
 
