@@ -154,7 +154,7 @@ let cpu_min_gain = 0.02
 let cpu_budget = 20.
 
 (* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
-let cpu_search_version = "cpu-search 2"
+let cpu_search_version = "cpu-search 3"
 
 (* *** external API *** *)
 
@@ -344,49 +344,60 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
+      let compiled = Array.make (Array.length candidates) None in
+      let time_candidate i (cand : K.t) =
+        match compiled.(i) with
+        | None -> ()
+        | Some (prg, compile_et, scale) ->
+          let src = Codegen.program_source prg in
+          if not (Hashtbl.mem seen_libs src) then begin
+            (* filter out kernels that use 1000x more compute than the smallest *)
+            let this_compute_ops = match prg.src.(0).arg with
+              | Kernel_info { estimates = Some e; _ } -> float_of_int (sint_val var_vals e.ops)
+              | _ -> 0.0 in
+            least_compute_ops := Float.min this_compute_ops !least_compute_ops;
+            if !least_compute_ops *. 1000. < this_compute_ops then begin
+              if Helpers.beam_log_surpass_max.value <> 0 then
+                Printf.printf "too much compute. %g when least is %g\n" this_compute_ops !least_compute_ops
+            end else begin
+              Hashtbl.replace seen_libs src ();
+              let early_stop = match !beam with (_, t) :: _ -> t *. 3. | [] -> 1.0 in
+              match time ~early_stop ~scale prg with
+              | exception e ->
+                if beam_debug <> 0 then
+                  Printf.printf "BEAM failed for opts: [%s]\n%s\n" (String.concat ", " (List.map Opt.to_string cand.K.applied_opts))
+                    (Printexc.to_string e)
+              | tms ->
+                let t = List.fold_left Float.min infinity tms in
+                timed := (cand, t) :: !timed;
+                if beam_debug > 1 then
+                  Printf.printf "%7.2fs: %5d %5d uops %s compile/%s run       %4d/%4d         %s\n%!"
+                    (Helpers.perf_counter () -. st) i (Array.length prg.src.(1).src) (Helpers.time_to_str ~w:12 compile_et)
+                    (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
+                else if debug >= 2 then
+                  Printf.printf "\r%7.2fs: %s       %4d/%4d         %s\027[K%!" (Helpers.perf_counter () -. st)
+                    (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
+            end
+          end in
       (* tinygrad compiles the candidates in a pool of PARALLEL workers: here they are rendered in order, then
-         their sources compiled into the cache PARALLEL at a time, then timed one by one *)
-      let compiled = Array.map (fun c ->
-          let c, scale = shrink_loops c fraction in
-          Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c)) candidates in
-      (Device.get s.ren.device).compiler.compile_many
-        (List.filter_map (Option.map (fun (prg, _, _) -> Codegen.program_source prg)) (Array.to_list compiled));
-      Array.iteri (fun i cand ->
-          match compiled.(i) with
-          | None -> ()
-          (* not in tinygrad: the CPU search times no more candidates once over its budget *)
-          | Some _ when fast && Helpers.perf_counter () -. st > budget -> ()
-          | Some (prg, compile_et, scale) ->
-            let src = Codegen.program_source prg in
-            if not (Hashtbl.mem seen_libs src) then begin
-              (* filter out kernels that use 1000x more compute than the smallest *)
-              let this_compute_ops = match prg.src.(0).arg with
-                | Kernel_info { estimates = Some e; _ } -> float_of_int (sint_val var_vals e.ops)
-                | _ -> 0.0 in
-              least_compute_ops := Float.min this_compute_ops !least_compute_ops;
-              if !least_compute_ops *. 1000. < this_compute_ops then begin
-                if Helpers.beam_log_surpass_max.value <> 0 then
-                  Printf.printf "too much compute. %g when least is %g\n" this_compute_ops !least_compute_ops
-              end else begin
-                Hashtbl.replace seen_libs src ();
-                let early_stop = match !beam with (_, t) :: _ -> t *. 3. | [] -> 1.0 in
-                match time ~early_stop ~scale prg with
-                | exception e ->
-                  if beam_debug <> 0 then
-                    Printf.printf "BEAM failed for opts: [%s]\n%s\n" (String.concat ", " (List.map Opt.to_string cand.K.applied_opts))
-                      (Printexc.to_string e)
-                | tms ->
-                  let t = List.fold_left Float.min infinity tms in
-                  timed := (cand, t) :: !timed;
-                  if beam_debug > 1 then
-                    Printf.printf "%7.2fs: %5d %5d uops %s compile/%s run       %4d/%4d         %s\n%!"
-                      (Helpers.perf_counter () -. st) i (Array.length prg.src.(1).src) (Helpers.time_to_str ~w:12 compile_et)
-                      (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
-                  else if debug >= 2 then
-                    Printf.printf "\r%7.2fs: %s       %4d/%4d         %s\027[K%!" (Helpers.perf_counter () -. st)
-                      (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
-              end
-            end) candidates;
+         their sources compiled into the cache PARALLEL at a time, then timed one by one. Not in tinygrad: the CPU
+         search does that PARALLEL candidates at a time and starts no chunk once over its budget (the candidates of
+         a big kernel take seconds each to render and compile) *)
+      let chunk = if fast then max 1 Helpers.parallel.value else max 1 (Array.length candidates) in
+      let rec chunks lo =
+        if lo < Array.length candidates && not (fast && Helpers.perf_counter () -. st > budget) then begin
+          let hi = min (Array.length candidates) (lo + chunk) in
+          for i = lo to hi - 1 do
+            compiled.(i) <- (let c, scale = shrink_loops candidates.(i) fraction in
+                             Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c))
+          done;
+          (Device.get s.ren.device).compiler.compile_many
+            (List.filter_map (Option.map (fun (prg, _, _) -> Codegen.program_source prg))
+               (Array.to_list (Array.sub compiled lo (hi - lo))));
+          for i = lo to hi - 1 do time_candidate i candidates.(i) done;
+          chunks hi
+        end in
+      chunks 0;
       (* done *)
       let opts = List.stable_sort (fun (_, a) (_, b) -> compare a b) (List.rev !timed) in
       let take n l = List.filteri (fun i _ -> i < n) l in
