@@ -147,7 +147,7 @@ let shrink_loops (k : K.t) (fraction : float) : K.t * float =
 (* not in tinygrad: the limits of the CPU search. A kernel whose hand-coded time is below [cpu_min_time] seconds is
    not searched (the most it could gain is less than that); candidates are timed on a slice of about
    [cpu_test_time] seconds ([shrink_loops]); a level must gain [cpu_min_gain] of the best time to go on (a smaller
-   gain is timing noise on a shared machine); no new level starts after [cpu_budget] seconds of search *)
+   gain is timing noise on a shared machine); no candidate starts after [cpu_budget] seconds of search *)
 let cpu_min_time = 1e-3
 let cpu_test_time = 5e-3
 let cpu_min_gain = 0.02
@@ -305,8 +305,9 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
         ~early_stop:(Option.value early_stop ~default:infinity) ~allow_test_size ?cnt ?scale () in
     (* not in tinygrad: under CPU_OPT=fast the beam starts from the hand-coded kernel, timed (so the search never
        returns a kernel slower than the heuristic's), and candidates are timed on a slice ([shrink_loops]).
-       tinygrad starts from the kernel without opts, whose children can run for minutes on a CPU. [None]: the
-       hand-coded kernel is returned unsearched (it runs under [min_time]) *)
+       tinygrad starts from the kernel without opts, whose children can run for minutes on a CPU. [Left hc]: the
+       hand-coded kernel is returned unsearched (it runs under [min_time]); [Right (beam, fraction)]: the first
+       beam and the slice of the loops candidates are timed on *)
     let seed = if not (cpu_fast s.ren) then Either.Right ([ (s, infinity) ], 1.)
       else begin
         let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s

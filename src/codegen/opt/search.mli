@@ -37,6 +37,6 @@ val searches : int ref
     Not in tinygrad: under CPU_OPT=fast on the CPU the beam starts from the hand-coded kernel (timed: the result is
     never slower than it), searches [kernel_actions], times candidates on a slice of their loops ([shrink_loops]),
     returns the hand-coded kernel unsearched when it runs under [min_time] seconds (default 1 ms), goes on only
-    while a level gains 2% and starts no new level after [budget] seconds (default 20). *)
+    while a level gains 2% and starts no new candidate after [budget] seconds (default 20). *)
 val beam_search :
   ?allow_test_size:bool -> ?disable_cache:bool -> ?min_time:float -> ?budget:float -> Postrange.t -> int -> Postrange.t
