@@ -154,7 +154,7 @@ let cpu_min_gain = 0.02
 let cpu_budget = 20.
 
 (* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
-let cpu_search_version = "cpu-search 3"
+let cpu_search_version = "cpu-search 4"
 
 (* *** external API *** *)
 
@@ -308,13 +308,14 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
        tinygrad starts from the kernel without opts, whose children can run for minutes on a CPU. [Left hc]: the
        hand-coded kernel is returned unsearched (it runs under [min_time]); [Right (beam, fraction)]: the first
        beam and the slice of the loops candidates are timed on *)
-    let seed = if not (cpu_fast s.ren) then Either.Right ([ (s, infinity) ], 1.)
+    let seed = if not (cpu_fast s.ren) then Either.Right ([ (s, infinity) ], 1., None)
       else begin
         let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s
           else !K.hand_coded_optimizations_hook s in
         (* two runs: the first one also faults the fresh buffers' pages in *)
-        match Option.map (fun (prg, _) -> List.fold_left Float.min infinity (time ~cnt:2 prg)) (try_compile hc) with
-        | None | (exception _) -> Either.Right ([ (s, infinity) ], 1.)
+        let hc_prg = Option.map fst (try_compile hc) in
+        match Option.map (fun prg -> List.fold_left Float.min infinity (time ~cnt:2 prg)) hc_prg with
+        | None | (exception _) -> Either.Right ([ (s, infinity) ], 1., None)
         | Some t_full when t_full < min_time ->
           if debug >= 2 then Printf.printf "BEAM: %s runs %s, not searched\n%!" (K.colored_shape hc) (Helpers.time_to_str ~w:0 t_full);
           Either.Left hc
@@ -322,19 +323,19 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
           let fraction = t_full /. cpu_test_time in
           let hs, scale = shrink_loops hc fraction in
           match try_compile hs with
-          | None -> Either.Right ([ (hc, t_full) ], 1.)
+          | None -> Either.Right ([ (hc, t_full) ], 1., None)
           | Some (prg, _) ->
             Hashtbl.replace seen_libs (Codegen.program_source prg) ();
             let t = match time ~scale prg with tms -> List.fold_left Float.min infinity tms | exception _ -> t_full in
             if debug >= 2 then Printf.printf "   %s hand-coded %s (full run %s), timed on 1/%.0f of its loops\n%!"
                 (K.colored_shape hc) (Helpers.time_to_str ~w:0 t) (Helpers.time_to_str ~w:0 t_full) scale;
-            Either.Right ([ (hc, t) ], fraction)
+            Either.Right ([ (hc, t) ], fraction, Option.map (fun p -> (hc, p)) hc_prg)
       end in
     match seed with
     | Either.Left hc ->
       if Helpers.cachelevel.value >= 1 then diskcache_put path hc.applied_opts;
       hc
-    | Either.Right (beam0, fraction) ->
+    | Either.Right (beam0, fraction, hc_full) ->
     let fast = cpu_fast s.ren in
     let beam = ref beam0 in
     let exiting = ref false in
@@ -418,6 +419,22 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
           (Array.length candidates) (List.length opts) (K.colored_shape (fst (List.hd !beam)))
     done;
     let best = fst (List.hd !beam) in
+    (* not in tinygrad: the CPU search's pick is timed against the hand-coded kernel on the whole kernel, runs
+       interleaved, and kept only when faster: a slice's ranking can differ from the whole kernel's (caches), and
+       timings taken minutes apart on a shared machine differ *)
+    let best = match hc_full with
+      | Some (hc, hc_prg) when best != hc ->
+        (match try_compile best with
+         | Some (prg, _) ->
+           let rounds = List.init 3 (fun _ ->
+               let a = time ~cnt:1 hc_prg and b = time ~cnt:1 prg in (List.hd a, List.hd b)) in
+           let t_hc = List.fold_left (fun m (a, _) -> Float.min m a) infinity rounds
+           and t_best = List.fold_left (fun m (_, b) -> Float.min m b) infinity rounds in
+           if debug >= 2 then Printf.printf "BEAM: whole kernel: hand-coded %s, found %s%s\n%!" (Helpers.time_to_str ~w:0 t_hc)
+               (Helpers.time_to_str ~w:0 t_best) (if t_best < t_hc then "" else ": hand-coded kept");
+           if t_best < t_hc then best else hc
+         | None | (exception _) -> hc)
+      | _ -> best in
     if Helpers.cachelevel.value >= 1 then diskcache_put path best.applied_opts;
     if beam_debug <> 0 then
       Printf.printf "BEAM_SEARCH: final tm=%s, applied_opts=[%s]\n" (Helpers.time_to_str ~w:0 (snd (List.hd !beam)))
