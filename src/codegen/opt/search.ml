@@ -420,7 +420,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     done;
     let best = fst (List.hd !beam) in
     (* not in tinygrad: the CPU search's pick is timed against the hand-coded kernel on the whole kernel, runs
-       interleaved, and kept only when faster: a slice's ranking can differ from the whole kernel's (caches), and
+       interleaved, and kept only when faster by [cpu_min_gain]: a slice's ranking can differ from the whole kernel's (caches), and
        timings taken minutes apart on a shared machine differ *)
     let best = match hc_full with
       | Some (hc, hc_prg) when best != hc ->
@@ -430,9 +430,10 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
                let a = time ~cnt:1 hc_prg and b = time ~cnt:1 prg in (List.hd a, List.hd b)) in
            let t_hc = List.fold_left (fun m (a, _) -> Float.min m a) infinity rounds
            and t_best = List.fold_left (fun m (_, b) -> Float.min m b) infinity rounds in
+           let faster = t_best < t_hc *. (1. -. cpu_min_gain) in
            if debug >= 2 then Printf.printf "BEAM: whole kernel: hand-coded %s, found %s%s\n%!" (Helpers.time_to_str ~w:0 t_hc)
-               (Helpers.time_to_str ~w:0 t_best) (if t_best < t_hc then "" else ": hand-coded kept");
-           if t_best < t_hc then best else hc
+               (Helpers.time_to_str ~w:0 t_best) (if faster then "" else ": hand-coded kept");
+           if faster then best else hc
          | None | (exception _) -> hc)
       | _ -> best in
     if Helpers.cachelevel.value >= 1 then diskcache_put path best.applied_opts;
