@@ -22,7 +22,9 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,cpu_tinygr
   listed by total time, with calls, mean time, GFLOPS and GB/s (from each framework's DEBUG=2 lines).
 - BENCH_QUICK=1: 3 reps, no matmul 1024/2048 and no beautiful_mnist step. BENCH_ONLY=name,... selects workloads.
 - --skip MODE:NAME,...: leaves a workload out of one mode only (e.g. beam2:mnist_step_jit, whose cold BEAM search
-  takes hours on 2 cores); its cells print as "-".
+  takes hours on 2 cores for tinygrad); its cells print as "-".
+- --no-tinygrad: ours (and torch) only; the tinygrad column prints as "-" (tinygrad's cold BEAM=2 search of matmul
+  2048 alone takes a long time on 2 cores).
 """
 import argparse, os, subprocess, sys, venv
 
@@ -116,6 +118,7 @@ def main():
   ap.add_argument("--cache-dir", help="XDG_CACHE_HOME for both frameworks (an empty folder: a cold BEAM cache)")
   ap.add_argument("--skip", default="", help="MODE:NAME,... workloads left out of one mode")
   ap.add_argument("--profile", default="", help="NAME,...: the top kernels of these workloads, ours and tinygrad's")
+  ap.add_argument("--no-tinygrad", action="store_true", help="run ours (and torch) only")
   args = ap.parse_args()
   if args.cache_dir: os.environ["XDG_CACHE_HOME"] = os.path.abspath(args.cache_dir)
   py = tinygrad_python()
@@ -131,8 +134,10 @@ def main():
       env["BENCH_ONLY"] = ",".join(names)
     print(f"running mode {mode}: ours ...", flush=True)
     ours, oi = run([args.ours], env)
-    print(f"running mode {mode}: tinygrad ...", flush=True)
-    tg, ti = run([py, os.path.join(ROOT, "bench", "bench_ops.py")], env)
+    if args.no_tinygrad: tg, ti = {}, {}
+    else:
+      print(f"running mode {mode}: tinygrad ...", flush=True)
+      tg, ti = run([py, os.path.join(ROOT, "bench", "bench_ops.py")], env)
     table.append((mode, ours, oi, tg, ti))
   torch_res, tti = {}, {}
   tpy = os.environ.get("PYTHON") if os.environ.get("PYTHON") and has_torch(os.environ["PYTHON"]) else py
@@ -172,6 +177,7 @@ def main():
     for mode in modes:
       print(f"\nprofile {name}, mode {mode}, ours:")
       profile([args.ours], MODES[mode], name)
+      if args.no_tinygrad: continue
       print(f"profile {name}, mode {mode}, tinygrad:")
       profile([py, os.path.join(ROOT, "bench", "bench_ops.py")], MODES[mode], name)
 

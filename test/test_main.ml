@@ -15,7 +15,7 @@ let () =
       ("simplify_ranges", Test_simplify_ranges.tests);
       ("codegen", Test_codegen.tests);
       ("codegen_golden", Test_codegen_golden.tests);
-      ("opts", Test_opts.tests);
+      ("opts", Test_opts.tests); ("search", Test_search.tests);
       ("kernels", Test_kernels.tests);
       ("renderer", Test_renderer.tests);
       ("transcendental", Test_transcendental.tests); ("mixin_op", Test_mixin_op.tests);

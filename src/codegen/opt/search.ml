@@ -1,7 +1,12 @@
 (* tinygrad: codegen/opt/search.py — BEAM search over kernel opts, candidates compiled and timed on the device.
    Differences: candidates are compiled one after another (tinygrad may use a worker pool; there is no compile
    timeout), duplicate candidates are recognised by their source (tinygrad: by the compiled library), and the disk
-   cache is a file per key under [Helpers.cache_dir ()]/beam_search. *)
+   cache is a file per key under [Helpers.cache_dir ()]/beam_search.
+   Not in tinygrad: under CPU_OPT=fast on the CPU (Heuristic's CPU branch) the search starts from the hand-coded
+   kernel, adds actions for the CPU's register tiles ([cpu_actions]), times candidates on a slice of their output
+   loops ([shrink_loops]), skips kernels too short to gain anything and bounds each kernel's search in time (the
+   [cpu_*] limits); each change is marked "not in tinygrad" where it is made. CPU_OPT=tinygrad keeps tinygrad's
+   search and action list. *)
 
 open Uop
 module K = Postrange
@@ -29,6 +34,27 @@ let actions : Opt.t list Lazy.t = lazy begin
   @ (if Helpers.nolocals.value <> 0 then [ opt Opt.NOLOCALS ] else [])
 end
 
+(* ---------- the CPU search (not in tinygrad) ---------- *)
+
+(* the search of CPU_OPT=fast: a CPU kernel shaped by Heuristic's CPU branch (vector widths from the host) *)
+let cpu_fast (ren : Renderer.t) = ren.device = "CPU" && (not ren.has_local) && Coalesce.cpu_float_lengths () <> None
+
+(* not in tinygrad: the actions that express Heuristic's CPU tiles, which tinygrad's amounts (upcast 2..7, unroll 4
+   and 7) cannot: an upcast or unroll by each host vector width wider than float4 (a row of accumulators, a vector
+   accumulator of cpu_vector_reduce) and by 8 (the tile's rows), and a THREAD by the core count where tinygrad's
+   amounts miss it. Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
+let cpu_actions (ren : Renderer.t) : Opt.t list =
+  let widths = match Coalesce.cpu_float_lengths () with Some l -> List.filter (fun w -> w > 4) l | None -> [] in
+  let amts = List.sort_uniq compare (8 :: widths) in
+  let mk op amts naxes = List.concat_map (fun amt -> List.init naxes (fun axis -> opt op ~axis ~arg:(Opt.Int amt))) amts in
+  let cores = match ren.global_max with Some (g :: _) when ren.has_threads -> [ g ] | _ -> [] in
+  mk Opt.UPCAST amts 8 @ mk Opt.UNROLL amts 5
+  @ mk Opt.THREAD (List.filter (fun c -> c > 1 && not (List.mem c [ 2; 3; 4; 5; 8; 12; 16; 24; 32; 64 ])) cores) 3
+
+(* the actions searched on kernels of [ren]: tinygrad's, then under CPU_OPT=fast the CPU's *)
+let kernel_actions (ren : Renderer.t) : Opt.t list =
+  Lazy.force actions @ (if cpu_fast ren then cpu_actions ren else [])
+
 let sint_val vv = function Sint i -> i | Suop u -> Z.to_int (zi (sym_infer u vv))
 
 (* tinygrad: get_test_global_size *)
@@ -52,7 +78,7 @@ let args_from_ast (ast : Uop.t) dname : (int * Device.Buffer.t) list * (string *
 
 (* tinygrad: _time_program. [None] when the program fails to run *)
 let time_program ~device (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~early_stop ~allow_test_size
-    ?(max_global_size = 65536) ?(cnt = 3) () : float list =
+    ?(max_global_size = 65536) ?(cnt = 3) ?(scale = 1.0) () : float list =
   let info = match prg.arg with Program_info p -> p | _ -> invalid_arg "time_program: no ProgramInfo" in
   let gs, factor =
     if allow_test_size then get_test_global_size info.global_size max_global_size vv
@@ -68,7 +94,7 @@ let time_program ~device (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t)
   let rec go acc n =
     if n = 0 then List.rev acc
     else begin
-      let t = Device.run_program ~global_size:gs ?local_size ~wait:true p launch *. factor in
+      let t = Device.run_program ~global_size:gs ?local_size ~wait:true p launch *. factor *. scale in
       let acc = t :: acc in
       if early_stop < List.fold_left min infinity acc then List.rev acc else go acc (n - 1)
     end in
@@ -90,13 +116,53 @@ let try_compile (s : K.t) : (Uop.t * float) option =
     end else Some (prg, et)
   with e -> if Helpers.beam_strict_mode.value <> 0 then raise e else None
 
+(* not in tinygrad: tinygrad times a GPU candidate on a smaller launch (get_test_global_size); a CPU kernel's output
+   axes are loops inside it, so under CPU_OPT=fast a candidate is timed with its outer loops cut to about
+   1/[fraction] of their iterations, its times multiplied by the true ratio (returned). The outermost loops are cut
+   first: the inner ones, where the register tile and the cache reuse live, keep their sizes. Only the output
+   loops are cut (never a reduce, upcast or thread axis), so every index stays in bounds. *)
+let shrink_loops (k : K.t) (fraction : float) : K.t * float =
+  let loops = List.filter_map (fun ((r : Uop.t), t) -> match t, r.src.(0).op with
+      | (Global | Loop | Weak), Ops.Const -> (match K.sint_int (Suop r.src.(0)) with n when n > 1 -> Some (r, n) | _ -> None)
+      | _ -> None) (List.combine (K.rngs k) (K.axis_types k)) in
+  let total = float_of_int (List.fold_left (fun a (_, n) -> a * n) 1 loops) in
+  let target = total /. fraction in
+  if fraction <= 2. then (k, 1.)
+  else begin
+    let cur, pairs = List.fold_left (fun (cur, pairs) ((r : Uop.t), n) ->
+        if cur <= target then (cur, pairs)
+        else begin
+          let n' = max 1 (min n (int_of_float (float_of_int n *. target /. cur))) in
+          (cur /. float_of_int n *. float_of_int n',
+           if n' < n then (r, replace r ~src:[| const_int ~dtype:r.src.(0).dtype n' |]) :: pairs else pairs)
+        end) (total, []) loops in
+    if pairs = [] then (k, 1.)
+    else begin
+      let k = K.copy k in
+      k.ast <- Upat.substitute k.ast pairs;
+      (k, total /. cur)
+    end
+  end
+
+(* not in tinygrad: the limits of the CPU search. A kernel whose hand-coded time is below [cpu_min_time] seconds is
+   not searched (the most it could gain is less than that); candidates are timed on a slice of about
+   [cpu_test_time] seconds ([shrink_loops]); a level must gain [cpu_min_gain] of the best time to go on (a smaller
+   gain is timing noise on a shared machine); no candidate starts after [cpu_budget] seconds of search *)
+let cpu_min_time = 1e-3
+let cpu_test_time = 5e-3
+let cpu_min_gain = 0.02
+let cpu_budget = 20.
+
+(* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
+let cpu_search_version = "cpu-search 4"
+
 (* *** external API *** *)
 
 (* tinygrad: get_kernel_actions — the index in [actions] (+1, 0 for [s] itself) and the Scheduler after it *)
 let get_kernel_actions ?(include_0 = true) ?max_up (s : K.t) : (int * K.t) list =
   let max_up = match max_up with Some m -> m | None -> Helpers.beam_upcast_max.value in
   let max_lcl = Helpers.beam_local_max.value in
-  let kernel_actions = Lazy.force actions in
+  let kernel_actions = kernel_actions s.ren in
   let acted = ref (if include_0 then [ (0, s) ] else []) in
   List.iteri (fun i (a : Opt.t) ->
       let skip =
@@ -164,9 +230,11 @@ let opt_of_line l : Opt.t =
 let cache_path (s : K.t) amt allow_test_size =
   let key = String.concat "\x00" [ Render.pyrender s.ast; string_of_int amt; string_of_bool allow_test_size;
                                    s.ren.device; s.ren.suffix ]
-            (* not in tinygrad's key: CPU_OPT and CPU_VEC change the programs, so their searches are kept apart *)
+            (* not in tinygrad's key: CPU_OPT and CPU_VEC change the programs and the search (cpu_search_version
+               names the CPU search's actions and rules), so their searches are kept apart *)
             ^ (match Helpers.cpu_opt.value with
-                | Helpers.Cpu_tinygrad -> "" | Helpers.Cpu_fast -> Printf.sprintf "\x00CPU_OPT=fast,%d" Helpers.cpu_vec.value) in
+                | Helpers.Cpu_tinygrad -> ""
+                | Helpers.Cpu_fast -> Printf.sprintf "\x00CPU_OPT=fast,%d,%s" Helpers.cpu_vec.value cpu_search_version) in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) "beam_search") (Digest.to_hex (Digest.string key))
 
 (* an entry: "beam_search v2", the opts one per line, "end" (a file cut short has no "end"). [None]: no entry;
@@ -210,7 +278,7 @@ let searches = ref 0
 
 (* tinygrad: beam_search *)
 let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_cache = Helpers.ignore_beam_cache.value <> 0)
-    (s : K.t) (amt : int) : K.t =
+    ?(min_time = cpu_min_time) ?(budget = cpu_budget) (s : K.t) (amt : int) : K.t =
   let path = cache_path s amt allow_test_size in
   let damaged why =
     if Helpers.debug.value >= 1 then Printf.printf "BEAM: ignoring the damaged cache entry %s (%s), searching again\n%!" path why;
@@ -226,65 +294,123 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     let rawbufs, var_vals = args_from_ast s.ast s.ren.device in
     let beam_debug = Helpers.beam_debug.value in
     let debug = Helpers.debug.value in
-    let beam = ref [ (s, infinity) ] in
     let seen_libs = Hashtbl.create 64 in
     let min_progress = float_of_string (Helpers.beam_min_progress.value) /. 1e6 in
     if beam_debug <> 0 then (print_endline "BEAM_SEARCH:"; print_endline (Render.pyrender s.ast));
     if debug >= 2 then Printf.printf "   0.00s:                from   1 ->   1 actions %s\n%!" (K.colored_shape s);
     List.iter (fun (_, b) -> ignore (Device.Buffer.ensure_allocated b)) rawbufs;
     let st = Helpers.perf_counter () in
+    let time ?early_stop ?cnt ?scale prg =
+      time_program ~device:s.ren.device prg (Codegen.program_source prg) var_vals rawbufs
+        ~early_stop:(Option.value early_stop ~default:infinity) ~allow_test_size ?cnt ?scale () in
+    (* not in tinygrad: under CPU_OPT=fast the beam starts from the hand-coded kernel, timed (so the search never
+       returns a kernel slower than the heuristic's), and candidates are timed on a slice ([shrink_loops]).
+       tinygrad starts from the kernel without opts, whose children can run for minutes on a CPU. [Left hc]: the
+       hand-coded kernel is returned unsearched (it runs under [min_time]); [Right (beam, fraction)]: the first
+       beam and the slice of the loops candidates are timed on *)
+    let seed = if not (cpu_fast s.ren) then Either.Right ([ (s, infinity) ], 1., None)
+      else begin
+        let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s
+          else !K.hand_coded_optimizations_hook s in
+        (* two runs: the first one also faults the fresh buffers' pages in *)
+        let hc_prg = Option.map fst (try_compile hc) in
+        match Option.map (fun prg -> List.fold_left Float.min infinity (time ~cnt:2 prg)) hc_prg with
+        | None | (exception _) -> Either.Right ([ (s, infinity) ], 1., None)
+        | Some t_full when t_full < min_time ->
+          if debug >= 2 then Printf.printf "BEAM: %s runs %s, not searched\n%!" (K.colored_shape hc) (Helpers.time_to_str ~w:0 t_full);
+          Either.Left hc
+        | Some t_full ->
+          let fraction = t_full /. cpu_test_time in
+          let hs, scale = shrink_loops hc fraction in
+          match try_compile hs with
+          | None -> Either.Right ([ (hc, t_full) ], 1., None)
+          | Some (prg, _) ->
+            Hashtbl.replace seen_libs (Codegen.program_source prg) ();
+            let t = match time ~scale prg with tms -> List.fold_left Float.min infinity tms | exception _ -> t_full in
+            if debug >= 2 then Printf.printf "   %s hand-coded %s (full run %s), timed on 1/%.0f of its loops\n%!"
+                (K.colored_shape hc) (Helpers.time_to_str ~w:0 t) (Helpers.time_to_str ~w:0 t_full) scale;
+            Either.Right ([ (hc, t) ], fraction, Option.map (fun p -> (hc, p)) hc_prg)
+      end in
+    match seed with
+    | Either.Left hc ->
+      if Helpers.cachelevel.value >= 1 then diskcache_put path hc.applied_opts;
+      hc
+    | Either.Right (beam0, fraction, hc_full) ->
+    let fast = cpu_fast s.ren in
+    let beam = ref beam0 in
     let exiting = ref false in
     while not !exiting do
-      let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false si)) !beam) in
+      (* not in tinygrad: the CPU search allows 4x BEAM_UPCAST_MAX, so that the hand-coded register tile (16x8 on
+         AVX-512) can still be unrolled or widened *)
+      let max_up = if fast then 4 * Helpers.beam_upcast_max.value else Helpers.beam_upcast_max.value in
+      let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
+      let compiled = Array.make (Array.length candidates) None in
+      let time_candidate i (cand : K.t) =
+        match compiled.(i) with
+        | None -> ()
+        | Some (prg, compile_et, scale) ->
+          let src = Codegen.program_source prg in
+          if not (Hashtbl.mem seen_libs src) then begin
+            (* filter out kernels that use 1000x more compute than the smallest *)
+            let this_compute_ops = match prg.src.(0).arg with
+              | Kernel_info { estimates = Some e; _ } -> float_of_int (sint_val var_vals e.ops)
+              | _ -> 0.0 in
+            least_compute_ops := Float.min this_compute_ops !least_compute_ops;
+            if !least_compute_ops *. 1000. < this_compute_ops then begin
+              if Helpers.beam_log_surpass_max.value <> 0 then
+                Printf.printf "too much compute. %g when least is %g\n" this_compute_ops !least_compute_ops
+            end else begin
+              Hashtbl.replace seen_libs src ();
+              let early_stop = match !beam with (_, t) :: _ -> t *. 3. | [] -> 1.0 in
+              match time ~early_stop ~scale prg with
+              | exception e ->
+                if beam_debug <> 0 then
+                  Printf.printf "BEAM failed for opts: [%s]\n%s\n" (String.concat ", " (List.map Opt.to_string cand.K.applied_opts))
+                    (Printexc.to_string e)
+              | tms ->
+                let t = List.fold_left Float.min infinity tms in
+                timed := (cand, t) :: !timed;
+                if beam_debug > 1 then
+                  Printf.printf "%7.2fs: %5d %5d uops %s compile/%s run       %4d/%4d         %s\n%!"
+                    (Helpers.perf_counter () -. st) i (Array.length prg.src.(1).src) (Helpers.time_to_str ~w:12 compile_et)
+                    (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
+                else if debug >= 2 then
+                  Printf.printf "\r%7.2fs: %s       %4d/%4d         %s\027[K%!" (Helpers.perf_counter () -. st)
+                    (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
+            end
+          end in
       (* tinygrad compiles the candidates in a pool of PARALLEL workers: here they are rendered in order, then
-         their sources compiled into the cache PARALLEL at a time, then timed one by one *)
-      let compiled = Array.map try_compile candidates in
-      (Device.get s.ren.device).compiler.compile_many
-        (List.filter_map (Option.map (fun (prg, _) -> Codegen.program_source prg)) (Array.to_list compiled));
-      Array.iteri (fun i cand ->
-          match compiled.(i) with
-          | None -> ()
-          | Some (prg, compile_et) ->
-            let src = Codegen.program_source prg in
-            if not (Hashtbl.mem seen_libs src) then begin
-              (* filter out kernels that use 1000x more compute than the smallest *)
-              let this_compute_ops = match prg.src.(0).arg with
-                | Kernel_info { estimates = Some e; _ } -> float_of_int (sint_val var_vals e.ops)
-                | _ -> 0.0 in
-              least_compute_ops := Float.min this_compute_ops !least_compute_ops;
-              if !least_compute_ops *. 1000. < this_compute_ops then begin
-                if Helpers.beam_log_surpass_max.value <> 0 then
-                  Printf.printf "too much compute. %g when least is %g\n" this_compute_ops !least_compute_ops
-              end else begin
-                Hashtbl.replace seen_libs src ();
-                let early_stop = match !beam with (_, t) :: _ -> t *. 3. | [] -> 1.0 in
-                match time_program ~device:s.ren.device prg src var_vals rawbufs ~early_stop ~allow_test_size () with
-                | exception e ->
-                  if beam_debug <> 0 then
-                    Printf.printf "BEAM failed for opts: [%s]\n%s\n" (String.concat ", " (List.map Opt.to_string cand.K.applied_opts))
-                      (Printexc.to_string e)
-                | tms ->
-                  let t = List.fold_left Float.min infinity tms in
-                  timed := (cand, t) :: !timed;
-                  if beam_debug > 1 then
-                    Printf.printf "%7.2fs: %5d %5d uops %s compile/%s run       %4d/%4d         %s\n%!"
-                      (Helpers.perf_counter () -. st) i (Array.length prg.src.(1).src) (Helpers.time_to_str ~w:12 compile_et)
-                      (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
-                  else if debug >= 2 then
-                    Printf.printf "\r%7.2fs: %s       %4d/%4d         %s\027[K%!" (Helpers.perf_counter () -. st)
-                      (Helpers.time_to_str ~w:12 t) (List.length !timed) (Array.length candidates) (K.colored_shape cand)
-              end
-            end) candidates;
+         their sources compiled into the cache PARALLEL at a time, then timed one by one. Not in tinygrad: the CPU
+         search does that PARALLEL candidates at a time and starts no chunk once over its budget (the candidates of
+         a big kernel take seconds each to render and compile) *)
+      let chunk = if fast then max 1 Helpers.parallel.value else max 1 (Array.length candidates) in
+      let rec chunks lo =
+        if lo < Array.length candidates && not (fast && Helpers.perf_counter () -. st > budget) then begin
+          let hi = min (Array.length candidates) (lo + chunk) in
+          for i = lo to hi - 1 do
+            compiled.(i) <- (let c, scale = shrink_loops candidates.(i) fraction in
+                             Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c))
+          done;
+          (Device.get s.ren.device).compiler.compile_many
+            (List.filter_map (Option.map (fun (prg, _, _) -> Codegen.program_source prg))
+               (Array.to_list (Array.sub compiled lo (hi - lo))));
+          for i = lo to hi - 1 do time_candidate i candidates.(i) done;
+          chunks hi
+        end in
+      chunks 0;
       (* done *)
       let opts = List.stable_sort (fun (_, a) (_, b) -> compare a b) (List.rev !timed) in
       let take n l = List.filteri (fun i _ -> i < n) l in
       let best_beam = match !beam with (_, t) :: _ -> t | [] -> infinity in
+      (* not in tinygrad: the CPU search goes on only for a gain of [cpu_min_gain] and within its budget *)
+      let min_progress = if fast && best_beam < infinity then Float.max min_progress (cpu_min_gain *. best_beam) else min_progress in
       (match opts with
        | [] -> exiting := true
        | (_, t0) :: _ ->
-         exiting := t0 < min_progress || (!beam <> [] && best_beam -. t0 < min_progress);
+         exiting := t0 < min_progress || (!beam <> [] && best_beam -. t0 < min_progress)
+                    || (fast && Helpers.perf_counter () -. st > budget);
          if not !exiting then beam := take amt opts
          else if t0 < best_beam then beam := take 1 opts);
       if debug >= 2 then
@@ -293,6 +419,23 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
           (Array.length candidates) (List.length opts) (K.colored_shape (fst (List.hd !beam)))
     done;
     let best = fst (List.hd !beam) in
+    (* not in tinygrad: the CPU search's pick is timed against the hand-coded kernel on the whole kernel, runs
+       interleaved, and kept only when faster by [cpu_min_gain]: a slice's ranking can differ from the whole kernel's (caches), and
+       timings taken minutes apart on a shared machine differ *)
+    let best = match hc_full with
+      | Some (hc, hc_prg) when best != hc ->
+        (match try_compile best with
+         | Some (prg, _) ->
+           let rounds = List.init 3 (fun _ ->
+               let a = time ~cnt:1 hc_prg and b = time ~cnt:1 prg in (List.hd a, List.hd b)) in
+           let t_hc = List.fold_left (fun m (a, _) -> Float.min m a) infinity rounds
+           and t_best = List.fold_left (fun m (_, b) -> Float.min m b) infinity rounds in
+           let faster = t_best < t_hc *. (1. -. cpu_min_gain) in
+           if debug >= 2 then Printf.printf "BEAM: whole kernel: hand-coded %s, found %s%s\n%!" (Helpers.time_to_str ~w:0 t_hc)
+               (Helpers.time_to_str ~w:0 t_best) (if faster then "" else ": hand-coded kept");
+           if faster then best else hc
+         | None | (exception _) -> hc)
+      | _ -> best in
     if Helpers.cachelevel.value >= 1 then diskcache_put path best.applied_opts;
     if beam_debug <> 0 then
       Printf.printf "BEAM_SEARCH: final tm=%s, applied_opts=[%s]\n" (Helpers.time_to_str ~w:0 (snd (List.hd !beam)))

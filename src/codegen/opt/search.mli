@@ -4,6 +4,16 @@
 (** tinygrad's BEAM action list. *)
 val actions : Opt.t list Lazy.t
 
+(** Not in tinygrad: the actions searched on kernels of a renderer: tinygrad's [actions], then, under CPU_OPT=fast
+    on the CPU, upcasts and unrolls by the host vector widths wider than 4 and by 8, and THREAD by the core count
+    where tinygrad's amounts miss it. *)
+val kernel_actions : Renderer.t -> Opt.t list
+
+(** Not in tinygrad: [shrink_loops k fraction] is [k] with its outer output loops cut to about [1/fraction] of their
+    iterations (outermost first) and the ratio of the iterations cut, by which a time of the copy is multiplied;
+    [(k, 1.)] when [fraction <= 2]. The CPU search times candidates on such a slice. *)
+val shrink_loops : Postrange.t -> float -> Postrange.t * float
+
 (** [get_kernel_actions s]: (index in [actions] + 1, Scheduler after that action) for every action that applies
     within [BEAM_UPCAST_MAX]/[BEAM_LOCAL_MAX]; [(0, s)] first with [include_0]. *)
 val get_kernel_actions : ?include_0:bool -> ?max_up:int -> Postrange.t -> (int * Postrange.t) list
@@ -23,5 +33,10 @@ val cache_path : Postrange.t -> int -> bool -> string
 val searches : int ref
 
 (** tinygrad [beam_search s amt]: the best Scheduler found with beam width [amt]; cached on disk when
-    [CACHELEVEL >= 1] unless [disable_cache] ([IGNORE_BEAM_CACHE]). *)
-val beam_search : ?allow_test_size:bool -> ?disable_cache:bool -> Postrange.t -> int -> Postrange.t
+    [CACHELEVEL >= 1] unless [disable_cache] ([IGNORE_BEAM_CACHE]).
+    Not in tinygrad: under CPU_OPT=fast on the CPU the beam starts from the hand-coded kernel (timed: the result is
+    never slower than it), searches [kernel_actions], times candidates on a slice of their loops ([shrink_loops]),
+    returns the hand-coded kernel unsearched when it runs under [min_time] seconds (default 1 ms), goes on only
+    while a level gains 2% and starts no new candidate after [budget] seconds (default 20). *)
+val beam_search :
+  ?allow_test_size:bool -> ?disable_cache:bool -> ?min_time:float -> ?budget:float -> Postrange.t -> int -> Postrange.t
