@@ -488,7 +488,7 @@ let cpu_gated_load : rule =
   (P.pat Ops.Load ~name:"x" ~src:(P.In_order [ P.pat Ops.Index ~name:"bidx" ~src:(P.In_order [ P.var "buf"; P.var "idx" ]);
                                                P.var "var"; P.var "gate" ]), fun ctx c ->
       let x = g c "x" and bidx = g c "bidx" and buf = g c "buf" in
-      if Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0 && Uop.max_numel bidx = 1 && bidx.dtype == buf.dtype
+      if Uop.max_numel bidx = 1 && bidx.dtype == buf.dtype
          && Uop.addrspace buf = Some Dtype.Global && Uop.max_numel x = 1
          (* the first element exists: a buffer of size 0 (a pad of an empty tensor) keeps tinygrad's branch *)
          && List.for_all (function Uop.Sint n -> n > 0 | Uop.Suop _ -> false) (Uop.shape buf) then
@@ -518,7 +518,6 @@ let clang_language : lang =
     buffer_suffix = " restrict";
     type_map = [ (Dtype.Bool, "_Bool"); (Dtype.Float16, "__fp16") ];
     code_for_op;
-    string_rewrite = cpu_gated_load :: cstyle_language.string_rewrite;
     render_kernel = clang_render_kernel;
     render_vector_prefix = clang_render_vector_prefix }
 
@@ -544,18 +543,21 @@ let clang_extra_matcher : unit P.matcher =
             unsigned_rule ]
   @@@ create_non_native_float_pats [ Dtype.Bfloat16 ] @@@ pm_manual_bf16_cast
 
-(* not in tinygrad: under CPU_OPT=fast, a kernel left rolled (no upcast nor unroll among its opts, no vector value:
+(* not in tinygrad: the C language of a kernel under CPU_OPT=fast (NOOPT kernels keep [lang]): gated loads render
+   branch-free ([cpu_gated_load]), and a kernel left rolled (no upcast nor unroll among its opts, no vector value:
    what the heuristic does to a kernel with a decomposed transcendental, opt/heuristic.ml) marks its reduce loops
    [clang loop vectorize(enable)]: the pragma lets clang's loop vectorizer reorder the accumulation, which it may not
    do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
    Loops without a reduction are vectorized by clang unmarked. NOOPT kernels and kernels with tinygrad's upcasts are
    never marked
    (forcing the vectorizer on those loops ran a beautiful_mnist convolution kernel about 2x slower). *)
-let cpu_vectorize_loops lang (uops : Uop.t list) =
+let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
     | _ -> true in
-  if Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0 && List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
+  if Helpers.cpu_opt.value <> Helpers.Cpu_fast || Helpers.noopt.value <> 0 then lang else
+  let lang = { lang with string_rewrite = cpu_gated_load :: lang.string_rewrite } in
+  if List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops then
     let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
@@ -581,7 +583,7 @@ let clang_renderer () : Renderer.t =
     extra_matcher = Some (P.lift clang_extra_matcher);
     (* ClangRenderer.supported_dtypes: bfloat16 only on x86/arm (assumed here), no fp8 *)
     supported_dtypes = List.filter (fun d -> not (List.memq d Dtype.fp8s)) (Renderer.base_supported_dtypes ());
-    render = (fun _ uops -> render (cpu_vectorize_loops lang uops) uops) }
+    render = (fun _ uops -> render (cpu_fast_lang lang uops) uops) }
 
 (* ---------- tensor core helpers ---------- *)
 

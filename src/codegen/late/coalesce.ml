@@ -187,17 +187,14 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else if addrspace buf = Some Dtype.Reg then ([], true)
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
-            ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ]
-              else match cpu_float_lengths () with
-                | Some l when buf.dtype == Dtype.Float32 && device = "CPU" -> l
-                | _ -> [ 4; 2 ]),
-             true)
+            (match cpu_float_lengths () with
+             (* not in tinygrad: under CPU_OPT=fast the CPU's float32 vectors are rendered element-aligned
+                (renderer/cstyle.ml), so such a group may start at any offset: an odd row stride still loads whole
+                vectors, and the window of a convolution shifted by kx loads its 16 + 8 + 2 lanes as three vectors
+                (the float4 and float2 tails were scalar loads put together lane by lane) *)
+             | Some l when buf.dtype == Dtype.Float32 && device = "CPU" -> (l, false)
+             | _ -> ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ] else [ 4; 2 ]), true))
           else ([], true) in
-        (* not in tinygrad: under CPU_OPT=fast the CPU's float32 vectors are rendered element-aligned
-           (renderer/cstyle.ml), so such a group may start at any offset: an odd row stride still loads whole
-           vectors, and the window of a convolution shifted by kx loads its 16 + 8 + 2 lanes as three vectors (the
-           float4 and float2 tails were scalar loads put together lane by lane) *)
-        let unaligned_ok l = l > 1 && buf.dtype == Dtype.Float32 && device = "CPU" && cpu_float_lengths () <> None in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)
         let keys = List.sort Z.compare (List.map fst !offsets) in
@@ -214,8 +211,7 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
                 | Root b -> add b (const_int (Z.to_int first))
                 | Root_invalid | Root_const -> const_int (Z.to_int first) in
               let n = List.length !full_grp in
-              let length = List.find (fun l -> l <= n && ((not must_divide) || unaligned_ok l
-                                                         || divides offset (Z.of_int l) <> None)) lengths in
+              let length = List.find (fun l -> l <= n && ((not must_divide) || divides offset (Z.of_int l) <> None)) lengths in
               let grp = List.filteri (fun i _ -> i < length) !full_grp in
               (* NOTE: we apply the valid again after we determine the length *)
               let offset = Uop.valid offset valid in

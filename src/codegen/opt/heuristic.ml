@@ -221,6 +221,20 @@ let local_groups (k : K.t) =
     end
   end
 
+(* ---------- shared by the CPU branch (not in tinygrad) ---------- *)
+
+(* the float32 vector lengths of CPU_OPT=fast (Coalesce.cpu_float_lengths) on a CPU kernel, else None: every
+   deviation of the CPU branch is guarded by it *)
+let cpu_lengths (k : K.t) = if k.ren.device = "CPU" && not k.ren.has_local then Coalesce.cpu_float_lengths () else None
+
+(* [f] applied to a copy of [k]: the copy, or None when an opt does not apply *)
+let try_on_copy (k : K.t) f = let k = K.copy k in try f k; Some k with Opt.Kernel_opt_error _ -> None
+
+(* the stored buffers and the loaded ones *)
+let stores_loads (k : K.t) =
+  let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+  (stores, List.filter (fun b -> not (List.memq b stores)) (K.bufs k))
+
 (* not in tinygrad: under CPU_OPT=fast, a kernel big enough to thread whose axes no thread count divides (GPT-2's
    vocabulary of 50,257 outputs) gets its outermost axis padded to a multiple of the thread count (a gate on that
    axis only: padded rows load and store nothing) and threaded over it *)
@@ -228,8 +242,8 @@ let cpu_padded_thread (k : K.t) gmax0 =
   (* once padded (cpu_matvec), a second pad and the thread range leave a gate per lane that symbolic does not fold
      (measured 2x slower than one thread) *)
   let threaded = List.exists (fun (o : Opt.t) -> o.op = Opt.THREAD || o.op = Opt.PADTO) k.applied_opts in
-  match Coalesce.cpu_float_lengths (), K.axes_of k [ Weak ] with
-  | Some _, axis :: _ when k.ren.device = "CPU" && not threaded && gmax0 >= 2 ->
+  match cpu_lengths k, K.axes_of k [ Weak ] with
+  | Some _, axis :: _ when not threaded && gmax0 >= 2 ->
     let threads = gmax0 in
     let size = full_shape_int k axis in
     let ops = match sprod (K.full_shape k) with Sint p -> p | Suop _ -> 0 in
@@ -248,17 +262,19 @@ let cpu_padded_thread (k : K.t) gmax0 =
    ops each, a division and a square root among them) was below tinygrad's threshold and ran on one thread.
    tinygrad counts points (1). *)
 let cpu_ops_per_point (k : K.t) =
-  if Coalesce.cpu_float_lengths () = None || k.ren.device <> "CPU" then 1
+  if cpu_lengths k = None then 1
   else max 1 (List.length (List.filter (fun (u : Uop.t) -> Ops.Group.is_alu u.op && Dtype.is_float u.dtype)
                              (toposort k.ast)))
 
 let thread_opts (k : K.t) =
   match k.ren.global_max with
   | Some (gmax0 :: _) when k.ren.has_threads ->
+    (* a THREAD that applies ends the search, so the ops per point do not change within it *)
+    let ops_per_point = cpu_ops_per_point k in
     ignore (List.find_opt (fun threads ->
         (* Skip if too many threads. Heuristic: use about 128K ops per thread *)
         let too_few_ops = match sprod (K.full_shape k) with
-          | Sint p -> p * cpu_ops_per_point k / (128 lsl 10) < threads
+          | Sint p -> p * ops_per_point / (128 lsl 10) < threads
           | Suop p -> resolve (lt (idiv p (const_int (128 lsl 10))) (const_int threads)) in
         if threads > gmax0 || too_few_ops then false
         else begin
@@ -286,9 +302,8 @@ let sum_of_products (red : Uop.t) =
 (* the index of the (first) stored buffer and those of the loaded ones; with [under], only the buffers loaded under
    it (the operands of a reduce: a bias added after it is not one) *)
 let out_in_indices ?under (k : K.t) =
-  let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
-  let loads = List.filter (fun b -> not (List.memq b stores)
-                                    && match under with None -> true | Some u -> in_backward_slice_with_self b u) (K.bufs k) in
+  let stores, loads = stores_loads k in
+  let loads = match under with None -> loads | Some u -> List.filter (fun b -> in_backward_slice_with_self b u) loads in
   (get_idx (List.hd stores).src.(1), List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads)
 
 (* not in tinygrad: under CPU_OPT=fast, a reduce of a product (a matmul, a convolution as an implicit GEMM) gets the
@@ -298,12 +313,10 @@ let out_in_indices ?under (k : K.t) =
    vector loaded is reused by as many FMAs; the reduce stays a rolled loop. True when applied (the other upcast
    and unroll stages are skipped): the tiled copy of the kernel. *)
 let cpu_register_tile (k : K.t) : K.t option =
-  let vw = Coalesce.cpu_float_lengths () in
-  match vw, K.reduceop k with
-  | Some lengths, Some red when k.ren.device = "CPU" && not k.ren.has_local
-                                  (* one reduce axis, as a matmul's: on convolutions (channels x window) the tile
+  match cpu_lengths k, K.reduceop k with
+  | Some lengths, Some red when (* one reduce axis, as a matmul's: on convolutions (channels x window) the tile
                                      lost to tinygrad's upcasts (beautiful_mnist's convs ran 2x slower) *)
-                                  && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
+                                  List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
                                   (* no size threshold: on the MLP's small matmuls the tile ran 4-6x faster than
                                      tinygrad's upcasts (weight gradient 784x128, reduce 128: 118 us, was 464;
                                      hidden gradient 128x128, reduce 10: 5.3 us, was 25; 10x128, reduce 128: 5.6
@@ -333,12 +346,9 @@ let cpu_register_tile (k : K.t) : K.t option =
        (match m_axis with
         | None -> None
         | Some (m, rows) ->
-          let k = K.copy k in
-          (try
-             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int vw)));
-             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int rows)));
-             Some k
-           with Opt.Kernel_opt_error _ -> None)))
+          try_on_copy k (fun k ->
+              ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int vw)));
+              ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int rows))))))
   | _ -> None
 
 (* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels and
@@ -357,9 +367,8 @@ let cpu_register_tile (k : K.t) : K.t option =
    the tile only when its reduce is short (a forward convolution's channels x window, not a weight gradient's
    batch x image). True when applied (the other upcast and unroll stages are skipped): the tiled copy. *)
 let cpu_conv_tile (k : K.t) : K.t option =
-  match Coalesce.cpu_float_lengths (), K.reduceop k with
-  | Some (widest :: _ as lengths), Some red when k.ren.device = "CPU" && not k.ren.has_local
-                                                && List.length (K.axes_of k [ Group_reduce; Reduce ]) > 1
+  match cpu_lengths k, K.reduceop k with
+  | Some (widest :: _ as lengths), Some red when List.length (K.axes_of k [ Group_reduce; Reduce ]) > 1
                                                 && Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) <= 4096
                                                 && sum_of_products red ->
     let out_idx, in_idx = out_in_indices k in
@@ -404,28 +413,22 @@ let cpu_conv_tile (k : K.t) : K.t option =
        (match m_axis with
         | Some m ->
           let nr = rngs.(n) and mr = rngs.(m) and oyr = Option.map (fun a -> rngs.(a)) oy in
-          let k = K.copy k in
-          let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
-          (try
-             let nr = if not pad4 then nr else begin
-                 let i = index_of_rng k nr in
-                 ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int 4)));
-                 List.nth (K.rngs k) i end in
-             (match lanes, Option.bind lanes split with
-              | Some c, _ when c <= 16 -> ignore (up nr c)
-              | Some c, Some f ->
-                (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f + u1) *)
-                (match up nr f with Some (outer, _) -> ignore (up outer (c / f)) | None -> ())
-              | _ ->
-                let nr = if sz mod widest = 0 then nr else begin
-                    let i = index_of_rng k nr in
-                    ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int widest)));
-                    List.nth (K.rngs k) i end in
-                ignore (up nr widest));
-             ignore (up mr rows);
-             Option.iter (fun r -> ignore (up r 2)) oyr;
-             Some k
-           with Opt.Kernel_opt_error _ -> None)
+          try_on_copy k (fun k ->
+              let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+              (* [r] padded to a multiple of [amt]: its new range *)
+              let pad r amt =
+                let i = index_of_rng k r in
+                ignore (K.apply_opt k (opt Opt.PADTO ~axis:i ~arg:(Opt.Int amt)));
+                List.nth (K.rngs k) i in
+              let nr = if pad4 then pad nr 4 else nr in
+              (match lanes, Option.bind lanes split with
+               | Some c, _ when c <= 16 -> ignore (up nr c)
+               | Some c, Some f ->
+                 (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f + u1) *)
+                 (match up nr f with Some (outer, _) -> ignore (up outer (c / f)) | None -> ())
+               | _ -> ignore (up (if sz mod widest = 0 then nr else pad nr widest) widest));
+              ignore (up mr rows);
+              Option.iter (fun r -> ignore (up r 2)) oyr)
         | None -> None))
   | _ -> None
 
@@ -434,20 +437,15 @@ let cpu_conv_tile (k : K.t) : K.t option =
    (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would interleave
    rows with lanes in the accumulator (clang then shuffles every iteration). *)
 let cpu_vector_reduce (k : K.t) : K.t option =
-  match Coalesce.cpu_float_lengths (), K.reduceop k, K.unrollable_dims k with
-  | Some (widest :: _), Some _, (_ :: _ as ud) when k.ren.device = "CPU" && not k.ren.has_local ->
+  match cpu_lengths k, K.reduceop k, K.unrollable_dims k with
+  | Some (widest :: _), Some _, (_ :: _ as ud) ->
     let last = List.nth ud (List.length ud - 1) in
     let rng = List.nth (K.rngs k) last in
-    let loads = List.filter (fun (b : Uop.t) ->
-        not (List.exists (fun (u : Uop.t) -> u.op == Ops.Store && u.src.(0) == b) (toposort k.ast))) (K.bufs k) in
+    let _, loads = stores_loads k in
     if full_shape_int k last mod widest = 0 && full_shape_int k last > widest
-       && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then begin
-      let k = K.copy k in
-      try
-        ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest)));
-        Some k
-      with Opt.Kernel_opt_error _ -> None
-    end else None
+       && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then
+      try_on_copy k (fun k -> ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
+    else None
   | _ -> None
 
 (* not in tinygrad: under CPU_OPT=fast, a matrix-vector product whose matrix is contiguous along the output axis
@@ -460,14 +458,12 @@ let cpu_vector_reduce (k : K.t) : K.t option =
    cpu_vector_reduce's. A plain sum over the rows of a matrix (a bias gradient, 128x128 summed over the batch)
    takes the same tile: 0.7-1.2 us, was 9 with tinygrad's unroll of the rows. *)
 let cpu_matvec (k : K.t) : K.t option =
-  match Coalesce.cpu_float_lengths (), K.reduceop k with
-  | Some (widest :: _), Some red when k.ren.device = "CPU" && not k.ren.has_local
-                                     && List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
-                                     && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                                     && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)
-                                                                || List.memq s (K.bufs k)) ->
-    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
-    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+  match cpu_lengths k, K.reduceop k with
+  | Some (widest :: _), Some red when List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
+                                     && (sum_of_products red
+                                         || ((match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
+                                             && List.memq red.src.(0) (K.bufs k))) ->
+    let stores, loads = stores_loads k in
     let rngs = Array.of_list (K.rngs k) in
     let r = rngs.(List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
     (* one output axis (a vector times a matrix), contiguous in the output and in the matrix, whose rows run
@@ -478,15 +474,12 @@ let cpu_matvec (k : K.t) : K.t option =
                            && List.exists (fun (b : Uop.t) -> let i = get_idx b.src.(1) in
                                             unit_stride rngs.(n) i && in_backward_slice_with_self r i
                                             && not (unit_stride r i)) loads ->
-       let k = K.copy k in
-       (try
-          if full_shape_int k n mod widest <> 0 then ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
-          ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int widest)));
-          (match List.find_opt (fun m -> full_shape_int k n mod m = 0) [ 8; 4; 2 ] with
+       try_on_copy k (fun k ->
+           if full_shape_int k n mod widest <> 0 then ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
+           ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int widest)));
+           match List.find_opt (fun m -> full_shape_int k n mod m = 0) [ 8; 4; 2 ] with
            | Some m -> ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int m)))
-           | None -> ());
-          Some k
-        with Opt.Kernel_opt_error _ -> None)
+           | None -> ())
      | _ -> None)
   | _ -> None
 
@@ -499,13 +492,10 @@ let cpu_matvec (k : K.t) : K.t option =
    loads. tinygrad's upcasts of co and ci by 4 load 4 rows of each (beautiful_mnist's conv2 weight gradient ran
    1.3-1.5x slower). *)
 let cpu_conv_weight_grad (k : K.t) : K.t option =
-  match Coalesce.cpu_float_lengths (), K.reduceops k, K.unrollable_dims k with
-  | Some _, [ red ], (_ :: _ :: _ as ud) when k.ren.device = "CPU" && not k.ren.has_local
-                                           && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                                           && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul)) ->
+  match cpu_lengths k, K.reduceops k, K.unrollable_dims k with
+  | Some _, [ red ], (_ :: _ :: _ as ud) when sum_of_products red ->
     let rngs = Array.of_list (K.rngs k) in
-    let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
-    let loads = List.filter (fun b -> not (List.memq b stores)) (K.bufs k) in
+    let _, loads = stores_loads k in
     let idx (b : Uop.t) = get_idx b.src.(1) in
     let r = List.nth ud (List.length ud - 1) in
     let rlen = full_shape_int k r in
@@ -524,14 +514,11 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
                                        && List.for_all (fun b -> not (holds_w b) || not (in_backward_slice rngs.(a) (idx b))) loads) ups in
        (match m with
         | Some m ->
-          let k = K.copy k in
-          (try
-             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 4)));
-             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:w ~arg:(Opt.Int 0)));
-             let ud = K.unrollable_dims k in
-             ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int (if rlen <= 32 then 0 else 4))));
-             Some k
-           with Opt.Kernel_opt_error _ -> None)
+          try_on_copy k (fun k ->
+              ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 4)));
+              ignore (K.apply_opt k (opt Opt.UPCAST ~axis:w ~arg:(Opt.Int 0)));
+              let ud = K.unrollable_dims k in
+              ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int (if rlen <= 32 then 0 else 4)))))
         | None -> None)
      | _ -> None)
   | _ -> None
@@ -550,8 +537,8 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
   let is_add (r : Uop.t) = match r.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false in
   let product (r : Uop.t) = let s = r.src.(0) in
     if s.op == Ops.Mul then Some s else if s.op == Ops.Cast && s.src.(0).op == Ops.Mul then Some s.src.(0) else None in
-  match Coalesce.cpu_float_lengths (), K.reduceops k with
-  | Some _, (_ :: _ :: _ as reds) when k.ren.device = "CPU" && not k.ren.has_local && List.for_all is_add reds ->
+  match cpu_lengths k, K.reduceops k with
+  | Some _, (_ :: _ :: _ as reds) when List.for_all is_add reds ->
     (* the innermost reduce: one whose source holds no other reduce *)
     let inner = List.find_opt (fun (r : Uop.t) ->
         not (List.exists (fun (r2 : Uop.t) -> r2 != r && in_backward_slice r2 r.src.(0)) reds)) reds in
@@ -566,34 +553,28 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
                                               && in_backward_slice rngs.(ax) x && not (in_backward_slice rngs.(ax) y)) ups in
        (match only a b, only b a with
         | Some m, Some n ->
-          let k = K.copy k in
-          (try
-             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 8)));
-             ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int 8)));
-             Some k
-           with Opt.Kernel_opt_error _ -> None)
+          try_on_copy k (fun k ->
+              ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 8)));
+              ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int 8))))
         | _ -> None))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a kernel computing a transcendental that the renderer lacks (exp2, log2, sin:
-   decomposed into polynomials, codegen/decomp/transcendental.ml) gets no upcast nor unroll: upcast lanes become
-   scalar copies of the polynomial that clang does not re-vectorize (softmax's exp ran at 2 GFLOPS), where a rolled
-   scalar loop is vectorized whole by clang's loop vectorizer (its reduce loops marked for it by
-   renderer/cstyle.ml cpu_vectorize_loops) *)
-let cpu_rolled_transcendental (k : K.t) =
-  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local
-  && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op))
-       (toposort k.ast)
-
-(* not in tinygrad: under CPU_OPT=fast, an elementwise kernel that divides or takes a square root (Adam's update)
-   stays rolled and scalar like [cpu_rolled_transcendental]'s: clang's loop vectorizer runs its loop on full-width
-   vectors, where tinygrad's output upcast by 4 leaves the divisions and square roots, whose throughput bounds the
-   kernel, on 4-lane vectors (Adam's update of a 784x128 weight: 38 us, was 80, one thread). An elementwise kernel
-   of cheap ops is memory bound and keeps tinygrad's upcasts. *)
-let cpu_rolled_divide (k : K.t) =
-  Coalesce.cpu_float_lengths () <> None && k.ren.device = "CPU" && not k.ren.has_local && Option.is_none (K.reduceop k)
-  && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ] && Dtype.is_float u.dtype)
-       (toposort k.ast)
+(* not in tinygrad: under CPU_OPT=fast, two kinds of kernel get no upcast nor unroll, so that clang's loop vectorizer
+   runs their rolled scalar loops on full-width vectors:
+   - a kernel computing a transcendental that the renderer lacks (exp2, log2, sin: decomposed into polynomials,
+     codegen/decomp/transcendental.ml): upcast lanes become scalar copies of the polynomial that clang does not
+     re-vectorize (softmax's exp ran at 2 GFLOPS); its reduce loops are marked for the vectorizer by
+     renderer/cstyle.ml cpu_fast_lang;
+   - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4 leaves
+     the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors (Adam's update of a
+     784x128 weight: 38 us, was 80, one thread). An elementwise kernel of cheap ops is memory bound and keeps
+     tinygrad's upcasts. *)
+let cpu_rolled (k : K.t) =
+  cpu_lengths k <> None
+  && (let nodes = toposort k.ast in
+      List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op)) nodes
+      || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
+          && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ] && Dtype.is_float u.dtype) nodes))
 
 (* tinygrad: heuristic.py hand_coded_optimizations *)
 let hand_coded_optimizations (k : K.t) : K.t =
@@ -612,7 +593,7 @@ let hand_coded_optimizations (k : K.t) : K.t =
       if K.group_for_reduces k > 0 then k
       else begin
         (* **** below this line need to be optional and benchmarked **** *)
-        let k = if cpu_rolled_transcendental k || cpu_rolled_divide k then k else match cpu_register_tile k with
+        let k = if cpu_rolled k then k else match cpu_register_tile k with
           | Some tk -> tk
           | None -> match cpu_conv_weight_grad k with Some wk -> wk | None ->
             match cpu_conv_tile k with Some ck -> ck | None -> match cpu_matvec k with Some mk -> mk | None ->

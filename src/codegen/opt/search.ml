@@ -13,11 +13,14 @@ module K = Postrange
 
 let opt ?axis ?(arg = Opt.No_arg) op : Opt.t = { Opt.op; axis; arg }
 
+(* [op] by each of [amts] on each of the first [naxes] axes *)
+let mk_actions op amts naxes = List.concat_map (fun amt -> List.init naxes (fun axis -> opt op ~axis ~arg:(Opt.Int amt))) amts
+
 (* tinygrad: search.py actions *)
 let actions : Opt.t list Lazy.t = lazy begin
   let ( let* ) l f = List.concat_map f l in
   let range n = List.init n (fun i -> i) in
-  let mk op amts naxes = let* amt = amts in let* axis = range naxes in [ opt op ~axis ~arg:(Opt.Int amt) ] in
+  let mk = mk_actions in
   mk Opt.UPCAST [ 0; 2; 3; 4; 5; 7 ] 8
   @ mk Opt.UNROLL [ 0; 4; 7 ] 5
   @ mk Opt.LOCAL [ 2; 3; 4; 8; 13; 16; 29 ] 6
@@ -46,10 +49,10 @@ let cpu_fast (ren : Renderer.t) = ren.device = "CPU" && (not ren.has_local) && C
 let cpu_actions (ren : Renderer.t) : Opt.t list =
   let widths = match Coalesce.cpu_float_lengths () with Some l -> List.filter (fun w -> w > 4) l | None -> [] in
   let amts = List.sort_uniq compare (8 :: widths) in
-  let mk op amts naxes = List.concat_map (fun amt -> List.init naxes (fun axis -> opt op ~axis ~arg:(Opt.Int amt))) amts in
   let cores = match ren.global_max with Some (g :: _) when ren.has_threads -> [ g ] | _ -> [] in
-  mk Opt.UPCAST amts 8 @ mk Opt.UNROLL amts 5
-  @ mk Opt.THREAD (List.filter (fun c -> c > 1 && not (List.mem c [ 2; 3; 4; 5; 8; 12; 16; 24; 32; 64 ])) cores) 3
+  let in_tinygrad c = List.exists (fun (a : Opt.t) -> a.op = Opt.THREAD && a.arg = Opt.Int c) (Lazy.force actions) in
+  mk_actions Opt.UPCAST amts 8 @ mk_actions Opt.UNROLL amts 5
+  @ mk_actions Opt.THREAD (List.filter (fun c -> c > 1 && not (in_tinygrad c)) cores) 3
 
 (* the actions searched on kernels of [ren]: tinygrad's, then under CPU_OPT=fast the CPU's *)
 let kernel_actions (ren : Renderer.t) : Opt.t list =
@@ -308,7 +311,8 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
        tinygrad starts from the kernel without opts, whose children can run for minutes on a CPU. [Left hc]: the
        hand-coded kernel is returned unsearched (it runs under [min_time]); [Right (beam, fraction)]: the first
        beam and the slice of the loops candidates are timed on *)
-    let seed = if not (cpu_fast s.ren) then Either.Right ([ (s, infinity) ], 1., None)
+    let fast = cpu_fast s.ren in
+    let seed = if not fast then Either.Right ([ (s, infinity) ], 1., None)
       else begin
         let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s
           else !K.hand_coded_optimizations_hook s in
@@ -336,7 +340,6 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       if Helpers.cachelevel.value >= 1 then diskcache_put path hc.applied_opts;
       hc
     | Either.Right (beam0, fraction, hc_full) ->
-    let fast = cpu_fast s.ren in
     let beam = ref beam0 in
     let exiting = ref false in
     while not !exiting do
