@@ -147,21 +147,24 @@ let register key =
   if Hashtbl.mem registry key then failwith (Printf.sprintf "attempt to recreate ContextVar %s" key);
   Hashtbl.replace registry key ()
 
-(* every int and string knob, for [knob_values] *)
-let int_vars : int context_var list ref = ref []
-let string_vars : string context_var list ref = ref []
-
-let int_var key default = register key; let v = { key; value = getenv key default } in int_vars := v :: !int_vars; v
-let string_var key default =
-  register key; let v = { key; value = getenv_str key default } in string_vars := v :: !string_vars; v
-
-(* a second variable for a key that tinygrad reads with two defaults in two places (TC_OPT: 0 in helpers.py,
-   2 in search.py's action list) *)
-let int_var_alias key default = { key; value = getenv key default }
-
 type binding = Bind : 'a context_var * 'a -> binding
 
 type saved = Saved : 'a context_var * 'a -> saved
+
+type any_var = Any : 'a context_var -> any_var
+
+(* every context variable, for [knobs] *)
+let all_vars : any_var list ref = ref []
+
+let tracked v = all_vars := Any v :: !all_vars; v
+let register_var v = register v.key; tracked v
+
+let int_var key default = register_var { key; value = getenv key default }
+let string_var key default = register_var { key; value = getenv_str key default }
+
+(* a second variable for a key that tinygrad reads with two defaults in two places (TC_OPT: 0 in helpers.py,
+   2 in search.py's action list) *)
+let int_var_alias key default = tracked { key; value = getenv key default }
 
 (* tinygrad: Context *)
 let context bindings f =
@@ -205,7 +208,7 @@ let target_to_string t =
 
 let dev_of_string s = List.map target_parse (String.split_on_char ';' s)
 
-let dev = register "DEV"; { key = "DEV"; value = dev_of_string (getenv_str "DEV" "") }
+let dev = register_var { key = "DEV"; value = dev_of_string (getenv_str "DEV" "") }
 
 let dev_device () = match dev.value with t :: _ -> t.device | [] -> ""
 
@@ -293,7 +296,7 @@ let cpu_opt_of_string = function
   | "" | "fast" -> Cpu_fast
   | s -> invalid_arg (Printf.sprintf "CPU_OPT=%S: expected tinygrad or fast" s)
 
-let cpu_opt = register "CPU_OPT"; { key = "CPU_OPT"; value = cpu_opt_of_string (getenv_str "CPU_OPT" "fast") }
+let cpu_opt = register_var { key = "CPU_OPT"; value = cpu_opt_of_string (getenv_str "CPU_OPT" "fast") }
 
 (* the float32 vector width of fast CPU kernels: 0 takes it from the host ISA, else 2, 4, 8 or 16 *)
 let cpu_vec = int_var "CPU_VEC" 0
@@ -412,16 +415,10 @@ let replace_all ~sub ~by s =
 
 (* ---------- the settings of every knob at once ---------- *)
 
-type knobs = { k_ints : int array; k_strings : string array; k_dev : target list; k_cpu_opt : cpu_opt }
+type knobs = saved list
 
-let knobs () =
-  { k_ints = Array.of_list (List.map (fun v -> v.value) !int_vars);
-    k_strings = Array.of_list (List.map (fun v -> v.value) !string_vars); k_dev = dev.value; k_cpu_opt = cpu_opt.value }
+let knobs () = List.map (fun (Any v) -> Saved (v, v.value)) !all_vars
 
 (* compared knob by knob, without allocating: this runs on every realize the realize cache serves *)
-let knobs_current k =
-  let rec ints i = function [] -> i = Array.length k.k_ints | v :: r -> i < Array.length k.k_ints && v.value = k.k_ints.(i) && ints (i + 1) r in
-  let rec strs i = function
-    | [] -> i = Array.length k.k_strings
-    | (v : string context_var) :: r -> i < Array.length k.k_strings && String.equal v.value k.k_strings.(i) && strs (i + 1) r in
-  k.k_cpu_opt = cpu_opt.value && ints 0 !int_vars && strs 0 !string_vars && (dev.value == k.k_dev || dev.value = k.k_dev)
+let knobs_current (k : knobs) =
+  List.compare_lengths k !all_vars = 0 && List.for_all (fun (Saved (v, x)) -> v.value == x || v.value = x) k

@@ -443,7 +443,7 @@ val replace_all : sub:string -> by:string -> string -> string
 
 (** {1 All the knobs at once} *)
 
-(** The values of every knob made by {!int_var} or {!string_var}, of {!dev} and of {!cpu_opt}. *)
+(** The values of every context variable ({!int_var}, {!string_var}, {!dev}, {!cpu_opt}, ...). *)
 type knobs
 
 (** The knobs' current values. *)

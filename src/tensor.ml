@@ -91,7 +91,7 @@ let realize_all (xs : t list) =
       Realize.run_linear ~jit:true ~var_vals linear;
       if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear;
       (match l with
-       | Realize_cache.Miss walk -> Realize_cache.record walk ~big_sink ~call ~becomes_map ~linear ~var_vals
+       | Realize_cache.Miss (walk, table) -> Realize_cache.record walk table ~big_sink ~call ~becomes_map ~linear ~var_vals
        | Realize_cache.Hit _ | Realize_cache.Not_cached -> ())
   end
 

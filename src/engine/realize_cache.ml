@@ -15,11 +15,18 @@ open Uop
    node over rebuilt sources (the node itself is kept with placeholders where buffers were) *)
 type tmpl = Same of Uop.t | Slot of int | Rebuild of Uop.t * tmpl array
 
-let rec instantiate (slots : Uop.t array) (t : tmpl) : Uop.t =
-  match t with
-  | Same u -> u
-  | Slot i -> slots.(i)
-  | Rebuild (u, ts) -> replace u ~src:(Array.map (instantiate slots) ts)
+(* the instantiation of templates over [slots]: a node shared by several templates (make_entry's memo shares them)
+   is rebuilt once *)
+let instantiator (slots : Uop.t array) : tmpl -> Uop.t =
+  let memo : Uop.t Tbl.t = Tbl.create 16 in
+  let rec go = function
+    | Same u -> u
+    | Slot i -> slots.(i)
+    | Rebuild (u, ts) ->
+      (match Tbl.find_opt memo u with
+       | Some r -> r
+       | None -> let r = replace u ~src:(Array.map go ts) in Tbl.replace memo u r; r) in
+  go
 
 type entry = {
   (* the slots after the graph's buffers (walk order): the buffers each realize makes *)
@@ -158,14 +165,16 @@ let usable () =
   (!Realize.capturing = [] || Helpers.capturing.value = 0)
   && Helpers.beam.value = 0 && Helpers.debug.value = 0 && Helpers.scache.value <> 0
 
-type lookup = Hit of entry * walk | Miss of walk | Not_cached
+type table = entry Ktbl.t
+
+type lookup = Hit of entry * walk | Miss of walk * table | Not_cached
 
 (* the entry for a big SINK, or the walk to record the realize under *)
 let lookup (big_sink : Uop.t) : lookup =
   if not (usable ()) then Not_cached
   else match normalize big_sink with
     | None -> Not_cached
-    | Some w -> (match Ktbl.find_opt (table ()) w.key with Some e -> Hit (e, w) | None -> Miss w)
+    | Some w -> let t = table () in (match Ktbl.find_opt t w.key with Some e -> Hit (e, w) | None -> Miss (w, t))
 
 (* **************** recording a realize **************** *)
 
@@ -219,11 +228,10 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
   let held = List.map (fun a -> fst (tmpl a)) (List.tl (Array.to_list call.src)) in
   { fresh = Array.of_list (List.rev !fresh); becomes; linear; held; var_vals }
 
-(* records the realize of [w] when its buffers are all accounted for *)
-let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
+(* records the realize of [w] in the table [t] its lookup missed in, when its buffers are all accounted for *)
+let record (w : walk) (t : table) ~big_sink ~call ~becomes_map ~linear ~var_vals =
   match make_entry w ~big_sink ~call ~becomes_map ~linear ~var_vals with
   | e ->
-    let t = table () in
     if Ktbl.length t >= max_entries then Ktbl.reset t;
     Ktbl.replace t w.key e
   (* a realize the templates cannot describe is not filed; it ran, and it runs again the same way next time *)
@@ -235,10 +243,10 @@ let record (w : walk) ~big_sink ~call ~becomes_map ~linear ~var_vals =
    ([apply_map]), the LINEAR is run, the internal buffers are freed *)
 let run (e : entry) (w : walk) ~(apply_map : (Uop.t * Uop.t) list -> unit) =
   let fresh = Array.map (fun (d, size, dtype) -> Buffers.new_buffer d size dtype) e.fresh in
-  let slots = Array.append w.leaves fresh in
-  apply_map (List.map (fun (i, v) -> (w.nodes.(i), instantiate slots v)) e.becomes);
-  let linear = instantiate slots e.linear in
+  let inst = instantiator (Array.append w.leaves fresh) in
+  apply_map (List.map (fun (i, v) -> (w.nodes.(i), inst v)) e.becomes);
+  let linear = inst e.linear in
   Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;
-  Realize.free_internal_buffers ~held:(List.map (instantiate slots) e.held) linear
+  Realize.free_internal_buffers ~held:(List.map inst e.held) linear
 
 let length () = List.fold_left (fun n (_, t) -> n + Ktbl.length t) 0 !cache

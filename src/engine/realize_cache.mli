@@ -10,17 +10,21 @@ type entry
 (** A big SINK walked: its key, its buffers in walk order and its nodes. *)
 type walk
 
-(** What the cache knows of a big SINK: a hit, a miss to {!record} once it ran, or a graph it does not serve. *)
-type lookup = Hit of entry * walk | Miss of walk | Not_cached
+(** The entries of one setting of the knobs. *)
+type table
+
+(** What the cache knows of a big SINK: a hit, a miss to {!record} (in the table it missed in) once it ran, or a
+    graph it does not serve. *)
+type lookup = Hit of entry * walk | Miss of walk * table | Not_cached
 
 (** The entry for a big SINK of tensor UOps. *)
 val lookup : Uop.t -> lookup
 
-(** [record walk ~big_sink ~call ~becomes_map ~linear ~var_vals] files a realize that ran: [call] and
+(** [record walk table ~big_sink ~call ~becomes_map ~linear ~var_vals] files a realize that ran: [call] and
     [becomes_map] from [Callify.transform_to_call], [linear] compiled, [var_vals] its Variable values. A realize
     whose buffers are not all the graph's or made by it is not filed. *)
 val record :
-  walk -> big_sink:Uop.t -> call:Uop.t -> becomes_map:(Uop.t * Uop.t) list -> linear:Uop.t ->
+  walk -> table -> big_sink:Uop.t -> call:Uop.t -> becomes_map:(Uop.t * Uop.t) list -> linear:Uop.t ->
   var_vals:(string * int) list -> unit
 
 (** Runs a hit on the walk's buffers and new ones: applies the becomes map ([apply_map], over the live tensors),

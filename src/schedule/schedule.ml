@@ -201,17 +201,10 @@ let pm_schedule : (Uop.t -> Uop.t) P.matcher =
   P.(matcher [ rule_ctx (pat Ops.Sink ~name:"function") (fun get_kernel_graph m ->
       lower_sink_to_linear ~get_kernel_graph (get m "function")) ])
 
-(* the kernel ASTs already checked by [assert_all_same_devices] (a pure function of the hash-consed AST, run on
-   every schedule, cache hits included) *)
-let same_devices_checked : unit Tbl.t = Tbl.create 16
-
 (* tinygrad: assert_all_same_devices *)
 let assert_all_same_devices (ast : Uop.t) =
-  if Tbl.mem same_devices_checked ast then None
-  else
   let devs = Helpers.dedup (List.filter_map (fun (x : Uop.t) -> if x.op == Ops.Param then Buffers.device x else None) (toposort ast)) in
   if List.length devs >= 2 then invalid_arg ("realize: all buffers of a kernel must be on the same device: " ^ String.concat ", " devs);
-  Tbl.replace same_devices_checked ast ();
   None
 
 (* tinygrad: copy_kernel_to_copy_uop *)
