@@ -64,14 +64,8 @@ let scalar_int ?dtype v =
 
 (* tinygrad: Tensor.linear_with_vars; also the CALL whose arguments are the buffers the tensors see *)
 let schedule_sink_with_call (big_sink : Uop.t) =
-  Array.iter (fun (u : Uop.t) ->
-      if Dtype.is_weak u.dtype && Buffers.device u <> None then
-        invalid_arg "linear_with_vars: cannot schedule a weak dtype; cast to a concrete dtype first") big_sink.src;
   Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) @@ fun () ->
-  let call, becomes_map = Callify.transform_to_call big_sink in
-  apply_map_to_tensors becomes_map;
-  let linear, var_vals = Schedule.create_linear_with_vars call in
-  (call, becomes_map, linear, var_vals)
+  Schedule.schedule_with_call ~op:"linear_with_vars" ~apply_map:apply_map_to_tensors big_sink
 
 (* tinygrad: Tensor.linear_with_vars *)
 let linear_with_vars (xs : t list) =
@@ -80,7 +74,7 @@ let linear_with_vars (xs : t list) =
 (* tinygrad: Tensor.realize over several tensors; the schedule's internal buffers are freed once it ran (tinygrad:
    by refcount when the schedule is dropped) *)
 let realize_all (xs : t list) =
-  let to_realize = List.filter (fun x -> not (Buffers.is_virtual (uop x)) && not (Buffers.has_buffer_identity (uop x))) xs in
+  let to_realize = List.filter (fun x -> Schedule.needs_realize (uop x)) xs in
   if to_realize <> [] then begin
     let big_sink = Uop.sink (List.map uop to_realize) in
     match Realize_cache.lookup big_sink with

@@ -267,16 +267,22 @@ let create_linear_with_vars ?(get_kernel_graph = Rangeify.get_kernel_graph) (big
   let held_bufs = if linear_call.op == Ops.Call then List.filter (fun (b : Uop.t) -> b.op == Ops.Buffer) (tl_list linear_call.src) else [] in
   (Memory.memory_plan_rewrite ~held_bufs linear, !var_vals)
 
-(* tinygrad: Tensor.linear_with_vars — callify the tensors' graphs, apply the buffer map to the live tensors
-   ([apply_map], e.g. [Callify.apply_map_to_tensors] over the live set) and schedule *)
-let linear_with_vars ?get_kernel_graph ~(apply_map : (Uop.t * Uop.t) list -> unit) (uops : Uop.t list)
-  : Uop.t * (string * int) list =
+(* tinygrad: Tensor.linear_with_vars — callify a big SINK of tensor graphs, apply the buffer map to the live tensors
+   ([apply_map], e.g. [Callify.apply_map_to_tensors] over the live set) and schedule; also the CALL, whose arguments
+   are the buffers the tensors see, and the becomes map *)
+let schedule_with_call ?get_kernel_graph ?(op = "realize") ~(apply_map : (Uop.t * Uop.t) list -> unit) (big_sink : Uop.t) =
   (* weakness ends where storage begins *)
-  if List.exists (fun (u : Uop.t) -> Dtype.is_weak u.dtype && Buffers.device u <> None) uops then
-    invalid_arg "realize: cannot realize a weak dtype; cast to a concrete dtype first";
-  let big_sink, becomes_map = Callify.transform_to_call (sink uops) in
+  if Array.exists (fun (u : Uop.t) -> Dtype.is_weak u.dtype && Buffers.device u <> None) big_sink.src then
+    invalid_arg (op ^ ": cannot realize a weak dtype; cast to a concrete dtype first");
+  let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map becomes_map;
-  create_linear_with_vars ?get_kernel_graph big_sink
+  let linear, var_vals = create_linear_with_vars ?get_kernel_graph call in
+  (call, becomes_map, linear, var_vals)
+
+(* tinygrad: Tensor.linear_with_vars *)
+let linear_with_vars ?get_kernel_graph ~apply_map (uops : Uop.t list) : Uop.t * (string * int) list =
+  let _, _, linear, var_vals = schedule_with_call ?get_kernel_graph ~apply_map (sink uops) in
+  (linear, var_vals)
 
 (* tinygrad: Tensor.realize's filter — what needs realizing (not virtual, not already a buffer) *)
 let needs_realize (u : Uop.t) = not (Buffers.is_virtual u) && not (Buffers.has_buffer_identity u)

@@ -39,6 +39,13 @@ val pm_copy_from_store : unit Upat.matcher
 val create_linear_with_vars :
   ?get_kernel_graph:(Uop.t -> Uop.t) -> Uop.t -> Uop.t * (string * int) list
 
+(** [schedule_with_call ~apply_map big_sink]: tinygrad [Tensor.linear_with_vars] on a big SINK of tensor UOps, with
+    the CALL ([transform_to_call]'s, its arguments the buffers the tensors see) and the becomes map: [(call,
+    becomes_map, linear, var_vals)]. Fails on a weak dtype with a device, naming [op] (default ["realize"]). *)
+val schedule_with_call :
+  ?get_kernel_graph:(Uop.t -> Uop.t) -> ?op:string -> apply_map:((Uop.t * Uop.t) list -> unit) -> Uop.t ->
+  Uop.t * (Uop.t * Uop.t) list * Uop.t * (string * int) list
+
 (** tinygrad [Tensor.linear_with_vars]: [transform_to_call] of the tensors' UOps, [apply_map] of the buffer map
     (to the live tensors), then {!create_linear_with_vars}. Fails on a weak dtype with a device. *)
 val linear_with_vars : ?get_kernel_graph:(Uop.t -> Uop.t) -> apply_map:((Uop.t * Uop.t) list -> unit) -> Uop.t list -> Uop.t * (string * int) list
