@@ -392,6 +392,30 @@ let test_cpu_nested_reduce_tile () =
         same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
 
+(* CPU_OPT=fast on the input gradient of a 5x5 convolution (x (8, 8, 12, 12), w (8, 8, 5, 5)): tinygrad's _pool
+   backward sums a 6x6 window of masked sums over the output channels; the masked sums' loop runs only where the mask
+   holds (Codegen.gate_reduce_loops: its bound is computed, "Ridx0 < alu.."), under CPU_OPT=tinygrad the bound stays
+   the constant; the buffers equal the NOOPT kernel's *)
+let test_cpu_gated_reduce_loops () =
+  let x = Tensor.realize (Tensor.rand [| 8; 8; 12; 12 |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 5; 5 |]) in
+  let y = Tensor.conv2d x w in
+  let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with [ g ] -> g | _ -> fail "one gradient expected" in
+  let nested = List.filter (fun (ast : Uop.t) ->
+      List.length (List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) (Uop.toposort ast)) >= 2) (reduce_kernels gx) in
+  match nested with
+  | [ ast ] ->
+    (* a line "for (int RidxN = 0; RidxN < aluM; RidxN++) {" *)
+    let computed_bound src = List.exists (fun line ->
+        let line = String.trim line in
+        has line "for (int Ridx" && has line "< alu") (String.split_on_char '\n' src) in
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (computed_bound fast) "CPU_OPT=fast: no loop with a computed bound in\n%s" fast;
+    check (not (computed_bound tg)) "CPU_OPT=tinygrad: a loop with a computed bound in\n%s" tg;
+    let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    List.iter (fun vec -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"conv input gradient" reference (run_with ~vec ~noopt:0 ast))) [ 16; 8 ]
+  | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
+
 (* CPU_OPT=fast on the weight gradient of a 3x3 convolution with rows of 16 outputs (x (4, 3, 18, 18), w (8, 3, 3,
    3)): the reduce over n, oy and ox runs along ox, contiguous in dy and in x; the heuristic upcasts the output
    channel by 4 (dy's rows), the window's kx whole (contiguous in x) and unrolls ox, where CPU_OPT=tinygrad takes
@@ -417,7 +441,8 @@ let test_cpu_conv_weight_grad () =
   | l -> fail "%d kernels with the weight gradient's tile, expected 1" (List.length l)
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
-                          ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
+                          ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
+                          ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);

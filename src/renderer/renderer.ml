@@ -104,7 +104,11 @@ module Estimates = struct
         | Range ->
           mult_stack := !mults :: !mult_stack;
           if u.dtype != Dtype.Void then begin  (* unbounded loop, unknown trip count *)
-            mults := Uop.sint_mul !mults (Uop.sint_of_uop (Uop.ssimplify u.src.(0)));
+            (* not in tinygrad: an end computed from other ranges (a loop that runs only where its result is
+               kept, Codegen.gate_reduce_loops) counts at its largest value *)
+            let trips = if Uop.ranges u.src.(0) = [] then Uop.sint_of_uop (Uop.ssimplify u.src.(0))
+              else Uop.Sint (Z.to_int (Uop.zi (Uop.vmax u.src.(0)))) in
+            mults := Uop.sint_mul !mults trips;
             (* SPECIAL are already counted in mults *)
             match !mults with
             | Uop.Suop m ->

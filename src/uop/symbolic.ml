@@ -570,7 +570,7 @@ let parse_valid (vv : Uop.t) : (Uop.t * bool * Z.t) option =
 let all_same = function [] -> true | x :: rest -> List.for_all (fun y -> y == x) rest
 
 (* tinygrad: symbolic.py uop_given_valid — simplify [uop] knowing [valid] is true *)
-let uop_given_valid ?(try_simplex = true) (valid : Uop.t) (uop : Uop.t) : Uop.t =
+let uop_given_valid_core ~try_simplex (valid : Uop.t) (uop : Uop.t) : Uop.t =
   (* parse valid into {expr: (lower_bound, upper_bound)}, insertion ordered *)
   let bounds : (Uop.t * Z.t option ref * Z.t option ref) list ref = ref [] in
   List.iter (fun stmt ->
@@ -619,6 +619,19 @@ let uop_given_valid ?(try_simplex = true) (valid : Uop.t) (uop : Uop.t) : Uop.t 
   if s_uop != !uop then
     simplify (P.substitute (simplify s_uop) (List.map (fun (x, newx) -> (newx, x)) sub_dict))
   else !uop
+
+(* Not in tinygrad: a RANGE whose end is computed (a loop that runs only where its result is kept,
+   Codegen.gate_reduce_loops) is hidden behind a variable of its bounds while the valid simplifies [uop]: the valid
+   would rewrite the end and leave a second RANGE of the same axis in the index. tinygrad's ends are constants or
+   variables, which the valid does not rewrite: for them nothing changes. *)
+let uop_given_valid ?(try_simplex = true) (valid : Uop.t) (uop : Uop.t) : Uop.t =
+  match List.filter (fun (r : Uop.t) -> r.op == Ops.Range && Ops.Group.is_alu r.src.(0).op) (ranges uop) with
+  | [] -> uop_given_valid_core ~try_simplex valid uop
+  | computed ->
+    let hidden = List.mapi (fun i (r : Uop.t) ->
+        (r, variable ~dtype:r.dtype ~param:true (Printf.sprintf "computed_range%d" i) (vmin r) (vmax r))) computed in
+    let ret = uop_given_valid_core ~try_simplex valid (P.substitute uop hidden) in
+    P.substitute ret (List.map (fun (r, v) -> (v, r)) hidden)
 
 (* tinygrad: symbolic.py _valid_priority — a valid in other valids' parents goes first *)
 let valid_priority (vv : Uop.t) (valids : Uop.t list) : int =

@@ -138,7 +138,11 @@ let pm_add_control_flow : cfg_context Upat.matcher =
 let do_split_ends (e : Uop.t) : Uop.t =
   let rest = List.tl (Array.to_list e.src) in
   let backedge = List.filter (fun x -> x.dtype == Dtype.Void || x.dtype == Dtype.Bool) rest in
-  let rngs = ranges (sink (List.filter (fun x -> not (List.memq x backedge)) rest)) in
+  (* a RANGE ends itself alone: not the ranges its end depends on (codegen.ml gate_reduce_loops; tinygrad's ends
+     depend on none) *)
+  let rngs = List.fold_left (fun acc x -> if List.memq x acc then acc else acc @ [ x ]) []
+      (List.concat_map (fun (x : Uop.t) -> if x.op == Ops.Range then [ x ] else ranges x)
+         (List.filter (fun x -> not (List.memq x backedge)) rest)) in
   let rngs = List.stable_sort (fun a b -> compare_arg_py b.arg a.arg) rngs in
   let ret = List.fold_left (fun ret r -> end_ ret [ r ]) e.src.(0) rngs in
   if backedge <> [] then end_ ret backedge else ret
