@@ -385,12 +385,32 @@ let test_cpu_nested_reduce_tile () =
     check (opts Helpers.Cpu_fast = Opt.[ (UPCAST, 8); (UPCAST, 8) ]) "CPU_OPT=fast: opts are not two upcasts by 8";
     check (opts Helpers.Cpu_tinygrad <> opts Helpers.Cpu_fast) "CPU_OPT=tinygrad: the fast tile";
     let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
-    check (has fast "({float t=*(") "CPU_OPT=fast: no branch-free gated load in\n%s" fast;
     check (not (has tg "({float")) "CPU_OPT=tinygrad: branch-free gated load in\n%s" tg;
+    ignore fast;
     let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
         same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
+
+(* CPU_OPT=fast renders a gated load branch-free (renderer/cstyle.ml cpu_gated_load: the address is clamped and
+   the value selected), tinygrad as a ternary; x (64) padded by one on each side, times 2, gives 0, 2x, 0 in both modes *)
+let test_cpu_gated_load () =
+  let x = Tensor.realize (Tensor.rand [| 64 |]) in
+  let xs = Tensor.to_float_array x in
+  let padded () = Tensor.mul (Tensor.pad x [| (1, 1) |]) (Tensor.scalar 2.) in
+  let linear, _ = Tensor.linear_with_vars [ padded () ] in
+  match List.filter (fun (u : Uop.t) -> u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+          (Uop.toposort linear) with
+  | [ ast ] ->
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "({float t=*(") "CPU_OPT=fast: no branch-free gated load in\n%s" fast;
+    check (not (has tg "({float")) "CPU_OPT=tinygrad: branch-free gated load in\n%s" tg;
+    List.iter (fun mode ->
+        let v = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () -> Tensor.to_float_array (padded ())) in
+        check (Array.length v = 66 && v.(0) = 0. && v.(65) = 0.) "pad: ends are not 0";
+        Array.iteri (fun i xv -> check (v.(i + 1) = 2. *. xv) "pad: element %d is %g, expected %g" i v.(i + 1) (2. *. xv)) xs)
+      Helpers.[ Cpu_fast; Cpu_tinygrad ]
+  | l -> fail "%d kernels for pad times 2, expected 1" (List.length l)
 
 (* CPU_OPT=fast on the input gradient of a 5x5 convolution (x (8, 8, 12, 12), w (8, 8, 5, 5)): tinygrad's _pool
    backward sums a 6x6 window of masked sums over the output channels; the masked sums' loop runs only where the mask
@@ -442,7 +462,7 @@ let test_cpu_conv_weight_grad () =
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
-                          ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
+                          ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
