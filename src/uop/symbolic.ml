@@ -620,12 +620,12 @@ let uop_given_valid_core ~try_simplex (valid : Uop.t) (uop : Uop.t) : Uop.t =
     simplify (P.substitute (simplify s_uop) (List.map (fun (x, newx) -> (newx, x)) sub_dict))
   else !uop
 
-(* Not in tinygrad: a RANGE whose end is computed (a loop that runs only where its result is kept,
+(* Not in tinygrad: a RANGE whose end depends on other ranges (a loop that runs only where its result is kept,
    Codegen.gate_reduce_loops) is hidden behind a variable of its bounds while the valid simplifies [uop]: the valid
-   would rewrite the end and leave a second RANGE of the same axis in the index. tinygrad's ends are constants or
-   variables, which the valid does not rewrite: for them nothing changes. *)
+   would rewrite the end and leave a second RANGE of the same axis in the index. tinygrad's ends depend on no
+   range: for them nothing changes. *)
 let uop_given_valid ?(try_simplex = true) (valid : Uop.t) (uop : Uop.t) : Uop.t =
-  match List.filter (fun (r : Uop.t) -> r.op == Ops.Range && Ops.Group.is_alu r.src.(0).op) (ranges uop) with
+  match List.filter (fun (r : Uop.t) -> r.op == Ops.Range && ranges r.src.(0) <> []) (ranges uop) with
   | [] -> uop_given_valid_core ~try_simplex valid uop
   | computed ->
     let hidden = List.mapi (fun i (r : Uop.t) ->
