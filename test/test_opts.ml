@@ -385,8 +385,8 @@ let test_cpu_nested_reduce_tile () =
     check (opts Helpers.Cpu_fast = Opt.[ (UPCAST, 8); (UPCAST, 8) ]) "CPU_OPT=fast: opts are not two upcasts by 8";
     check (opts Helpers.Cpu_tinygrad <> opts Helpers.Cpu_fast) "CPU_OPT=tinygrad: the fast tile";
     let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "({float t=*(") "CPU_OPT=fast: no branch-free gated load in\n%s" fast;
     check (not (has tg "({float")) "CPU_OPT=tinygrad: branch-free gated load in\n%s" tg;
-    ignore fast;
     let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
         same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
