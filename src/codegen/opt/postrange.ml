@@ -472,7 +472,9 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
            let altrng = match opt.arg with
              | Opt.Int a -> (match List.nth_opt (rngs k) a with Some r when a >= 0 -> r | _ -> raise (Kernel_opt_error "IndexError"))
              | _ -> raise (Kernel_opt_error "IndexError") in
-           check (axis_of rng = Global && axis_of altrng = Global) "swap only for globals";
+           check ((axis_of rng = Global && axis_of altrng = Global)
+                  || (k.ren.device = "CPU" && Coalesce.cpu_float_lengths () <> None && axis_of rng = Weak && axis_of altrng = Weak))
+             "swap only for globals";
            k.ast <- P.substitute k.ast
                [ (rng, replace rng ~arg:(Range (range_ids altrng, axis_of rng)) ~tag:(Int 1));
                  (altrng, replace altrng ~arg:(Range (range_ids rng, axis_of altrng)) ~tag:(Int 1)) ];
