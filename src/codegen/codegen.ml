@@ -362,7 +362,7 @@ let merge_reduce_ends (sink : Uop.t) =
       end) !range_to_ends;
   if !subs = [] then None else Some (Upat.substitute sink !subs)
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce of several outputs with one unrolled axis of at least 8 lanes
+(* not in tinygrad: under CPU_OPT=fast, a reduce of several outputs with one unrolled axis of at least 6 lanes
    (a convolution's weight gradient: co outputs, the image row ox unrolled) keeps one vector accumulator per output
    when they fit in the vector registers: [lanes] split as the coalescer splits a row (20 = 16 + 4: 2 registers) on
    each of the outputs, at most half the register file (16 registers with AVX-512, 8 below it), the rest holding the
@@ -371,7 +371,7 @@ let merge_reduce_ends (sink : Uop.t) =
    20-lane rows), and clang shuffled every update; as scalars, clang left 160 accumulators scalar. *)
 let vector_acc_fits ~lanes ~outs =
   match Coalesce.cpu_float_lengths () with
-  | Some (widest :: _ as lengths) when lanes >= 8 ->
+  | Some (widest :: _ as lengths) when lanes >= 6 ->
     let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
     outs * vectors lanes <= (if widest >= 16 then 16 else 8)
   | _ -> false

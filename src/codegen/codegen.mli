@@ -21,7 +21,7 @@ val ew_devectorizer : unit Upat.matcher
 val devectorizer2 : unit Upat.matcher
 
 (** Not in tinygrad: under CPU_OPT=fast, whether [outs] outputs reduced over an unrolled axis of [lanes] lanes each
-    keep a vector accumulator of their own (Codegen's reduce_ranges_to_acc): at least 8 lanes, and the vectors of
+    keep a vector accumulator of their own (Codegen's reduce_ranges_to_acc): at least 6 lanes, and the vectors of
     all of them in half the host's vector registers. The heuristic sizes its tiles with it. *)
 val vector_acc_fits : lanes:int -> outs:int -> bool
 

@@ -487,7 +487,7 @@ let cpu_matvec (k : K.t) : K.t option =
    factors and longer than a narrow output axis contiguous in one factor is a convolution's weight gradient:
    dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward convolution has the window
    on the reduce side, shorter than its output row).
-   With a row (ox) of 8 to 32 lanes, it gets vector accumulators along the row: ox unrolled whole, and a tile of
+   With a row (ox) of 6 to 32 lanes, it gets vector accumulators along the row: ox unrolled whole, and a tile of
    outputs, each a vector accumulator (Codegen.vector_acc_fits): the output axis that only dy depends on (co) upcast
    by 4 and one that only x depends on (ci) by what fills the registers (2 with rows of two vectors, 4 with rows of
    one on AVX-512), else co alone; each step of the rolled loop then multiplies whole rows (each row of dy meets
@@ -496,8 +496,10 @@ let cpu_matvec (k : K.t) : K.t option =
    the scheduler split the reduce) is swapped outermost (SWAP of two loops), so that one split's images stay in
    the cache across all the outputs: outermost among the outputs, each output tile streamed the whole batch from
    memory (the swap alone took conv2's 32->32 5x5 gradient from 453 to 161 ms of CPU time). beautiful_mnist's
-   weight gradients, in CPU time per call: 32->32 5x5 (ox 20 = 16 + 4 lanes), 358 ms with the earlier tile below
-   -> 118; ...
+   weight gradients, CPU time per call of the busier of 2 threads, with the earlier tile below or tinygrad's
+   upcasts -> with this one: 1->32 5x5 (ox 24 = 16 + 8 lanes, co by 8) 35 -> 7.5 ms; 32->32 5x5 (ox 20 = 16 + 4)
+   330 -> 120 ms (co by 8 alone: 161); 32->64 3x3 (ox 8) 58 -> 14 ms; 64->64 3x3 (ox 6 = 4 + 2, no batch split)
+   64 -> 41 ms.
    Shorter rows keep the earlier tile: the window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce
    axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
    loads. tinygrad's upcasts of co and ci by 4 load 4 rows of each (beautiful_mnist's conv2 weight gradient ran
@@ -525,7 +527,7 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
                       && List.for_all (fun b -> holds_w b || not (dep a b)) loads in
        let m = List.find_opt (fun a -> only_other a && full_shape_int k a mod 4 = 0) ups in
        let tile = match m with
-         | Some m when rlen >= 8 && rlen <= 32 ->
+         | Some m when rlen >= 6 && rlen <= 32 ->
            (* the outputs that fit: 4 of co times what of ci fills the rest, else co alone *)
            let fits outs = Codegen.vector_acc_fits ~lanes:rlen ~outs in
            let c = List.find_map (fun amt ->
