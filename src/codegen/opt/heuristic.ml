@@ -500,10 +500,10 @@ let cpu_matvec (k : K.t) : K.t option =
    upcasts -> with this one: 1->32 5x5 (ox 24 = 16 + 8 lanes, co by 8) 35 -> 7.5 ms; 32->32 5x5 (ox 20 = 16 + 4)
    330 -> 120 ms (co by 8 alone: 161); 32->64 3x3 (ox 8) 58 -> 14 ms; 64->64 3x3 (ox 6 = 4 + 2, no batch split)
    64 -> 41 ms.
-   Shorter rows keep the earlier tile: the window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce
-   axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
+   Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits) keep the earlier one: the
+   window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
    loads. tinygrad's upcasts of co and ci by 4 load 4 rows of each (beautiful_mnist's conv2 weight gradient ran
-   1.3-1.5x slower). *)
+   1.3-1.5x slower). Shorter rows take tinygrad's upcasts. *)
 let cpu_conv_weight_grad (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceops k, K.unrollable_dims k with
   | Some _, [ red ], (_ :: _ :: _ as ud) when sum_of_products red ->
