@@ -436,33 +436,67 @@ let test_cpu_gated_reduce_loops () =
         same_buffers ~what:"conv input gradient" reference (run_with ~vec ~noopt:0 ast))) [ 16; 8 ]
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
 
+(* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
+let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+    let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+    Postrange.convert_loop_to_global s;
+    List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+        | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
+      (Heuristic.hand_coded_optimizations s).applied_opts)
+
+(* the weight gradient's kernels of conv2d x w, as loss = sum (y * y) *)
+let weight_grad_kernels x w =
+  let y = Tensor.conv2d x w in
+  match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ w ] with [ g ] -> reduce_kernels g | _ -> fail "one gradient expected"
+
 (* CPU_OPT=fast on the weight gradient of a 3x3 convolution with rows of 16 outputs (x (4, 3, 18, 18), w (8, 3, 3,
-   3)): the reduce over n, oy and ox runs along ox, contiguous in dy and in x; the heuristic upcasts the output
-   channel by 4 (dy's rows), the window's kx whole (contiguous in x) and unrolls ox, where CPU_OPT=tinygrad takes
-   tinygrad's upcasts. The opt'd buffers equal those of tinygrad's NOOPT kernel (the reference). *)
+   3)): the reduce over n, oy and ox runs along ox, contiguous in dy and in x. The heuristic unrolls ox (16 lanes,
+   one vector) and upcasts the output channel by 8 (3 input channels: no ci tile), and the codegen keeps one
+   float16 accumulator per output channel (the REG buffers buf0..buf7 loaded and stored as float16); CPU_OPT=tinygrad
+   takes tinygrad's upcasts and scalar accumulators. With CPU_VEC=8 (16 lanes are two float8 vectors: 8 outputs
+   do not fit 8 registers) the tile takes 4 outputs. The opt'd buffers equal those of tinygrad's NOOPT kernel (the
+   reference). *)
 let test_cpu_conv_weight_grad () =
   let x = Tensor.realize (Tensor.rand [| 4; 3; 18; 18 |]) and w = Tensor.realize (Tensor.rand [| 8; 3; 3; 3 |]) in
-  let y = Tensor.conv2d x w in
-  let gw = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ w ] with [ g ] -> g | _ -> fail "one gradient expected" in
-  let ren = Cstyle.clang_renderer () in
-  let opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
-      let s = Postrange.create ast ren in
-      Postrange.convert_loop_to_global s;
-      List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
-          | (Opt.UPCAST | Opt.UNROLL), Opt.Int n -> Some (o.op, n) | _ -> None)
-        (Heuristic.hand_coded_optimizations s).applied_opts) in
-  let tile = Opt.[ (UPCAST, 4); (UPCAST, 0); (UNROLL, 0) ] in
-  match List.filter (fun ast -> opts Helpers.Cpu_fast ast = tile) (reduce_kernels gw) with
+  let tile = Opt.[ (UPCAST, 8); (UNROLL, 0) ] in
+  match List.filter (fun ast -> heuristic_opts Helpers.Cpu_fast ast = tile) (weight_grad_kernels x w) with
   | [ ast ] ->
-    check (opts Helpers.Cpu_tinygrad ast <> tile) "CPU_OPT=tinygrad: the fast tile";
+    check (heuristic_opts Helpers.Cpu_tinygrad ast <> tile) "CPU_OPT=tinygrad: the fast tile";
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "float buf7[16];" && has fast "*((float16*)((buf7+0))) =") "CPU_OPT=fast: no float16 accumulators in\n%s" fast;
+    check (not (has tg "float16")) "CPU_OPT=tinygrad: float16 in\n%s" tg;
+    let v8 = source_with Helpers.Cpu_fast 8 ast in
+    check (has v8 "float buf3[16];" && not (has v8 "buf4") && has v8 "*((float8*)((buf3+8))) =")
+      "CPU_VEC=8: not 4 accumulators of two float8 in\n%s" v8;
     let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-        same_buffers ~what:"conv weight gradient" reference (run_with ~vec:16 ~noopt:0 ast))
+        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "conv weight gradient CPU_VEC=%d" vec) reference
+                      (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
   | l -> fail "%d kernels with the weight gradient's tile, expected 1" (List.length l)
+
+(* CPU_OPT=fast on a weight gradient whose reduce the scheduler splits over the batch (x (128, 2, 18, 18), w (4, 2,
+   3, 3): a reduce of 32,768 per output): the heuristic upcasts the output channel by 4 and the input channel by 2
+   (8 float16 accumulators), unrolls ox and swaps the split's batch axis outermost (the loop over the images runs
+   outside the loops over the outputs). The opt'd buffers equal those of tinygrad's NOOPT kernel (the reference). *)
+let test_cpu_conv_weight_grad_split () =
+  let x = Tensor.realize (Tensor.rand [| 128; 2; 18; 18 |]) and w = Tensor.realize (Tensor.rand [| 4; 2; 3; 3 |]) in
+  let is_tile = function Opt.[ (UPCAST, 4); (UPCAST, 2); (UNROLL, 0); (SWAP, _) ] -> true | _ -> false in
+  let ks = weight_grad_kernels x w in
+  match List.filter (fun ast -> is_tile (heuristic_opts Helpers.Cpu_fast ast)) ks with
+  | [ ast ] ->
+    let fast = source_with Helpers.Cpu_fast 16 ast in
+    check (has fast "float buf7[16];") "CPU_OPT=fast: not 8 accumulators in\n%s" fast;
+    let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
+        same_buffers ~what:"split conv weight gradient" reference (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d kernels with the split weight gradient's tile, expected 1 (opts: %s)" (List.length l)
+           (String.concat " | " (List.map (fun ast -> String.concat "," (List.map (fun (o, n) ->
+                Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) (heuristic_opts Helpers.Cpu_fast ast))) ks))
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
+                          ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);

@@ -362,26 +362,58 @@ let merge_reduce_ends (sink : Uop.t) =
       end) !range_to_ends;
   if !subs = [] then None else Some (Upat.substitute sink !subs)
 
+(* not in tinygrad: under CPU_OPT=fast, a reduce of several outputs with one unrolled axis of at least 6 lanes
+   (a convolution's weight gradient: co outputs, the image row ox unrolled) keeps one vector accumulator per output
+   when they fit in the vector registers: [lanes] split as the coalescer splits a row (20 = 16 + 4: 2 registers) on
+   each of the outputs, at most half the register file (16 registers with AVX-512, 8 below it), the rest holding the
+   operands. Each is a REG buffer of its own, named [vector_acc_name], which the coalescer loads and stores as whole
+   vectors (late/coalesce.ml): a single buffer of all of them had its rows straddle vectors (the 16-lane groups of
+   20-lane rows), and clang shuffled every update; as scalars, clang left 160 accumulators scalar. *)
+let vector_acc_fits ~lanes ~outs =
+  match Coalesce.cpu_float_lengths () with
+  | Some (widest :: _ as lengths) when lanes >= 6 ->
+    let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
+    outs * vectors lanes <= (if widest >= 16 then 16 else 8)
+  | _ -> false
+
 (* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END.
-   Not in tinygrad: with [ctx.vector_acc], unrolled axes (n > 0) and a single output lane, the accumulator keeps the unrolled lanes (the
-   shape of the REDUCE's input) and is updated lane by lane, so the loop carries vector accumulators; the lanes are
-   folded by a horizontal REDUCE once, after the loop (tinygrad folds them inside the loop, a serial chain) *)
+   Not in tinygrad: with [ctx.vector_acc], unrolled axes (n > 0) and a single output lane, the accumulator keeps the
+   unrolled lanes (the shape of the REDUCE's input) and is updated lane by lane, so the loop carries vector
+   accumulators; the lanes are folded by a horizontal REDUCE once, after the loop (tinygrad folds them inside the
+   loop, a serial chain). With several outputs (vector_acc_fits), each output gets such an accumulator. *)
 let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
   let op, n = reduce_arg r in
-  (* only for a reduce of one output lane (a row sum, softmax's max): with upcast outputs (a convolution's register
-     tile) the lanes multiply the accumulators past the registers, and the tile already carries independent chains *)
-  let vector_acc = ctx.vector_acc && n <> 0 && Helpers.prod (max_shape r) = 1 in
-  let acc = placeholder (max_shape (if vector_acc then r.src.(0) else r)) r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
-  ctx.acc_num <- ctx.acc_num + 1;
+  let in_shape = max_shape r.src.(0) in
+  let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (List.filteri (fun i _ -> i < n) in_shape) in
+  (* only for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the registers: with more
+     upcast outputs (a convolution's register tile) the lanes multiply the accumulators past the registers, and the
+     tile already carries independent chains *)
+  let vector_acc = ctx.vector_acc && n <> 0 && outs = 1 in
+  let per_output = ctx.vector_acc && n = 1 && outs > 1 && vector_acc_fits ~lanes ~outs in
   let topo = toposort r.src.(0) in
   let red_rngs = srcs_from r 1 in
   let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
   let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
-  let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
-  let acc_initted = after acc (acc_init :: red_rngs) in
-  let inp = if n <> 0 && not vector_acc then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0) in
-  let acc_out = rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) in
-  if vector_acc then create Ops.Reduce ~src:[| after acc [ acc_out ] |] ~arg:r.arg else after acc [ acc_out ]
+  (* an accumulator of [shp] updated with [inp] over the reduce ranges: the accumulator after its loop *)
+  let accumulate ?name shp inp =
+    let acc = placeholder shp r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
+    let acc = match name, acc.arg with
+      | Some _, Param p -> Uop.replace ~arg:(Param { p with name }) acc
+      | _ -> acc in
+    ctx.acc_num <- ctx.acc_num + 1;
+    let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
+    let acc_initted = after acc (acc_init :: red_rngs) in
+    after acc [ rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) ] in
+  if per_output then begin
+    (* the outputs first, then the lanes of each *)
+    let nd = List.length in_shape in
+    let inp = permute r.src.(0) (List.init (nd - 1) (fun i -> i + 1) @ [ 0 ]) in
+    let accs = List.map (fun o -> accumulate ~name:Coalesce.vector_acc_name [ lanes ] (index inp (List.map iconst o)))
+        (product (List.tl in_shape)) in
+    reshape (ustack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:r.arg) accs)) (shape r)
+  end
+  else if vector_acc then create Ops.Reduce ~src:[| accumulate in_shape r.src.(0) |] ~arg:r.arg
+  else accumulate (max_shape r) (if n <> 0 then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0))
 
 (* tinygrad: expand_horizontal_reduce — a REDUCE without ranges reduces its leading axes in place *)
 let expand_horizontal_reduce (r : Uop.t) =

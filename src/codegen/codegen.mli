@@ -20,6 +20,11 @@ val ew_devectorizer : unit Upat.matcher
 (** tinygrad's [devectorizer2]: [ew_devectorizer] for loads/stores too, and INDEX/RESHAPE/EXPAND unpacking. *)
 val devectorizer2 : unit Upat.matcher
 
+(** Not in tinygrad: under CPU_OPT=fast, whether [outs] outputs reduced over an unrolled axis of [lanes] lanes each
+    keep a vector accumulator of their own (Codegen's reduce_ranges_to_acc): at least 6 lanes, and the vectors of
+    all of them in half the host's vector registers. The heuristic sizes its tiles with it. *)
+val vector_acc_fits : lanes:int -> outs:int -> bool
+
 (** tinygrad's [ReduceContext]: the number of REG accumulators made so far; [vector_acc] (not in tinygrad, CPU
     under [CPU_OPT=fast]): a reduce over loop ranges with unrolled axes keeps one accumulator per unrolled lane and
     folds them horizontally once, after the loop. *)

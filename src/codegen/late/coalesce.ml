@@ -142,6 +142,13 @@ let cpu_float_lengths () =
     let w = if Helpers.cpu_vec.value > 0 then Helpers.cpu_vec.value else Compiler_cpu.host_vector_width () in
     Some (List.filter (fun l -> l <= w) [ 16; 8; 4; 2 ])
 
+(* the name of the REG buffers that hold the vector accumulators of Codegen.reduce_ranges_to_acc *)
+let vector_acc_name = "vector_acc"
+
+let rec is_vector_acc (u : Uop.t) =
+  if u.op == Ops.After then is_vector_acc u.src.(0)
+  else match u.arg with Param { name = Some n; _ } -> n = vector_acc_name | _ -> false
+
 (* tinygrad: coalesce.py memory_coalescing — group loads/stores of consecutive offsets from one base into
    vector (SHRINK) accesses. [device] and [supports_float4] are the renderer's fields tinygrad reads. *)
 let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
@@ -158,7 +165,7 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           if u.src.(0).op != Ops.Index then
             failwith ("memory coalescing should be on INDEX, not " ^ Ops.to_string u.src.(0).op);
           let buf = u.src.(0).src.(0) and idx_u = u.src.(0).src.(1) in
-          if addrspace buf <> Some Dtype.Reg then begin
+          if addrspace buf <> Some Dtype.Reg || (device = "CPU" && is_vector_acc buf) then begin
             let idx = get_idx idx_u and valid = get_valid idx_u in
             let root, arg =
               if idx.op == Ops.Add && idx.src.(1).op == Ops.Const then (Root idx.src.(0), zi (const_val idx.src.(1)))
@@ -184,7 +191,12 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           if device = "DSP" then ([ 128; 64; 32; 16; 8; 4 ], false)
           else if not (List.memq buf.dtype (Dtype.[ Float32; Float16; Int32; Uint32 ] @ Dtype.fp8s))
                && not (is_image_shape bshape) then ([], true)
-          else if addrspace buf = Some Dtype.Reg then ([], true)
+          else if addrspace buf = Some Dtype.Reg then
+            (match cpu_float_lengths () with
+             (* not in tinygrad: under CPU_OPT=fast, the vector accumulators of Codegen.reduce_ranges_to_acc (one
+                REG buffer per output, of its lanes) load and store whole vectors *)
+             | Some l when device = "CPU" && buf.dtype == Dtype.Float32 && is_vector_acc buf -> (l, false)
+             | _ -> ([], true))
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
             (match cpu_float_lengths () with

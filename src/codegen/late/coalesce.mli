@@ -31,3 +31,10 @@ val memory_coalescing : ?device:string -> supports_float4:bool -> Uop.t -> Uop.t
 (** Not in tinygrad: the vector lengths float32 accesses on the CPU coalesce to under [CPU_OPT=fast] (widest first,
     up to [CPU_VEC] or the host's vector width); [None] under [CPU_OPT=tinygrad]. *)
 val cpu_float_lengths : unit -> int list option
+
+(** The name of the REG buffers holding the per-output vector accumulators of [Codegen.reduce_ranges_to_acc]
+    (CPU_OPT=fast): the coalescer loads and stores them as whole vectors. *)
+val vector_acc_name : string
+
+(** [u] (a buffer, or an AFTER of one) is such an accumulator. *)
+val is_vector_acc : Uop.t -> bool

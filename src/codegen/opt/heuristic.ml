@@ -484,13 +484,26 @@ let cpu_matvec (k : K.t) : K.t option =
   | _ -> None
 
 (* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in both
-   factors and longer than a narrow output axis contiguous in one factor (a convolution's weight
-   gradient: dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox; a forward convolution has
-   the window on the reduce side, shorter than its output row) gets the window axis (kx) upcast whole, the output
-   axis that the other factor (dy) depends on and the first does not (co) upcast by 4, and the contiguous reduce
-   axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
+   factors and longer than a narrow output axis contiguous in one factor is a convolution's weight gradient:
+   dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward convolution has the window
+   on the reduce side, shorter than its output row).
+   With a row (ox) of 6 to 32 lanes, it gets vector accumulators along the row: ox unrolled whole, and a tile of
+   outputs, each a vector accumulator (Codegen.vector_acc_fits): the output axis that only dy depends on (co) upcast
+   by 4 and one that only x depends on (ci) by what fills the registers (2 with rows of two vectors, 4 with rows of
+   one on AVX-512), else co alone; each step of the rolled loop then multiplies whole rows (each row of dy meets
+   the ci_t rows of x) and the lanes are folded once, after the loop. The window (kx) stays a loop: upcast, its
+   shifted rows share one load and clang shuffled every lane. An output axis that both depend on (the batch, where
+   the scheduler split the reduce) is swapped outermost (SWAP of two loops), so that one split's images stay in
+   the cache across all the outputs: outermost among the outputs, each output tile streamed the whole batch from
+   memory (the swap alone took conv2's 32->32 5x5 gradient from 453 to 161 ms of CPU time). beautiful_mnist's
+   weight gradients, CPU time per call of the busier of 2 threads, with the earlier tile below or tinygrad's
+   upcasts -> with this one: 1->32 5x5 (ox 24 = 16 + 8 lanes, co by 8) 35 -> 7.5 ms; 32->32 5x5 (ox 20 = 16 + 4)
+   330 -> 120 ms (co by 8 alone: 161); 32->64 3x3 (ox 8) 58 -> 14 ms; 64->64 3x3 (ox 6 = 4 + 2, no batch split)
+   64 -> 41 ms.
+   Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits) keep the earlier one: the
+   window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
    loads. tinygrad's upcasts of co and ci by 4 load 4 rows of each (beautiful_mnist's conv2 weight gradient ran
-   1.3-1.5x slower). *)
+   1.3-1.5x slower). Shorter rows take tinygrad's upcasts. *)
 let cpu_conv_weight_grad (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceops k, K.unrollable_dims k with
   | Some _, [ red ], (_ :: _ :: _ as ud) when sum_of_products red ->
@@ -504,22 +517,53 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
                                  s > 1 && s <= 8 && s < rlen
                                  && List.exists (fun b -> unit_stride rngs.(a) (idx b)) loads) ups in
     (match window with
-     (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts already take
-        the window *)
-     | Some w when rlen >= 16 && List.length (List.filter (fun b -> unit_stride rngs.(r) (idx b)) loads) >= 2 ->
-       (* the factor holding the window, and an output axis that only the other factor depends on *)
+     | Some w when List.length (List.filter (fun b -> unit_stride rngs.(r) (idx b)) loads) >= 2 ->
+       (* the factor holding the window (x), and an output axis that only the other factor depends on (co) *)
        let holds_w b = in_backward_slice rngs.(w) (idx b) in
-       let m = List.find_opt (fun a -> a <> w && full_shape_int k a mod 4 = 0
-                                       && List.exists (fun b -> not (holds_w b) && in_backward_slice rngs.(a) (idx b)) loads
-                                       && List.for_all (fun b -> not (holds_w b) || not (in_backward_slice rngs.(a) (idx b))) loads) ups in
-       (match m with
-        | Some m ->
+       let dep a b = in_backward_slice rngs.(a) (idx b) in
+       let only_other a = a <> w && List.exists (fun b -> not (holds_w b) && dep a b) loads
+                          && List.for_all (fun b -> not (holds_w b) || not (dep a b)) loads in
+       let only_x a = a <> w && List.exists (fun b -> holds_w b && dep a b) loads
+                      && List.for_all (fun b -> holds_w b || not (dep a b)) loads in
+       let m = List.find_opt (fun a -> only_other a && full_shape_int k a mod 4 = 0) ups in
+       let tile = match m with
+         | Some m when rlen >= 6 && rlen <= 32 ->
+           (* the outputs that fit: 4 of co times what of ci fills the rest, else co alone *)
+           let fits outs = Codegen.vector_acc_fits ~lanes:rlen ~outs in
+           let c = List.find_map (fun amt ->
+               if not (fits (4 * amt)) then None
+               else Option.map (fun a -> (a, amt)) (List.find_opt (fun a -> only_x a && full_shape_int k a mod amt = 0) ups))
+               [ 4; 2 ] in
+           let co_amt = match c with
+             | Some _ -> Some 4
+             | None -> List.find_opt (fun amt -> fits amt && full_shape_int k m mod amt = 0) [ 8; 4; 2 ] in
+           Option.map (fun co_amt -> (m, co_amt, c)) co_amt
+         | _ -> None in
+       (match tile, m with
+        | Some (m, co_amt, c), _ ->
+          let mr = rngs.(m) and cr = Option.map (fun (a, amt) -> (rngs.(a), amt)) c in
+          (* the batch: an output axis that both factors depend on *)
+          let batch = List.find_opt (fun a -> a <> w && List.for_all (dep a) loads) (K.axes_of k [ Weak ]) in
+          let br = Option.map (fun a -> rngs.(a)) batch in
+          try_on_copy k (fun k ->
+              let up r amt = ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
+              up mr co_amt;
+              Option.iter (fun (r, amt) -> up r amt) cr;
+              let ud = K.unrollable_dims k in
+              ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
+              match br with
+              | Some b when index_of_rng k b <> 0 ->
+                ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int (index_of_rng k b))))
+              | _ -> ())
+        (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts already take
+           the window *)
+        | None, Some m when rlen >= 16 ->
           try_on_copy k (fun k ->
               ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 4)));
               ignore (K.apply_opt k (opt Opt.UPCAST ~axis:w ~arg:(Opt.Int 0)));
               let ud = K.unrollable_dims k in
               ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int (if rlen <= 32 then 0 else 4)))))
-        | None -> None)
+        | _ -> None)
      | _ -> None)
   | _ -> None
 

@@ -472,7 +472,12 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
            let altrng = match opt.arg with
              | Opt.Int a -> (match List.nth_opt (rngs k) a with Some r when a >= 0 -> r | _ -> raise (Kernel_opt_error "IndexError"))
              | _ -> raise (Kernel_opt_error "IndexError") in
-           check (axis_of rng = Global && axis_of altrng = Global) "swap only for globals";
+           (* not in tinygrad: under CPU_OPT=fast, two CPU loops (Weak axes) swap too: the loops nest in the order of
+              their axis ids (Linearizer.do_split_ends), so the swap reorders them (Heuristic.cpu_conv_weight_grad puts
+              the batch split of a weight gradient outermost) *)
+           check ((axis_of rng = Global && axis_of altrng = Global)
+                  || (k.ren.device = "CPU" && Coalesce.cpu_float_lengths () <> None && axis_of rng = Weak && axis_of altrng = Weak))
+             "swap only for globals";
            k.ast <- P.substitute k.ast
                [ (rng, replace rng ~arg:(Range (range_ids altrng, axis_of rng)) ~tag:(Int 1));
                  (altrng, replace altrng ~arg:(Range (range_ids rng, axis_of altrng)) ~tag:(Int 1)) ];
