@@ -12,7 +12,6 @@
 #include <dlfcn.h>
 #include <caml/mlvalues.h>
 #include <caml/alloc.h>
-#include <caml/custom.h>
 #include <caml/memory.h>
 #include <caml/fail.h>
 #include <caml/bigarray.h>
