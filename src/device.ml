@@ -38,7 +38,9 @@ let lru_allocator (base : allocator) =
   let cache : (int * buffer_spec, opaque list) Hashtbl.t = Hashtbl.create 16 in
   let free_cache () =
     Hashtbl.iter (fun (sz, spec) l -> List.iter (fun o -> base.free o sz spec) l) cache;
-    Hashtbl.reset cache in
+    Hashtbl.reset cache;
+    (* the base allocator's own cache (CPU: the memory the GC found dead) *)
+    base.free_cache () in
   (* tinygrad: LRUAllocator.alloc, reuse a cached buffer of this size, free the cache and retry on failure *)
   let alloc size spec =
     match Hashtbl.find_opt cache (size, spec) with
@@ -51,6 +53,12 @@ let lru_allocator (base : allocator) =
       Hashtbl.replace cache (size, spec) (o :: Option.value ~default:[] (Hashtbl.find_opt cache (size, spec)))
     else base.free o size spec in
   { base with alloc; free; free_cache }
+
+(* not in tinygrad (refcounting frees a dead buffer at once): a collection of the minor heap finds memory whose
+   owner died young, but promotes whatever is alive then. Run before a tensor is made, it cannot promote the tensor,
+   whose UOp a realize sets to the BUFFER of its result: an old tensor would keep that young memory alive until a
+   major cycle *)
+let before_new_tensor : (unit -> unit) ref = ref ignore
 
 (* ---------- compilers and programs ---------- *)
 

@@ -13,7 +13,8 @@ val default_spec : buffer_spec
 (** Device memory as an allocator hands it out; backends add constructors. *)
 type opaque = ..
 
-(** Host memory (the CPU device). *)
+(** Host memory (the CPU device). The CPU allocator's Bigarray does not own its memory, which is reused once the
+    Bigarray is unreachable: keep the [Host] value alive while using its data (a sub-array does not). *)
 type opaque += Host of bytes_ba
 
 (** A compile failure: the source given to the compiler and the compiler's message. *)
@@ -32,6 +33,11 @@ type allocator = {
 
 (** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or zero). *)
 val lru_allocator : allocator -> allocator
+
+(** Not in tinygrad: run by [Tensor_base.wrap] before it makes a tensor, when no record of the buffers the tensor
+    will be realized into exists yet. The CPU allocator sets it to collect the minor heap while that hands dead host
+    memory back (ops_cpu.ml). *)
+val before_new_tensor : (unit -> unit) ref
 
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
     through the disk cache; [cachekey] is [None] when [CCACHE=0]. [compile_many] is BEAM's worker pool

@@ -13,6 +13,12 @@ let load ?(runtimevars = []) src =
   d.runtime ~name ~lib ~runtimevars
 
 let buf dtype n = Device.Buffer.create "CPU" n dtype
+
+(* a realized tensor's buffer and the address of its memory *)
+let host_buffer t = match Buffers.realized (Uop.base (Tensor.uop t)) with
+  | Some b -> b
+  | None -> fail "host_buffer: the tensor is not realized"
+let host_addr t = Device.Buffer.addr (host_buffer t)
 let floats_buf xs = let b = buf Dtype.Float32 (Array.length xs) in Device.Buffer.copyin_floats b xs; b
 
 let check_floats ~what expected actual =
@@ -257,6 +263,62 @@ let tests : case list = [
       check_int ~what:"the last one closed too" n0 (Ops_cpu.loaded_libraries ());
       (* a closed library loads again *)
       run (load (List.nth libs 5)));
+
+  ("cpu_dead_output_memory_reused_at_once", fun () ->
+      (* 64K floats (256 KiB: above the size for which the allocator collects the minor heap), x + k realized 40
+         times and dropped, k a 1-element buffer set to the step number (one kernel for every step): tinygrad frees
+         each result at once and its LRU cache hands the memory to the next one; here the minor collection before
+         the next tensor finds it (without that collection: 22 buffers) *)
+      let n = 65536 in
+      let x = Tensor.realize (Tensor.full [| n |] 1.5) and k = Tensor.realize (Tensor.full [| 1 |] 0.) in
+      let addrs = Hashtbl.create 8 in
+      for i = 1 to 40 do
+        Device.Buffer.copyin_floats (host_buffer k) [| float_of_int i |];
+        let y = Tensor.realize (Tensor.add x k) in
+        Hashtbl.replace addrs (host_addr y) ();
+        (* 8 values read through a view: a minor collection while [y] is alive (a tensor made, as
+           Tensor.to_float_array does, or a big Bigarray, which speeds up the GC) would promote [y], whose memory
+           would then wait for a major cycle *)
+        let v = Device.Buffer.to_floats (Device.Buffer.view (host_buffer y) 8 Dtype.Float32 (4 * ((i * 7919) mod (n - 8)))) in
+        check (Array.for_all (fun e -> e = 1.5 +. float_of_int i) v) "step %d: x + %d" i i
+      done;
+      check (Hashtbl.length addrs <= 3) "%d host buffers for 40 dropped results" (Hashtbl.length addrs));
+
+  ("cpu_live_memory_never_reused", fun () ->
+      (* the same loop keeping every result: each has memory of its own and keeps its values through collections
+         (a buffer handed to a new result while still reachable would be overwritten) *)
+      let n = 65536 in
+      let x = Tensor.realize (Tensor.full [| n |] 1.5) in
+      let ys = List.init 24 (fun i ->
+          let y = Tensor.realize (Tensor.add x (Tensor.scalar (float_of_int i))) in
+          if i mod 6 = 5 then Gc.full_major ();
+          y) in
+      let addrs = List.sort_uniq compare (List.map host_addr ys) in
+      check_int ~what:"distinct host buffers" 24 (List.length addrs);
+      Gc.full_major ();
+      List.iteri (fun i y ->
+          let v = Tensor.to_float_array y in
+          check (Array.for_all (fun e -> e = 1.5 +. float_of_int i) v) "result %d kept x + %d" i i) ys);
+
+  ("cpu_reused_memory_is_zeroed_for_zero_buffers_and_free_cache_returns_it", fun () ->
+      (* a size no other test uses: the dead buffer's memory is the only one of its size in the pool *)
+      let size = 300_017 in
+      let addr = ref 0n in
+      (fun () ->
+         let b = Device.Buffer.ensure_allocated (buf Dtype.Uint8 size) in
+         Device.Buffer.copyin_ints b (Array.make size 7);
+         addr := Device.Buffer.addr b) ();
+      Gc.full_major ();
+      let _, pooled = Ops_cpu.host_memory () in
+      check (pooled >= size) "the dead buffer's memory is kept for reuse (%d bytes pooled)" pooled;
+      let z = Device.Buffer.ensure_allocated
+          (Device.Buffer.create ~options:{ Device.default_spec with zero = true } "CPU" size Dtype.Uint8) in
+      check (Device.Buffer.addr z = !addr) "a zero buffer of the same size reuses that memory";
+      check (Array.for_all (( = ) 0) (Device.Buffer.to_ints z)) "and reads zeros";
+      ignore (Sys.opaque_identity z);
+      Gc.full_major ();
+      (cpu ()).allocator.free_cache ();
+      check_int ~what:"bytes pooled after free_cache" 0 (snd (Ops_cpu.host_memory ())));
 
   ("launch_keeps_memory_alive_across_gc", fun () ->
       let p = load e_add_src in

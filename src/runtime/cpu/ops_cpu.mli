@@ -1,8 +1,14 @@
 (** tinygrad's runtime/ops_cpu.py: the CPU device (host memory, clang, kernels loaded with dlopen and called
     through their uniform entry). Registered as "CPU" in {!Device} when linked. *)
 
-(** The CPU allocator: 64-byte aligned host Bigarrays behind an LRU cache. *)
+(** The CPU allocator: 64-byte aligned host memory behind an LRU cache. Each buffer's memory is a Bigarray that
+    does not own it: when the GC finds that Bigarray unreachable, the memory goes back to a pool and the next
+    allocation of that size reuses it (the young ones soon after they die: a minor collection runs before the next
+    tensor is made while that hands memory back). [free_cache] gives the pool back to the system. *)
 val allocator : unit -> Device.allocator
+
+(** The host memory handed out now (buffers not yet found dead) and the memory kept for reuse, in bytes. *)
+val host_memory : unit -> int * int
 
 (** A loaded kernel: library path, entry address, and the slot of its [core_id] var if it has one. *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }
