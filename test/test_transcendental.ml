@@ -98,6 +98,10 @@ let tests : Test_util.case list = [
       let xs = points ~seed:1 ~specials:(specials @ [ 127.99; 128.0; -149.9; -150.0; -126.0; 88.7 ])
           (fun st -> -160.0 +. Random.State.float st 300.0) in
       check_fn ~name:"exp2" ~f:Transcendental.xexp2 ~reference:(fun x -> Float.pow 2.0 x) xs);
+  ("xexp2_clamped_float32_1e5", fun () ->
+      let xs = points ~seed:7 ~specials:(specials @ [ 127.99; 128.0; 128.5; -149.9; -150.0; -150.5; -126.0; 88.7 ])
+          (fun st -> -160.0 +. Random.State.float st 300.0) in
+      check_fn ~name:"exp2 (clamped)" ~f:Transcendental.xexp2_clamped ~reference:(fun x -> Float.pow 2.0 x) xs);
   ("xlog2_float32_1e5", fun () ->
       (* negative denormals are left out: tinygrad's xlog2 returns -inf there (1/x overflows to -inf in its
          last rule), libm nan *)
@@ -150,6 +154,12 @@ let tests = tests @ [
       let xs = points ~seed:4 ~specials:(specials @ [ 127.99; 128.0; -149.9; -150.0; -126.0; 88.7 ])
           (fun st -> -160.0 +. Random.State.float st 300.0) in
       check_compiled ~name:"exp2" ~op:Ops.Exp2 ~reference:(fun x -> Float.pow 2.0 x) xs);
+  ("xexp2_compiled_tinygrad_1e5", fun () ->
+      (* the default (CPU_OPT=fast) renders xexp2_clamped; tinygrad's xexp2 through the pipeline too *)
+      let xs = points ~seed:8 ~specials:(specials @ [ 127.99; 128.0; -149.9; -150.0; -126.0; 88.7 ])
+          (fun st -> -160.0 +. Random.State.float st 300.0) in
+      Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () ->
+          check_compiled ~name:"exp2" ~op:Ops.Exp2 ~reference:(fun x -> Float.pow 2.0 x) xs));
   ("xlog2_compiled_1e5", fun () ->
       let specials = List.filter (fun x -> x <> -1e-45) specials in
       let xs = points ~seed:5 ~specials

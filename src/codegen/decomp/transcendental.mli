@@ -55,6 +55,10 @@ val xsin : ?fast:bool -> ?switch_over:float -> Uop.t -> Uop.t
 (** EXP2 decomposed. *)
 val xexp2 : Uop.t -> Uop.t
 
+(** Not in tinygrad: float32 exp2 with its input clamped to [-150, 128] and one select (NaN) after the polynomial;
+    used under [CPU_OPT=fast] on the CPU. *)
+val xexp2_clamped : Uop.t -> Uop.t
+
 (** LOG2 decomposed. *)
 val xlog2 : Uop.t -> Uop.t
 
