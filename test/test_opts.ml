@@ -362,6 +362,13 @@ let test_cpu_conv_tile () =
               [ 16; 8 ])
       | l -> fail "h=%d: %d reduce kernels, expected 1" h (List.length l)) [ (28, 0); (8, 0); (56, 1); (19, 0) ]
 
+(* the kernels of the input gradient of conv2d x w (loss = sum (y * y)) that hold a reduce inside a reduce *)
+let input_grad_nested_kernels x w =
+  let y = Tensor.conv2d x w in
+  let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with [ g ] -> g | _ -> fail "one gradient expected" in
+  List.filter (fun (ast : Uop.t) ->
+      List.length (List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) (Uop.toposort ast)) >= 2) (reduce_kernels gx)
+
 (* CPU_OPT=fast on the input gradient of a 3x3 convolution (x (8, 8, 10, 10), w (8, 8, 3, 3)): tinygrad's _pool
    backward is a reduce over the window of the gated product reduced over the output channels. The heuristic upcasts
    by 8 the batch (which the weight does not depend on) and the input channel (which the output gradient does not
@@ -369,11 +376,7 @@ let test_cpu_conv_tile () =
    upcasts and gated loads. The opt'd buffers equal those of tinygrad's NOOPT kernel (the reference). *)
 let test_cpu_nested_reduce_tile () =
   let x = Tensor.realize (Tensor.rand [| 8; 8; 10; 10 |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 3; 3 |]) in
-  let y = Tensor.conv2d x w in
-  let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with [ g ] -> g | _ -> fail "one gradient expected" in
-  let nested = List.filter (fun (ast : Uop.t) ->
-      List.length (List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) (Uop.toposort ast)) >= 2) (reduce_kernels gx) in
-  match nested with
+  match input_grad_nested_kernels x w with
   | [ ast ] ->
     let ren = Cstyle.clang_renderer () in
     let opts mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
@@ -418,11 +421,7 @@ let test_cpu_gated_load () =
    the constant; the buffers equal the NOOPT kernel's *)
 let test_cpu_gated_reduce_loops () =
   let x = Tensor.realize (Tensor.rand [| 8; 8; 12; 12 |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 5; 5 |]) in
-  let y = Tensor.conv2d x w in
-  let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with [ g ] -> g | _ -> fail "one gradient expected" in
-  let nested = List.filter (fun (ast : Uop.t) ->
-      List.length (List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) (Uop.toposort ast)) >= 2) (reduce_kernels gx) in
-  match nested with
+  match input_grad_nested_kernels x w with
   | [ ast ] ->
     (* a line "for (int RidxN = 0; RidxN < aluM; RidxN++) {" *)
     let computed_bound src = List.exists (fun line ->
