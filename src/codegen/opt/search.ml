@@ -44,8 +44,8 @@ let cpu_fast (ren : Renderer.t) = ren.device = "CPU" && (not ren.has_local) && C
 
 (* not in tinygrad: the actions that express Heuristic's CPU tiles, which tinygrad's amounts (upcast 2..7, unroll 4
    and 7) cannot: an upcast or unroll by each host vector width wider than float4 (a row of accumulators, a vector
-   accumulator of cpu_vector_reduce) and by 8 (the tile's rows), and a THREAD by the core count where tinygrad's
-   amounts miss it. Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
+   accumulator of cpu_vector_reduce) and by 8 (the tile's rows), a THREAD by the core count where tinygrad's
+   amounts miss it, and a cache BLOCK of 2, 4 or 8 iterations of each of the first output loops (Postrange.apply_opt). Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
 let cpu_actions (ren : Renderer.t) : Opt.t list =
   let widths = match Coalesce.cpu_float_lengths () with Some l -> List.filter (fun w -> w > 4) l | None -> [] in
   let amts = List.sort_uniq compare (8 :: widths) in
@@ -53,6 +53,7 @@ let cpu_actions (ren : Renderer.t) : Opt.t list =
   let in_tinygrad c = List.exists (fun (a : Opt.t) -> a.op = Opt.THREAD && a.arg = Opt.Int c) (Lazy.force actions) in
   mk_actions Opt.UPCAST amts 8 @ mk_actions Opt.UNROLL amts 5
   @ mk_actions Opt.THREAD (List.filter (fun c -> c > 1 && not (in_tinygrad c)) cores) 3
+  @ mk_actions Opt.BLOCK [ 2; 4; 8 ] 3
 
 (* the actions searched on kernels of [ren]: tinygrad's, then under CPU_OPT=fast the CPU's *)
 let kernel_actions (ren : Renderer.t) : Opt.t list =
@@ -157,7 +158,7 @@ let cpu_min_gain = 0.02
 let cpu_budget = 20.
 
 (* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
-let cpu_search_version = "cpu-search 4"
+let cpu_search_version = "cpu-search 5"
 
 (* *** external API *** *)
 
@@ -218,7 +219,7 @@ let opt_of_line l : Opt.t =
     let op = match op with
       | "TC" -> Opt.TC | "UPCAST" -> Opt.UPCAST | "UNROLL" -> Opt.UNROLL | "LOCAL" -> Opt.LOCAL | "THREAD" -> Opt.THREAD
       | "GROUP" -> Opt.GROUP | "GROUPTOP" -> Opt.GROUPTOP | "NOLOCALS" -> Opt.NOLOCALS | "PADTO" -> Opt.PADTO
-      | "SWAP" -> Opt.SWAP | _ -> failwith ("beam cache: bad op " ^ op) in
+      | "SWAP" -> Opt.SWAP | "BLOCK" -> Opt.BLOCK | _ -> failwith ("beam cache: bad op " ^ op) in
     let axis = if axis = "-" then None else Some (int_of_string axis) in
     let arg = if arg = "-" then Opt.No_arg
       else match String.split_on_char ',' arg with

@@ -5,8 +5,8 @@
 val actions : Opt.t list Lazy.t
 
 (** Not in tinygrad: the actions searched on kernels of a renderer: tinygrad's [actions], then, under CPU_OPT=fast
-    on the CPU, upcasts and unrolls by the host vector widths wider than 4 and by 8, and THREAD by the core count
-    where tinygrad's amounts miss it. *)
+    on the CPU, upcasts and unrolls by the host vector widths wider than 4 and by 8, THREAD by the core count
+    where tinygrad's amounts miss it, and cache BLOCKs of 2, 4 and 8 iterations on the first three axes. *)
 val kernel_actions : Renderer.t -> Opt.t list
 
 (** Not in tinygrad: [shrink_loops k fraction] is [k] with its outer output loops cut to about [1/fraction] of their
