@@ -92,6 +92,24 @@ let test_shrink_loops () =
     check (same == hc && r1 = 1.) "a fraction under 2 cut the kernel"
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
+(* the CPU search under a BEAM_UOPS_MAX that the hand-coded 64x64 @ 64x64 matmul exceeds: the search still starts
+   from the hand-coded kernel (what runs without BEAM, never held to the limit) and returns it, as no candidate
+   compiles under the limit, where it would otherwise start from the kernel without opts *)
+let test_cpu_beam_uops_max () =
+  let a = Tensor.realize (Tensor.rand [| 64; 64 |]) and b = Tensor.realize (Tensor.rand [| 64; 64 |]) in
+  match Test_opts.reduce_kernels (Tensor.matmul a b) with
+  | [ ast ] ->
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1); Bind (beam_uops_max, 50) ] @@ fun () ->
+    let ren = Cstyle.clang_renderer () in
+    let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
+    let hc = !Postrange.hand_coded_optimizations_hook (sched ()) in
+    check (hc.applied_opts <> []) "the hand-coded kernel has no opts";
+    let r = Search.beam_search ~disable_cache:true ~min_time:0. ~budget:20. (sched ()) 2 in
+    check (List.map action_str r.applied_opts = List.map action_str hc.applied_opts)
+      "BEAM=2 under BEAM_UOPS_MAX=50 gave [%s], expected the hand-coded [%s]"
+      (String.concat " " (List.map action_str r.applied_opts)) (String.concat " " (List.map action_str hc.applied_opts))
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
 (* a disk cache entry holding a BLOCK (written as the search writes one) answers BEAM=2 on a 64x128 @ 128x256
    matmul under CPU_OPT=fast: no search runs, and the kernel has the entry's opts, the block loop among its loops *)
 let test_cached_block () =
@@ -116,4 +134,4 @@ let test_cached_block () =
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
 let tests : case list = [ ("actions", test_actions); ("shrink_loops", test_shrink_loops); ("cpu_beam", test_cpu_beam);
-                          ("cached_block", test_cached_block) ]
+                          ("cpu_beam_uops_max", test_cpu_beam_uops_max); ("cached_block", test_cached_block) ]

@@ -104,15 +104,15 @@ let time_program ~device (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t)
     end in
   go [] cnt
 
-(* tinygrad: _try_compile — the PROGRAM and its compile time, or None *)
-let try_compile (s : K.t) : (Uop.t * float) option =
+(* tinygrad: _try_compile — the PROGRAM and its compile time, or None. Not in tinygrad: [uops_max] (default
+   BEAM_UOPS_MAX; 0: no limit) *)
+let try_compile ?(uops_max = Helpers.beam_uops_max.value) (s : K.t) : (Uop.t * float) option =
   try
     let st = Helpers.perf_counter () in
     let ast = K.get_optimized_ast ~name_override:"test" (K.copy s) in
     let prg = Codegen.to_program ast s.ren in
     let et = Helpers.perf_counter () -. st in
     let uops = (List.find (fun (u : Uop.t) -> u.op == Ops.Linear) (Array.to_list prg.src)).src in
-    let uops_max = Helpers.beam_uops_max.value in
     if Array.length uops >= uops_max && uops_max > 0 then begin
       if Helpers.beam_log_surpass_max.value <> 0 then
         Printf.printf "too many uops. len(uops)=%d, uops_max=%d\n" (Array.length uops) uops_max;
@@ -317,8 +317,10 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       else begin
         let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s
           else !K.hand_coded_optimizations_hook s in
-        (* two runs: the first one also faults the fresh buffers' pages in *)
-        let hc_prg = Option.map fst (try_compile hc) in
+        (* two runs: the first one also faults the fresh buffers' pages in. The hand-coded kernel is what runs
+           without BEAM: no uops limit (the blocked 8x32 tile of a matmul of 2048 has 3,003 uops; under the limit
+           the search started from the kernel without opts and returned a kernel 100x slower) *)
+        let hc_prg = Option.map fst (try_compile ~uops_max:0 hc) in
         match Option.map (fun prg -> List.fold_left Float.min infinity (time ~cnt:2 prg)) hc_prg with
         | None | (exception _) -> Either.Right ([ (s, infinity) ], 1., None)
         | Some t_full when t_full < min_time ->
@@ -327,7 +329,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
         | Some t_full ->
           let fraction = t_full /. cpu_test_time in
           let hs, scale = shrink_loops hc fraction in
-          match try_compile hs with
+          match try_compile ~uops_max:0 hs with
           | None -> Either.Right ([ (hc, t_full) ], 1., None)
           | Some (prg, _) ->
             Hashtbl.replace seen_libs (Codegen.program_source prg) ();
@@ -348,6 +350,9 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
          AVX-512) can still be unrolled or widened *)
       let max_up = if fast then 4 * Helpers.beam_upcast_max.value else Helpers.beam_upcast_max.value in
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
+      (* not in tinygrad: the CPU search allows 2x BEAM_UOPS_MAX, so that the children of the hand-coded kernel
+         (up to 3,003 uops for a blocked 8x32 matmul tile) are searched *)
+      let uops_max = if fast && Helpers.beam_uops_max.value > 0 then 2 * Helpers.beam_uops_max.value else Helpers.beam_uops_max.value in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
       let compiled = Array.make (Array.length candidates) None in
@@ -395,7 +400,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
           let hi = min (Array.length candidates) (lo + chunk) in
           for i = lo to hi - 1 do
             compiled.(i) <- (let c, scale = shrink_loops candidates.(i) fraction in
-                             Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c))
+                             Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile ~uops_max c))
           done;
           (Device.get s.ren.device).compiler.compile_many
             (List.filter_map (Option.map (fun (prg, _, _) -> Codegen.program_source prg))
@@ -428,7 +433,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
        timings taken minutes apart on a shared machine differ *)
     let best = match hc_full with
       | Some (hc, hc_prg) when best != hc ->
-        (match try_compile best with
+        (match try_compile ~uops_max:0 best with
          | Some (prg, _) ->
            let rounds = List.init 3 (fun _ ->
                let a = time ~cnt:1 hc_prg and b = time ~cnt:1 prg in (List.hd a, List.hd b)) in
