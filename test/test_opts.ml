@@ -427,11 +427,12 @@ let test_cpu_block () =
     let ren = Cstyle.clang_renderer () in
     let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
     let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
-    let apply mode opts = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] (fun () ->
-        let s = Postrange.create ast ren in
-        Postrange.convert_loop_to_global s;
-        List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
-        s) in
+    let apply mode opts =
+      Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
+      let s = Postrange.create ast ren in
+      Postrange.convert_loop_to_global s;
+      List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
+      s in
     let refused mode opts what =
       match apply mode opts with
       | _ -> fail "BLOCK %s: applied" what

@@ -99,7 +99,8 @@ let test_cpu_beam_uops_max () =
   let a = Tensor.realize (Tensor.rand [| 64; 64 |]) and b = Tensor.realize (Tensor.rand [| 64; 64 |]) in
   match Test_opts.reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
-    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1); Bind (beam_uops_max, 50) ] @@ fun () ->
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1); Bind (beam_uops_max, 50) ]
+    @@ fun () ->
     let ren = Cstyle.clang_renderer () in
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
     let hc = !Postrange.hand_coded_optimizations_hook (sched ()) in
@@ -130,7 +131,8 @@ let test_cached_block () =
     check_int ~what:"searches run" n0 !Search.searches;
     check (List.map action_str r.applied_opts = [ "UPCAST:1:16"; "UPCAST:0:8"; "BLOCK:1:4" ])
       "opts [%s]" (String.concat " " (List.map action_str r.applied_opts));
-    check (List.map Postrange.sint_int (Postrange.full_shape r) = [ 4; 8; 4; 16; 8; 128 ]) "shape %s" (Postrange.colored_shape r)
+    check (List.map Postrange.sint_int (Postrange.full_shape r) = [ 4; 8; 4; 16; 8; 128 ])
+      "shape %s" (Postrange.colored_shape r)
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
 let tests : case list = [ ("actions", test_actions); ("shrink_loops", test_shrink_loops); ("cpu_beam", test_cpu_beam);

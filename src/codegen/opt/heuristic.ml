@@ -351,7 +351,7 @@ let cpu_register_tile (k : K.t) : K.t option =
           of one vector per row *)
        let reduce_len = full_shape_int k (List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
        let block = reduce_len * full_shape_int k n * Dtype.itemsize red.dtype >= 8 lsl 20
-                   && full_shape_int k n mod (vw * 2 * 4) = 0 in
+                   && full_shape_int k n mod (vw * 2 * 4) = 0 && full_shape_int k n > vw * 2 * 4 in
        (match m_axis with
         | None -> None
         | Some (m, rows) ->

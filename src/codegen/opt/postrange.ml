@@ -490,7 +490,8 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
               STAGE of the kernel shares). The CPU of CPU_OPT=fast only. *)
            check (k.ren.device = "CPU" && (not k.ren.has_local) && Coalesce.cpu_float_lengths () <> None)
              "BLOCK is a CPU_OPT=fast opt of the CPU";
-           check (List.memq rng (globalizable_rngs k) && rng.src.(0).op == Ops.Const) "block is for a const output loop";
+           check (List.memq rng (globalizable_rngs k) && rng.src.(0).op == Ops.Const)
+             "block is for a const output loop";
            let inner = match opt.arg with Opt.Int a -> a | _ -> raise (Kernel_opt_error "BLOCK arg must be an int") in
            let size = int_of_const (vmax rng) + 1 in
            check (inner > 1 && size > inner && size mod inner = 0)

@@ -45,7 +45,8 @@ let cpu_fast (ren : Renderer.t) = ren.device = "CPU" && (not ren.has_local) && C
 (* not in tinygrad: the actions that express Heuristic's CPU tiles, which tinygrad's amounts (upcast 2..7, unroll 4
    and 7) cannot: an upcast or unroll by each host vector width wider than float4 (a row of accumulators, a vector
    accumulator of cpu_vector_reduce) and by 8 (the tile's rows), a THREAD by the core count where tinygrad's
-   amounts miss it, and a cache BLOCK of 2, 4 or 8 iterations of each of the first output loops (Postrange.apply_opt). Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
+   amounts miss it, and a cache BLOCK of 2, 4 or 8 iterations of each of the first output loops
+   (Postrange.apply_opt). Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
 let cpu_actions (ren : Renderer.t) : Opt.t list =
   let widths = match Coalesce.cpu_float_lengths () with Some l -> List.filter (fun w -> w > 4) l | None -> [] in
   let amts = List.sort_uniq compare (8 :: widths) in
@@ -352,7 +353,8 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
       (* not in tinygrad: the CPU search allows 2x BEAM_UOPS_MAX, so that the children of the hand-coded kernel
          (up to 3,003 uops for a blocked 8x32 matmul tile) are searched *)
-      let uops_max = if fast && Helpers.beam_uops_max.value > 0 then 2 * Helpers.beam_uops_max.value else Helpers.beam_uops_max.value in
+      let uops_max = Helpers.beam_uops_max.value in
+      let uops_max = if fast && uops_max > 0 then 2 * uops_max else uops_max in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
       let compiled = Array.make (Array.length candidates) None in
