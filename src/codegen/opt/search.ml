@@ -354,10 +354,6 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
          AVX-512) can still be unrolled or widened *)
       let max_up = if fast then 4 * Helpers.beam_upcast_max.value else Helpers.beam_upcast_max.value in
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
-      (* not in tinygrad: the CPU search allows 2x BEAM_UOPS_MAX, so that the children of the hand-coded kernel
-         (up to 3,003 uops for a blocked 8x32 matmul tile) are searched *)
-      let uops_max = Helpers.beam_uops_max.value in
-      let uops_max = if fast && uops_max > 0 then 2 * uops_max else uops_max in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
       let compiled = Array.make (Array.length candidates) None in
@@ -405,7 +401,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
           let hi = min (Array.length candidates) (lo + chunk) in
           for i = lo to hi - 1 do
             compiled.(i) <- (let c, scale = shrink_loops candidates.(i) fraction in
-                             Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile ~uops_max c))
+                             Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c))
           done;
           (Device.get s.ren.device).compiler.compile_many
             (List.filter_map (Option.map (fun (prg, _, _) -> Codegen.program_source prg))
