@@ -492,11 +492,65 @@ let test_cpu_conv_weight_grad_split () =
            (String.concat " | " (List.map (fun ast -> String.concat "," (List.map (fun (o, n) ->
                 Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) (heuristic_opts Helpers.Cpu_fast ast))) ks))
 
+(* BLOCK (not in tinygrad, CPU_OPT=fast only) on a (64, 96) @ (96, 128) matmul with the 8x16 register tile and two
+   threads: BLOCK 2 on the column loop (8 tiles) makes an outer loop of 4 blocks, rendered first, above the rows'
+   loop; the buffers equal the NOOPT kernel's. Under CPU_OPT=tinygrad, on the reduce axis, with a block that does not
+   divide the loop or that is the whole loop, the opt is refused. *)
+let test_cpu_block () =
+  let a = Tensor.realize (Tensor.rand [| 64; 96 |]) and b = Tensor.realize (Tensor.rand [| 96; 128 |]) in
+  match reduce_kernels (Tensor.matmul a b) with
+  | [ ast ] ->
+    let ren = Cstyle.clang_renderer () in
+    let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
+    let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
+    let apply mode opts =
+      Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
+      let s = Postrange.create ast ren in
+      Postrange.convert_loop_to_global s;
+      List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
+      s in
+    let refused mode opts what =
+      match apply mode opts with
+      | _ -> fail "BLOCK %s: applied" what
+      | exception Opt.Kernel_opt_error _ -> () in
+    let s = apply Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) in
+    check (List.map (Postrange.sint_int) (Postrange.full_shape s) = [ 4; 4; 2; 2; 16; 8; 96 ])
+      "BLOCK 2: shape [%s], expected the block loop first" (Postrange.colored_shape s);
+    let opt_ast = Postrange.get_optimized_ast s in
+    let src = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ]
+        (fun () -> Codegen.program_source (Codegen.to_program opt_ast ren)) in
+    let first_for = List.find_opt (fun l -> has l "for (") (String.split_on_char '\n' src) in
+    check (match first_for with Some l -> has l "(int Lidxm1 = 0; Lidxm1 < 4;" | None -> false)
+      "the first loop is not the block loop in\n%s" src;
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"BLOCK" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 opt_ast));
+    refused Helpers.Cpu_tinygrad (tile @ [ o Opt.BLOCK 1 2 ]) "under CPU_OPT=tinygrad";
+    refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 3 2 ]) "on the reduce axis";
+    refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 3 ]) "of 3 on a loop of 8";
+    refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 8 ]) "of the whole loop"
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+(* CPU_OPT=fast, CPU_VEC=16: the hand-coded matmul of 2048 (B, 16 MiB, does not stay in the cache) gets the 8x32
+   tile and a BLOCK of its column loop; the matmul of 1024 (B, 4 MiB) keeps the 8x16 tile, unblocked. Opts only (the
+   kernels are not run). *)
+let test_cpu_block_heuristic () =
+  let opts n = match reduce_kernels (Tensor.matmul (Tensor.empty [| n; n |]) (Tensor.empty [| n; n |])) with
+    | [ ast ] -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+        let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+        Postrange.convert_loop_to_global s;
+        List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+            | (Opt.UPCAST | Opt.BLOCK), Opt.Int n -> Some (o.op, n) | _ -> None)
+          (Heuristic.hand_coded_optimizations s).applied_opts)
+    | l -> fail "%d reduce kernels, expected 1" (List.length l) in
+  check (opts 2048 = Opt.[ (UPCAST, 16); (UPCAST, 8); (UPCAST, 2); (BLOCK, 4) ]) "2048: not the blocked 8x32 tile";
+  check (opts 1024 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "1024: not the 8x16 tile"
+
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
+                          ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);

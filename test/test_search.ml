@@ -33,7 +33,7 @@ let tinygrad_actions = String.split_on_char ' ' (String.concat " " (List.map Str
 let action_str (o : Opt.t) = String.concat "" (String.split_on_char ' ' (Test_opts.our_opt o))
 
 (* under CPU_OPT=tinygrad the CPU's action list is tinygrad's, element for element; under CPU_OPT=fast it is
-   tinygrad's followed by upcasts and unrolls by 8 and by the forced vector width (16) *)
+   tinygrad's followed by upcasts and unrolls by 8 and by the forced vector width (16) and cache BLOCKs *)
 let test_actions () =
   let ren = Cstyle.clang_renderer () in
   let tg = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> List.map action_str (Search.kernel_actions ren)) in
@@ -43,7 +43,8 @@ let test_actions () =
   let fast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ]
       (fun () -> List.map action_str (Search.kernel_actions ren)) in
   check (List.filteri (fun i _ -> i < 193) fast = tinygrad_actions) "CPU_OPT=fast: tinygrad's actions are not first";
-  List.iter (fun a -> check (List.mem a fast) "CPU_OPT=fast: no %s" a) [ "UPCAST:0:16"; "UPCAST:7:8"; "UNROLL:4:16"; "UNROLL:0:8" ]
+  List.iter (fun a -> check (List.mem a fast) "CPU_OPT=fast: no %s" a)
+    [ "UPCAST:0:16"; "UPCAST:7:8"; "UNROLL:4:16"; "UNROLL:0:8"; "BLOCK:0:2"; "BLOCK:2:8" ]
 
 (* the CPU search (CPU_OPT=fast, CPU_VEC=16, not skipped for being short) of a 64x64 @ 64x64 matmul: the actions
    offered on the hand-coded kernel include one of the CPU's, the beam starts from the hand-coded kernel (its opts
@@ -91,4 +92,48 @@ let test_shrink_loops () =
     check (same == hc && r1 = 1.) "a fraction under 2 cut the kernel"
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
-let tests : case list = [ ("actions", test_actions); ("shrink_loops", test_shrink_loops); ("cpu_beam", test_cpu_beam) ]
+(* the CPU search under a BEAM_UOPS_MAX that the hand-coded 64x64 @ 64x64 matmul exceeds: the search still starts
+   from the hand-coded kernel (what runs without BEAM, never held to the limit) and returns it, as no candidate
+   compiles under the limit, where it would otherwise start from the kernel without opts *)
+let test_cpu_beam_uops_max () =
+  let a = Tensor.realize (Tensor.rand [| 64; 64 |]) and b = Tensor.realize (Tensor.rand [| 64; 64 |]) in
+  match Test_opts.reduce_kernels (Tensor.matmul a b) with
+  | [ ast ] ->
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1); Bind (beam_uops_max, 50) ]
+    @@ fun () ->
+    let ren = Cstyle.clang_renderer () in
+    let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
+    let hc = !Postrange.hand_coded_optimizations_hook (sched ()) in
+    check (hc.applied_opts <> []) "the hand-coded kernel has no opts";
+    let r = Search.beam_search ~disable_cache:true ~min_time:0. ~budget:20. (sched ()) 2 in
+    check (List.map action_str r.applied_opts = List.map action_str hc.applied_opts)
+      "BEAM=2 under BEAM_UOPS_MAX=50 gave [%s], expected the hand-coded [%s]"
+      (String.concat " " (List.map action_str r.applied_opts)) (String.concat " " (List.map action_str hc.applied_opts))
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+(* a disk cache entry holding a BLOCK (written as the search writes one) answers BEAM=2 on a 64x128 @ 128x256
+   matmul under CPU_OPT=fast: no search runs, and the kernel has the entry's opts, the block loop among its loops *)
+let test_cached_block () =
+  let a = Tensor.realize (Tensor.rand [| 64; 128 |]) and b = Tensor.realize (Tensor.rand [| 128; 256 |]) in
+  match Test_opts.reduce_kernels (Tensor.matmul a b) with
+  | [ ast ] ->
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
+    let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+    Postrange.convert_loop_to_global s;
+    let path = Search.cache_path s 2 (Helpers.beam_estimate.value <> 0) in
+    Helpers.mkdir_p (Filename.dirname path);
+    let oc = open_out_bin path in
+    output_string oc "beam_search v2\nUPCAST 1 16\nUPCAST 0 8\nBLOCK 1 4\nend\n";
+    close_out oc;
+    let n0 = !Search.searches in
+    let r = Search.beam_search s 2 in
+    Sys.remove path;
+    check_int ~what:"searches run" n0 !Search.searches;
+    check (List.map action_str r.applied_opts = [ "UPCAST:1:16"; "UPCAST:0:8"; "BLOCK:1:4" ])
+      "opts [%s]" (String.concat " " (List.map action_str r.applied_opts));
+    check (List.map Postrange.sint_int (Postrange.full_shape r) = [ 4; 8; 4; 16; 8; 128 ])
+      "shape %s" (Postrange.colored_shape r)
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+let tests : case list = [ ("actions", test_actions); ("shrink_loops", test_shrink_loops); ("cpu_beam", test_cpu_beam);
+                          ("cpu_beam_uops_max", test_cpu_beam_uops_max); ("cached_block", test_cached_block) ]

@@ -1,6 +1,7 @@
 (* tinygrad: codegen/opt/__init__.py *)
 
 type opt_ops = TC | UPCAST | UNROLL | LOCAL | THREAD | GROUP | GROUPTOP | NOLOCALS | PADTO | SWAP
+             | BLOCK  (* not in tinygrad: a cache block of an output loop on the CPU (Postrange.apply_opt) *)
 
 type opt_arg = No_arg | Int of int | Tc of int * int * int  (* TC args: (tc_select, tc_opt, use_tensor_cores) *)
 
@@ -13,7 +14,7 @@ let check cond msg = if not cond then raise (Kernel_opt_error msg)
 let opt_ops_to_string = function
   | TC -> "OptOps.TC" | UPCAST -> "OptOps.UPCAST" | UNROLL -> "OptOps.UNROLL" | LOCAL -> "OptOps.LOCAL"
   | THREAD -> "OptOps.THREAD" | GROUP -> "OptOps.GROUP" | GROUPTOP -> "OptOps.GROUPTOP" | NOLOCALS -> "OptOps.NOLOCALS"
-  | PADTO -> "OptOps.PADTO" | SWAP -> "OptOps.SWAP"
+  | PADTO -> "OptOps.PADTO" | SWAP -> "OptOps.SWAP" | BLOCK -> "OptOps.BLOCK"
 
 let to_string o =
   let axis = match o.axis with None -> "None" | Some a -> string_of_int a in

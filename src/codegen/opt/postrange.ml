@@ -483,6 +483,27 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
                  (altrng, replace altrng ~arg:(Range (range_ids rng, axis_of altrng)) ~tag:(Int 1)) ];
            k.ast <- P.graph_rewrite ~name:"swap remove tags" remove_all_tags () k.ast;
            None
+         | Opt.BLOCK ->
+           (* not in tinygrad: a cache block. The output loop is split into a block of [arg] iterations and an
+              outer loop over the blocks, which runs above every other loop of the kernel (its range id is below
+              all others: ENDs nest by id, Linearizer.do_split_ends); the operand that does not depend on the loop
+              is then walked once per block instead of once per point of the other output loops. On a matmul of
+              2048 (8x32 register tile, B is 16 MiB and does not stay in the 32 MiB L3 next to A and C), blocking
+              its columns by 4 tiles (B's panel of 2048 x 128 floats stays in L2) ran 75 GFLOPS on one core where
+              the unblocked tile ran 42 and the 8x16 tile 58 (CPU time, loaded machine). A loop order, not an
+              upcast: every point keeps its value, so the opt is checked like THREAD (an output loop that every
+              STAGE of the kernel shares). The CPU of CPU_OPT=fast only. *)
+           check (k.ren.device = "CPU" && (not k.ren.has_local) && Coalesce.cpu_float_lengths () <> None)
+             "BLOCK is a CPU_OPT=fast opt of the CPU";
+           check (List.memq rng (globalizable_rngs k) && rng.src.(0).op == Ops.Const)
+             "block is for a const output loop";
+           let inner = match opt.arg with Opt.Int a -> a | _ -> raise (Kernel_opt_error "BLOCK arg must be an int") in
+           let size = int_of_const (vmax rng) + 1 in
+           check (inner > 1 && size > inner && size mod inner = 0)
+             (Printf.sprintf "block %d does not split %d in %s" inner size (colored_shape k));
+           let id = List.fold_left (fun m r -> min m (List.hd (range_ids r))) 0 (rngs k) - 1 in
+           let outer = range ~dtype:rng.dtype ~axis_type:Loop (Sint (size / inner)) id in
+           Some (shift_to k rng (size / inner) Loop ~top:true ~input_new_rng:outer)
          | op -> raise (Kernel_opt_error ("unsupported opt " ^ Opt.opt_ops_to_string op))) in
     if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
     ret

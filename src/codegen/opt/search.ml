@@ -44,8 +44,9 @@ let cpu_fast (ren : Renderer.t) = ren.device = "CPU" && (not ren.has_local) && C
 
 (* not in tinygrad: the actions that express Heuristic's CPU tiles, which tinygrad's amounts (upcast 2..7, unroll 4
    and 7) cannot: an upcast or unroll by each host vector width wider than float4 (a row of accumulators, a vector
-   accumulator of cpu_vector_reduce) and by 8 (the tile's rows), and a THREAD by the core count where tinygrad's
-   amounts miss it. Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
+   accumulator of cpu_vector_reduce) and by 8 (the tile's rows), a THREAD by the core count where tinygrad's
+   amounts miss it, and a cache BLOCK of 2, 4 or 8 iterations of each of the first output loops
+   (Postrange.apply_opt). Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
 let cpu_actions (ren : Renderer.t) : Opt.t list =
   let widths = match Coalesce.cpu_float_lengths () with Some l -> List.filter (fun w -> w > 4) l | None -> [] in
   let amts = List.sort_uniq compare (8 :: widths) in
@@ -53,6 +54,7 @@ let cpu_actions (ren : Renderer.t) : Opt.t list =
   let in_tinygrad c = List.exists (fun (a : Opt.t) -> a.op = Opt.THREAD && a.arg = Opt.Int c) (Lazy.force actions) in
   mk_actions Opt.UPCAST amts 8 @ mk_actions Opt.UNROLL amts 5
   @ mk_actions Opt.THREAD (List.filter (fun c -> c > 1 && not (in_tinygrad c)) cores) 3
+  @ mk_actions Opt.BLOCK [ 2; 4; 8 ] 3
 
 (* the actions searched on kernels of [ren]: tinygrad's, then under CPU_OPT=fast the CPU's *)
 let kernel_actions (ren : Renderer.t) : Opt.t list =
@@ -72,11 +74,13 @@ let get_test_global_size (global_size : sint list) max_global_size vv : int arra
   done;
   (t, float_of_int input_size /. float_of_int (prod t))
 
-(* tinygrad: args_from_ast — a buffer per PARAM slot and each variable at the middle of its range *)
-let args_from_ast (ast : Uop.t) dname : (int * Device.Buffer.t) list * (string * Dtype.const) list =
+(* tinygrad: args_from_ast — a buffer per PARAM slot and each variable at the middle of its range. Not in tinygrad:
+   [zero] allocates them zeroed *)
+let args_from_ast ?(zero = false) (ast : Uop.t) dname : (int * Device.Buffer.t) list * (string * Dtype.const) list =
   let glbls = List.filter (fun (x : Uop.t) -> x.op == Ops.Param && (param_arg x).slot >= 0) (backward_slice ast) in
   let glbls = List.sort_uniq (fun a b -> compare (param_arg a).slot (param_arg b).slot) glbls in
-  (List.map (fun x -> ((param_arg x).slot, Device.Buffer.create dname (max_numel x) x.dtype)) glbls,
+  let options = { Device.default_spec with zero } in
+  (List.map (fun x -> ((param_arg x).slot, Device.Buffer.create ~options dname (max_numel x) x.dtype)) glbls,
    List.map (fun v -> (expr v, Dtype.I (Z.div (Z.add (zi (vmax v)) (zi (vmin v))) (Z.of_int 2)))) (variables ast))
 
 (* tinygrad: _time_program. [None] when the program fails to run *)
@@ -103,15 +107,15 @@ let time_program ~device (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t)
     end in
   go [] cnt
 
-(* tinygrad: _try_compile — the PROGRAM and its compile time, or None *)
-let try_compile (s : K.t) : (Uop.t * float) option =
+(* tinygrad: _try_compile — the PROGRAM and its compile time, or None. Not in tinygrad: [uops_max] (default
+   BEAM_UOPS_MAX; 0: no limit) *)
+let try_compile ?(uops_max = Helpers.beam_uops_max.value) (s : K.t) : (Uop.t * float) option =
   try
     let st = Helpers.perf_counter () in
     let ast = K.get_optimized_ast ~name_override:"test" (K.copy s) in
     let prg = Codegen.to_program ast s.ren in
     let et = Helpers.perf_counter () -. st in
     let uops = (List.find (fun (u : Uop.t) -> u.op == Ops.Linear) (Array.to_list prg.src)).src in
-    let uops_max = Helpers.beam_uops_max.value in
     if Array.length uops >= uops_max && uops_max > 0 then begin
       if Helpers.beam_log_surpass_max.value <> 0 then
         Printf.printf "too many uops. len(uops)=%d, uops_max=%d\n" (Array.length uops) uops_max;
@@ -157,7 +161,7 @@ let cpu_min_gain = 0.02
 let cpu_budget = 20.
 
 (* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
-let cpu_search_version = "cpu-search 4"
+let cpu_search_version = "cpu-search 6"
 
 (* *** external API *** *)
 
@@ -218,7 +222,7 @@ let opt_of_line l : Opt.t =
     let op = match op with
       | "TC" -> Opt.TC | "UPCAST" -> Opt.UPCAST | "UNROLL" -> Opt.UNROLL | "LOCAL" -> Opt.LOCAL | "THREAD" -> Opt.THREAD
       | "GROUP" -> Opt.GROUP | "GROUPTOP" -> Opt.GROUPTOP | "NOLOCALS" -> Opt.NOLOCALS | "PADTO" -> Opt.PADTO
-      | "SWAP" -> Opt.SWAP | _ -> failwith ("beam cache: bad op " ^ op) in
+      | "SWAP" -> Opt.SWAP | "BLOCK" -> Opt.BLOCK | _ -> failwith ("beam cache: bad op " ^ op) in
     let axis = if axis = "-" then None else Some (int_of_string axis) in
     let arg = if arg = "-" then Opt.No_arg
       else match String.split_on_char ',' arg with
@@ -294,7 +298,11 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
   | Some ret -> ret
   | None ->
     incr searches;
-    let rawbufs, var_vals = args_from_ast s.ast s.ren.device in
+    (* not in tinygrad: the CPU search's buffers are written (zeroed) before any timing. Fresh untouched memory
+       reads as the kernel's zero page, one physical page for a whole operand, always in cache: timed on it, the
+       8x32 tile of matmul 1024 (and one blocked by rows) beat the hand-coded 8x16 in the search and ran 62 GFLOPS
+       in the bench, where the 8x16 ran 91 (one thread) *)
+    let rawbufs, var_vals = args_from_ast ~zero:(cpu_fast s.ren) s.ast s.ren.device in
     let beam_debug = Helpers.beam_debug.value in
     let debug = Helpers.debug.value in
     let seen_libs = Hashtbl.create 64 in
@@ -316,8 +324,10 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       else begin
         let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s
           else !K.hand_coded_optimizations_hook s in
-        (* two runs: the first one also faults the fresh buffers' pages in *)
-        let hc_prg = Option.map fst (try_compile hc) in
+        (* two runs: the first one also faults the fresh buffers' pages in. The hand-coded kernel is what runs
+           without BEAM: no uops limit (the blocked 8x32 tile of a matmul of 2048 has 3,003 uops; under the limit
+           the search started from the kernel without opts and returned a kernel 100x slower) *)
+        let hc_prg = Option.map fst (try_compile ~uops_max:0 hc) in
         match Option.map (fun prg -> List.fold_left Float.min infinity (time ~cnt:2 prg)) hc_prg with
         | None | (exception _) -> Either.Right ([ (s, infinity) ], 1., None)
         | Some t_full when t_full < min_time ->
@@ -326,7 +336,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
         | Some t_full ->
           let fraction = t_full /. cpu_test_time in
           let hs, scale = shrink_loops hc fraction in
-          match try_compile hs with
+          match try_compile ~uops_max:0 hs with
           | None -> Either.Right ([ (hc, t_full) ], 1., None)
           | Some (prg, _) ->
             Hashtbl.replace seen_libs (Codegen.program_source prg) ();
@@ -341,6 +351,9 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       hc
     | Either.Right (beam0, fraction, hc_full) ->
     let beam = ref beam0 in
+    (* not in tinygrad: the kernels checked on the whole kernel at the end (the last level's best [amt] and the
+       beam before it) *)
+    let finalists = ref [] in
     let exiting = ref false in
     while not !exiting do
       (* not in tinygrad: the CPU search allows 4x BEAM_UPCAST_MAX, so that the hand-coded register tile (16x8 on
@@ -414,6 +427,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
        | (_, t0) :: _ ->
          exiting := t0 < min_progress || (!beam <> [] && best_beam -. t0 < min_progress)
                     || (fast && Helpers.perf_counter () -. st > budget);
+         if !exiting then finalists := take amt opts @ !beam;
          if not !exiting then beam := take amt opts
          else if t0 < best_beam then beam := take 1 opts);
       if debug >= 2 then
@@ -422,23 +436,39 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
           (Array.length candidates) (List.length opts) (K.colored_shape (fst (List.hd !beam)))
     done;
     let best = fst (List.hd !beam) in
-    (* not in tinygrad: the CPU search's pick is timed against the hand-coded kernel on the whole kernel, runs
-       interleaved, and kept only when faster by [cpu_min_gain]: a slice's ranking can differ from the whole kernel's (caches), and
-       timings taken minutes apart on a shared machine differ *)
+    (* not in tinygrad: the CPU search's finalists (the last level's best [amt] and the beam before it) are timed
+       with the hand-coded kernel on the whole kernel, 5 runs each, interleaved; the fastest is kept, a finalist only
+       when faster than the hand-coded kernel by [cpu_min_gain]: a slice's ranking can differ from the whole
+       kernel's (caches), and timings taken minutes apart on a shared machine differ. With the pick alone timed
+       (3 runs), warm BEAM=2 ran matmul 1024 at 80% of torch where the hand-coded kernel ran 110%: its 8x32 tile
+       ran 90 GFLOPS on one core, the hand-coded 8x16 99 (CPU time, loaded machine) *)
     let best = match hc_full with
-      | Some (hc, hc_prg) when best != hc ->
-        (match try_compile best with
-         | Some (prg, _) ->
-           let rounds = List.init 3 (fun _ ->
-               let a = time ~cnt:1 hc_prg and b = time ~cnt:1 prg in (List.hd a, List.hd b)) in
-           let t_hc = List.fold_left (fun m (a, _) -> Float.min m a) infinity rounds
-           and t_best = List.fold_left (fun m (_, b) -> Float.min m b) infinity rounds in
-           let faster = t_best < t_hc *. (1. -. cpu_min_gain) in
-           if debug >= 2 then Printf.printf "BEAM: whole kernel: hand-coded %s, found %s%s\n%!" (Helpers.time_to_str ~w:0 t_hc)
-               (Helpers.time_to_str ~w:0 t_best) (if faster then "" else ": hand-coded kept");
-           if faster then best else hc
-         | None | (exception _) -> hc)
-      | _ -> best in
+      | Some (hc, hc_prg) ->
+        let rec uniq = function [] -> [] | k :: t -> k :: uniq (List.filter (fun x -> x != k) t) in
+        let others = List.map fst (if !finalists = [] then !beam else !finalists)
+                     |> uniq |> List.filter (fun k -> k != hc) |> List.filteri (fun i _ -> i < 3)
+                     |> List.filter_map (fun k -> match try_compile ~uops_max:0 k with
+                         | Some (p, _) -> Some (k, p)
+                         | None | (exception _) -> None) in
+        if others = [] then hc
+        else begin
+          let entries = Array.of_list ((hc, hc_prg) :: others) in
+          let times = Array.make (Array.length entries) infinity in
+          for _ = 1 to 5 do
+            Array.iteri (fun i (_, p) -> match time ~cnt:1 p with
+                | t :: _ -> times.(i) <- Float.min times.(i) t
+                | [] | (exception _) -> ()) entries
+          done;
+          let bi = ref 0 in
+          Array.iteri (fun i t ->
+              if i > 0 && t < times.(!bi) && (!bi > 0 || t < times.(0) *. (1. -. cpu_min_gain)) then bi := i) times;
+          if debug >= 2 then
+            Printf.printf "BEAM: whole kernel: hand-coded %s, found %s: %s kept\n%!" (Helpers.time_to_str ~w:0 times.(0))
+              (String.concat ", " (List.map (fun t -> Helpers.time_to_str ~w:0 t) (List.tl (Array.to_list times))))
+              (if !bi = 0 then "hand-coded" else Printf.sprintf "finalist %d" !bi);
+          fst entries.(!bi)
+        end
+      | None -> best in
     if Helpers.cachelevel.value >= 1 then diskcache_put path best.applied_opts;
     if beam_debug <> 0 then
       Printf.printf "BEAM_SEARCH: final tm=%s, applied_opts=[%s]\n" (Helpers.time_to_str ~w:0 (snd (List.hd !beam)))

@@ -5,8 +5,8 @@
 val actions : Opt.t list Lazy.t
 
 (** Not in tinygrad: the actions searched on kernels of a renderer: tinygrad's [actions], then, under CPU_OPT=fast
-    on the CPU, upcasts and unrolls by the host vector widths wider than 4 and by 8, and THREAD by the core count
-    where tinygrad's amounts miss it. *)
+    on the CPU, upcasts and unrolls by the host vector widths wider than 4 and by 8, THREAD by the core count
+    where tinygrad's amounts miss it, and cache BLOCKs of 2, 4 and 8 iterations on the first three axes. *)
 val kernel_actions : Renderer.t -> Opt.t list
 
 (** Not in tinygrad: [shrink_loops k fraction] is [k] with its outer output loops cut to about [1/fraction] of their
@@ -21,8 +21,9 @@ val get_kernel_actions : ?include_0:bool -> ?max_up:int -> Postrange.t -> (int *
 (** tinygrad [get_test_global_size]: the global size halved until its product is at most the max, and the factor. *)
 val get_test_global_size : Uop.sint list -> int -> (string * Dtype.const) list -> int array * float
 
-(** tinygrad [args_from_ast]: a buffer per PARAM slot and the variables at the middle of their ranges. *)
-val args_from_ast : Uop.t -> string -> (int * Device.Buffer.t) list * (string * Dtype.const) list
+(** tinygrad [args_from_ast]: a buffer per PARAM slot and the variables at the middle of their ranges. Not in
+    tinygrad: [zero] (default false) allocates the buffers zeroed (their pages written). *)
+val args_from_ast : ?zero:bool -> Uop.t -> string -> (int * Device.Buffer.t) list * (string * Dtype.const) list
 
 (** The disk cache file of a search: [cache_path s amt allow_test_size] (under [Helpers.cache_dir ()]/beam_search).
     An entry is ["beam_search v2"], the opts one per line, ["end"]; an entry that cannot be read (truncated,
