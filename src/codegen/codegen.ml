@@ -372,8 +372,7 @@ let merge_reduce_ends (sink : Uop.t) =
 let vector_acc_fits ~lanes ~outs =
   match Coalesce.cpu_float_lengths () with
   | Some (widest :: _ as lengths) when lanes >= 6 ->
-    let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
-    outs * vectors lanes <= (if widest >= 16 then 16 else 8)
+    outs * Coalesce.row_vectors lengths lanes <= (if widest >= 16 then 16 else 8)
   | _ -> false
 
 (* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END.

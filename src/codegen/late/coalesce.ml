@@ -142,6 +142,11 @@ let cpu_float_lengths () =
     let w = if Helpers.cpu_vec.value > 0 then Helpers.cpu_vec.value else Compiler_cpu.host_vector_width () in
     Some (List.filter (fun l -> l <= w) [ 16; 8; 4; 2 ])
 
+(* the vectors a row of [l] float32 lanes coalesces to, with the vector [lengths] of cpu_float_lengths (widest
+   first): the widest that fits, then the rest the same way (20 lanes = 16 + 4: 2) *)
+let rec row_vectors lengths l =
+  if l <= 0 then 0 else 1 + row_vectors lengths (l - Option.value ~default:1 (List.find_opt (fun w -> w <= l) lengths))
+
 (* the name of the REG buffers that hold the vector accumulators of Codegen.reduce_ranges_to_acc *)
 let vector_acc_name = "vector_acc"
 

@@ -32,6 +32,10 @@ val memory_coalescing : ?device:string -> supports_float4:bool -> Uop.t -> Uop.t
     up to [CPU_VEC] or the host's vector width); [None] under [CPU_OPT=tinygrad]. *)
 val cpu_float_lengths : unit -> int list option
 
+(** [row_vectors lengths l]: the vectors a row of [l] float32 lanes coalesces to, given the vector lengths of
+    {!cpu_float_lengths} (20 lanes with [[16; 8; 4; 2]]: 16 + 4, 2 vectors). *)
+val row_vectors : int list -> int -> int
+
 (** The name of the REG buffers holding the per-output vector accumulators of [Codegen.reduce_ranges_to_acc]
     (CPU_OPT=fast): the coalescer loads and stores them as whole vectors. *)
 val vector_acc_name : string

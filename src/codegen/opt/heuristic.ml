@@ -402,7 +402,7 @@ let cpu_conv_tile (k : K.t) : K.t option =
        let images = List.filter (unit_stride rngs.(n)) in_idx and weights = List.filter (fun i -> not (dep n i)) in_idx in
        let sz = full_shape_int k n in
        (* vectors per row of lanes, as the coalescer splits them *)
-       let rec vectors l = if l = 0 then 0 else let v = List.find (fun w -> w <= l) (lengths @ [ 1 ]) in 1 + vectors (l - v) in
+       let vectors = Coalesce.row_vectors lengths in
        (* f lanes then c / f, each an upcast of at most 16 *)
        let split c = List.find_opt (fun f -> c mod f = 0 && c / f <= 16) (List.init 15 (fun i -> 16 - i)) in
        (* the lanes: all of a short ox (a prime padded to a multiple of 4 under a gate: the padded lanes load and
