@@ -13,6 +13,9 @@ let dedup l =
   let seen = Hashtbl.create 16 in
   List.filter (fun x -> if Hashtbl.mem seen x then false else (Hashtbl.add seen x (); true)) l
 
+(* dedup by physical equality (nodes, kernels), keeps the first occurrence *)
+let dedupq l = List.rev (List.fold_left (fun acc x -> if List.memq x acc then acc else x :: acc) [] l)
+
 let all_same = function [] -> true | x :: rest -> List.for_all (fun y -> y = x) rest
 let flatten = List.concat
 

@@ -15,6 +15,9 @@ val drop : int -> 'a list -> 'a list
 (** Removes duplicates, keeping the first occurrence and the order. *)
 val dedup : 'a list -> 'a list
 
+(** [dedup] by physical equality (graph nodes, kernels): the first occurrence of each. *)
+val dedupq : 'a list -> 'a list
+
 (** True when all elements are equal (and for the empty list). *)
 val all_same : 'a list -> bool
 

@@ -595,7 +595,7 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   let sink = gr ~name:"expander" expander2 (build_range_map sink) sink in
   (* remove reduce *)
   let vector_acc = ren.Renderer.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast in
-  let sink = if vector_acc && Helpers.noopt.value = 0 then gate_reduce_loops sink else sink in
+  let sink = if Renderer.cpu_fast ren then gate_reduce_loops sink else sink in
   let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0; vector_acc } sink in
   (* add locals *)
   let sink = gr ~name:"add local buffers" pm_add_local_buffers (ref 0) sink in
@@ -705,7 +705,7 @@ let program_info_from_sink (sink : Uop.t) : program_info =
       if is_alu_param u && (match (param_arg u).name with Some "core_id" -> true | _ -> false) then
         global_size.(0) <- Sint (vmax_int u + 1)) (toposort sink);
   let dedup_sorted l = List.sort_uniq compare l in
-  let vars = List.fold_left (fun acc v -> if List.memq v acc then acc else acc @ [ v ]) [] (List.rev !vars) in
+  let vars = Helpers.dedupq (List.rev !vars) in
   { pname = (match sink.arg with Kernel_info k -> k.kname | _ -> "test");
     global_size = Array.to_list global_size;
     local_size = Option.map Array.to_list !local_size;

@@ -48,6 +48,9 @@ let default = {
 let render r uops = r.render r uops
 let supports r op = List.memq op r.code_for_op
 
+(* not in tinygrad: the CPU kernels that may deviate from tinygrad's for speed *)
+let cpu_fast r = r.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0
+
 module Estimates = struct
   type t = Uop.estimates = { ops : Uop.sint; lds : Uop.sint; mem : Uop.sint }
 

@@ -32,6 +32,10 @@ val render : t -> Uop.t list -> string
 (** [supports r op] is [op in r.code_for_op]. *)
 val supports : t -> Ops.t -> bool
 
+(** Not in tinygrad: [r] renders CPU kernels under [CPU_OPT=fast], not NOOPT: the kernels that may deviate from
+    tinygrad's for speed. *)
+val cpu_fast : t -> bool
+
 (** Kernel cost estimates. tinygrad: [Estimates]. *)
 module Estimates : sig
   (** FLOPs, bytes loaded/stored, bytes of memory touched. *)

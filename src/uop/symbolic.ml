@@ -29,7 +29,7 @@ let zsum l = List.fold_left Z.add Z.zero l
 let srcs_from (u : Uop.t) i = Array.to_list (Array.sub u.src i (Array.length u.src - i))
 
 (* helpers.dedup: keep the first of each node *)
-let dedup l = List.rev (List.fold_left (fun acc x -> if List.memq x acc then acc else x :: acc) [] l)
+let dedup = Helpers.dedupq
 
 (* helpers.prod: functools.reduce(mul, l, 1) *)
 let py_prod l = List.fold_left mul (const_int 1) l

@@ -1204,7 +1204,7 @@ let variables u =
       | Ops.Range, Range (_, Device) -> Some (variable ~dtype:x.dtype ~param:true "_device_num" (I Z.zero) (vmax x))
       | _ when alu_param || is_variable x -> Some x
       | _ -> None) (toposort u) in
-  let vs = List.fold_left (fun acc x -> if List.memq x acc then acc else acc @ [ x ]) [] vs in
+  let vs = Helpers.dedupq vs in
   List.stable_sort (fun a b -> String.compare (expr a) (expr b)) vs
 
 (* tinygrad: UOp.sym_infer — the value of [simplify u] with the Variables bound by name (Python numbers:

@@ -236,9 +236,8 @@ let get_late_rewrite_patterns (ops : Ops.t list) (disable_fast_idiv : bool) : Re
          that a runs in (softmax's division by its row sum): clang computes 1/b once, outside the loop, and the loop
          multiplies (a division per element bounded softmax's last kernel, 4% of its time; the product may differ
          from the quotient in the last bit) *)
-      let invariant_divisor (ren : Renderer.t) a b =
-        ren.Renderer.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0
-        && List.exists (fun r -> not (List.memq r (Uop.ranges b))) (Uop.ranges a) in
+      let invariant_divisor ren a b =
+        Renderer.cpu_fast ren && List.exists (fun r -> not (List.memq r (Uop.ranges b))) (Uop.ranges a) in
       push (P.rule_ctx P.O.(P.var "a" * P.pat Ops.Fdiv ~dtype:Dtype.floats ~src:(P.In_order [ P.const (Dtype.I Z.one); P.var "b" ]))
               (fun ren c -> if invariant_divisor ren (g c "a") (g c "b") then None else Some (alu Ops.Fdiv [ g c "a"; g c "b" ])))
     end;

@@ -280,9 +280,7 @@ let get_transcendental_patterns (ops : Ops.t list) (force_transcendental : bool)
         if not (List.memq op ops) || force_transcendental then
           [ Upat.rule_ctx (Upat.pat op ~dtype:transcendental_dtypes ~src:(Upat.In_order [ Upat.var "d" ])) (fun ren c ->
                 let d = Upat.get c "d" in
-                if op == Ops.Exp2 && d.dtype == Dtype.Float32 && ren.Renderer.device = "CPU"
-                   && Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0
-                then Some (xexp2_clamped d) else Some (f d));
+                if op == Ops.Exp2 && d.dtype == Dtype.Float32 && Renderer.cpu_fast ren then Some (xexp2_clamped d) else Some (f d));
             Upat.rule (Upat.pat op ~dtype:other_floats ~src:(Upat.In_order [ Upat.var "d" ]) ~name:"x") (fun c ->
                 let x = Upat.get c "x" in
                 Some (cast x.dtype (alu x.op [ cast Dtype.Float32 (Upat.get c "d") ]))) ]

@@ -140,7 +140,7 @@ let do_split_ends (e : Uop.t) : Uop.t =
   let backedge = List.filter (fun x -> x.dtype == Dtype.Void || x.dtype == Dtype.Bool) rest in
   (* a RANGE ends itself alone: not the ranges its end depends on (codegen.ml gate_reduce_loops; tinygrad's ends
      depend on none) *)
-  let rngs = List.fold_left (fun acc x -> if List.memq x acc then acc else acc @ [ x ]) []
+  let rngs = Helpers.dedupq
       (List.concat_map (fun (x : Uop.t) -> if x.op == Ops.Range then [ x ] else ranges x)
          (List.filter (fun x -> not (List.memq x backedge)) rest)) in
   let rngs = List.stable_sort (fun a b -> compare_arg_py b.arg a.arg) rngs in

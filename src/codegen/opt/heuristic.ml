@@ -176,12 +176,14 @@ let reduce_unrolls (k : K.t) =
     end
   with Opt.Kernel_opt_error _ -> ()
 
+(* not in tinygrad: the float32 vector lengths of a kernel that may deviate from tinygrad's (Renderer.cpu_fast:
+   CPU_OPT=fast on the CPU), else None: every deviation of the CPU branch is guarded by it *)
+let cpu_lengths (k : K.t) = if Renderer.cpu_fast k.ren then Coalesce.cpu_float_lengths () else None
+
 (* if nothing at all is upcasted and it's easy to, do an upcast (not in tinygrad: by the vector width first, on the
    CPU under CPU_OPT=fast) *)
 let default_upcast (k : K.t) =
-  let widths = match Coalesce.cpu_float_lengths () with
-    | Some (w :: _) when k.ren.device = "CPU" && w > 4 -> [ w; 4 ]
-    | _ -> [ 4 ] in
+  let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
   List.iter (fun splits ->
       let ud = K.upcastable_dims k in
       if K.upcasted k = 0 && ud <> [] then begin
@@ -222,10 +224,6 @@ let local_groups (k : K.t) =
   end
 
 (* ---------- shared by the CPU branch (not in tinygrad) ---------- *)
-
-(* the float32 vector lengths of CPU_OPT=fast (Coalesce.cpu_float_lengths) on a CPU kernel, else None: every
-   deviation of the CPU branch is guarded by it *)
-let cpu_lengths (k : K.t) = if k.ren.device = "CPU" && not k.ren.has_local then Coalesce.cpu_float_lengths () else None
 
 (* [f] applied to a copy of [k]: the copy, or None when an opt does not apply *)
 let try_on_copy (k : K.t) f = let k = K.copy k in try f k; Some k with Opt.Kernel_opt_error _ -> None
@@ -294,10 +292,16 @@ let thread_opts (k : K.t) =
 (* [rng] appears with stride 1 in [idx] *)
 let unit_stride (rng : Uop.t) (idx : Uop.t) = List.exists (fun c -> c == rng) (split_uop idx Ops.Add)
 
-(* a REDUCE of Add over a product (maybe cast): a matmul's or a convolution's *)
-let sum_of_products (red : Uop.t) =
-  (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-  && (let s = red.src.(0) in s.op == Ops.Mul || (s.op == Ops.Cast && s.src.(0).op == Ops.Mul))
+(* a REDUCE of Add *)
+let is_sum (red : Uop.t) = match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false
+
+(* the product a REDUCE reduces (maybe cast), if it reduces one *)
+let product_of (red : Uop.t) =
+  let s = red.src.(0) in
+  if s.op == Ops.Mul then Some s else if s.op == Ops.Cast && s.src.(0).op == Ops.Mul then Some s.src.(0) else None
+
+(* a sum of products: a matmul's or a convolution's *)
+let sum_of_products (red : Uop.t) = is_sum red && product_of red <> None
 
 (* the index of the (first) stored buffer and those of the loaded ones; with [under], only the buffers loaded under
    it (the operands of a reduce: a bias added after it is not one) *)
@@ -478,9 +482,7 @@ let cpu_vector_reduce (k : K.t) : K.t option =
 let cpu_matvec (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red when List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
-                                     && (sum_of_products red
-                                         || ((match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
-                                             && List.memq red.src.(0) (K.bufs k))) ->
+                                     && is_sum red && (product_of red <> None || List.memq red.src.(0) (K.bufs k)) ->
     let stores, loads = stores_loads k in
     let rngs = Array.of_list (K.rngs k) in
     let r = rngs.(List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
@@ -596,15 +598,12 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
    leaves scalar (beautiful_mnist's conv input gradients ran 2x slower). On a single reduce (a weight gradient) the
    same tile stays scalar (3x slower than tinygrad's unrolled reduce, which clang vectorizes). *)
 let cpu_nested_reduce_tile (k : K.t) : K.t option =
-  let is_add (r : Uop.t) = match r.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false in
-  let product (r : Uop.t) = let s = r.src.(0) in
-    if s.op == Ops.Mul then Some s else if s.op == Ops.Cast && s.src.(0).op == Ops.Mul then Some s.src.(0) else None in
   match cpu_lengths k, K.reduceops k with
-  | Some _, (_ :: _ :: _ as reds) when List.for_all is_add reds ->
+  | Some _, (_ :: _ :: _ as reds) when List.for_all is_sum reds ->
     (* the innermost reduce: one whose source holds no other reduce *)
     let inner = List.find_opt (fun (r : Uop.t) ->
         not (List.exists (fun (r2 : Uop.t) -> r2 != r && in_backward_slice r2 r.src.(0)) reds)) reds in
-    (match Option.bind inner product with
+    (match Option.bind inner product_of with
      | None -> None
      | Some mul ->
        let rngs = Array.of_list (K.rngs k) in

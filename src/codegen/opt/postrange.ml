@@ -476,7 +476,7 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
               their axis ids (Linearizer.do_split_ends), so the swap reorders them (Heuristic.cpu_conv_weight_grad puts
               the batch split of a weight gradient outermost) *)
            check ((axis_of rng = Global && axis_of altrng = Global)
-                  || (k.ren.device = "CPU" && Coalesce.cpu_float_lengths () <> None && axis_of rng = Weak && axis_of altrng = Weak))
+                  || (Renderer.cpu_fast k.ren && axis_of rng = Weak && axis_of altrng = Weak))
              "swap only for globals";
            k.ast <- P.substitute k.ast
                [ (rng, replace rng ~arg:(Range (range_ids altrng, axis_of rng)) ~tag:(Int 1));
@@ -493,8 +493,7 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
               the unblocked tile ran 42 and the 8x16 tile 58 (CPU time, loaded machine). A loop order, not an
               upcast: every point keeps its value, so the opt is checked like THREAD (an output loop that every
               STAGE of the kernel shares). The CPU of CPU_OPT=fast only. *)
-           check (k.ren.device = "CPU" && (not k.ren.has_local) && Coalesce.cpu_float_lengths () <> None)
-             "BLOCK is a CPU_OPT=fast opt of the CPU";
+           check (Renderer.cpu_fast k.ren) "BLOCK is a CPU_OPT=fast opt of the CPU";
            check (List.memq rng (globalizable_rngs k) && rng.src.(0).op == Ops.Const)
              "block is for a const output loop";
            let inner = match opt.arg with Opt.Int a -> a | _ -> raise (Kernel_opt_error "BLOCK arg must be an int") in
@@ -519,6 +518,11 @@ let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t lis
 (* tinygrad imports heuristic.py and search.py inside apply_opts (they import this module): Heuristic and Search set
    these when the library is linked (it is linked whole), so the defaults never run *)
 let hand_coded_optimizations_hook : (t -> t) ref = ref (fun _ -> failwith "apply_opts: Heuristic is not linked")
+
+(* hand_coded_optimizations as apply_opts applies it (a copy of [k]). NOTE: hand_coded_optimizations doesn't support
+   multiblock opts yet: a kernel with a STAGE gets none *)
+let hand_coded k =
+  if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice k.ast) then copy k else !hand_coded_optimizations_hook k
 let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "apply_opts: Search is not linked")
 
 (* tinygrad: codegen/opt/postrange.py apply_opts *)
@@ -533,9 +537,7 @@ let apply_opts (ast : Uop.t) (ren : Renderer.t) ~(beam : int) : Uop.t =
       | Some { opts_to_apply = Some opts; _ } -> List.iter (fun o -> ignore (apply_opt k o)) opts; k
       | _ when beam >= 1 -> !beam_search_hook k beam
       | _ when Helpers.noopt.value = 0 && (match ki with None -> true | Some ki -> ki.applied_opts = []) ->
-        (* NOTE: hand_coded_optimizations doesn't support multiblock opts yet *)
-        if not (List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice ast)) then !hand_coded_optimizations_hook k
-        else k
+        hand_coded k
       | _ -> k in
     let name_override = match ki with Some ki when ki.kname <> "test" -> Some ki.kname | _ -> None in
     get_optimized_ast ?name_override k

@@ -108,6 +108,10 @@ val sint_int : Uop.sint -> int
 (** [hand_coded_optimizations] (set by [Heuristic]; tinygrad imports it lazily in [apply_opts]). *)
 val hand_coded_optimizations_hook : (t -> t) ref
 
+(** [hand_coded k]: a copy of [k] with [hand_coded_optimizations] applied, as [apply_opts] applies them (none on a
+    kernel with a STAGE: multiblock opts are not supported). *)
+val hand_coded : t -> t
+
 (** [beam_search k amt] (set by [Search]). *)
 val beam_search_hook : (t -> int -> t) ref
 

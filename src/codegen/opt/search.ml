@@ -39,9 +39,6 @@ end
 
 (* ---------- the CPU search (not in tinygrad) ---------- *)
 
-(* the search of CPU_OPT=fast: a CPU kernel shaped by Heuristic's CPU branch (vector widths from the host) *)
-let cpu_fast (ren : Renderer.t) = ren.device = "CPU" && (not ren.has_local) && Coalesce.cpu_float_lengths () <> None
-
 (* not in tinygrad: the actions that express Heuristic's CPU tiles, which tinygrad's amounts (upcast 2..7, unroll 4
    and 7) cannot: an upcast or unroll by each host vector width wider than float4 (a row of accumulators, a vector
    accumulator of cpu_vector_reduce) and by 8 (the tile's rows), a THREAD by the core count where tinygrad's
@@ -58,7 +55,7 @@ let cpu_actions (ren : Renderer.t) : Opt.t list =
 
 (* the actions searched on kernels of [ren]: tinygrad's, then under CPU_OPT=fast the CPU's *)
 let kernel_actions (ren : Renderer.t) : Opt.t list =
-  Lazy.force actions @ (if cpu_fast ren then cpu_actions ren else [])
+  Lazy.force actions @ (if Renderer.cpu_fast ren then cpu_actions ren else [])
 
 let sint_val vv = function Sint i -> i | Suop u -> Z.to_int (zi (sym_infer u vv))
 
@@ -129,13 +126,14 @@ let try_compile ?(uops_max = Helpers.beam_uops_max.value) (s : K.t) : (Uop.t * f
    first: the inner ones, where the register tile and the cache reuse live, keep their sizes. Only the output
    loops are cut (never a reduce, upcast or thread axis), so every index stays in bounds. *)
 let shrink_loops (k : K.t) (fraction : float) : K.t * float =
-  let loops = List.filter_map (fun ((r : Uop.t), t) -> match t, r.src.(0).op with
-      | (Global | Loop | Weak), Ops.Const -> (match K.sint_int (Suop r.src.(0)) with n when n > 1 -> Some (r, n) | _ -> None)
-      | _ -> None) (List.combine (K.rngs k) (K.axis_types k)) in
-  let total = float_of_int (List.fold_left (fun a (_, n) -> a * n) 1 loops) in
-  let target = total /. fraction in
+  (* a slice of half or more of the kernel saves less than it costs to compile another copy *)
   if fraction <= 2. then (k, 1.)
   else begin
+    let loops = List.filter_map (fun ((r : Uop.t), t) -> match t, r.src.(0).op with
+        | (Global | Loop | Weak), Ops.Const -> (match K.sint_int (Suop r.src.(0)) with n when n > 1 -> Some (r, n) | _ -> None)
+        | _ -> None) (List.combine (K.rngs k) (K.axis_types k)) in
+    let total = float_of_int (List.fold_left (fun a (_, n) -> a * n) 1 loops) in
+    let target = total /. fraction in
     let cur, pairs = List.fold_left (fun (cur, pairs) ((r : Uop.t), n) ->
         if cur <= target then (cur, pairs)
         else begin
@@ -160,8 +158,12 @@ let cpu_test_time = 5e-3
 let cpu_min_gain = 0.02
 let cpu_budget = 20.
 
-(* in the disk cache's key under CPU_OPT=fast: a change to [cpu_actions] or to the rules above bumps it *)
-let cpu_search_version = "cpu-search 6"
+(* the CPU search in the disk cache's key: its actions and limits, and the version of its procedure (a change to
+   the procedure bumps it) *)
+let cpu_search_key (ren : Renderer.t) =
+  String.concat "," ("cpu-search 6" :: Printf.sprintf "%d,%g,%g,%g,%g" Helpers.cpu_vec.value cpu_min_time cpu_test_time
+                                         cpu_min_gain cpu_budget
+                     :: List.map Opt.to_string (cpu_actions ren))
 
 (* *** external API *** *)
 
@@ -237,11 +239,9 @@ let opt_of_line l : Opt.t =
 let cache_path (s : K.t) amt allow_test_size =
   let key = String.concat "\x00" [ Render.pyrender s.ast; string_of_int amt; string_of_bool allow_test_size;
                                    s.ren.device; s.ren.suffix ]
-            (* not in tinygrad's key: CPU_OPT and CPU_VEC change the programs and the search (cpu_search_version
-               names the CPU search's actions and rules), so their searches are kept apart *)
-            ^ (match Helpers.cpu_opt.value with
-                | Helpers.Cpu_tinygrad -> ""
-                | Helpers.Cpu_fast -> Printf.sprintf "\x00CPU_OPT=fast,%d,%s" Helpers.cpu_vec.value cpu_search_version) in
+            (* not in tinygrad's key: CPU_OPT and CPU_VEC change the programs and the search, so their searches are
+               kept apart *)
+            ^ (if Renderer.cpu_fast s.ren then "\x00CPU_OPT=fast," ^ cpu_search_key s.ren else "") in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) "beam_search") (Digest.to_hex (Digest.string key))
 
 (* an entry: "beam_search v2", the opts one per line, "end" (a file cut short has no "end"). [None]: no entry;
@@ -283,9 +283,73 @@ let apply_cached (s : K.t) opts =
 (* the number of searches run (not answered from the cache), for tests *)
 let searches = ref 0
 
+(* a timing of a program: its runs' times *)
+type timer = ?early_stop:float -> ?cnt:int -> ?scale:float -> Uop.t -> float list
+
+(* not in tinygrad: where the CPU search starts *)
+type cpu_start =
+  | Unsearched of K.t  (** the hand-coded kernel, which runs under the search's minimum time *)
+  | Beam of { beam : (K.t * float) list; fraction : float; hand_coded : (K.t * Uop.t) option }
+  (** the first beam, the slice of the loops candidates are timed on ([shrink_loops]), and the hand-coded kernel
+      with its whole program for the final check *)
+
+(* not in tinygrad: under CPU_OPT=fast the beam starts from the hand-coded kernel, timed, so the search never
+   returns a kernel slower than the heuristic's; tinygrad starts from the kernel without opts, whose children can run
+   for minutes on a CPU. The hand-coded kernel is what runs without BEAM, so it has no uops limit (a matmul's
+   blocked tile has thousands). It runs twice: the first run also faults the fresh buffers' pages in. *)
+let cpu_start ~(time : timer) ~min_time ~seen_libs (s : K.t) : cpu_start =
+  let unoptimized = Beam { beam = [ (s, infinity) ]; fraction = 1.; hand_coded = None } in
+  let hc = K.hand_coded s in
+  match Option.map fst (try_compile ~uops_max:0 hc) with
+  | None -> unoptimized
+  | Some hc_prg ->
+    match List.fold_left Float.min infinity (time ~cnt:2 hc_prg) with
+    | exception _ -> unoptimized
+    | t_full when t_full < min_time ->
+      if Helpers.debug.value >= 2 then
+        Printf.printf "BEAM: %s runs %s, not searched\n%!" (K.colored_shape hc) (Helpers.time_to_str ~w:0 t_full);
+      Unsearched hc
+    | t_full ->
+      let fraction = t_full /. cpu_test_time in
+      let hs, scale = shrink_loops hc fraction in
+      match try_compile ~uops_max:0 hs with
+      | None -> Beam { beam = [ (hc, t_full) ]; fraction = 1.; hand_coded = None }
+      | Some (prg, _) ->
+        Hashtbl.replace seen_libs (Codegen.program_source prg) ();
+        let t = match time ~scale prg with tms -> List.fold_left Float.min infinity tms | exception _ -> t_full in
+        if Helpers.debug.value >= 2 then
+          Printf.printf "   %s hand-coded %s (full run %s), timed on 1/%.0f of its loops\n%!"
+            (K.colored_shape hc) (Helpers.time_to_str ~w:0 t) (Helpers.time_to_str ~w:0 t_full) scale;
+        Beam { beam = [ (hc, t) ]; fraction; hand_coded = Some (hc, hc_prg) }
+
+(* not in tinygrad: the CPU search's pick. Up to 3 [finalists] are timed with the hand-coded kernel on the whole
+   kernel, 5 runs each, interleaved; the fastest is kept, a finalist only when faster than the hand-coded kernel
+   by [cpu_min_gain]: a slice's ranking can differ from the whole kernel's (caches), and timings taken minutes
+   apart on a shared machine differ. The kernel kept and its time; None without a finalist other than it. *)
+let pick_on_whole_kernel ~(time : timer) (hc, hc_prg) finalists : (K.t * float) option =
+  let others = Helpers.dedupq finalists |> List.filter (fun k -> k != hc) |> Helpers.take 3
+               |> List.filter_map (fun k -> match try_compile ~uops_max:0 k with
+                   | Some (p, _) -> Some (k, p)
+                   | None | (exception _) -> None) in
+  if others = [] then None else
+  let entries = Array.of_list ((hc, hc_prg) :: others) in
+  let times = Array.make (Array.length entries) infinity in
+  for _ = 1 to 5 do
+    Array.iteri (fun i (_, p) -> match time ~cnt:1 p with
+        | t :: _ -> times.(i) <- Float.min times.(i) t
+        | [] | (exception _) -> ()) entries
+  done;
+  let bi = ref 0 in
+  Array.iteri (fun i t -> if i > 0 && t < times.(!bi) && (!bi > 0 || t < times.(0) *. (1. -. cpu_min_gain)) then bi := i) times;
+  if Helpers.debug.value >= 2 then
+    Printf.printf "BEAM: whole kernel: hand-coded %s, found %s: %s kept\n%!" (Helpers.time_to_str ~w:0 times.(0))
+      (String.concat ", " (List.map (fun t -> Helpers.time_to_str ~w:0 t) (List.tl (Array.to_list times))))
+      (if !bi = 0 then "hand-coded" else Printf.sprintf "finalist %d" !bi);
+  Some (fst entries.(!bi), times.(!bi))
+
 (* tinygrad: beam_search *)
 let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_cache = Helpers.ignore_beam_cache.value <> 0)
-    ?(min_time = cpu_min_time) ?(budget = cpu_budget) (s : K.t) (amt : int) : K.t =
+    ?(min_time = cpu_min_time) (s : K.t) (amt : int) : K.t =
   let path = cache_path s amt allow_test_size in
   let damaged why =
     if Helpers.debug.value >= 1 then Printf.printf "BEAM: ignoring the damaged cache entry %s (%s), searching again\n%!" path why;
@@ -298,11 +362,10 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
   | Some ret -> ret
   | None ->
     incr searches;
-    (* not in tinygrad: the CPU search's buffers are written (zeroed) before any timing. Fresh untouched memory
-       reads as the kernel's zero page, one physical page for a whole operand, always in cache: timed on it, the
-       8x32 tile of matmul 1024 (and one blocked by rows) beat the hand-coded 8x16 in the search and ran 62 GFLOPS
-       in the bench, where the 8x16 ran 91 (one thread) *)
-    let rawbufs, var_vals = args_from_ast ~zero:(cpu_fast s.ren) s.ast s.ren.device in
+    let fast = Renderer.cpu_fast s.ren in
+    (* not in tinygrad: the CPU search's buffers are zeroed (their pages written) before any timing: untouched
+       pages all read one cached zero page, which favoured tiles that are slower on real data *)
+    let rawbufs, var_vals = args_from_ast ~zero:fast s.ast s.ren.device in
     let beam_debug = Helpers.beam_debug.value in
     let debug = Helpers.debug.value in
     let seen_libs = Hashtbl.create 64 in
@@ -311,54 +374,25 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     if debug >= 2 then Printf.printf "   0.00s:                from   1 ->   1 actions %s\n%!" (K.colored_shape s);
     List.iter (fun (_, b) -> ignore (Device.Buffer.ensure_allocated b)) rawbufs;
     let st = Helpers.perf_counter () in
-    let time ?early_stop ?cnt ?scale prg =
+    let time : timer = fun ?early_stop ?cnt ?scale prg ->
       time_program ~device:s.ren.device prg (Codegen.program_source prg) var_vals rawbufs
         ~early_stop:(Option.value early_stop ~default:infinity) ~allow_test_size ?cnt ?scale () in
-    (* not in tinygrad: under CPU_OPT=fast the beam starts from the hand-coded kernel, timed (so the search never
-       returns a kernel slower than the heuristic's), and candidates are timed on a slice ([shrink_loops]).
-       tinygrad starts from the kernel without opts, whose children can run for minutes on a CPU. [Left hc]: the
-       hand-coded kernel is returned unsearched (it runs under [min_time]); [Right (beam, fraction)]: the first
-       beam and the slice of the loops candidates are timed on *)
-    let fast = cpu_fast s.ren in
-    let seed = if not fast then Either.Right ([ (s, infinity) ], 1., None)
-      else begin
-        let hc = if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice s.ast) then K.copy s
-          else !K.hand_coded_optimizations_hook s in
-        (* two runs: the first one also faults the fresh buffers' pages in. The hand-coded kernel is what runs
-           without BEAM: no uops limit (the blocked 8x32 tile of a matmul of 2048 has 3,003 uops; under the limit
-           the search started from the kernel without opts and returned a kernel 100x slower) *)
-        let hc_prg = Option.map fst (try_compile ~uops_max:0 hc) in
-        match Option.map (fun prg -> List.fold_left Float.min infinity (time ~cnt:2 prg)) hc_prg with
-        | None | (exception _) -> Either.Right ([ (s, infinity) ], 1., None)
-        | Some t_full when t_full < min_time ->
-          if debug >= 2 then Printf.printf "BEAM: %s runs %s, not searched\n%!" (K.colored_shape hc) (Helpers.time_to_str ~w:0 t_full);
-          Either.Left hc
-        | Some t_full ->
-          let fraction = t_full /. cpu_test_time in
-          let hs, scale = shrink_loops hc fraction in
-          match try_compile ~uops_max:0 hs with
-          | None -> Either.Right ([ (hc, t_full) ], 1., None)
-          | Some (prg, _) ->
-            Hashtbl.replace seen_libs (Codegen.program_source prg) ();
-            let t = match time ~scale prg with tms -> List.fold_left Float.min infinity tms | exception _ -> t_full in
-            if debug >= 2 then Printf.printf "   %s hand-coded %s (full run %s), timed on 1/%.0f of its loops\n%!"
-                (K.colored_shape hc) (Helpers.time_to_str ~w:0 t) (Helpers.time_to_str ~w:0 t_full) scale;
-            Either.Right ([ (hc, t) ], fraction, Option.map (fun p -> (hc, p)) hc_prg)
-      end in
-    match seed with
-    | Either.Left hc ->
+    let start = if fast then cpu_start ~time ~min_time ~seen_libs s
+      else Beam { beam = [ (s, infinity) ]; fraction = 1.; hand_coded = None } in
+    match start with
+    | Unsearched hc ->
       if Helpers.cachelevel.value >= 1 then diskcache_put path hc.applied_opts;
       hc
-    | Either.Right (beam0, fraction, hc_full) ->
+    | Beam { beam = beam0; fraction; hand_coded } ->
     let beam = ref beam0 in
-    (* not in tinygrad: the kernels checked on the whole kernel at the end (the last level's best [amt] and the
-       beam before it) *)
+    (* not in tinygrad: the CPU search's finalists, checked on the whole kernel at the end (the last level's best
+       [amt] and the beam before it) *)
     let finalists = ref [] in
     let exiting = ref false in
+    (* not in tinygrad: the CPU search allows 4x BEAM_UPCAST_MAX, so that the hand-coded register tile (16x8 on
+       AVX-512) can still be unrolled or widened *)
+    let max_up = if fast then 4 * Helpers.beam_upcast_max.value else Helpers.beam_upcast_max.value in
     while not !exiting do
-      (* not in tinygrad: the CPU search allows 4x BEAM_UPCAST_MAX, so that the hand-coded register tile (16x8 on
-         AVX-512) can still be unrolled or widened *)
-      let max_up = if fast then 4 * Helpers.beam_upcast_max.value else Helpers.beam_upcast_max.value in
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
       let timed = ref [] in
       let least_compute_ops = ref infinity in
@@ -401,9 +435,10 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
          their sources compiled into the cache PARALLEL at a time, then timed one by one. Not in tinygrad: the CPU
          search does that PARALLEL candidates at a time and starts no chunk once over its budget (the candidates of
          a big kernel take seconds each to render and compile) *)
+      let over_budget () = fast && Helpers.perf_counter () -. st > cpu_budget in
       let chunk = if fast then max 1 Helpers.parallel.value else max 1 (Array.length candidates) in
       let rec chunks lo =
-        if lo < Array.length candidates && not (fast && Helpers.perf_counter () -. st > budget) then begin
+        if lo < Array.length candidates && not (over_budget ()) then begin
           let hi = min (Array.length candidates) (lo + chunk) in
           for i = lo to hi - 1 do
             compiled.(i) <- (let c, scale = shrink_loops candidates.(i) fraction in
@@ -418,60 +453,29 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       chunks 0;
       (* done *)
       let opts = List.stable_sort (fun (_, a) (_, b) -> compare a b) (List.rev !timed) in
-      let take n l = List.filteri (fun i _ -> i < n) l in
       let best_beam = match !beam with (_, t) :: _ -> t | [] -> infinity in
       (* not in tinygrad: the CPU search goes on only for a gain of [cpu_min_gain] and within its budget *)
       let min_progress = if fast && best_beam < infinity then Float.max min_progress (cpu_min_gain *. best_beam) else min_progress in
       (match opts with
        | [] -> exiting := true
        | (_, t0) :: _ ->
-         exiting := t0 < min_progress || (!beam <> [] && best_beam -. t0 < min_progress)
-                    || (fast && Helpers.perf_counter () -. st > budget);
-         if !exiting then finalists := take amt opts @ !beam;
-         if not !exiting then beam := take amt opts
-         else if t0 < best_beam then beam := take 1 opts);
+         exiting := t0 < min_progress || (!beam <> [] && best_beam -. t0 < min_progress) || over_budget ();
+         if !exiting && fast then finalists := List.map fst (Helpers.take amt opts @ !beam);
+         if not !exiting then beam := Helpers.take amt opts
+         else if t0 < best_beam then beam := Helpers.take 1 opts);
       if debug >= 2 then
         Printf.printf "\r%7.2fs: %s from %3d -> %3d actions\027[K %s\n%!" (Helpers.perf_counter () -. st)
           (Helpers.colored (Helpers.time_to_str ~w:12 (snd (List.hd !beam))) (if !exiting then Some "green" else None))
           (Array.length candidates) (List.length opts) (K.colored_shape (fst (List.hd !beam)))
     done;
-    let best = fst (List.hd !beam) in
-    (* not in tinygrad: the CPU search's finalists (the last level's best [amt] and the beam before it) are timed
-       with the hand-coded kernel on the whole kernel, 5 runs each, interleaved; the fastest is kept, a finalist only
-       when faster than the hand-coded kernel by [cpu_min_gain]: a slice's ranking can differ from the whole
-       kernel's (caches), and timings taken minutes apart on a shared machine differ. With the pick alone timed
-       (3 runs), warm BEAM=2 ran matmul 1024 at 80% of torch where the hand-coded kernel ran 110%: its 8x32 tile
-       ran 90 GFLOPS on one core, the hand-coded 8x16 99 (CPU time, loaded machine) *)
-    let best = match hc_full with
-      | Some (hc, hc_prg) ->
-        let rec uniq = function [] -> [] | k :: t -> k :: uniq (List.filter (fun x -> x != k) t) in
-        let others = List.map fst (if !finalists = [] then !beam else !finalists)
-                     |> uniq |> List.filter (fun k -> k != hc) |> List.filteri (fun i _ -> i < 3)
-                     |> List.filter_map (fun k -> match try_compile ~uops_max:0 k with
-                         | Some (p, _) -> Some (k, p)
-                         | None | (exception _) -> None) in
-        if others = [] then hc
-        else begin
-          let entries = Array.of_list ((hc, hc_prg) :: others) in
-          let times = Array.make (Array.length entries) infinity in
-          for _ = 1 to 5 do
-            Array.iteri (fun i (_, p) -> match time ~cnt:1 p with
-                | t :: _ -> times.(i) <- Float.min times.(i) t
-                | [] | (exception _) -> ()) entries
-          done;
-          let bi = ref 0 in
-          Array.iteri (fun i t ->
-              if i > 0 && t < times.(!bi) && (!bi > 0 || t < times.(0) *. (1. -. cpu_min_gain)) then bi := i) times;
-          if debug >= 2 then
-            Printf.printf "BEAM: whole kernel: hand-coded %s, found %s: %s kept\n%!" (Helpers.time_to_str ~w:0 times.(0))
-              (String.concat ", " (List.map (fun t -> Helpers.time_to_str ~w:0 t) (List.tl (Array.to_list times))))
-              (if !bi = 0 then "hand-coded" else Printf.sprintf "finalist %d" !bi);
-          fst entries.(!bi)
-        end
-      | None -> best in
+    let best, best_tm =
+      match Option.bind hand_coded (fun hc ->
+          pick_on_whole_kernel ~time hc (if !finalists = [] then List.map fst !beam else !finalists)) with
+      | Some picked -> picked
+      | None -> List.hd !beam in
     if Helpers.cachelevel.value >= 1 then diskcache_put path best.applied_opts;
     if beam_debug <> 0 then
-      Printf.printf "BEAM_SEARCH: final tm=%s, applied_opts=[%s]\n" (Helpers.time_to_str ~w:0 (snd (List.hd !beam)))
+      Printf.printf "BEAM_SEARCH: final tm=%s, applied_opts=[%s]\n" (Helpers.time_to_str ~w:0 best_tm)
         (String.concat ", " (List.map Opt.to_string best.applied_opts));
     best
 

@@ -14,8 +14,8 @@ val kernel_actions : Renderer.t -> Opt.t list
     [(k, 1.)] when [fraction <= 2]. The CPU search times candidates on such a slice. *)
 val shrink_loops : Postrange.t -> float -> Postrange.t * float
 
-(** [get_kernel_actions s]: (index in [actions] + 1, Scheduler after that action) for every action that applies
-    within [BEAM_UPCAST_MAX]/[BEAM_LOCAL_MAX]; [(0, s)] first with [include_0]. *)
+(** [get_kernel_actions s]: (index in [kernel_actions s.ren] + 1, Scheduler after that action) for every action that
+    applies within [max_up] (default [BEAM_UPCAST_MAX]) and [BEAM_LOCAL_MAX]; [(0, s)] first with [include_0]. *)
 val get_kernel_actions : ?include_0:bool -> ?max_up:int -> Postrange.t -> (int * Postrange.t) list
 
 (** tinygrad [get_test_global_size]: the global size halved until its product is at most the max, and the factor. *)
@@ -38,6 +38,6 @@ val searches : int ref
     Not in tinygrad: under CPU_OPT=fast on the CPU the beam starts from the hand-coded kernel (timed: the result is
     never slower than it), searches [kernel_actions], times candidates on a slice of their loops ([shrink_loops]),
     returns the hand-coded kernel unsearched when it runs under [min_time] seconds (default 1 ms), goes on only
-    while a level gains 2% and starts no new candidate after [budget] seconds (default 20). *)
-val beam_search :
-  ?allow_test_size:bool -> ?disable_cache:bool -> ?min_time:float -> ?budget:float -> Postrange.t -> int -> Postrange.t
+    while a level gains 2%, starts no new candidate after 20 seconds of search, and keeps a finalist over the
+    hand-coded kernel only when it is 2% faster on the whole kernel. *)
+val beam_search : ?allow_test_size:bool -> ?disable_cache:bool -> ?min_time:float -> Postrange.t -> int -> Postrange.t
