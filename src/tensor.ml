@@ -62,14 +62,13 @@ let scalar_int ?dtype v =
 
 (* ---------- realize ---------- *)
 
-(* tinygrad: Tensor.linear_with_vars; also the CALL whose arguments are the buffers the tensors see *)
-let schedule_sink_with_call (big_sink : Uop.t) =
-  Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) @@ fun () ->
-  Schedule.schedule_with_call ~op:"linear_with_vars" ~apply_map:apply_map_to_tensors big_sink
+(* a scheduling failure that is not the caller's (Invalid_argument) is a bug of the library *)
+let scheduling big_sink f = Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) f
 
 (* tinygrad: Tensor.linear_with_vars *)
 let linear_with_vars (xs : t list) =
-  let _, _, linear, var_vals = schedule_sink_with_call (Uop.sink (List.map uop xs)) in (linear, var_vals)
+  let uops = List.map uop xs in
+  scheduling (Uop.sink uops) (fun () -> Schedule.linear_with_vars ~apply_map:apply_map_to_tensors uops)
 
 (* tinygrad: Tensor.realize over several tensors; the schedule's internal buffers are freed once it ran (tinygrad:
    by refcount when the schedule is dropped) *)
@@ -77,16 +76,19 @@ let realize_all (xs : t list) =
   let to_realize = List.filter (fun x -> Schedule.needs_realize (uop x)) xs in
   if to_realize <> [] then begin
     let big_sink = Uop.sink (List.map uop to_realize) in
-    match Realize_cache.lookup big_sink with
-    | Realize_cache.Hit (entry, walk) -> Realize_cache.run entry walk ~apply_map:apply_map_to_tensors
-    | (Realize_cache.Miss _ | Realize_cache.Not_cached) as l ->
-      let call, becomes_map, linear, var_vals = schedule_sink_with_call big_sink in
+    let realize_now () =
+      let call, becomes_map, linear, var_vals =
+        scheduling big_sink (fun () -> Schedule.schedule_with_call ~apply_map:apply_map_to_tensors big_sink) in
       let linear = Realize.compile_linear linear in
       Realize.run_linear ~jit:true ~var_vals linear;
       if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear;
-      (match l with
-       | Realize_cache.Miss (walk, table) -> Realize_cache.record walk table ~big_sink ~call ~becomes_map ~linear ~var_vals
-       | Realize_cache.Hit _ | Realize_cache.Not_cached -> ())
+      (call, becomes_map, linear, var_vals) in
+    match Realize_cache.lookup big_sink with
+    | Realize_cache.Hit (entry, walk) -> Realize_cache.run entry walk ~apply_map:apply_map_to_tensors
+    | Realize_cache.Miss (walk, table) ->
+      let call, becomes_map, linear, var_vals = realize_now () in
+      Realize_cache.record walk table ~big_sink ~call ~becomes_map ~linear ~var_vals
+    | Realize_cache.Not_cached -> ignore (realize_now ())
   end
 
 (* tinygrad: Tensor.realize *)

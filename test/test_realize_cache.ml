@@ -22,6 +22,13 @@ let map2 f a b = Array.mapi (fun i x -> f x b.(i)) a
 (* the cache's entry count after [f]: a second realize of one structure adds none *)
 let added f = let n = Realize_cache.length () in f (); Realize_cache.length () - n
 
+(* the realizes [f] had served from the cache: at least [min] *)
+let served ~what ~min f =
+  let n = Realize_cache.hits () in
+  f ();
+  let got = Realize_cache.hits () - n in
+  if got < min then fail "%s: %d realizes served from the cache, expected at least %d" what got min
+
 let tests : case list = [
   ("same_structure_other_buffers", fun () ->
       let inputs = [ ([| 1.; 2.; 3. |], [| 10.; 20.; 30. |]); ([| -1.; 0.5; 4. |], [| 2.; 2.; 2. |]);
@@ -30,13 +37,18 @@ let tests : case list = [
           let n = added (fun () ->
               let c = T.realize (T.sub (T.realize (t1 a)) (T.realize (t1 b))) in
               floats ~what:(Printf.sprintf "a-b #%d" i) (map2 ( -. ) a b) (T.to_float_array c)) in
-          if i > 0 then check_int ~what:"entries added by a second realize of a-b" 0 n) inputs);
+          if i > 0 then check_int ~what:"entries added by a second realize of a-b" 0 n) inputs;
+      served ~what:"a-b again" ~min:1 (fun () ->
+          let a, b = List.hd inputs in
+          floats ~what:"a-b again" (map2 ( -. ) a b) (T.to_float_array (T.realize (T.sub (T.realize (t1 a)) (T.realize (t1 b)))))));
   ("one_buffer_twice_is_not_two_buffers", fun () ->
       let a = T.realize (t1 [| 1.; 2.; 3. |]) and b = T.realize (t1 [| 5.; 6.; 7. |]) in
       floats ~what:"a-a" [| 0.; 0.; 0. |] (T.to_float_array (T.realize (T.sub a a)));
       floats ~what:"a-b" [| -4.; -4.; -4. |] (T.to_float_array (T.realize (T.sub a b)));
-      floats ~what:"b-b" [| 0.; 0.; 0. |] (T.to_float_array (T.realize (T.sub b b)));
-      floats ~what:"b-a" [| 4.; 4.; 4. |] (T.to_float_array (T.realize (T.sub b a))));
+      (* b-b has a-a's structure, b-a a-b's *)
+      served ~what:"b-b and b-a" ~min:2 (fun () ->
+          floats ~what:"b-b" [| 0.; 0.; 0. |] (T.to_float_array (T.realize (T.sub b b)));
+          floats ~what:"b-a" [| 4.; 4.; 4. |] (T.to_float_array (T.realize (T.sub b a)))));
   ("dtypes_and_shapes_do_not_collide", fun () ->
       let fa = T.realize (t1 [| 1.5; 2.25 |]) and fb = T.realize (t1 [| 0.25; 4. |]) in
       let ia = T.realize (T.of_int_array [| 2 |] [| 3; -4 |]) and ib = T.realize (T.of_int_array [| 2 |] [| 4; 9 |]) in
@@ -55,14 +67,15 @@ let tests : case list = [
       let a = T.realize (t1 [| 0.; 1.; 2.; 3.; 4.; 5. |]) and b = T.realize (t1 [| 10.; 20.; 30.; 40.; 50.; 60. |]) in
       let win x lo = T.shrink x [| (lo, lo + 2) |] in
       floats ~what:"a[1:3]-b[1:3]" [| -19.; -28. |] (T.to_float_array (T.realize (T.sub (win a 1) (win b 1))));
-      floats ~what:"b[1:3]-a[1:3]" [| 19.; 28. |] (T.to_float_array (T.realize (T.sub (win b 1) (win a 1))));
+      served ~what:"b[1:3]-a[1:3]" ~min:1 (fun () ->
+          floats ~what:"b[1:3]-a[1:3]" [| 19.; 28. |] (T.to_float_array (T.realize (T.sub (win b 1) (win a 1)))));
       floats ~what:"a[3:5]-b[3:5]" [| -37.; -46. |] (T.to_float_array (T.realize (T.sub (win a 3) (win b 3))));
       floats ~what:"contiguous b[2:4]" [| 30.; 40. |] (T.to_float_array (T.realize (T.contiguous (win b 2))));
       floats ~what:"contiguous a[2:4]" [| 2.; 3. |] (T.to_float_array (T.realize (T.contiguous (win a 2)))));
   ("assign_after_a_hit", fun () ->
       let x = T.realize (t1 [| 0.; 1.; 2. |]) and y = T.realize (t1 [| 100.; 200.; 300. |]) in
       let one = T.realize (t1 [| 1.; 1.; 1. |]) in
-      for _ = 1 to 4 do ignore (T.realize (T.assign x (T.add x one))) done;
+      served ~what:"4 in-place +1" ~min:3 (fun () -> for _ = 1 to 4 do ignore (T.realize (T.assign x (T.add x one))) done);
       floats ~what:"x after 4 in-place +1" [| 4.; 5.; 6. |] (T.to_float_array x);
       (* the same assign on another buffer updates that one only *)
       for _ = 1 to 2 do ignore (T.realize (T.assign y (T.add y one))) done;
@@ -86,13 +99,14 @@ let tests : case list = [
       done);
   ("lazy_tensors_on_a_hit_see_the_buffer", fun () ->
       let a = T.realize (t1 [| 1.; 2. |]) and b = T.realize (t1 [| 3.; 5. |]) in
-      for i = 1 to 3 do
-        let c = T.add a b in
-        let d = T.mul c (T.scalar 2.) in
-        ignore (T.realize c);
-        floats ~what:(Printf.sprintf "c #%d" i) [| 4.; 7. |] (T.to_float_array c);
-        floats ~what:(Printf.sprintf "2c #%d" i) [| 8.; 14. |] (T.to_float_array (T.realize d))
-      done);
+      served ~what:"c and 2c, 3 times" ~min:4 (fun () ->
+          for i = 1 to 3 do
+            let c = T.add a b in
+            let d = T.mul c (T.scalar 2.) in
+            ignore (T.realize c);
+            floats ~what:(Printf.sprintf "c #%d" i) [| 4.; 7. |] (T.to_float_array c);
+            floats ~what:(Printf.sprintf "2c #%d" i) [| 8.; 14. |] (T.to_float_array (T.realize d))
+          done));
   ("several_kernels_with_internal_buffers", fun () ->
       (* softmax: reduce kernels and an elementwise kernel, intermediates freed after each realize *)
       let softmax x = let e = T.exp (T.sub x (T.max x)) in T.div e (T.sum e) in
@@ -101,19 +115,22 @@ let tests : case list = [
         let e = Array.map (fun v -> exp (v -. m)) l in
         let s = Array.fold_left ( +. ) 0. e in
         Array.map (fun v -> v /. s) e in
-      List.iter (fun l ->
-          let x = T.realize (t1 l) in
-          floats ~what:"softmax" (oracle l) (T.to_float_array (T.realize (softmax x))))
-        [ [| 1.; 2.; 3.; 4. |]; [| 0.; 0.; 0.; 0. |]; [| -3.; 10.; 0.5; 2. |]; [| 1.; 2.; 3.; 4. |] ]);
+      served ~what:"4 softmaxes" ~min:3 (fun () ->
+          List.iter (fun l ->
+              let x = T.realize (t1 l) in
+              floats ~what:"softmax" (oracle l) (T.to_float_array (T.realize (softmax x))))
+            [ [| 1.; 2.; 3.; 4. |]; [| 0.; 0.; 0.; 0. |]; [| -3.; 10.; 0.5; 2. |]; [| 1.; 2.; 3.; 4. |] ]));
   ("bound_variables", fun () ->
       let v = Variable.create "n" 1 6 in
       let data = [| 1.; 2.; 4.; 8.; 16.; 32. |] in
       let x = T.realize (t1 data) in
-      List.iter (fun n ->
-          let s = T.sum (T.Sym.shrink x [| (Sint.of_int 0, Variable.bind v n) |]) in
-          let expected = Array.fold_left ( +. ) 0. (Array.sub data 0 n) in
-          floats ~what:(Printf.sprintf "sum of the first %d" n) [| expected |] (T.to_float_array (T.realize s)))
-        [ 3; 5; 3; 1; 6; 5 ]);
+      let sum_first n =
+        let s = T.sum (T.Sym.shrink x [| (Sint.of_int 0, Variable.bind v n) |]) in
+        floats ~what:(Printf.sprintf "sum of the first %d" n) [| Array.fold_left ( +. ) 0. (Array.sub data 0 n) |]
+          (T.to_float_array (T.realize s)) in
+      List.iter sum_first [ 3; 5; 1; 6 ];
+      (* a value bound anew (a new binding) is served as the structure realized with it *)
+      served ~what:"3, 5 and 6 bound anew" ~min:3 (fun () -> List.iter sum_first [ 3; 5; 6 ]));
   ("knobs_are_part_of_the_key", fun () ->
       (* the same graph under NOOPT and CPU_OPT=tinygrad: each setting compiles its own programs *)
       let a = T.realize (t1 [| 1.; 2.; 3.; 4. |]) and b = T.realize (t1 [| 4.; 3.; 2.; 1. |]) in

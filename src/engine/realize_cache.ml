@@ -2,10 +2,13 @@
    schedule after it, keyed by the CALL whose buffers are PARAMs (schedule_cache). Here a realize whose tensor graph
    has the structure of an earlier one, buffers aside, skips callify, scheduling, memory planning and lowering: the
    cache is keyed by the big SINK's post-order with its buffers described by dtype, device and size only (their
-   places in the walk number them) and by the knobs, and holds the compiled LINEAR, the becomes map and the
-   Variable values as templates over slots, which a hit fills with the new graph's buffers and with new buffers
-   where the first realize made new ones. The cache holds no buffer: templates and keys have placeholders where
-   buffers were. *)
+   places in the walk number them) and by the knobs, and holds the compiled LINEAR and the becomes map as templates
+   over slots, which a hit fills with the new graph's buffers and with new buffers where the first realize made new
+   ones. A bound Variable is a slot too, keyed by its Variable and its value: a binding of the same value made
+   anew is the same structure. (tinygrad's schedule_cache keys the CALL after callify, whose BINDs are arguments, so
+   that a new value hits too; keyed before callify, as here, a value can shape what callify and scheduling make, and
+   a graph with two bindings of one Variable keeps the one callify picked: the value stays in the key.) The cache
+   holds no buffer: templates and keys have placeholders where buffers were. *)
 
 open Uop
 
@@ -54,12 +57,14 @@ let placeholder (u : Uop.t) slot = replace u ~arg:(Param { (param_arg u) with sl
 let input_placeholder u k = placeholder u (-2 - (2 * k))
 let fresh_placeholder u j = placeholder u (-3 - (2 * j))
 
-(* a node of the key, in post-order: a node with no buffer below (itself, by identity), a graph buffer (its arg but
-   the slot, its size node) or another node (op, dtype, arg, tag and its sources' positions). A key is compared
-   without building UOps: hash-consing a rebuilt graph costs more than the realize it would skip *)
+(* a node of the key, in post-order: a node with no buffer or bound Variable below (itself, by identity), a graph
+   buffer (its arg but the slot, its size node), a bound Variable (its Variable and value) or another node (op,
+   dtype, arg, tag and its sources' positions). A key is compared without building UOps: hash-consing a rebuilt
+   graph costs more than the realize it would skip *)
 type knode =
   | Shared of Uop.t
   | Leaf of Uop.arg * Uop.t array
+  | Bound of Uop.t * int
   | Node of Ops.t * Dtype.t * Uop.arg * Uop.arg * int array
 
 type key = { knodes : knode array; khash : int }
@@ -71,9 +76,10 @@ module Key = struct
     match a, b with
     | Shared x, Shared y -> x == y
     | Leaf (a1, s1), Leaf (a2, s2) -> Array.for_all2 ( == ) s1 s2 && equal_arg a1 a2
+    | Bound (x, n), Bound (y, m) -> x == y && n = m
     | Node (o1, d1, a1, t1, p1), Node (o2, d2, a2, t2, p2) ->
       o1 == o2 && d1 == d2 && p1 = p2 && equal_arg a1 a2 && equal_arg t1 t2
-    | (Shared _ | Leaf _ | Node _), _ -> false
+    | (Shared _ | Leaf _ | Bound _ | Node _), _ -> false
 
   let equal a b =
     a.khash = b.khash && Array.length a.knodes = Array.length b.knodes
@@ -86,48 +92,45 @@ module Ktbl = Hashtbl.Make (Key)
 
 type walk = {
   key : key;
-  leaves : Uop.t array;  (* the buffers, in walk order *)
+  leaves : Uop.t array;  (* the buffers and bound Variables, in walk order *)
   nodes : Uop.t array;  (* every node, post-order: the key's nodes *)
 }
 
-(* the graph walked in post-order (sources in order); None when it holds a node the cache does not key (a PARAM, a
-   BUFFER that is not a graph buffer or Variable) *)
+(* the graph walked in post-order (sources in order, a bound Variable as a leaf); None when it holds a node the cache
+   does not key (a PARAM, a BUFFER that is not a graph buffer or Variable) *)
 let normalize (root : Uop.t) : walk option =
-  let pos : int Tbl.t = Tbl.create 64 in
+  (* each node walked: its position and whether the nodes below it are the same in every graph of its key *)
+  let pos : (int * bool) Tbl.t = Tbl.create 64 in
   let knodes = ref [] and n = ref 0 and h = ref 0 in
   let leaves = ref [] and nodes = ref [] and ok = ref true in
-  (* whether the node at a position has a buffer below, by position (reversed) *)
-  let shared = ref [||] in
-  let is_shared i = !shared.(i) in
   let stack = Stack.create () in
   Stack.push (root, false) stack;
   while !ok && not (Stack.is_empty stack) do
     let u, expanded = Stack.pop stack in
     if not (Tbl.mem pos u) then
-      if not expanded then begin
+      if not (expanded || Buffers.is_bound_var u) then begin
         Stack.push (u, true) stack;
         for i = Array.length u.src - 1 downto 0 do
           if not (Tbl.mem pos u.src.(i)) then Stack.push (u.src.(i), false) stack
         done
       end else begin
         let kn, hk = match u.op with
+          | _ when Buffers.is_bound_var u ->
+            leaves := u :: !leaves;
+            let v, n = Buffers.unbind u in
+            (Bound (v, n), (v.id * 31) + n)
           | Ops.Buffer when classify u = Input ->
             leaves := u :: !leaves;
             (Leaf (Param { (param_arg u) with slot = -2 }, u.src), 7)
           | (Ops.Buffer | Ops.Param) when classify u = Var -> (Shared u, u.id)
           | Ops.Buffer | Ops.Param -> ok := false; (Shared u, 0)
           | _ ->
-            let ps = Array.map (Tbl.find pos) u.src in
-            if Array.for_all is_shared ps then (Shared u, u.id)
+            let srcs = Array.map (Tbl.find pos) u.src in
+            if Array.for_all snd srcs then (Shared u, u.id)
             else
+              let ps = Array.map fst srcs in
               (Node (u.op, u.dtype, u.arg, u.tag, ps), Array.fold_left (fun a p -> (a * 31) + p) (Ops.value u.op) ps) in
-        if !n >= Array.length !shared then begin
-          let a = Array.make (max 64 (2 * !n)) false in
-          Array.blit !shared 0 a 0 !n;
-          shared := a
-        end;
-        !shared.(!n) <- (match kn with Shared _ -> true | Leaf _ | Node _ -> false);
-        Tbl.replace pos u !n;
+        Tbl.replace pos u (!n, (match kn with Shared _ -> true | Leaf _ | Bound _ | Node _ -> false));
         incr n;
         h := ((!h * 65599) + hk) land max_int;
         knodes := kn :: !knodes;
@@ -141,8 +144,15 @@ let normalize (root : Uop.t) : walk option =
 
 (* **************** the cache **************** *)
 
+(* what a key is filed with: a realize to run again, or a graph the templates cannot describe (not tried again) *)
+type filed = Entry of entry | Uncacheable
+
 (* the entries of each setting of the knobs (the default dtypes and device are knobs), by key *)
-let cache : (Helpers.knobs * entry Ktbl.t) list ref = ref []
+let cache : (Helpers.knobs * filed Ktbl.t) list ref = ref []
+
+(* the realizes served from the cache so far *)
+let served = ref 0
+let hits () = !served
 
 (* a run of new structures (shapes that change on every step) empties the table of their setting at this size *)
 let max_entries = 512
@@ -165,7 +175,7 @@ let usable () =
   (!Realize.capturing = [] || Helpers.capturing.value = 0)
   && Helpers.beam.value = 0 && Helpers.debug.value = 0 && Helpers.scache.value <> 0
 
-type table = entry Ktbl.t
+type table = filed Ktbl.t
 
 type lookup = Hit of entry * walk | Miss of walk * table | Not_cached
 
@@ -174,7 +184,9 @@ let lookup (big_sink : Uop.t) : lookup =
   if not (usable ()) then Not_cached
   else match normalize big_sink with
     | None -> Not_cached
-    | Some w -> let t = table () in (match Ktbl.find_opt t w.key with Some e -> Hit (e, w) | None -> Miss (w, t))
+    | Some w ->
+      let t = table () in
+      (match Ktbl.find_opt t w.key with Some (Entry e) -> Hit (e, w) | Some Uncacheable -> Not_cached | None -> Miss (w, t))
 
 (* **************** recording a realize **************** *)
 
@@ -196,6 +208,8 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
     | None ->
       let r = match u.op, Tbl.find_opt leaf_slot u with
         | Ops.Buffer, Some k -> (Slot k, input_placeholder u k)
+        (* a bound Variable holds no buffer: it is its own placeholder *)
+        | _, Some k -> (Slot k, u)
         | Ops.Buffer, None when classify u = Input ->
           let d = match Buffers.device u with Some d -> d | None -> raise Not_cacheable in
           let size = max_numel u and slot = (param_arg u).slot in
@@ -228,14 +242,14 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
   let held = List.map (fun a -> fst (tmpl a)) (List.tl (Array.to_list call.src)) in
   { fresh = Array.of_list (List.rev !fresh); becomes; linear; held; var_vals }
 
-(* records the realize of [w] in the table [t] its lookup missed in, when its buffers are all accounted for *)
+(* records the realize of [w] in the table [t] its lookup missed in; one the templates cannot describe is filed as
+   such (it ran, and runs the same way next time without being tried again) *)
 let record (w : walk) (t : table) ~big_sink ~call ~becomes_map ~linear ~var_vals =
-  match make_entry w ~big_sink ~call ~becomes_map ~linear ~var_vals with
-  | e ->
-    if Ktbl.length t >= max_entries then Ktbl.reset t;
-    Ktbl.replace t w.key e
-  (* a realize the templates cannot describe is not filed; it ran, and it runs again the same way next time *)
-  | exception (Not_cacheable | Invalid_argument _ | Not_found | Failure _) -> ()
+  let filed = match make_entry w ~big_sink ~call ~becomes_map ~linear ~var_vals with
+    | e -> Entry e
+    | exception Not_cacheable -> Uncacheable in
+  if Ktbl.length t >= max_entries then Ktbl.reset t;
+  Ktbl.replace t w.key filed
 
 (* **************** a hit **************** *)
 
@@ -246,6 +260,7 @@ let run (e : entry) (w : walk) ~(apply_map : (Uop.t * Uop.t) list -> unit) =
   let inst = instantiator (Array.append w.leaves fresh) in
   apply_map (List.map (fun (i, v) -> (w.nodes.(i), inst v)) e.becomes);
   let linear = inst e.linear in
+  incr served;
   Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;
   Realize.free_internal_buffers ~held:(List.map inst e.held) linear
 

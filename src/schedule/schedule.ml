@@ -281,7 +281,7 @@ let schedule_with_call ?get_kernel_graph ?(op = "realize") ~(apply_map : (Uop.t 
 
 (* tinygrad: Tensor.linear_with_vars *)
 let linear_with_vars ?get_kernel_graph ~apply_map (uops : Uop.t list) : Uop.t * (string * int) list =
-  let _, _, linear, var_vals = schedule_with_call ?get_kernel_graph ~apply_map (sink uops) in
+  let _, _, linear, var_vals = schedule_with_call ?get_kernel_graph ~op:"linear_with_vars" ~apply_map (sink uops) in
   (linear, var_vals)
 
 (* tinygrad: Tensor.realize's filter — what needs realizing (not virtual, not already a buffer) *)
