@@ -116,7 +116,7 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
-  !Device.before_new_tensor ();
+  Device.reclaim ();
   let x = { uop = u; grad = None; is_param = true; view = { plain = plain_view u } } in
   register x;
   x

@@ -47,9 +47,9 @@ let host = function Device.Host a -> a | _ -> invalid_arg "CPU allocator: not a 
    25 ms for 16 MiB on this 2-core VM, depending on load). Finalisers only push onto [returned] (atomically: no
    Hashtbl work inside a finaliser); the allocator drains it.
    - Memory that dies young: Gc.finalise_last, unlike Gc.finalise, sees a value that died in the minor heap at the
-     next minor collection. After a miss for a size of which some memory is out, [collect_young] runs a minor
-     collection before the next tensor is made (Device.before_new_tensor), and again before a later one as long as
-     it hands memory back: an eager op's output that nobody kept (softmax 4096x1024 realized in a loop) comes back
+     next minor collection. After a miss for a size of which some memory is out, [collect_young] (the allocator's
+     reclaim) runs a minor collection before the next tensor is made, and again before a later one as long as it
+     hands memory back: an eager op's output that nobody kept (softmax 4096x1024 realized in a loop) comes back
      on the next step and the same 16 MiB is reused, as in tinygrad. It runs outside a realize: a minor collection
      while a tensor is being realized promotes the tensor, whose UOp the realize then sets to its new BUFFER, and
      an old tensor keeps that young memory alive until a major cycle. Measured on 300 such steps: 3 fresh
@@ -107,6 +107,10 @@ let host_memory () =
 let young_wanted = ref false
 let big_allocs_at_minor = ref 0
 
+(* the allocator's reclaim: Device.reclaim runs it before each tensor is made, outside a realize. A minor
+   collection finds host memory whose owner died young but promotes whatever is alive then; before a tensor is
+   made, it cannot promote that tensor, whose UOp a realize sets to the BUFFER of its result (an old tensor
+   would keep that young memory alive until a major cycle) *)
 let collect_young () =
   if !young_wanted && !big_allocs > !big_allocs_at_minor then begin
     big_allocs_at_minor := !big_allocs;
@@ -115,8 +119,6 @@ let collect_young () =
     drain_returned ();
     young_wanted := !big_returned > before
   end
-
-let () = Device.before_new_tensor := collect_young
 
 (* fresh host bytes allocated since the last budget check. Past max(64 MiB, twice the OCaml heap) of fresh memory,
    a full collection finds the dead buffers the major GC has not reached yet (measured on a loop of 16 MiB
@@ -167,7 +169,7 @@ let allocator () =
       free = (fun _ _ _ -> ());  (* the GC finds host memory unreachable; its finaliser gives it back for reuse *)
       copyin; copyout;
       addr = (fun o -> ba_addr (host o));
-      free_cache = free_pool }
+      free_cache = free_pool; reclaim = collect_young }
 
 (* a loaded kernel: the entry's address *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }
