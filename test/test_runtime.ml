@@ -320,6 +320,18 @@ let tests : case list = [
       (cpu ()).allocator.free_cache ();
       check_int ~what:"bytes pooled after free_cache" 0 (snd (Ops_cpu.host_memory ())));
 
+  ("cpu_failed_allocation_frees_the_pool_and_raises_out_of_memory", fun () ->
+      (* a dead buffer's memory in the pool, then 1 PiB (more than a 47-bit address space): the allocation fails,
+         the LRU allocator frees the cache (the pool) and retries once, and Out_of_memory reaches the caller *)
+      let size = 300_023 in
+      (fun () -> ignore (Device.Buffer.ensure_allocated (buf Dtype.Uint8 size))) ();
+      Gc.full_major ();
+      check (snd (Ops_cpu.host_memory ()) >= size) "the dead buffer's memory is pooled";
+      (match (cpu ()).allocator.alloc (1 lsl 50) Device.default_spec with
+       | _ -> fail "a 1 PiB allocation succeeded"
+       | exception Out_of_memory -> ());
+      check_int ~what:"bytes pooled after the failed allocation" 0 (snd (Ops_cpu.host_memory ())));
+
   ("launch_keeps_memory_alive_across_gc", fun () ->
       let p = load e_add_src in
       let o = buf Dtype.Float32 4 in
