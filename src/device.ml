@@ -32,6 +32,7 @@ type allocator = {
   copyout : 'a 'b. ('a, 'b, c_layout) Array1.t -> opaque -> int -> unit;
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
+  reclaim : unit -> unit;
 }
 
 let lru_allocator (base : allocator) =
@@ -53,12 +54,6 @@ let lru_allocator (base : allocator) =
       Hashtbl.replace cache (size, spec) (o :: Option.value ~default:[] (Hashtbl.find_opt cache (size, spec)))
     else base.free o size spec in
   { base with alloc; free; free_cache }
-
-(* not in tinygrad (refcounting frees a dead buffer at once): a collection of the minor heap finds memory whose
-   owner died young, but promotes whatever is alive then. Run before a tensor is made, it cannot promote the tensor,
-   whose UOp a realize sets to the BUFFER of its result: an old tensor would keep that young memory alive until a
-   major cycle *)
-let before_new_tensor : (unit -> unit) ref = ref ignore
 
 (* ---------- compilers and programs ---------- *)
 
@@ -185,6 +180,11 @@ let get ix =
     if Helpers.debug.value >= 1 then Printf.printf "opened device %s\n%!" ix;
     Hashtbl.replace opened ix d;
     d
+
+(* not in tinygrad (refcounting frees a dead buffer at once): each opened device's allocator finds memory
+   whose owner died, before a new tensor is made *)
+let reclaim_device _ (d : compiled) = d.allocator.reclaim ()
+let reclaim () = Hashtbl.iter reclaim_device opened
 
 (* tinygrad: Compiled.renderer — the renderer of each device class; a backend registers it with its device class,
    the function gets the device ("CUDA:1") *)

@@ -21,7 +21,9 @@ type opaque += Host of bytes_ba
 exception Compile_error of { source : string; output : string }
 
 (** tinygrad's Allocator: raw alloc/free, copies from/to host Bigarrays at a byte offset, the raw address a
-    kernel sees, and [free_cache] (LRU). *)
+    kernel sees, and [free_cache] (LRU). [reclaim] is not in tinygrad: it finds memory whose owner died, run
+    before a new tensor is made ({!reclaim}); the CPU allocator runs a minor collection when a recent
+    allocation missed its pool, the others do nothing. *)
 type allocator = {
   alloc : int -> buffer_spec -> opaque;
   free : opaque -> int -> buffer_spec -> unit;
@@ -29,15 +31,12 @@ type allocator = {
   copyout : 'a 'b. ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> opaque -> int -> unit;
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
+  reclaim : unit -> unit;
 }
 
-(** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or zero). *)
+(** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or
+    zero); [free_cache] also runs the base's, [reclaim] is the base's. *)
 val lru_allocator : allocator -> allocator
-
-(** Not in tinygrad: run by [Tensor_base.wrap] before it makes a tensor, when no record of the buffers the tensor
-    will be realized into exists yet. The CPU allocator sets it to collect the minor heap while that hands dead host
-    memory back (ops_cpu.ml). *)
-val before_new_tensor : (unit -> unit) ref
 
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
     through the disk cache; [cachekey] is [None] when [CCACHE=0]. [compile_many] is BEAM's worker pool
@@ -108,6 +107,10 @@ val canonicalize : string option -> string
 (** [Device[ix]]: opens a device once and returns it; [Invalid_argument] for an unknown device or one without a
     backend (the message names the device and the reason). *)
 val get : string -> compiled
+
+(** Not in tinygrad: runs the [reclaim] of each opened device's allocator. [Tensor_base.wrap] runs it before
+    it makes a tensor, so it must be cheap. *)
+val reclaim : unit -> unit
 
 (** Registers the renderer of a device class (tinygrad's [Compiled.renderer]); the function gets the device. *)
 val register_renderer : string -> (string -> Renderer.t) -> unit

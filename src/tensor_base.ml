@@ -9,20 +9,25 @@ type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool
 (* whether the tensor's UOp is a plain view of a buffer ([plain_view]) *)
 and view = { mutable plain : bool }
 
+(* one step of a chain of views down to a BUFFER: [u] is a BUFFER, or a movement op (or a BITCAST when
+   [bitcast]) whose other sources, the shape arguments, satisfy [arg] and whose source satisfies [below] *)
+let view_step ~bitcast ~arg ~below (u : Uop.t) =
+  u.op == Ops.Buffer
+  || ((Ops.Group.is_movement u.op || (bitcast && u.op == Ops.Bitcast))
+      && (let n = Array.length u.src in
+          let rec args i = i >= n || (arg u.src.(i) && args (i + 1)) in
+          args 1 && below u.src.(0)))
+
+(* a constant shape argument: a CONST, or a STACK of them *)
+let constant_arg (a : Uop.t) =
+  let constant (a : Uop.t) = a.op == Ops.Const && Array.length a.src = 0 in
+  constant a || (a.op == Ops.Stack && Array.for_all constant a.src)
+
 (* a chain of movement ops (no BITCAST) with constant shape arguments down to a BUFFER: a realized tensor, the common
    case among the live tensors. A map none of whose keys is a BUFFER, a movement op or a constant does not reach such
    a UOp: callify's maps, whose keys are the nodes callify tags (COPY, CONTIGUOUS, AFTER and the bases of the
    realized tensors); an assign into a view maps the BUFFER itself *)
-let rec plain_view (u : Uop.t) =
-  let constant (a : Uop.t) = a.op == Ops.Const && Array.length a.src = 0 in
-  match u.op with
-  | Ops.Buffer -> true
-  | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip ->
-    let n = Array.length u.src in
-    let rec args i =
-      i >= n || ((constant u.src.(i) || (u.src.(i).op == Ops.Stack && Array.for_all constant u.src.(i).src)) && args (i + 1)) in
-    args 1 && plain_view u.src.(0)
-  | _ -> false
+let rec plain_view (u : Uop.t) = view_step ~bitcast:false ~arg:constant_arg ~below:plain_view u
 
 let set_uop_of x u = x.uop <- u; x.view.plain <- plain_view u
 
@@ -116,7 +121,7 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
-  !Device.before_new_tensor ();
+  Device.reclaim ();
   let x = { uop = u; grad = None; is_param = true; view = { plain = plain_view u } } in
   register x;
   x
@@ -125,23 +130,19 @@ let wrap ?(op = "tensor") (u : Uop.t) =
    neither is one nor reaches one *)
 type keys = { tbl : unit Uop.Tbl.t; min_id : int }
 
-let is_key keys (u : Uop.t) = u.id >= keys.min_id && Uop.Tbl.mem keys.tbl u
+let older keys (u : Uop.t) = u.id < keys.min_id
+
+let rec no_key keys (u : Uop.t) =
+  older keys u || (not (Uop.Tbl.mem keys.tbl u) && Array.for_all (no_key keys) u.src)
 
 (* a tensor whose UOp is a chain of views down to a BUFFER (a realized tensor, the common case among the live
    tensors) reaches a key of the map only through that chain or the views' small shape arguments: checked here
    without the general walk *)
-let rec no_key keys (u : Uop.t) = u.id < keys.min_id || (not (Uop.Tbl.mem keys.tbl u) && Array.for_all (no_key keys) u.src)
-
-let rec settled_out_of_scope keys (u : Uop.t) =
-  if u.id < keys.min_id then true
-  else if is_key keys u then false
-  else match u.op with
-    | Ops.Buffer -> true
-    | Ops.Reshape | Ops.Shrink | Ops.Permute | Ops.Expand | Ops.Pad | Ops.Flip | Ops.Bitcast ->
-      let n = Array.length u.src in
-      let rec args i = i >= n || (no_key keys u.src.(i) && args (i + 1)) in
-      args 1 && settled_out_of_scope keys u.src.(0)
-    | _ -> false
+let settled_out_of_scope keys =
+  let no_key = no_key keys in
+  let rec settled (u : Uop.t) =
+    older keys u || (not (Uop.Tbl.mem keys.tbl u) && view_step ~bitcast:true ~arg:no_key ~below:settled u) in
+  settled
 
 (* tinygrad: _apply_map_to_tensors over the live tensors. Each slot is read as a copy (its UOp), which does not keep
    a dead tensor alive; only a tensor whose UOp changes is read itself *)
@@ -150,6 +151,7 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let tbl = Uop.Tbl.create 16 in
     List.iter (fun ((k : Uop.t), _) -> Uop.Tbl.replace tbl k ()) m;
     let keys = { tbl; min_id = List.fold_left (fun a ((k : Uop.t), _) -> min a k.id) max_int m } in
+    let settled = settled_out_of_scope keys in
     let skip_plain = List.for_all (fun ((k : Uop.t), _) ->
         not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || Ops.Group.is_movement k.op)) m in
     let r = !registry and views = !views in
@@ -157,7 +159,7 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     for i = !reg_next - 1 downto 0 do
       if not (skip_plain && views.(i).plain) then
         match Stdlib.Weak.get_copy r i with
-        | Some c when not (settled_out_of_scope keys c.uop) -> slots := (i, c.uop) :: !slots
+        | Some c when not (settled c.uop) -> slots := (i, c.uop) :: !slots
         | Some _ | None -> ()
     done;
     Callify.apply_map_to_tensors ~get:snd

@@ -14,11 +14,8 @@ let load ?(runtimevars = []) src =
 
 let buf dtype n = Device.Buffer.create "CPU" n dtype
 
-(* a realized tensor's buffer and the address of its memory *)
-let host_buffer t = match Buffers.realized (Uop.base (Tensor.uop t)) with
-  | Some b -> b
-  | None -> fail "host_buffer: the tensor is not realized"
-let host_addr t = Device.Buffer.addr (host_buffer t)
+(* the address of a realized tensor's memory *)
+let host_addr t = Device.Buffer.addr (realized_buffer t)
 let floats_buf xs = let b = buf Dtype.Float32 (Array.length xs) in Device.Buffer.copyin_floats b xs; b
 
 let check_floats ~what expected actual =
@@ -273,13 +270,13 @@ let tests : case list = [
       let x = Tensor.realize (Tensor.full [| n |] 1.5) and k = Tensor.realize (Tensor.full [| 1 |] 0.) in
       let addrs = Hashtbl.create 8 in
       for i = 1 to 40 do
-        Device.Buffer.copyin_floats (host_buffer k) [| float_of_int i |];
+        Device.Buffer.copyin_floats (realized_buffer k) [| float_of_int i |];
         let y = Tensor.realize (Tensor.add x k) in
         Hashtbl.replace addrs (host_addr y) ();
         (* 8 values read through a view: a minor collection while [y] is alive (a tensor made, as
            Tensor.to_float_array does, or a big Bigarray, which speeds up the GC) would promote [y], whose memory
            would then wait for a major cycle *)
-        let v = Device.Buffer.to_floats (Device.Buffer.view (host_buffer y) 8 Dtype.Float32 (4 * ((i * 7919) mod (n - 8)))) in
+        let v = Device.Buffer.to_floats (Device.Buffer.view (realized_buffer y) 8 Dtype.Float32 (4 * ((i * 7919) mod (n - 8)))) in
         check (Array.for_all (fun e -> e = 1.5 +. float_of_int i) v) "step %d: x + %d" i i
       done;
       check (Hashtbl.length addrs <= 3) "%d host buffers for 40 dropped results" (Hashtbl.length addrs));
@@ -319,6 +316,18 @@ let tests : case list = [
       Gc.full_major ();
       (cpu ()).allocator.free_cache ();
       check_int ~what:"bytes pooled after free_cache" 0 (snd (Ops_cpu.host_memory ())));
+
+  ("cpu_failed_allocation_frees_the_pool_and_raises_out_of_memory", fun () ->
+      (* a dead buffer's memory in the pool, then 1 PiB (more than a 47-bit address space): the allocation fails,
+         the LRU allocator frees the cache (the pool) and retries once, and Out_of_memory reaches the caller *)
+      let size = 300_023 in
+      (fun () -> ignore (Device.Buffer.ensure_allocated (buf Dtype.Uint8 size))) ();
+      Gc.full_major ();
+      check (snd (Ops_cpu.host_memory ()) >= size) "the dead buffer's memory is pooled";
+      (match (cpu ()).allocator.alloc (1 lsl 50) Device.default_spec with
+       | _ -> fail "a 1 PiB allocation succeeded"
+       | exception Out_of_memory -> ());
+      check_int ~what:"bytes pooled after the failed allocation" 0 (snd (Ops_cpu.host_memory ())));
 
   ("launch_keeps_memory_alive_across_gc", fun () ->
       let p = load e_add_src in

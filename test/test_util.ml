@@ -22,6 +22,13 @@ let check_invalid_arg ~what f =
   | _ -> fail "%s: expected Invalid_argument" what
   | exception Invalid_argument _ -> ()
 
+(* a realized tensor's buffer (the BUFFER under its UOp's views) *)
+let realized_buffer t =
+  let open Tinygrad.Compiler in
+  match Buffers.realized (Uop.base (Tensor.uop t)) with
+  | Some b -> b
+  | None -> fail "realized_buffer: the tensor is not realized"
+
 let run_suites (suites : (string * case list) list) =
   let filter = Sys.getenv_opt "TEST_FILTER" in
   let passed = ref 0 and failed = ref 0 and failures = ref [] in

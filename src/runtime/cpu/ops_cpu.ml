@@ -47,9 +47,9 @@ let host = function Device.Host a -> a | _ -> invalid_arg "CPU allocator: not a 
    25 ms for 16 MiB on this 2-core VM, depending on load). Finalisers only push onto [returned] (atomically: no
    Hashtbl work inside a finaliser); the allocator drains it.
    - Memory that dies young: Gc.finalise_last, unlike Gc.finalise, sees a value that died in the minor heap at the
-     next minor collection. After a miss for a size of which some memory is out, [collect_young] runs a minor
-     collection before the next tensor is made (Device.before_new_tensor), and again before a later one as long as
-     it hands memory back: an eager op's output that nobody kept (softmax 4096x1024 realized in a loop) comes back
+     next minor collection. After a miss for a size of which some memory is out, [collect_young] (the allocator's
+     reclaim) runs a minor collection before the next tensor is made, and again before a later one as long as it
+     hands memory back: an eager op's output that nobody kept (softmax 4096x1024 realized in a loop) comes back
      on the next step and the same 16 MiB is reused, as in tinygrad. It runs outside a realize: a minor collection
      while a tensor is being realized promotes the tensor, whose UOp the realize then sets to its new BUFFER, and
      an old tensor keeps that young memory alive until a major cycle. Measured on 300 such steps: 3 fresh
@@ -65,7 +65,8 @@ let rec give_back x =
   let l = Atomic.get returned in
   if not (Atomic.compare_and_set returned l (x :: l)) then give_back x
 
-(* free memory by size, and how many of each size are out *)
+(* free memory by size, and how many of each size are out (not yet found dead): a miss for a size of which some
+   is out is when a minor collection may find it ([young_wanted]); [host_memory] reports the bytes out *)
 let pool : (int, nativeint list) Hashtbl.t = Hashtbl.create 16
 let outstanding : (int, int) Hashtbl.t = Hashtbl.create 16
 
@@ -75,30 +76,33 @@ let add_outstanding n d = let c = count n + d in if c <= 0 then Hashtbl.remove o
 (* the smallest size that [collect_young] is run for: a minor collection costs about what fresh pages of this size do *)
 let young_reuse_bytes = 64 * 1024
 
-(* allocations of at least [young_reuse_bytes], and those handed back *)
+(* allocations of at least [young_reuse_bytes] *)
 let big_allocs = ref 0
-let big_returned = ref 0
 
+(* moves the memory handed back into the pool; returns how many of those were at least [young_reuse_bytes] *)
 let drain_returned () =
-  match Atomic.exchange returned [] with
-  | [] -> ()
-  | l -> List.iter (fun (p, n) ->
+  List.fold_left (fun big (p, n) ->
       add_outstanding n (-1);
-      if n >= young_reuse_bytes then incr big_returned;
-      Hashtbl.replace pool n (p :: Option.value ~default:[] (Hashtbl.find_opt pool n))) l
+      Hashtbl.replace pool n (p :: Option.value ~default:[] (Hashtbl.find_opt pool n));
+      if n >= young_reuse_bytes then big + 1 else big)
+    0 (Atomic.exchange returned [])
 
 let take n = match Hashtbl.find_opt pool n with
   | Some (p :: rest) -> if rest = [] then Hashtbl.remove pool n else Hashtbl.replace pool n rest; Some p
   | Some [] | None -> None
 
+(* the allocator's free_cache: a full collection first hands back every dead buffer, then the whole pool goes
+   back to the system. The LRU allocator runs it before its one retry when an allocation fails (tinygrad's
+   LRUAllocator.alloc) *)
 let free_pool () =
-  drain_returned ();
+  Gc.full_major ();
+  ignore (drain_returned ());
   Hashtbl.iter (fun n ps -> List.iter (fun p -> host_free p n) ps) pool;
   Hashtbl.reset pool
 
 (* the bytes out now and the bytes kept for reuse *)
 let host_memory () =
-  drain_returned ();
+  ignore (drain_returned ());
   let sum t f = Hashtbl.fold (fun n v acc -> acc + n * f v) t 0 in
   (sum outstanding Fun.id, sum pool List.length)
 
@@ -107,16 +111,16 @@ let host_memory () =
 let young_wanted = ref false
 let big_allocs_at_minor = ref 0
 
+(* the allocator's reclaim: Device.reclaim runs it before each tensor is made, outside a realize. A minor
+   collection finds host memory whose owner died young but promotes whatever is alive then; before a tensor is
+   made, it cannot promote that tensor, whose UOp a realize sets to the BUFFER of its result (an old tensor
+   would keep that young memory alive until a major cycle) *)
 let collect_young () =
   if !young_wanted && !big_allocs > !big_allocs_at_minor then begin
     big_allocs_at_minor := !big_allocs;
-    let before = !big_returned in
     Gc.minor ();
-    drain_returned ();
-    young_wanted := !big_returned > before
+    young_wanted := drain_returned () > 0
   end
-
-let () = Device.before_new_tensor := collect_young
 
 (* fresh host bytes allocated since the last budget check. Past max(64 MiB, twice the OCaml heap) of fresh memory,
    a full collection finds the dead buffers the major GC has not reached yet (measured on a loop of 16 MiB
@@ -126,7 +130,7 @@ let collect_bytes = 64 * 1024 * 1024
 
 let host_alloc size zero =
   let n = max 1 size in
-  drain_returned ();
+  ignore (drain_returned ());
   if n >= young_reuse_bytes then incr big_allocs;
   let reused = match take n with
     | Some p -> Some p
@@ -136,17 +140,12 @@ let host_alloc size zero =
       if !fresh_bytes >= max collect_bytes (2 * (Gc.quick_stat ()).heap_words * (Sys.word_size / 8)) then begin
         fresh_bytes := 0;
         Gc.full_major ();
-        drain_returned ();
+        ignore (drain_returned ());
         take n end
       else None in
   let p = match reused with
     | Some p -> if zero then host_zero p n; p
-    | None ->
-      (try host_malloc n zero
-       with Out_of_memory ->
-         (* tinygrad's LRUAllocator.alloc: free the cache and retry (a full collection first hands back every
-            dead buffer) *)
-         Gc.full_major (); free_pool (); host_malloc n zero) in
+    | None -> host_malloc n zero (* Out_of_memory: the LRU allocator frees the pool and retries *) in
   let a = host_view p n in
   add_outstanding n 1;
   Gc.finalise_last (fun () -> give_back (p, n)) a;
@@ -167,7 +166,7 @@ let allocator () =
       free = (fun _ _ _ -> ());  (* the GC finds host memory unreachable; its finaliser gives it back for reuse *)
       copyin; copyout;
       addr = (fun o -> ba_addr (host o));
-      free_cache = free_pool }
+      free_cache = free_pool; reclaim = collect_young }
 
 (* a loaded kernel: the entry's address *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }

@@ -4,7 +4,8 @@
 (** The CPU allocator: 64-byte aligned host memory behind an LRU cache. Each buffer's memory is a Bigarray that
     does not own it: when the GC finds that Bigarray unreachable, the memory goes back to a pool and the next
     allocation of that size reuses it (the young ones soon after they die: a minor collection runs before the next
-    tensor is made while that hands memory back). [free_cache] gives the pool back to the system. *)
+    tensor is made while that hands memory back). [free_cache] runs a full collection and gives the pool back to
+    the system. *)
 val allocator : unit -> Device.allocator
 
 (** The host memory handed out now (buffers not yet found dead) and the memory kept for reuse, in bytes. *)

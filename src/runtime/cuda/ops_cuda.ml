@@ -143,7 +143,8 @@ let raw_allocator d : Device.allocator =
         Cuda.Deviceptr.mem_free tmp
       end
     end in
-  { alloc; free; copyin; copyout; addr = (fun o -> address (dptr o)); free_cache = (fun () -> ()) }
+  { alloc; free; copyin; copyout; addr = (fun o -> address (dptr o));
+    free_cache = (fun () -> ()); reclaim = (fun () -> ()) }
 
 (* ---------- the compiler ---------- *)
 

@@ -89,7 +89,8 @@ let raw_allocator d : Device.allocator =
     if off < 0 || off + n > Metal.Buffer.length b then invalid_arg "METAL copyout: out of bounds";
     if n > 0 then Bigarray.Array1.blit (buffer_bytes b off n) t in
   { alloc; free = (fun _ _ _ -> ());  (* the GC releases the MTLBuffer *)
-    copyin; copyout; addr = (fun o -> address (buffer o)); free_cache = (fun () -> ()) }
+    copyin; copyout; addr = (fun o -> address (buffer o));
+    free_cache = (fun () -> ()); reclaim = (fun () -> ()) }
 
 (* ---------- the compiler ---------- *)
 
