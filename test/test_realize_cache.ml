@@ -147,8 +147,7 @@ let tests : case list = [
         let a = T.realize (t1 [| 1.; 2.; 3.; 4.; 5. |]) and b = T.realize (t1 [| 4.; 5.; 6.; 7.; 8. |]) in
         let c = T.realize (T.mul (T.add a b) a) in
         floats ~what:"(a+b)*a" [| 5.; 14.; 27.; 44.; 65. |] (T.to_float_array c);
-        let buf t = match Buffers.realized (Uop.base (T.uop t)) with Some b -> b | None -> fail "not realized" in
-        List.iteri (fun i t -> Stdlib.Weak.set w ((3 * k) + i) (Some (buf t))) [ a; b; c ] in
+        List.iteri (fun i t -> Stdlib.Weak.set w ((3 * k) + i) (Some (realized_buffer t))) [ a; b; c ] in
       step 0; step 1;
       Gc.full_major (); Gc.full_major ();
       for i = 0 to 5 do

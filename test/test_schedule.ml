@@ -8,7 +8,7 @@ module U = Uop
 let f32 = Dtype.Float32
 
 (* a realized CPU tensor: a BUFFER with its data copied in *)
-let realized_buffer (xs : float array) =
+let buffer_of_floats (xs : float array) =
   let b = Device.Buffer.create "CPU" (Array.length xs) f32 in
   Device.Buffer.copyin_floats b xs;
   Buffers.from_buffer b
@@ -16,7 +16,7 @@ let realized_buffer (xs : float array) =
 (* tinygrad: a = Tensor([1.,2,3,4]).realize(); b = Tensor([10.,20,30,40]).realize()
    transform_to_call(UOp.sink((a+b).sum().uop, (a*b).uop)) *)
 let test_callify () =
-  let a = realized_buffer [| 1.; 2.; 3.; 4. |] and b = realized_buffer [| 10.; 20.; 30.; 40. |] in
+  let a = buffer_of_floats [| 1.; 2.; 3.; 4. |] and b = buffer_of_floats [| 10.; 20.; 30.; 40. |] in
   let s = U.create Ops.Reduce ~src:[| U.add a b |] ~arg:(U.Reduce_arg (Ops.Add, 1)) in
   let m = U.mul a b in
   check (U.shape s = []) "sum shape";
@@ -53,7 +53,7 @@ let kernel_graph () =
   U.sink [ U.after o1 [ Buffers.call ast1 [ o1; i1; i2 ] ]; U.after o2 [ Buffers.call ast2 [ o2; i1; i2 ] ] ]
 
 let test_schedule_and_run () =
-  let a = realized_buffer [| 1.; 2.; 3.; 4. |] and b = realized_buffer [| 10.; 20.; 30.; 40. |] in
+  let a = buffer_of_floats [| 1.; 2.; 3.; 4. |] and b = buffer_of_floats [| 10.; 20.; 30.; 40. |] in
   let s = U.create Ops.Reduce ~src:[| U.add a b |] ~arg:(U.Reduce_arg (Ops.Add, 1)) in
   let m = U.mul a b in
   let call, bm = Callify.transform_to_call (U.sink [ s; m ]) in
@@ -90,7 +90,7 @@ let test_create_schedule_order () =
 (* tinygrad: e = ((a+b).contiguous()*2).sum(): callify key, the kernel graph printed by the venv (the second kernel
    reads the first one's AFTER), the LINEAR's buffers and the values *)
 let test_chain_run () =
-  let a = realized_buffer [| 1.; 2.; 3.; 4. |] and b = realized_buffer [| 10.; 20.; 30.; 40. |] in
+  let a = buffer_of_floats [| 1.; 2.; 3.; 4. |] and b = buffer_of_floats [| 10.; 20.; 30.; 40. |] in
   let e = U.create Ops.Reduce ~src:[| U.mul (Buffers.contiguous (U.add a b)) (U.const_float ~dtype:Dtype.Weakfloat 2.0) |]
       ~arg:(U.Reduce_arg (Ops.Add, 1)) in
   let call, bm = Callify.transform_to_call (U.sink [ e ]) in
@@ -131,7 +131,7 @@ let test_cache_and_apply_map () =
   (
       Helpers.context [ Helpers.Bind (Helpers.scache, 1) ] (fun () ->
           let run xs ys =
-            let a = realized_buffer xs and b = realized_buffer ys in
+            let a = buffer_of_floats xs and b = buffer_of_floats ys in
             let ta = { u = a } and ts = { u = U.create Ops.Reduce ~src:[| U.add a b |] ~arg:(U.Reduce_arg (Ops.Add, 1)) }
             and tm = { u = U.mul a b } in
             let linear, var_vals = Schedule.linear_with_vars ~get_kernel_graph
@@ -149,7 +149,7 @@ let test_cache_and_apply_map () =
 (* contiguous of movement ops on a buffer: a contiguous range folds to a view (tinygrad gives CALL(SINK()) and an
    empty map), a permute is an assign; function keys from the venv *)
 let test_contiguous_view () =
-  let a = realized_buffer [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] in
+  let a = buffer_of_floats [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] in
   let sh u l = U.mop Ops.Shrink u (`Pairs (List.map (fun (x, y) -> (U.Sint x, U.Sint (y - x))) l)) in
   let r24 = Buffers.reshape a [ U.Sint 2; U.Sint 4 ] in
   (match Callify.contiguous_view (sh a [ (2, 6) ]) with
@@ -211,7 +211,7 @@ let realize_uops (outs : U.t list) : U.t list * int =
   (List.map (fun t -> t.u) ts, !Helpers.Global_counters.kernel_count)
 
 let test_end_to_end () =
-  let a () = realized_buffer [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] and b () = realized_buffer [| 10.; 20.; 30.; 40.; 50.; 60.; 70.; 80. |] in
+  let a () = buffer_of_floats [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] and b () = buffer_of_floats [| 10.; 20.; 30.; 40.; 50.; 60.; 70.; 80. |] in
   let s24 u = Buffers.reshape u [ U.Sint 2; U.Sint 4 ] in
   let red ?(op = Ops.Add) u = U.create Ops.Reduce ~src:[| u |] ~arg:(U.Reduce_arg (op, 1)) in
   let perm u = U.mop Ops.Permute u (`Perm [ 1; 0 ]) in
