@@ -528,11 +528,19 @@ let gate_reduce_loops (sink : Uop.t) : Uop.t =
   let reduces = List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) topo in
   let is_zero (z : Uop.t) = z.op == Ops.Const && (match const_val z with Dtype.F f -> f = 0. | Dtype.I i -> Z.equal i Z.zero | _ -> false) in
   let scalar (g : Uop.t) = List.for_all (fun s -> sint_equal s (Sint 1)) (shape g) in
+  let lanes (g : Uop.t) = match shape_opt g with Some s -> Helpers.prod (List.map (function Sint n -> n | Suop _ -> 1) s) | None -> 1 in
+  let innermost_alone (r : Uop.t) =
+    let inside = toposort r in
+    not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) (toposort r.src.(0)))
+    && List.length (List.filter (fun (u : Uop.t) -> Array.exists (fun s -> s == r) u.src) topo) = 1
+    && List.for_all (fun (rr : Uop.t) ->
+        List.for_all (fun (u : Uop.t) -> not (Array.exists (fun s -> s == rr) u.src) || List.memq u inside) topo) (srcs_from r 1) in
   let gated (w : Uop.t) =
     if w.op != Ops.Where then None else
       let g = w.src.(0) and r = w.src.(1) in
       match r.op, r.arg with
-      | Ops.Reduce, Reduce_arg (Ops.Add, _) when is_zero w.src.(2) && scalar g ->
+      | Ops.Reduce, Reduce_arg (Ops.Add, _) when is_zero w.src.(2)
+                                               && (scalar g || (r.dtype == Dtype.Float32 && innermost_alone r && lanes g >= 8)) ->
         let rngs = srcs_from r 1 in
         (* the loops are this sum's alone, and the condition is computed outside them *)
         if rngs <> [] && List.for_all (fun (rr : Uop.t) -> rr.op == Ops.Range
@@ -540,9 +548,16 @@ let gate_reduce_loops (sink : Uop.t) : Uop.t =
                                                           && List.for_all (fun (r2 : Uop.t) -> r2 == r || not (List.memq rr (srcs_from r2 1))) reduces) rngs
         then begin
           let x = r.src.(0) in
-          let gated_rngs = List.map (fun (rr : Uop.t) -> Uop.replace ~src:[| where g rr.src.(0) (const_like rr.src.(0) (Dtype.I Z.zero)) |] rr) rngs in
+          (* WIP: lanes gated one by one run the loops where any lane holds; the WHERE keeps each lane's gate.
+             Breaks ops_golden.test_grouped_conv2d's gradient (a loop rendered twice) *)
+          let any = if scalar g then g else
+              match List.map (fun i -> index g (List.map iconst i)) (product (max_shape g)) with
+              | [] -> g
+              | l :: rest -> List.fold_left or_ l rest in
+          let gated_rngs = List.map (fun (rr : Uop.t) -> Uop.replace ~src:[| where any rr.src.(0) (const_like rr.src.(0) (Dtype.I Z.zero)) |] rr) rngs in
           let x = Upat.substitute x (List.combine rngs gated_rngs) in
-          Some (w, Uop.replace ~src:(Array.of_list (x :: gated_rngs)) r)
+          let r' = Uop.replace ~src:(Array.of_list (x :: gated_rngs)) r in
+          Some (w, if scalar g then r' else Uop.replace ~src:[| g; r'; w.src.(2) |] w)
         end else None
       | _ -> None in
   match List.filter_map gated topo with
