@@ -343,7 +343,8 @@ let test_cpu_rolled_divide () =
    tile. With CPU_VEC=16, no padding and h = 28, the 26 output columns are the lanes, each window offset loading
    float16 + float8 + float2 of the image (no lane wasted), the 8 output channels rows of 4, and the batch is threaded
    over 2 cores; with h = 8 the 6 columns (float4 + float2) take two output rows; with padding 1 and h = 56 the
-   lanes are 28 of the 56 columns, the image loads gated at the borders; h = 19 leaves 17 columns (a prime), padded
+   lanes are 28 of the 56 columns, the image loads gated lane by lane at the borders (under a mask of lanes, or
+   one gate where the lanes share it); h = 19 leaves 17 columns (a prime), padded
    to 20 under a gate (the padded lanes fold away: float16 and one float). CPU_OPT=tinygrad keeps tinygrad's kernel (no
    vector wider than float4). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
 let test_cpu_conv_tile () =
@@ -353,7 +354,9 @@ let test_cpu_conv_tile () =
       | [ ast ] ->
         let fast = Helpers.context Helpers.[ Bind (num_cpu_threads, 2) ] (fun () -> source_with Helpers.Cpu_fast 16 ast) in
         let loads = match h with 28 -> [ 16; 8; 2 ] | 8 -> [ 4; 2 ] | 19 -> [ 16 ] | _ -> [ 16; 8 ] in
-        List.iter (fun l -> check (has fast (Printf.sprintf "*((float%d*)((data1_" l)) "h=%d: no float%d load of the image in\n%s" h l fast) loads;
+        List.iter (fun l -> check (has fast (Printf.sprintf "*((float%d*)((data1_" l)
+                                   || (padding > 0 && has fast (Printf.sprintf "tg_maskload%d((float*)(data1_" l)))
+                                    "h=%d: no float%d load of the image in\n%s" h l fast) loads;
         check (h <> 28 || has fast "const int data3_)") "h=%d: not threaded (no core id parameter)\n%s" h fast;
         check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float8")) "h=%d: CPU_OPT=tinygrad rendered float8" h;
         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
@@ -434,6 +437,27 @@ let test_cpu_gated_reduce_loops () =
     List.iter (fun vec -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
         same_buffers ~what:"conv input gradient" reference (run_with ~vec ~noopt:0 ast))) [ 16; 8 ]
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
+
+(* CPU_OPT=fast on the input gradient of a 5x5 convolution whose input rows are 16 and 24 wide (x (4, 8, h, h), w (8, 8,
+   5, 5)): with CPU_VEC=16 the row is the vector axis, and the loads of the output gradient, gated lane by lane by
+   the window, load under a mask of lanes (tg_maskload16; 24 = 16 + 8 lanes), their indices folded from the window's
+   div and mod; with CPU_VEC=8 the heuristic keeps the 8x8 tile and loads no masked vector; CPU_OPT=tinygrad has
+   neither. The buffers equal the NOOPT kernel's in every mode. *)
+let test_cpu_lane_gated_loads () =
+  List.iter (fun h ->
+      let x = Tensor.realize (Tensor.rand [| 4; 8; h; h |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 5; 5 |]) in
+      match input_grad_nested_kernels x w with
+      | [ ast ] ->
+        let fast = source_with Helpers.Cpu_fast 16 ast in
+        check (has fast "tg_maskload16(") "h=%d: no masked float16 load in\n%s" h fast;
+        check (h <> 24 || has fast "tg_maskload8(") "h=%d: no masked float8 load in\n%s" h fast;
+        check (not (has (source_with Helpers.Cpu_fast 8 ast) "tg_maskload")) "h=%d: CPU_VEC=8 loaded a masked vector" h;
+        check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "tg_maskload")) "h=%d: CPU_OPT=tinygrad loaded a masked vector" h;
+        let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+        List.iter (fun vec -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what:(Printf.sprintf "conv input gradient h=%d CPU_VEC=%d" h vec) reference (run_with ~vec ~noopt:0 ast)))
+          [ 16; 8 ]
+      | l -> fail "h=%d: %d kernels with a nested reduce, expected 1" h (List.length l)) [ 16; 24 ]
 
 (* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
 let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
@@ -547,6 +571,7 @@ let test_cpu_block_heuristic () =
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
+                          ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);

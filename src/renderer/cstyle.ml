@@ -472,10 +472,42 @@ let clang_render_vector_prefix lang dt count =
   let vec = render_dtype_full ~sz:count ~addrspace:(Some Dtype.Reg) lang dt in
   Printf.sprintf "typedef %s %s __attribute__((aligned(%d),ext_vector_type(%d)));" (render_dtype lang dt) vec alignment count
 
+(* not in tinygrad: a float32 vector load under a mask of lanes (late/coalesce.ml lane-gated loads, CPU_OPT=fast):
+   [uint32] bit i set loads lane i, a clear bit gives 0 and reads nothing (a lane may lie outside the buffer). *)
+let is_masked_load (u : Uop.t) = u.op == Ops.Load && Array.length u.src = 3 && u.src.(2).dtype == Dtype.Uint32
+
+(* the name of the function that loads [n] float32 lanes under a mask *)
+let masked_load_name n = Printf.sprintf "tg_maskload%d" n
+
+(* its definition: the AVX-512 masked load (fault-suppressing) where the target has it, else AVX's, else lane by lane *)
+let masked_load_function n =
+  let p = Printf.sprintf in
+  let zeros = String.concat "," (List.init n (fun _ -> "0.0f")) in
+  let vt = p "tg_v%d" n in
+  let vector = p "typedef float %s __attribute__((vector_size(%d)));" vt (4 * n) in
+  let isa = match n with
+    | 16 -> [ ("__AVX512F__", p "return (float16)__builtin_ia32_loadups512_mask(p, (%s){%s}, (unsigned short)m);" vt zeros) ]
+    | 8 | 4 ->
+      let suffix = if n = 8 then "256" else "128" in
+      let mask = String.concat "," (List.init n (fun i -> p "-(int)((m>>%d)&1u)" i)) in
+      [ ("__AVX512VL__", p "return (float%d)__builtin_ia32_loadups%s_mask((const %s*)p, (%s){%s}, (unsigned char)m);" n suffix vt vt zeros);
+        ("__AVX__", p "return (float%d)__builtin_ia32_maskloadps%s((const %s*)p, (int __attribute__((vector_size(%d)))){%s});"
+                     n (if n = 8 then "256" else "") vt (4 * n) mask) ]
+    | _ -> [] in
+  let generic = p "float%d r = (float%d){%s}; for (int i = 0; i < %d; i++) if ((m>>i)&1u) r[i] = p[i]; return r;" n n zeros n in
+  let body = match isa with
+    | [] -> generic
+    | (c, b) :: rest ->
+      p "\n#if defined(%s)\n  %s\n%s#else\n  %s\n#endif\n" c b
+        (String.concat "" (List.map (fun (c, b) -> p "#elif defined(%s)\n  %s\n" c b) rest)) generic in
+  p "%s\nstatic inline float%d %s(const float* p, unsigned int m) {%s}" vector n (masked_load_name n) body
+
 (* tinygrad: ClangRenderer.render_kernel (_render_defines, _render_body, _render_entry) *)
 let clang_render_kernel lang ?prefix function_name kernel bufs uops =
   let defines = String.concat "\n" (List.filter_map (fun (dt, count) ->
       if count > 1 then Some (lang.render_vector_prefix lang dt count) else None) (uops_to_dtypes uops)) in
+  let masked = List.sort_uniq compare (List.filter_map (fun u -> if is_masked_load u then Some (Uop.max_numel u) else None) uops) in
+  let defines = String.concat "\n" (defines :: List.map masked_load_function masked) in
   defines ^ "\n" ^ base_render_kernel lang ?prefix function_name kernel bufs uops ^ "\n" ^ ""
 
 (* not in tinygrad: under CPU_OPT=fast, a gated scalar load from a global buffer loads unconditionally, from its
@@ -484,6 +516,11 @@ let clang_render_kernel lang ?prefix function_name kernel bufs uops =
    not speculate the load), which keeps clang from vectorizing the straight-line code around it (a convolution's
    input gradient, whose loads are gated by the window, stayed scalar: 1.8x slower). NOOPT kernels keep tinygrad's
    form. *)
+let cpu_masked_load : rule =
+  (P.pat Ops.Load ~name:"x" ~src:(P.In_order [ P.var "bidx"; P.var "var"; P.var ~dtype:[ Dtype.Uint32 ] "mask" ]), fun ctx c ->
+      let x = g c "x" in
+      Some (Printf.sprintf "%s((float*)%s, %s)" (masked_load_name (Uop.max_numel x)) ctx.%[g c "bidx"] ctx.%[g c "mask"]))
+
 let cpu_gated_load : rule =
   (P.pat Ops.Load ~name:"x" ~src:(P.In_order [ P.pat Ops.Index ~name:"bidx" ~src:(P.In_order [ P.var "buf"; P.var "idx" ]);
                                                P.var "var"; P.var "gate" ]), fun ctx c ->
@@ -556,7 +593,7 @@ let cpu_fast_lang lang (uops : Uop.t list) =
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
     | _ -> true in
   if Helpers.cpu_opt.value <> Helpers.Cpu_fast || Helpers.noopt.value <> 0 then lang else
-  let lang = { lang with string_rewrite = cpu_gated_load :: lang.string_rewrite } in
+  let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: lang.string_rewrite } in
   if List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops then

@@ -128,6 +128,9 @@ let spec_shared : t =
     (P.load index_or_shrink [], fun m -> Some (validate_index (g m "uidx")));
     (P.load ~name:"load" index_or_shrink [ v "alt"; v ~dtype:[ Dtype.Bool ] "gate" ], fun m ->
         Some (matches_dtype (g m "alt") (g m "load").dtype && validate_index (g m "uidx")));
+    (* not in tinygrad: a vector LOAD under a mask of lanes (CPU_OPT=fast, codegen/late/coalesce.ml) *)
+    (P.load ~name:"load" index_or_shrink [ v "alt"; v ~dtype:[ Dtype.Uint32 ] "mask" ], fun m ->
+        Some (matches_dtype (g m "alt") (g m "load").dtype && validate_index (g m "uidx")));
     (P.store index_or_shrink [ P.wild ], fun m -> Some (validate_index (g m "uidx")));
     (P.store index_or_shrink [ P.wild; v ~dtype:[ Dtype.Bool ] "gate" ], fun m -> Some (validate_index (g m "uidx")));
     (* STORE in the tensor graph: a value into a target *)

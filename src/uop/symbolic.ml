@@ -393,13 +393,30 @@ let commutative : unit P.matcher =
              Some (replace x ~src:[| x.src.(1); x.src.(0) |])
            else None) ]
 
-(* tinygrad: symbolic.py fold_where_closure — in cond.where(t, f), cond is True within t and False within f *)
+(* Not in tinygrad: a RANGE whose end depends on other ranges is a loop that runs only where its result is kept
+   (Codegen.gate_reduce_loops), and it stays one loop however many values use it. A rewrite that knows a fact at one
+   use (a valid, a WHERE's condition) must leave that end alone: rewritten, the end makes a second RANGE of the same
+   axis, a loop rendered twice. [hiding_computed_ranges rngs f uop] is [f uop] with each such RANGE among [rngs]
+   standing in as the plain loop of its axis over its largest count: same bounds and the same place in a sum's
+   order (a variable in its place reordered terms, and the gated index flipped between the two orders forever).
+   tinygrad's ends depend on no range: for them it is [f uop]. *)
+let hiding_computed_ranges (rngs : Uop.t list) (f : Uop.t -> Uop.t) (uop : Uop.t) : Uop.t =
+  match List.filter (fun (r : Uop.t) -> r.op == Ops.Range && ranges r.src.(0) <> []) rngs with
+  | [] -> f uop
+  | computed ->
+    let hidden = List.map (fun (r : Uop.t) ->
+        (r, replace r ~src:[| const_like r.src.(0) (Dtype.I (Z.succ (zi (vmax r)))) |])) computed in
+    P.substitute (f (P.substitute uop hidden)) (List.map (fun (r, v) -> (v, r)) hidden)
+
+(* tinygrad: symbolic.py fold_where_closure — in cond.where(t, f), cond is True within t and False within f
+   (not entering a loop's computed end: hiding_computed_ranges) *)
 let fold_where_closure (cond : Uop.t) (t : Uop.t) (f : Uop.t) : Uop.t option =
   if not (in_backward_slice_with_self cond t || in_backward_slice_with_self cond f) then None
   else if List.exists (fun u -> op_in_backward_slice_with_self u [ Ops.Index ]) [ cond; t; f ] then None
   else
-    Some (where cond (P.substitute t [ (cond, const_like cond (Dtype.B true)) ])
-            (P.substitute f [ (cond, const_like cond (Dtype.B false)) ]))
+    let fold x b = hiding_computed_ranges (toposort x) (fun x -> P.substitute x [ (cond, const_like cond (Dtype.B b)) ]) x in
+    let t' = fold t true and f' = fold f false in
+    if t' == t && f' == f then None else Some (where cond t' f')
 
 let side_effect_ops = [ Ops.Range; Ops.Store; Ops.Call; Ops.Function; Ops.Barrier; Ops.End; Ops.Linear; Ops.Stage ]
 
@@ -620,18 +637,10 @@ let uop_given_valid_core ~try_simplex (valid : Uop.t) (uop : Uop.t) : Uop.t =
     simplify (P.substitute (simplify s_uop) (List.map (fun (x, newx) -> (newx, x)) sub_dict))
   else !uop
 
-(* Not in tinygrad: a RANGE whose end depends on other ranges (a loop that runs only where its result is kept,
-   Codegen.gate_reduce_loops) is hidden behind a variable of its bounds while the valid simplifies [uop]: the valid
-   would rewrite the end and leave a second RANGE of the same axis in the index. tinygrad's ends depend on no
-   range: for them nothing changes. *)
+(* tinygrad: symbolic.py uop_given_valid — simplify [uop] knowing [valid] is true (not entering a loop's computed
+   end: hiding_computed_ranges) *)
 let uop_given_valid ?(try_simplex = true) (valid : Uop.t) (uop : Uop.t) : Uop.t =
-  match List.filter (fun (r : Uop.t) -> r.op == Ops.Range && ranges r.src.(0) <> []) (ranges uop) with
-  | [] -> uop_given_valid_core ~try_simplex valid uop
-  | computed ->
-    let hidden = List.mapi (fun i (r : Uop.t) ->
-        (r, variable ~dtype:r.dtype ~param:true (Printf.sprintf "computed_range%d" i) (vmin r) (vmax r))) computed in
-    let ret = uop_given_valid_core ~try_simplex valid (P.substitute uop hidden) in
-    P.substitute ret (List.map (fun (r, v) -> (v, r)) hidden)
+  hiding_computed_ranges (ranges uop) (uop_given_valid_core ~try_simplex valid) uop
 
 (* tinygrad: symbolic.py _valid_priority — a valid in other valids' parents goes first *)
 let valid_priority (vv : Uop.t) (valids : Uop.t list) : int =

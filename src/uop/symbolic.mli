@@ -46,8 +46,9 @@ val symbolic : unit Upat.matcher
 val parse_valid : Uop.t -> (Uop.t * bool * Z.t) option
 
 (** tinygrad's [uop_given_valid]: simplify a UOp knowing that [valid] holds (bounds become fake variables). Not in
-    tinygrad: a RANGE whose end depends on other ranges (Codegen.gate_reduce_loops) is left as it is, end included;
-    tinygrad's range ends depend on no range. *)
+    tinygrad: a RANGE whose end depends on other ranges (Codegen.gate_reduce_loops) keeps its end, which the valid
+    does not rewrite (it stands in as the plain loop of its axis meanwhile); tinygrad's range ends depend on no
+    range. *)
 val uop_given_valid : ?try_simplex:bool -> Uop.t -> Uop.t -> Uop.t
 
 (** tinygrad's [simplify_valid]: simplify each clause of an AND given the others. *)

@@ -130,6 +130,55 @@ let pm_simplify_add_image : unit P.matcher =
       P.rule (P.cast ~dtype:Dtype.Float32 (P.cast ~dtype:Dtype.Float16 (P.var ~dtype:[ Dtype.Float32 ] "x")))
         (fun m -> Some (P.get m "x")) ]
 
+(* not in tinygrad: where a condition holds that bounds a remainder, [e mod m < c], the quotient and the remainder of e
+   may be affine. For a term v*a of e (a not a multiple of m), q = v * ceil(a/m) and t = e - m*q: when t lies in
+   (-m, m) and c <= m + min t, a negative t gives e mod m = m + t >= c (the condition fails), so where it holds
+   e div m = q and e mod m = t. tinygrad's _pool backward indexes a convolution's output gradient through
+   (r*24+x) div 25 and mod 25 (a 6x6 window over a 5x5 kernel): under its mask they are r and x - r, and the index
+   of each lane of x is affine in x. The pairs (e div m, q) and (e mod m, t) for the clauses [holds]. *)
+let fold_divmod_given (holds : Uop.t list) : (Uop.t * Uop.t) list =
+  let int_const (u : Uop.t) = if u.op == Ops.Const then (match const_val u with Dtype.I i -> Some (Z.to_int i) | _ -> None) else None in
+  List.concat_map (fun (c : Uop.t) ->
+      match c.op, (if Array.length c.src = 2 then int_const c.src.(1) else None) with
+      | Ops.Cmplt, Some bound when c.src.(0).op == Ops.Floormod ->
+        let md = c.src.(0) in
+        let e = md.src.(0) in
+        (match int_const md.src.(1) with
+         | Some m when m > 1 && Z.geq (zi (vmin e)) Z.zero ->
+           let term_coef (t : Uop.t) = match t.op with
+             | Ops.Mul -> (match int_const t.src.(1) with Some a -> Some (t.src.(0), a) | None -> None)
+             | _ -> None in
+           let fold = List.find_map (fun t ->
+               match term_coef t with
+               | Some (v, a) when a > 0 && a mod m <> 0 ->
+                 let q = simplify (mul v (const_like_int v ((a + m - 1) / m))) in
+                 let rem = simplify (sub e (mul q (const_like_int q m))) in
+                 let lo = Z.to_int (zi (vmin rem)) and hi = Z.to_int (zi (vmax rem)) in
+                 if lo > - m && hi < m && bound <= m + lo then Some (q, rem) else None
+               | _ -> None) (split_uop e Ops.Add) in
+           (match fold with
+            | Some (q, rem) -> [ (md, rem); (idiv e md.src.(1), q) ]
+            | None -> [])
+         | _ -> [])
+      | _ -> []) holds
+
+(* [u] with the pairs [subs] substituted, but not inside a RANGE: a loop whose bound holds the expression
+   (Codegen.gate_reduce_loops) stays the same loop *)
+let substitute_outside_ranges (u : Uop.t) (subs : (Uop.t * Uop.t) list) =
+  let memo = Hashtbl.create 64 in
+  let rec go (x : Uop.t) =
+    match List.assq_opt x subs with
+    | Some y -> y
+    | None when x.op == Ops.Range -> x
+    | None ->
+      match Hashtbl.find_opt memo x.id with
+      | Some y -> y
+      | None ->
+        let src = Array.map go x.src in
+        let y = if Array.for_all2 ( == ) src x.src then x else Uop.replace ~src x in
+        Hashtbl.replace memo x.id y; y in
+  go u
+
 (* a memory group key: (op, buf, root, valid); root is a UOp or one of tinygrad's "INVALID"/"CONST" strings *)
 type root_src = Root of Uop.t | Root_invalid | Root_const
 
@@ -160,9 +209,17 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
   if Helpers.dmc.value <> 0 then sink
   else begin
     (* collect, in first-seen order *)
-    let memory : ((Ops.t * Uop.t * root_src * Uop.t) * (Z.t * Uop.t list ref) list ref) list ref = ref [] in
+    let memory : ((Ops.t * Uop.t * root_src * Uop.t option) * (Z.t * Uop.t list ref) list ref) list ref = ref [] in
     let same_root a b = match a, b with
       | Root x, Root y -> x == y | Root_invalid, Root_invalid | Root_const, Root_const -> true | _ -> false in
+    let same_valid a b = match a, b with Some x, Some y -> x == y | None, None -> true | _ -> false in
+    (* not in tinygrad: under CPU_OPT=fast (not NOOPT), float32 loads from a global buffer group without regard to
+       their gates (the valid None): lanes gated one by one load as one vector under a mask of lanes, and their
+       indices fold their quotients and remainders where the gate bounds them (fold_divmod_given) *)
+    let lane_gated (u : Uop.t) buf valid =
+      device = "CPU" && u.op == Ops.Load && Helpers.noopt.value = 0 && cpu_float_lengths () <> None
+      && buf.dtype == Dtype.Float32 && addrspace buf = Some Dtype.Global
+      && not (valid.op == Ops.Const && const_val valid = Dtype.B true) in
     List.iter (fun u ->
         if u.op == Ops.Load || u.op == Ops.Store then begin
           if Array.length u.src <> (if u.op == Ops.Store then 2 else 1) then
@@ -172,6 +229,12 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           let buf = u.src.(0).src.(0) and idx_u = u.src.(0).src.(1) in
           if addrspace buf <> Some Dtype.Reg || (device = "CPU" && is_vector_acc buf) then begin
             let idx = get_idx idx_u and valid = get_valid idx_u in
+            let gated = lane_gated u buf valid in
+            let idx = if not gated then idx else
+                match fold_divmod_given (split_uop valid Ops.And) with
+                | [] -> idx
+                | folds -> simplify (substitute_outside_ranges idx folds) in
+            let valid = if gated then None else Some valid in
             let root, arg =
               if idx.op == Ops.Add && idx.src.(1).op == Ops.Const then (Root idx.src.(0), zi (const_val idx.src.(1)))
               else if idx.op == Ops.Add && idx.src.(0).op == Ops.Const then (Root idx.src.(1), zi (const_val idx.src.(0)))
@@ -179,7 +242,7 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
               else if idx.op == Ops.Const then (Root_const, zi (const_val idx))
               else (Root idx, Z.zero) in
             let offsets =
-              match List.find_opt (fun ((o, b, r, v), _) -> o == u.op && b == buf && same_root r root && v == valid) !memory with
+              match List.find_opt (fun ((o, b, r, v), _) -> o == u.op && b == buf && same_root r root && same_valid v valid) !memory with
               | Some (_, l) -> l
               | None -> let l = ref [] in memory := !memory @ [ ((u.op, buf, root, valid), l) ]; l in
             match List.find_opt (fun (k, _) -> Z.equal k arg) !offsets with
@@ -189,7 +252,55 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
         end) (toposort sink);
     (* build replacements *)
     let replacements = ref [] in
+    (* not in tinygrad: the loads of a lane-gated group (see lane_gated). Consecutive offsets with one gate each load
+       as vectors of the CPU's lengths: under their common gate where the lanes share one, else under a mask of
+       lanes (bit i the gate of lane i; the renderer loads no lane outside the mask, renderer/cstyle.ml). An offset
+       loaded under several gates (a weight broadcast to lanes of different windows) is loaded once, where any of
+       them holds, and each lane keeps its value where its own gate holds, else 0. *)
+    let lane_gated_loads buf base offsets =
+      let lengths = Option.value ~default:[] (cpu_float_lengths ()) @ [ 1 ] in
+      let valid_of (u : Uop.t) = get_valid u.src.(0).src.(1) in
+      let find g = !(snd (List.find (fun (k, _) -> Z.equal k g) !offsets)) in
+      let valids g = List.fold_left (fun acc v -> if List.memq v acc then acc else acc @ [ v ]) [] (List.map valid_of (find g)) in
+      let at k = match base with Root b -> add b (const_int (Z.to_int k)) | Root_invalid | Root_const -> const_int (Z.to_int k) in
+      let keys = List.sort Z.compare (List.map fst !offsets) in
+      let multi, single = List.partition (fun k -> List.length (valids k) > 1) keys in
+      List.iter (fun k ->
+          let vs = valids k in
+          let ld = load (index buf [ Uop.valid (at k) (List.fold_left or_ (List.hd vs) (List.tl vs)) ]) [] in
+          List.iter (fun (u : Uop.t) -> replacements := (u, where (valid_of u) ld (const_like ld (Dtype.F 0.))) :: !replacements)
+            (find k)) multi;
+      let groups = List.fold_left (fun acc k ->
+          match acc with
+          | (last :: _ as g) :: rest when Z.equal k (Z.succ last) -> (k :: g) :: rest
+          | _ -> [ k ] :: acc) [] single |> List.rev_map List.rev in
+      List.iter (fun grp ->
+          let rec chunks = function
+            | [] -> ()
+            | first :: _ as grp ->
+              let n = List.length grp in
+              let len = List.find (fun l -> l <= n) lengths in
+              let chunk = List.filteri (fun i _ -> i < len) grp in
+              let vs = List.map (fun k -> List.hd (valids k)) chunk in
+              let ld =
+                if List.for_all (fun v -> v == List.hd vs) vs then
+                  let offset = Uop.valid (at first) (List.hd vs) in
+                  load (if len > 1 then create Ops.Shrink ~src:[| buf; offset; const_int len |] else index buf [ offset ]) []
+                else begin
+                  let shrink = create Ops.Shrink ~src:[| buf; at first; const_int len |] in
+                  let l = load shrink [] in
+                  let bit i v = mul (cast Dtype.Uint32 v) (const ~dtype:Dtype.Uint32 (Dtype.I (Z.shift_left Z.one i))) in
+                  let mask = List.fold_left or_ (bit 0 (List.hd vs)) (List.mapi (fun i v -> bit (i + 1) v) (List.tl vs)) in
+                  load shrink [ broadcast (const ~dtype:l.dtype (Dtype.F 0.)) (Z.to_int (Weak.max_numel l)); mask ]
+                end in
+              List.iteri (fun i k -> List.iter (fun oo -> replacements := (oo, if len > 1 then index ld [ const_int i ] else ld) :: !replacements)
+                             (find k)) chunk;
+              chunks (List.filteri (fun i _ -> i >= len) grp) in
+          chunks grp) groups in
     List.iter (fun ((op, buf, base, valid), offsets) ->
+        match valid with
+        | None -> lane_gated_loads buf base offsets
+        | Some valid ->
         (* allowed lengths *)
         let bshape = shape_opt buf in
         let lengths, must_divide =
