@@ -45,6 +45,12 @@ val symbolic : unit Upat.matcher
 (** tinygrad's [parse_valid]: [X <= c] is [(X, true, c)], [X >= c] is [(X, false, c)]. *)
 val parse_valid : Uop.t -> (Uop.t * bool * Z.t) option
 
+(** Not in tinygrad: [hiding_computed_ranges rngs f u] is [f u] with each RANGE among [rngs] whose end depends on other
+    ranges (Codegen.gate_reduce_loops) standing in as the plain loop of its axis over its largest count, put back after:
+    a rewrite that knows a fact at one use must not rewrite such a loop's end (a second RANGE of the axis, a loop
+    rendered twice). [f u] when there is none. *)
+val hiding_computed_ranges : Uop.t list -> (Uop.t -> Uop.t) -> Uop.t -> Uop.t
+
 (** tinygrad's [uop_given_valid]: simplify a UOp knowing that [valid] holds (bounds become fake variables). Not in
     tinygrad: a RANGE whose end depends on other ranges (Codegen.gate_reduce_loops) keeps its end, which the valid
     does not rewrite (it stands in as the plain loop of its axis meanwhile); tinygrad's range ends depend on no

@@ -162,22 +162,14 @@ let fold_divmod_given (holds : Uop.t list) : (Uop.t * Uop.t) list =
          | _ -> [])
       | _ -> []) holds
 
-(* [u] with the pairs [subs] substituted, but not inside a RANGE: a loop whose bound holds the expression
-   (Codegen.gate_reduce_loops) stays the same loop *)
-let substitute_outside_ranges (u : Uop.t) (subs : (Uop.t * Uop.t) list) =
-  let memo = Hashtbl.create 64 in
-  let rec go (x : Uop.t) =
-    match List.assq_opt x subs with
-    | Some y -> y
-    | None when x.op == Ops.Range -> x
-    | None ->
-      match Hashtbl.find_opt memo x.id with
-      | Some y -> y
-      | None ->
-        let src = Array.map go x.src in
-        let y = if Array.for_all2 ( == ) src x.src then x else Uop.replace ~src x in
-        Hashtbl.replace memo x.id y; y in
-  go u
+(* the runs of consecutive offsets among [offsets] (sorted), and the loads at an offset *)
+let consecutive_runs (offsets : (Z.t * 'a) list) =
+  List.fold_left (fun acc k ->
+      match acc with
+      | (last :: _ as g) :: rest when Z.equal k (Z.succ last) -> (k :: g) :: rest
+      | _ -> [ k ] :: acc) [] (List.sort Z.compare (List.map fst offsets)) |> List.rev_map List.rev
+
+let at_offset (offsets : (Z.t * 'a list ref) list) g = !(snd (List.find (fun (k, _) -> Z.equal k g) offsets))
 
 (* a memory group key: (op, buf, root, valid); root is a UOp or one of tinygrad's "INVALID"/"CONST" strings *)
 type root_src = Root of Uop.t | Root_invalid | Root_const
@@ -233,7 +225,8 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
             let idx = if not gated then idx else
                 match fold_divmod_given (split_uop valid Ops.And) with
                 | [] -> idx
-                | folds -> simplify (substitute_outside_ranges idx folds) in
+                (* a loop whose bound holds the expression (Codegen.gate_reduce_loops) stays the same loop *)
+                | folds -> simplify (Symbolic.hiding_computed_ranges (toposort idx) (fun i -> P.substitute i folds) idx) in
             let valid = if gated then None else Some valid in
             let root, arg =
               if idx.op == Ops.Add && idx.src.(1).op == Ops.Const then (Root idx.src.(0), zi (const_val idx.src.(1)))
@@ -260,20 +253,16 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
     let lane_gated_loads buf base offsets =
       let lengths = Option.value ~default:[] (cpu_float_lengths ()) @ [ 1 ] in
       let valid_of (u : Uop.t) = get_valid u.src.(0).src.(1) in
-      let find g = !(snd (List.find (fun (k, _) -> Z.equal k g) !offsets)) in
-      let valids g = List.fold_left (fun acc v -> if List.memq v acc then acc else acc @ [ v ]) [] (List.map valid_of (find g)) in
+      let find = at_offset !offsets in
+      let valids g = Helpers.dedupq (List.map valid_of (find g)) in
       let at k = match base with Root b -> add b (const_int (Z.to_int k)) | Root_invalid | Root_const -> const_int (Z.to_int k) in
-      let keys = List.sort Z.compare (List.map fst !offsets) in
-      let multi, single = List.partition (fun k -> List.length (valids k) > 1) keys in
+      let multi = List.filter (fun k -> List.length (valids k) > 1) (List.map fst !offsets) in
       List.iter (fun k ->
           let vs = valids k in
           let ld = load (index buf [ Uop.valid (at k) (List.fold_left or_ (List.hd vs) (List.tl vs)) ]) [] in
           List.iter (fun (u : Uop.t) -> replacements := (u, where (valid_of u) ld (const_like ld (Dtype.F 0.))) :: !replacements)
             (find k)) multi;
-      let groups = List.fold_left (fun acc k ->
-          match acc with
-          | (last :: _ as g) :: rest when Z.equal k (Z.succ last) -> (k :: g) :: rest
-          | _ -> [ k ] :: acc) [] single |> List.rev_map List.rev in
+      let groups = consecutive_runs (List.filter (fun (k, _) -> not (List.exists (Z.equal k) multi)) !offsets) in
       List.iter (fun grp ->
           let rec chunks = function
             | [] -> ()
@@ -325,12 +314,8 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else ([], true) in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)
-        let keys = List.sort Z.compare (List.map fst !offsets) in
-        let groups = List.fold_left (fun acc k ->
-            match acc with
-            | (last :: _ as g) :: rest when Z.equal k (Z.succ last) -> (k :: g) :: rest
-            | _ -> [ k ] :: acc) [] keys |> List.rev_map List.rev in
-        let find g = !(snd (List.find (fun (k, _) -> Z.equal k g) !offsets)) in
+        let groups = consecutive_runs !offsets in
+        let find = at_offset !offsets in
         List.iter (fun full_grp ->
             let full_grp = ref full_grp in
             while !full_grp <> [] do

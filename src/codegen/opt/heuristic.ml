@@ -614,18 +614,16 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
        let rngs = Array.of_list (K.rngs k) in
        let ups = K.upcastable_dims k in
        let a = mul.src.(0) and b = mul.src.(1) in
-       (* an output axis that [x] depends on and [y] does not *)
-       let only x y = List.find_opt (fun ax -> full_shape_int k ax mod 8 = 0
-                                              && in_backward_slice rngs.(ax) x && not (in_backward_slice rngs.(ax) y)) ups in
+       (* an output axis other than [but], a multiple of [amt], that [x] depends on and [y] does not *)
+       let only ?(but = -1) amt x y = List.find_opt (fun ax -> ax <> but && full_shape_int k ax mod amt = 0
+                                                              && in_backward_slice rngs.(ax) x && not (in_backward_slice rngs.(ax) y)) ups in
        let out_idx, _ = out_in_indices k in
        (* the lanes (AVX-512): an output axis of up to 32, a multiple of 8, contiguous in the output, on which both
           factors depend (the image's x, through the window) *)
        let lane_axis = if List.hd lengths < 16 then None else List.find_opt (fun ax -> let sz = full_shape_int k ax in
            sz <= 32 && sz mod 8 = 0 && unit_stride rngs.(ax) out_idx && in_backward_slice rngs.(ax) a
            && in_backward_slice rngs.(ax) b) ups in
-       let only4 x y l = List.find_opt (fun ax -> ax <> l && full_shape_int k ax mod 4 = 0
-                                                  && in_backward_slice rngs.(ax) x && not (in_backward_slice rngs.(ax) y)) ups in
-       (match Option.map (fun l -> (l, only4 a b l, only4 b a l)) lane_axis with
+       (match Option.map (fun l -> (l, only ~but:l 4 a b, only ~but:l 4 b a)) lane_axis with
         | Some (l, Some m, Some n) ->
           let lr = rngs.(l) and mr = rngs.(m) and nr = rngs.(n) in
           try_on_copy k (fun k ->
@@ -636,7 +634,7 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
               if sz <= 16 then ignore (up lr sz)
               else match up lr 8 with Some (outer, _) -> ignore (up outer (sz / 8)) | None -> ())
         | _ ->
-       match only a b, only b a with
+       match only 8 a b, only 8 b a with
         | Some m, Some n ->
           try_on_copy k (fun k ->
               ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 8)));
