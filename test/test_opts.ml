@@ -323,6 +323,24 @@ let test_cpu_register_tile_small () =
   List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
       same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("small matmul", mm); ("linear", lin) ]
 
+(* a max over rows of log2 (a transcendental) with negative inputs: tinygrad's kernel folds each row from its first
+   element with max(a, b) = a < b ? b : a, which keeps a NaN in first place and drops a later one, so a row is NaN
+   exactly where its first element is negative (hand-derived; tinygrad 0.14 gives these NaNs). CPU_OPT=fast keeps
+   that order (a rolled loop from -inf, or one the vectorizer reorders, dropped them). *)
+let test_cpu_max_keeps_order () =
+  let rows = [| [| -0.36; -1.07; 0.89; -0.03; 2.86 |]; [| 0.74; -1.37; 0.18; 0.99; -0.63 |];
+                [| -1.3; -0.44; -2.55; 1.89; 2.39 |]; [| 1.7; 1.54; 1.72; -0.0; 1.5 |] |] in
+  let expected = Array.map (fun r ->
+      if r.(0) < 0. then Float.nan
+      else Array.fold_left (fun m v -> if v > 0. then Float.max m (Float.log2 v) else m) neg_infinity r) rows in
+  List.iter (fun mode ->
+      let got = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+          let x = Tensor.of_float_array [| 4; 5 |] (Array.concat (Array.to_list rows)) in
+          Tensor.to_float_array (Tensor.max ~axis:[ 1 ] (Tensor.log2 x))) in
+      Array.iteri (fun i e ->
+          check ((Float.is_nan e && Float.is_nan got.(i)) || Float.abs (e -. got.(i)) < 1e-5)
+            "row %d: expected %g, got %g" i e got.(i)) expected) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+
 (* CPU_OPT=fast on Adam's update of a 64x48 weight, p - lr * m / (sqrt v + eps) with m, v and p realized: an
    elementwise kernel that divides and takes a square root stays rolled (E_3072: clang vectorizes the loop at full
    width); CPU_OPT=tinygrad upcasts it (E_1024_3). Both give the NOOPT buffers. *)
@@ -575,6 +593,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
+                          ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);

@@ -586,8 +586,14 @@ let clang_extra_matcher : unit P.matcher =
    [clang loop vectorize(enable)]: the pragma lets clang's loop vectorizer reorder the accumulation, which it may not
    do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
    Loops without a reduction are vectorized by clang unmarked. NOOPT kernels and kernels with tinygrad's upcasts are
-   never marked
-   (forcing the vectorizer on those loops ran a beautiful_mnist convolution kernel about 2x slower). *)
+   never marked (forcing the vectorizer on those loops ran a beautiful_mnist convolution kernel about 2x slower),
+   nor kernels with a float MAX: reordered, a max drops or keeps a NaN by where it falls in the order (tinygrad's
+   loop keeps a NaN that becomes the accumulator), where a sum only rounds differently. *)
+(* a float accumulator updated by a max: a REG store of a max of floats (MAX, or its decomposition a < b ? b : a) *)
+let max_accumulation (u : Uop.t) =
+  u.op == Ops.Store && Uop.addrspace u.src.(0) = Some Dtype.Reg && Dtype.is_float u.src.(1).dtype
+  && (let v = u.src.(1) in v.op == Ops.Max || (v.op == Ops.Where && v.src.(0).op == Ops.Cmplt))
+
 let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
@@ -596,7 +602,8 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: lang.string_rewrite } in
   if List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
-     && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops then
+     && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
+     && not (List.exists max_accumulation uops) then
     let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
         let x = g c "x" in
         match x.arg with

@@ -654,6 +654,9 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
      tinygrad's upcasts. *)
 let cpu_rolled (k : K.t) =
   cpu_lengths k <> None
+  (* a max keeps tinygrad's order: which NaN it keeps depends on it (the unrolled chain starts from the first
+     element, a rolled loop from -inf, which drops a NaN) *)
+  && List.for_all (fun (r : Uop.t) -> match r.arg with Reduce_arg (Ops.Max, _) -> false | _ -> true) (K.reduceops k)
   && (let nodes = toposort k.ast in
       List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op)) nodes
       || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
