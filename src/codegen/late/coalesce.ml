@@ -249,7 +249,7 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
        as vectors of the CPU's lengths: under their common gate where the lanes share one, else under a mask of
        lanes (bit i the gate of lane i; the renderer loads no lane outside the mask, renderer/cstyle.ml). An offset
        loaded under several gates (a weight broadcast to lanes of different windows) is loaded once, where any of
-       them holds, and each lane keeps its value where its own gate holds, else 0. *)
+       them holds, and each lane keeps its value where its own gate holds, else 0 (a bitwise and). *)
     let lane_gated_loads buf base offsets =
       let lengths = Option.value ~default:[] (cpu_float_lengths ()) @ [ 1 ] in
       let valid_of (u : Uop.t) = get_valid u.src.(0).src.(1) in
@@ -260,7 +260,12 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
       List.iter (fun k ->
           let vs = valids k in
           let ld = load (index buf [ Uop.valid (at k) (List.fold_left or_ (List.hd vs) (List.tl vs)) ]) [] in
-          List.iter (fun (u : Uop.t) -> replacements := (u, where (valid_of u) ld (const_like ld (Dtype.F 0.))) :: !replacements)
+          (* each lane's value is [valid ? ld : 0.0f] as the bits of ld and'ed with -(int)valid, which is that select
+             exactly (NaN and infinities included): clang computes the masks once, outside the loop, and vectorizes
+             the and'ed lanes, where it rebuilt the selected lanes of each broadcast with shuffles on every iteration
+             (beautiful_mnist's conv2 input gradient: 160 ms, was 195) *)
+          let lane_value v = bitcast Dtype.Float32 (and_ (bitcast Dtype.Int32 ld) (neg (cast Dtype.Int32 v))) in
+          List.iter (fun (u : Uop.t) -> replacements := (u, lane_value (valid_of u)) :: !replacements)
             (find k)) multi;
       let groups = consecutive_runs (List.filter (fun (k, _) -> not (List.exists (Z.equal k) multi)) !offsets) in
       List.iter (fun grp ->
