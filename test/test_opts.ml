@@ -477,6 +477,26 @@ let test_cpu_lane_gated_loads () =
           [ 16; 8 ]
       | l -> fail "h=%d: %d kernels with a nested reduce, expected 1" h (List.length l)) [ 16; 24 ]
 
+(* the lane tile with weights that are not finite: the input gradient of conv2d x w (x (2, 8, 16, 16), w (8, 8, 5, 5)
+   holding an infinity and a NaN, loss sum (y * c) for a fixed c) under CPU_OPT=fast (masked loads of c's lanes, the
+   weight selected per lane, loops gated by any lane) equals, NaN for NaN and infinity for infinity, the NOOPT
+   kernel's under CPU_OPT=tinygrad *)
+let test_cpu_lane_gated_nonfinite () =
+  let w0 = Array.init (8 * 8 * 25) (fun i -> float_of_int ((i * 7) mod 11) /. 11. -. 0.5) in
+  w0.(0) <- Float.infinity;
+  w0.(8 * 25 + 13) <- Float.nan;
+  let grad mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no); Bind (cpu_vec, 16) ] (fun () ->
+      let x = Tensor.realize (Tensor.of_float_array [| 2; 8; 16; 16 |] (Array.init (2 * 8 * 256) (fun i -> float_of_int (i mod 13) /. 13.))) in
+      let w = Tensor.realize (Tensor.of_float_array [| 8; 8; 5; 5 |] w0) in
+      let c = Tensor.realize (Tensor.of_float_array [| 2; 8; 12; 12 |] (Array.init (2 * 8 * 144) (fun i -> float_of_int (i mod 5) -. 2.))) in
+      match Tensor.gradient (Tensor.sum (Tensor.mul (Tensor.conv2d x w) c)) [ x ] with
+      | [ g ] -> Tensor.to_float_array g
+      | _ -> fail "one gradient expected") in
+  let reference = grad Helpers.Cpu_tinygrad 1 and fast = grad Helpers.Cpu_fast 0 in
+  let nonfinite = Array.fold_left (fun n v -> if Float.is_finite v then n else n + 1) 0 reference in
+  check (nonfinite > 0 && nonfinite < Array.length reference) "the reference has %d non-finite values of %d" nonfinite (Array.length reference);
+  Array.iteri (fun i r -> check (close r fast.(i)) "gradient[%d]: NOOPT %g, CPU_OPT=fast %g" i r fast.(i)) reference
+
 (* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
 let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
     let s = Postrange.create ast (Cstyle.clang_renderer ()) in
@@ -590,6 +610,7 @@ let test_cpu_block_heuristic () =
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
+                          ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
