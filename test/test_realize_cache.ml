@@ -131,6 +131,14 @@ let tests : case list = [
       List.iter sum_first [ 3; 5; 1; 6 ];
       (* a value bound anew (a new binding) is served as the structure realized with it *)
       served ~what:"3, 5 and 6 bound anew" ~min:3 (fun () -> List.iter sum_first [ 3; 5; 6 ]));
+  ("under_beam", fun () ->
+      (* BEAM=1: the first realize of a structure searches its kernel (or times it and keeps the hand-coded one), a
+         second is served with that kernel *)
+      let a = T.realize (t1 [| 1.; 2.; 3. |]) and b = T.realize (t1 [| 0.5; 0.25; 2. |]) in
+      Helpers.context [ Helpers.Bind (Helpers.beam, 1); Helpers.Bind (Helpers.ignore_beam_cache, 1) ] (fun () ->
+          floats ~what:"a*b+a" [| 1.5; 2.5; 9. |] (T.to_float_array (T.realize (T.add (T.mul a b) a)));
+          served ~what:"b*a+b" ~min:1 (fun () ->
+              floats ~what:"b*a+b" [| 1.; 0.75; 8. |] (T.to_float_array (T.realize (T.add (T.mul b a) b))))));
   ("knobs_are_part_of_the_key", fun () ->
       (* the same graph under NOOPT and CPU_OPT=tinygrad: each setting compiles its own programs *)
       let a = T.realize (t1 [| 1.; 2.; 3.; 4. |]) and b = T.realize (t1 [| 4.; 3.; 2.; 1. |]) in

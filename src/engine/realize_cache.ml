@@ -170,10 +170,10 @@ let table () =
     cache := (Helpers.knobs (), t) :: List.filteri (fun i _ -> i < max_settings - 1) !cache;
     t
 
-(* the realizes the cache serves: not under the JIT's capture, BEAM, DEBUG output or SCACHE=0 *)
+(* the realizes the cache serves: not under the JIT's capture, DEBUG output or SCACHE=0. Under BEAM a hit runs the
+   kernels its first realize searched (BEAM is a knob of the key) *)
 let usable () =
-  (!Realize.capturing = [] || Helpers.capturing.value = 0)
-  && Helpers.beam.value = 0 && Helpers.debug.value = 0 && Helpers.scache.value <> 0
+  (!Realize.capturing = [] || Helpers.capturing.value = 0) && Helpers.debug.value = 0 && Helpers.scache.value <> 0
 
 type table = filed Ktbl.t
 

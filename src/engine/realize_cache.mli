@@ -3,7 +3,7 @@
     memory planning and lowering. Keyed by the big SINK's structure, its buffers described by dtype, device and size
     only, its bound Variables by Variable and value (however the binding was made), and by the knobs; it holds no
     buffer. Used by [Tensor.realize] outside the JIT's capture, with
-    BEAM=0, DEBUG=0 and SCACHE on. *)
+    DEBUG=0 and SCACHE on. *)
 
 (** A cached realize. *)
 type entry
