@@ -19,7 +19,7 @@ let kernels ~file =
 
 let check_keys file () =
   let ks = kernels ~file in
-  if ks = [] then print_endline ("golden: corpus absent, skipping " ^ file)
+  if ks = [] then Test_util.skip "golden: corpus absent (%s)" file
   else begin
     let bad = List.filter_map (fun (prog, i, ast, _, key, _) ->
         match Pyrender.parse_ast ast with
@@ -149,8 +149,8 @@ let first_diff a b =
 let test_noopt_sources () =
   let ks = kernels ~file:"cpu_noopt.json" in
   match Golden.to_program with
-  | None -> print_endline "golden noopt: skipped (Golden.to_program is None: codegen not in the build)"
-  | Some _ when ks = [] -> print_endline "golden noopt: corpus absent, skipped"
+  | None -> Test_util.skip "golden noopt: Golden.to_program is None (codegen not in the build)"
+  | Some _ when ks = [] -> Test_util.skip "golden noopt: corpus absent"
   | Some to_program ->
     let verbose = Sys.getenv_opt "GOLDEN_VERBOSE" <> None in
     let results = List.map (fun (prog, i, ast, src, _, _) ->
@@ -170,7 +170,7 @@ let test_noopt_sources () =
    pyrender printed *)
 let check_pyrender file () =
   let ks = kernels ~file in
-  if ks = [] then print_endline ("golden: corpus absent, skipping " ^ file)
+  if ks = [] then Test_util.skip "golden: corpus absent (%s)" file
   else begin
     let bad = List.filter_map (fun (prog, i, ast, _, _, _) ->
         match Render.pyrender (Pyrender.parse_ast ast) with
@@ -227,7 +227,7 @@ let print_uops_expected = {|   0 Ops.CONST           :            dtypes.weakint
 
 let test_print_uops () =
   match List.find_opt (fun (prog, i, _, _, _, _) -> prog = "red_sum_axis1" && i = 0) (kernels ~file:"cpu_noopt.json") with
-  | None -> print_endline "golden print_uops: corpus absent, skipped"
+  | None -> Test_util.skip "golden print_uops: corpus absent"
   | Some (_, _, ast, _, _, _) ->
     (* do_to_program, not the cached to_program: the kernel name is colored unless NO_COLOR was set when it was made *)
     let prg = Helpers.context [ Helpers.Bind (Helpers.noopt, 1); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->

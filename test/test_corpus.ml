@@ -269,7 +269,7 @@ let selected id = match Sys.getenv_opt "CORPUS_ONLY" with
 
 let test_corpus () =
   if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then
-    print_endline "corpus: absent, skipped"
+    Test_util.skip "corpus: absent"
   else begin
     let verbose = Sys.getenv_opt "CORPUS_VERBOSE" <> None in
     let ids = List.filter selected (first_milestone ()) in
@@ -334,7 +334,7 @@ let rand_programs : (string * Corpus_programs.program) list = [
 let rand_known_failures : (string * string) list = []
 
 let test_rand_programs () =
-  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then print_endline "corpus rand: absent, skipped"
+  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then Test_util.skip "corpus rand: absent"
   else begin
     let results = List.map (fun (id, prog) -> run_program id prog) rand_programs in
     let ok = List.filter (fun r -> r.errors = []) results in
@@ -367,7 +367,7 @@ let default_programs () =
 
 let test_default_mode () =
   if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then
-    print_endline "corpus default: absent, skipped"
+    Test_util.skip "corpus default: absent"
   else begin
     let verbose = Sys.getenv_opt "CORPUS_VERBOSE" <> None in
     let progs = List.filter (fun (id, _) -> selected id) (default_programs ()) in
@@ -456,7 +456,7 @@ let train_programs : (string * Corpus_programs.program) list =
 let train_known_failures : (string * string) list = []
 
 let test_train_programs () =
-  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then print_endline "corpus train: absent, skipped"
+  if not (Sys.file_exists (Filename.concat (Golden.corpus_dir ()) "manifest.json")) then Test_util.skip "corpus train: absent"
   else begin
     let progs = List.filter (fun (id, _) -> selected id) train_programs in
     let results = List.concat_map (fun (id, prog) ->

@@ -87,7 +87,7 @@ let tests : case list = [
       rm_dir d);
   ("fashion-mnist (Debian dataset-fashion-mnist) vs numpy", fun () ->
       if not (fashion_present ()) then
-        print_endline "  skipped: /usr/share/datasets/fashion-mnist not installed (apt-get install dataset-fashion-mnist)"
+        Test_util.skip "/usr/share/datasets/fashion-mnist not installed (apt-get install dataset-fashion-mnist)"
       else begin
         let xt, yt, xs, ys = Datasets.mnist () in
         check (Tensor.shape xt = [| 60000; 1; 28; 28 |]) "x_train shape";

@@ -87,7 +87,7 @@ let check_target ast (k : Golden.json) (t, m) : (unit, string * string option) r
 
 let test_diff_render () =
   let all = load () in
-  if all = [] then print_endline "diff render: test/diff_render_oracle_0.json absent, skipping"
+  if all = [] then Test_util.skip "diff render: test/diff_render_oracle_0.json absent"
   else begin
     let verbose = Sys.getenv_opt "DIFF_RENDER_VERBOSE" = Some "1" in
     let only = Option.map int_of_string (Sys.getenv_opt "DIFF_RENDER_ONLY") in

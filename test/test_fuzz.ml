@@ -18,9 +18,9 @@ let tests =
   [ ("short_seeded_run_agrees_with_tinygrad", fun () ->
         let py = python () in
         if not (Sys.file_exists runner && Sys.file_exists "test/fuzz/fuzz.py") then
-          print_endline "fuzz: skipped (run from the repository root after `make build`)"
+          Test_util.skip "fuzz: run from the repository root after `make build`"
         else if not (has_tinygrad py) then
-          Printf.printf "fuzz: skipped (tinygrad 0.14.0 is not importable with %s; set PYTHON)\n%!" py
+          Test_util.skip "fuzz: tinygrad 0.14.0 is not importable with %s; set PYTHON" py
         else begin
           let log = Filename.temp_file "fuzz" ".log" in
           let rc = Sys.command (Printf.sprintf "%s test/fuzz/fuzz.py --runner %s --n 100 --seed 0 > %s 2>&1" (Filename.quote py) runner log) in

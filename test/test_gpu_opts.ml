@@ -77,7 +77,7 @@ let check_kernel file (k : Golden.json) (cpu : Golden.json) : (unit, string) res
 
 let test_file file () =
   let ks = kernels file in
-  if ks = [] then print_endline ("gpu opts: corpus absent, skipping " ^ file)
+  if ks = [] then Test_util.skip "gpu opts: corpus absent (%s)" file
   else begin
     let verbose = Sys.getenv_opt "GPU_VERBOSE" <> None in
     let only = Sys.getenv_opt "GPU_ONLY" in

@@ -85,7 +85,7 @@ let kernels file =
 
 let test_sources file () =
   let ks = kernels file in
-  if ks = [] then print_endline ("gpu render: corpus absent, skipping " ^ file)
+  if ks = [] then Test_util.skip "gpu render: corpus absent (%s)" file
   else begin
     let bad = List.filter_map (fun k ->
         match k.got with
@@ -236,9 +236,9 @@ let test_compile ~cuda () =
   let tool = if cuda then find_tool "nvcc" else find_tool "clang++" in
   let shim = if cuda then Some "" else find_shim () in
   match tool, shim with
-  | None, _ -> Printf.printf "gpu render: %s not found, SKIPPING the %s compile check\n%!" (if cuda then "nvcc" else "clang++")
+  | None, _ -> Test_util.skip "gpu render: %s not found, the %s compile check" (if cuda then "nvcc" else "clang++")
                  (if cuda then "CUDA" else "Metal")
-  | _, None -> print_endline "gpu render: test/metal_shim/metal_stdlib not found, SKIPPING the Metal compile check"
+  | _, None -> Test_util.skip "gpu render: test/metal_shim/metal_stdlib not found, the Metal compile check"
   | Some tool, Some shim ->
     let fs = List.filter (fun f -> is_cuda f = cuda) files in
     let failed = ref [] in
@@ -267,7 +267,7 @@ let test_compile ~cuda () =
 let test_harness ~cuda () =
   let tool = if cuda then find_tool "nvcc" else find_tool "clang++" in
   match tool, (if cuda then Some "" else find_shim ()) with
-  | None, _ | _, None -> print_endline "gpu render: compiler absent, SKIPPING the harness check"
+  | None, _ | _, None -> Test_util.skip "gpu render: compiler absent, the harness check"
   | Some tool, Some shim ->
     let good, bad =
       if cuda then
@@ -318,7 +318,7 @@ let test_wmma_sources () =
 let test_wmma_compile ~cuda () =
   let tool = if cuda then find_tool "nvcc" else find_tool "clang++" in
   match tool, (if cuda then Some "" else find_shim ()) with
-  | None, _ | _, None -> Printf.printf "gpu render: %s not found, SKIPPING the WMMA compile check\n%!" (if cuda then "nvcc" else "clang++/shim")
+  | None, _ | _, None -> Test_util.skip "gpu render: %s not found, the WMMA compile check" (if cuda then "nvcc" else "clang++/shim")
   | Some tool, Some shim ->
     let cases = List.filter (fun (c, _, _, _, _, _, _) -> c = cuda) Wmma_render_oracle.cases in
     let srcs = List.mapi (fun i ((_, _, din, dout, (ea, eb, ec), _, _) as case) ->

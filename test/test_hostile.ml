@@ -310,7 +310,7 @@ let compiler_cases : case list = [
       Printf.printf "  kernel cache: %d damaged variants rebuilt\n%!" (List.length variants));
   ("compiler: a failure is retried without -march=native, DEBUG says so", fun () ->
       let c = Compiler_cpu.create () in
-      if Compiler_cpu.safe_args c = c.args then print_endline "  skipped: no native-arch flag to drop"
+      if Compiler_cpu.safe_args c = c.args then Test_util.skip "no native-arch flag to drop"
       else begin
         (* fails only where the native flags define __AVX__ (x86 with AVX: the retry targets baseline x86-64) *)
         let src = nonce () ^ "#ifdef __AVX__\n#error native only\n#endif\n" ^ inc_src in
@@ -349,7 +349,7 @@ let compiler_cases : case list = [
 let beam_cases : case list = [
   ("BEAM cache: damaged entries are ignored and searched again", fun () ->
       match List.find_opt (fun (p, j, _) -> p = "red_sum_axis1" && j = 0) (Test_opts.kernels ()) with
-      | None -> print_endline "  skipped: corpus absent"
+      | None -> Test_util.skip "corpus absent"
       | Some (_, _, k) ->
         let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
         let sched () = let s = Postrange.create ast (Cstyle.clang_renderer ()) in Postrange.convert_loop_to_global s; s in

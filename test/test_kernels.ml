@@ -251,7 +251,7 @@ let run_case ~to_program c =
 
 let test_all () =
   match Golden.to_program with
-  | None -> print_endline "kernels: skipped (Golden.to_program is None: codegen not in the build)"
+  | None -> Test_util.skip "kernels: Golden.to_program is None (codegen not in the build)"
   | Some to_program ->
   let results = List.map (fun c ->
       (c.name, match run_case ~to_program c with () -> Ok () | exception Failed m -> Error m | exception e -> Error (Printexc.to_string e)))

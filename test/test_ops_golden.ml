@@ -74,5 +74,5 @@ let summary () =
 
 let tests : Test_util.case list =
   match selected () with
-  | [] -> [ ("skipped", fun () -> print_endline "ops golden: suite not found (GOLDEN_OPS), skipped") ]
+  | [] -> [ ("suite_found", fun () -> Test_util.skip "ops golden: suite not found (GOLDEN_OPS)") ]
   | cs -> List.map (fun c -> (c.H.case_id, run_one c)) cs @ [ ("summary", summary) ]

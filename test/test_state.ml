@@ -222,7 +222,7 @@ let tests : case list = zero_copy_tests @ [
       Sys.remove fn);
   ("interop: ours loads in python safetensors", fun () ->
       match Lazy.force python with
-      | None -> print_endline "  skipped: no python with safetensors and numpy (set SAFETENSORS_PYTHON)"
+      | None -> Test_util.skip "no python with safetensors and numpy (set SAFETENSORS_PYTHON)"
       | Some py ->
         let fn = tmp "to_py.safetensors" in
         State.safe_save ~metadata:[ ("format", "np") ]
@@ -249,7 +249,7 @@ print('OK')
         Sys.remove fn);
   ("interop: python safetensors file loads here", fun () ->
       match Lazy.force python with
-      | None -> print_endline "  skipped: no python with safetensors and numpy (set SAFETENSORS_PYTHON)"
+      | None -> Test_util.skip "no python with safetensors and numpy (set SAFETENSORS_PYTHON)"
       | Some py ->
         let fn = tmp "from_py.safetensors" in
         ignore (run_python py (Printf.sprintf {|

@@ -194,15 +194,15 @@ let tests : case list =
     ("MLP resident memory flat (JIT)", test_memory_flat ~jit:true);
     ("MLP resident memory flat (no JIT; TRAINING_LONG=1)", fun () ->
         if long () then test_memory_flat ~jit:false ()
-        else print_endline "training: the no-JIT memory loop runs with TRAINING_LONG=1 (make test-long): skipped");
+        else Test_util.skip "training: the no-JIT memory loop runs with TRAINING_LONG=1 (make test-long)");
     ("beautiful_mnist 200 steps, resident memory flat (TRAINING_LONG=1)", fun () ->
         if long () then test_mnist_soak ()
-        else print_endline "training: the beautiful_mnist soak runs with TRAINING_LONG=1 (make test-long): skipped") ]
+        else Test_util.skip "training: the beautiful_mnist soak runs with TRAINING_LONG=1 (make test-long)") ]
 
 (* examples/train_mlp.ml uses only `open Tinygrad` (the curated entry point): it must learn its synthetic task *)
 let example_mlp_trains () =
   let exe = "_build/default/examples/train_mlp.exe" in
-  if not (Sys.file_exists exe) then print_endline "training: examples/train_mlp.exe not built (run from the repository root after make build): skipped"
+  if not (Sys.file_exists exe) then Test_util.skip "training: examples/train_mlp.exe not built (run from the repository root after make build)"
   else begin
     let out = Filename.temp_file "train_mlp" ".out" in
     let rc = Sys.command (Printf.sprintf "%s > %s 2>&1" exe out) in

@@ -1,7 +1,14 @@
-(* A tiny test runner: named cases, failures reported with their message, and the closing line
-   "N passed, N failed" that CI reads. *)
+(* A tiny test runner: named cases, failures reported with their message, skips with their reason, and the closing
+   line "N passed, N failed, N skipped" that CI reads. *)
 
 exception Failed of string
+
+(* the reasons the running case skipped a check for (empty: it skipped nothing) *)
+let skips : string list ref = ref []
+
+(* [skip reason]: the running case could not run a check (an absent corpus, compiler or package); it is reported as
+   skipped, with [reason], and not as passed *)
+let skip fmt = Printf.ksprintf (fun s -> skips := s :: !skips) fmt
 
 type case = string * (unit -> unit)
 
@@ -31,9 +38,9 @@ let realized_buffer t =
 
 let run_suites (suites : (string * case list) list) =
   let filter = Sys.getenv_opt "TEST_FILTER" in
-  let passed = ref 0 and failed = ref 0 and failures = ref [] in
+  let passed = ref 0 and failed = ref 0 and skipped = ref 0 and failures = ref [] in
   List.iter (fun (suite, cases) ->
-      let p0 = !passed and f0 = !failed in
+      let p0 = !passed and f0 = !failed and s0 = !skipped in
       List.iter (fun (name, f) ->
           let full = suite ^ "." ^ name in
           let selected = match filter with
@@ -41,15 +48,21 @@ let run_suites (suites : (string * case list) list) =
             | Some pat ->
               let lp = String.length pat and lf = String.length full in
               let rec has i = i + lp <= lf && (String.sub full i lp = pat || has (i + 1)) in has 0 in
-          if selected then
+          if selected then begin
+            skips := [];
             match f () with
+            | () when !skips <> [] ->
+              incr skipped;
+              List.iter (fun r -> Printf.printf "SKIP %s: %s\n%!" full r) (List.rev !skips)
             | () -> incr passed
             | exception e ->
               incr failed;
               let msg = match e with Failed s -> s | e -> Printexc.to_string e in
               failures := (full, msg) :: !failures;
-              Printf.printf "FAIL %s: %s\n%!" full msg) cases;
-      if !passed + !failed > p0 + f0 then
-        Printf.printf "suite %-20s %4d passed, %d failed\n%!" suite (!passed - p0) (!failed - f0)) suites;
-  Printf.printf "\n%d passed, %d failed\n" !passed !failed;
+              Printf.printf "FAIL %s: %s\n%!" full msg
+          end) cases;
+      if !passed + !failed + !skipped > p0 + f0 + s0 then
+        Printf.printf "suite %-20s %4d passed, %d failed, %d skipped\n%!" suite (!passed - p0) (!failed - f0)
+          (!skipped - s0)) suites;
+  Printf.printf "\n%d passed, %d failed, %d skipped\n" !passed !failed !skipped;
   if !failed > 0 then exit 1

@@ -4,7 +4,7 @@
 # the NVRTC the plugin was linked against (nvrtc-soname.txt: libnvrtc.so.12 or .13, with its libnvrtc-builtins):
 # from the CUDA toolkit (/usr/local/cuda/lib64), or pip's wheel nvidia-cuda-nvrtc unpacked beside the bundle
 # (nvidia/cu13/lib, nvidia/cuda_nvrtc/lib) or named by NVRTC_PATH (a folder holding that library).
-# Ends with "N passed, N failed" (test cases, plus the bench as one case).
+# Ends with "N passed, N failed, N skipped" (test cases, plus the bench as one case).
 B=$(cd "$(dirname "$0")" && pwd)
 NVRTC=$(cat "$B/nvrtc-soname.txt" 2>/dev/null); NVRTC=${NVRTC:-libnvrtc.so.13}
 found=""
@@ -28,7 +28,7 @@ mkdir -p "$B/shared" "$B/run"
 [ -d "$B/shared/golden" ] || tar xzf "$B/golden.tar.gz" -C "$B/shared" || { echo "run.sh: cannot unpack golden.tar.gz"; echo "0 passed, 1 failed"; exit 1; }
 export GOLDEN_OPS="$B/shared/golden/ops"
 cd "$B/run"
-pass=0; fail=0; log="$B/run/log.txt"; : > "$log"
+pass=0; fail=0; skip=0; log="$B/run/log.txt"; : > "$log"
 for s in gpu_runtime. ops_golden. corpus.; do
   echo "== DEV=CUDA TEST_FILTER=$s"
   out=$(DEV=CUDA TEST_FILTER=$s "$B/test_main.exe" 2>&1); rc=$?
@@ -38,6 +38,7 @@ for s in gpu_runtime. ops_golden. corpus.; do
   last=$(printf '%s\n' "$out" | grep -E "^[0-9]+ passed, [0-9]+ failed" | tail -1)
   if [ -n "$last" ]; then
     pass=$((pass + $(echo "$last" | cut -d' ' -f1))); fail=$((fail + $(echo "$last" | cut -d' ' -f3)))
+    skip=$((skip + $(echo "$last" | cut -d' ' -f5 | grep -E '^[0-9]+$' || echo 0)))
   else
     echo "$s did not run (exit $rc): $(printf '%s\n' "$out" | tail -2)"; fail=$((fail + 1))
   fi
@@ -47,5 +48,5 @@ if DEV=CUDA "$B/bench_ops.exe" > "$B/run/bench.txt" 2>&1; then cat "$B/run/bench
 else tail -5 "$B/run/bench.txt"; fail=$((fail + 1)); fi
 echo "golden files left out of the bundle (over 1 MiB): $(wc -l < "$B/golden-left-out.txt") (golden-left-out.txt)"
 echo "log: $log"
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]
