@@ -7,6 +7,12 @@ let prod l = List.fold_left ( * ) 1 l
 (* Python's l[:n] and l[n:] *)
 let rec take n l = if n <= 0 then [] else match l with [] -> [] | x :: r -> x :: take (n - 1) r
 let rec drop n l = if n <= 0 then l else match l with [] -> [] | _ :: r -> drop (n - 1) r
+let rec last = function [ x ] -> x | _ :: r -> last r | [] -> invalid_arg "last: empty list"
+
+(* itertools.product over [0, n) for each n of [dims] *)
+let product (dims : int list) : int list list =
+  List.fold_right (fun n acc -> List.concat_map (fun i -> List.map (fun rest -> i :: rest) acc) (List.init n (fun i -> i)))
+    dims [ [] ]
 
 (* tinygrad: dedup, keeps the first occurrence *)
 let dedup l =

@@ -12,6 +12,12 @@ val take : int -> 'a list -> 'a list
 (** All but the first [n] elements: Python's [l[n:]]. *)
 val drop : int -> 'a list -> 'a list
 
+(** The last element: Python's [l[-1]]. Raises [Invalid_argument] on an empty list. *)
+val last : 'a list -> 'a
+
+(** Python's [itertools.product] over [range(n)] for each [n] of [dims]: every index tuple, the last position fastest. *)
+val product : int list -> int list list
+
 (** Removes duplicates, keeping the first occurrence and the order. *)
 val dedup : 'a list -> 'a list
 

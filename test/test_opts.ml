@@ -65,7 +65,7 @@ let check_kernel (k : Golden.json) : (unit, string) result =
 
 let test_default_sources () =
   let ks = kernels () in
-  if ks = [] then print_endline "golden default: corpus absent, skipped"
+  if ks = [] then Test_util.skip "golden default: corpus absent"
   else begin
     let verbose = Sys.getenv_opt "GOLDEN_VERBOSE" <> None in
     let only = Sys.getenv_opt "GOLDEN_ONLY" in
@@ -128,7 +128,7 @@ let close a b = (Float.is_nan a && Float.is_nan b) || a = b || Float.abs (a -. b
 
 let test_default_equals_noopt () =
   let ks = kernels () in
-  if ks = [] then print_endline "opts results: corpus absent, skipped"
+  if ks = [] then Test_util.skip "opts results: corpus absent"
   else begin
     let bad = List.filter_map (fun (prog, i, k) ->
         let id = Printf.sprintf "%s[%d]" prog i in
@@ -161,7 +161,7 @@ let same_buffers ~what a b =
 (* the AST of kernel [i] of corpus program [prog] and a CPU renderer, or a note that the corpus is absent *)
 let with_corpus_kernel ~what prog i f =
   match List.find_opt (fun (p, j, _) -> p = prog && j = i) (kernels ()) with
-  | None -> Printf.printf "opts %s: corpus absent, skipped\n" what
+  | None -> Test_util.skip "opts %s: corpus absent" what
   | Some (_, _, k) -> f (Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k))) (Cstyle.clang_renderer ())
 
 let test_beam () =
@@ -175,7 +175,7 @@ let test_beam () =
     let r2 = Search.beam_search (sched ()) 2 in
     check_int ~what:"searches run by the second BEAM (disk cache)" (n0 + 1) !Search.searches;
     check (List.map our_opt r2.applied_opts = found) "cached opts differ";
-    let opt_ast = Postrange.apply_opts ast ren ~beam:2 in
+    let opt_ast = Postrange.apply_opts ast ren ~beam:2 ~hand_coded:Codegen.hand_coded_optimizations in
     check_int ~what:"searches run by apply_opts ~beam:2 (disk cache)" (n0 + 1) !Search.searches;
     (match opt_ast.Uop.arg with
      | Uop.Kernel_info ki -> check (List.map our_opt ki.applied_opts = found) "apply_opts: opts differ"
@@ -405,7 +405,7 @@ let test_cpu_nested_reduce_tile () =
         Postrange.convert_loop_to_global s;
         List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
             | (Opt.UPCAST | Opt.UNROLL), Opt.Int n -> Some (o.op, n) | _ -> None)
-          (Heuristic.hand_coded_optimizations s).applied_opts) in
+          (Codegen.hand_coded_optimizations s).applied_opts) in
     check (opts Helpers.Cpu_fast = Opt.[ (UPCAST, 8); (UPCAST, 8) ]) "CPU_OPT=fast: opts are not two upcasts by 8";
     check (opts Helpers.Cpu_tinygrad <> opts Helpers.Cpu_fast) "CPU_OPT=tinygrad: the fast tile";
     let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
@@ -503,7 +503,7 @@ let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bi
     Postrange.convert_loop_to_global s;
     List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
         | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
-      (Heuristic.hand_coded_optimizations s).applied_opts)
+      (Codegen.hand_coded_optimizations s).applied_opts)
 
 (* the weight gradient's kernels of conv2d x w, as loss = sum (y * y) *)
 let weight_grad_kernels x w =
@@ -567,7 +567,8 @@ let test_cpu_block () =
     let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
     let apply mode opts =
       Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-      let s = Postrange.create ast ren in
+      (* the scheduler takes the loop opts of the mode's passes, as Codegen's apply_opts gives them *)
+      let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
       Postrange.convert_loop_to_global s;
       List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
       s in
@@ -602,7 +603,7 @@ let test_cpu_block_heuristic () =
         Postrange.convert_loop_to_global s;
         List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
             | (Opt.UPCAST | Opt.BLOCK), Opt.Int n -> Some (o.op, n) | _ -> None)
-          (Heuristic.hand_coded_optimizations s).applied_opts)
+          (Codegen.hand_coded_optimizations s).applied_opts)
     | l -> fail "%d reduce kernels, expected 1" (List.length l) in
   check (opts 2048 = Opt.[ (UPCAST, 16); (UPCAST, 8); (UPCAST, 2); (BLOCK, 4) ]) "2048: not the blocked 8x32 tile";
   check (opts 1024 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "1024: not the 8x16 tile"

@@ -55,7 +55,7 @@ let test_cpu_beam () =
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
     let ren = Cstyle.clang_renderer () in
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
-    let hc = Postrange.hand_coded (sched ()) in
+    let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations (sched ()) in
     let n_tg = List.length tinygrad_actions in
     (* the search's upcast limit on the CPU: 4x BEAM_UPCAST_MAX *)
     check (List.exists (fun (i, _) -> i > n_tg) (Search.get_kernel_actions ~max_up:(4 * Helpers.beam_upcast_max.value) hc))
@@ -79,7 +79,7 @@ let test_shrink_loops () =
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] @@ fun () ->
     let s = Postrange.create ast (Cstyle.clang_renderer ()) in
     Postrange.convert_loop_to_global s;
-    let hc = Postrange.hand_coded s in
+    let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations s in
     let size k types = List.fold_left ( * ) 1 (List.map (fun a -> Postrange.sint_int (List.nth (Postrange.full_shape k) a))
                                                  (Postrange.axes_of k types)) in
     let cut, ratio = Search.shrink_loops hc 8. in
@@ -103,7 +103,7 @@ let test_cpu_beam_uops_max () =
     @@ fun () ->
     let ren = Cstyle.clang_renderer () in
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
-    let hc = Postrange.hand_coded (sched ()) in
+    let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations (sched ()) in
     check (hc.applied_opts <> []) "the hand-coded kernel has no opts";
     let r = Search.beam_search ~disable_cache:true ~min_time:0. (sched ()) 2 in
     check (List.map action_str r.applied_opts = List.map action_str hc.applied_opts)
@@ -118,7 +118,9 @@ let test_cached_block () =
   match Test_opts.reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-    let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+    let ren = Cstyle.clang_renderer () in
+    (* the scheduler takes the loop opts of the mode's passes, as Codegen's apply_opts gives them *)
+    let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
     Postrange.convert_loop_to_global s;
     let path = Search.cache_path s 2 (Helpers.beam_estimate.value <> 0) in
     Helpers.mkdir_p (Filename.dirname path);

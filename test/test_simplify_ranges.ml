@@ -226,7 +226,7 @@ let optimize_to_named ast =
   let beam = match ast.Uop.arg with Uop.Kernel_info ki -> ki.beam | _ -> 0 in
   let saved = Helpers.noopt.value in
   Helpers.noopt.value <- 1;
-  Fun.protect ~finally:(fun () -> Helpers.noopt.value <- saved) (fun () -> Postrange.apply_opts sink cpu_renderer ~beam)
+  Fun.protect ~finally:(fun () -> Helpers.noopt.value <- saved) (fun () -> Postrange.apply_opts sink cpu_renderer ~beam ~hand_coded:Codegen.hand_coded_optimizations)
 
 let kname (u : Uop.t) = match u.arg with Uop.Kernel_info ki -> ki.kname | _ -> fail "no KernelInfo on the SINK"
 
@@ -302,7 +302,7 @@ let test_corpus_keys () =
         let saved = Helpers.noopt.value in
         Helpers.noopt.value <- 1;
         let s2 = Fun.protect ~finally:(fun () -> Helpers.noopt.value <- saved)
-            (fun () -> Postrange.apply_opts s1 cpu_renderer ~beam:0) in
+            (fun () -> Postrange.apply_opts s1 cpu_renderer ~beam:0 ~hand_coded:Codegen.hand_coded_optimizations) in
         (k1, body_keys s2)
       with
       | k1, k2 ->
@@ -339,7 +339,7 @@ let test_corpus_opts_names () =
               let opts = List.map opt_of (Golden.to_list (Golden.member "opts" k)) in
               let ki = match ast.arg with Uop.Kernel_info ki -> ki | _ -> fail "no KernelInfo" in
               let ast = Uop.replace ast ~arg:(Uop.Kernel_info { ki with opts_to_apply = Some opts }) in
-              let out = Postrange.apply_opts (pre_opts ast) cpu_renderer ~beam:0 in
+              let out = Postrange.apply_opts (pre_opts ast) cpu_renderer ~beam:0 ~hand_coded:Codegen.hand_coded_optimizations in
               let applied = match out.arg with Uop.Kernel_info ki -> ki.applied_opts | _ -> [] in
               check (List.length applied = List.length opts) "applied_opts";
               (* the optimized body is the graph tinygrad builds *)

@@ -85,10 +85,7 @@ let reduce_arg u = match u.arg with Reduce_arg (op, n) -> (op, n) | _ -> invalid
 let srcs_from u i = Array.to_list (Array.sub u.src i (Array.length u.src - i))
 let vmax_int u = Z.to_int (zi (vmax u))
 
-(* itertools.product over ranges [0, n) *)
-let product (dims : int list) : int list list =
-  List.fold_right (fun n acc -> List.concat_map (fun i -> List.map (fun rest -> i :: rest) acc) (List.init n (fun i -> i)))
-    dims [ [] ]
+let product = Helpers.product
 
 (* ---------- pm_number_params ---------- *)
 
@@ -320,8 +317,8 @@ let fix_group_for_reduce (x : Uop.t) =
     Some (create Ops.Reduce ~src:(Array.of_list (buf :: reduce_loop)) ~arg:(Reduce_arg (op, 0)))
   end
 
-(* tinygrad: ReduceContext *)
-type reduce_context = { mutable acc_num : int; vector_acc : bool }
+(* tinygrad: ReduceContext; not in tinygrad: [vector_acc], the CPU mode's float32 lengths (Codegen_cpu.passes) *)
+type reduce_context = { mutable acc_num : int; vector_acc : int list option }
 
 let mergeable = Str "mergeable"
 
@@ -362,39 +359,15 @@ let merge_reduce_ends (sink : Uop.t) =
       end) !range_to_ends;
   if !subs = [] then None else Some (Upat.substitute sink !subs)
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce of several outputs with one unrolled axis of at least 6 lanes
-   (a convolution's weight gradient: co outputs, the image row ox unrolled) keeps one vector accumulator per output
-   when they fit in the vector registers: [lanes] split as the coalescer splits a row (20 = 16 + 4: 2 registers) on
-   each of the outputs, at most half the register file (16 registers with AVX-512, 8 below it), the rest holding the
-   operands. Each is a REG buffer of its own, named [vector_acc_name], which the coalescer loads and stores as whole
-   vectors (late/coalesce.ml): a single buffer of all of them had its rows straddle vectors (the 16-lane groups of
-   20-lane rows), and clang shuffled every update; as scalars, clang left 160 accumulators scalar. *)
-let vector_acc_fits ~lanes ~outs =
-  match Coalesce.cpu_float_lengths () with
-  | Some (widest :: _ as lengths) when lanes >= 6 ->
-    outs * Coalesce.row_vectors lengths lanes <= (if widest >= 16 then 16 else 8)
-  | _ -> false
-
-(* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END.
-   Not in tinygrad: with [ctx.vector_acc], unrolled axes (n > 0) and a single output lane, the accumulator keeps the
-   unrolled lanes (the shape of the REDUCE's input) and is updated lane by lane, so the loop carries vector
-   accumulators; the lanes are folded by a horizontal REDUCE once, after the loop (tinygrad folds them inside the
-   loop, a serial chain). With several outputs (vector_acc_fits), each output gets such an accumulator. *)
-let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
-  let op, n = reduce_arg r in
-  let in_shape = max_shape r.src.(0) in
-  let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (List.filteri (fun i _ -> i < n) in_shape) in
-  (* only for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the registers: with more
-     upcast outputs (a convolution's register tile) the lanes multiply the accumulators past the registers, and the
-     tile already carries independent chains *)
-  let vector_acc = ctx.vector_acc && n <> 0 && outs = 1 in
-  let per_output = ctx.vector_acc && n = 1 && outs > 1 && vector_acc_fits ~lanes ~outs in
+(* tinygrad: reduce_ranges_to_acc's accumulator for [r]: a REG buffer of [shp] initialised before the reduce ranges
+   and updated with [inp] over them, [name]d when given; the accumulator after its loop *)
+let accumulator (ctx : reduce_context) (r : Uop.t) =
+  let op, _ = reduce_arg r in
   let topo = toposort r.src.(0) in
   let red_rngs = srcs_from r 1 in
   let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
   let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
-  (* an accumulator of [shp] updated with [inp] over the reduce ranges: the accumulator after its loop *)
-  let accumulate ?name shp inp =
+  fun ?name shp inp ->
     let acc = placeholder shp r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
     let acc = match name, acc.arg with
       | Some _, Param p -> Uop.replace ~arg:(Param { p with name }) acc
@@ -402,17 +375,36 @@ let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
     ctx.acc_num <- ctx.acc_num + 1;
     let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
     let acc_initted = after acc (acc_init :: red_rngs) in
-    after acc [ rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) ] in
-  if per_output then begin
+    after acc [ rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) ]
+
+(* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END *)
+let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
+  let _, n = reduce_arg r in
+  accumulator ctx r (max_shape r) (if n <> 0 then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0))
+
+(* not in tinygrad: the CPU mode's vector accumulators ([ctx.vector_acc], Codegen_cpu.passes). With unrolled axes
+   (n > 0) and a single output lane, the accumulator keeps the unrolled lanes (the shape of the REDUCE's input) and is
+   updated lane by lane, so the loop carries vector accumulators; the lanes are folded by a horizontal REDUCE once,
+   after the loop (tinygrad folds them inside the loop, a serial chain). With several outputs
+   (Coalesce_cpu.vector_acc_fits), each output gets such an accumulator. Only for a reduce of one output lane (a row
+   sum, softmax's max), or of a few that fit the registers: with more upcast outputs (a convolution's register tile)
+   the lanes multiply the accumulators past the registers, and the tile already carries independent chains. *)
+let reduce_to_vector_acc (ctx : reduce_context) (r : Uop.t) =
+  let _, n = reduce_arg r in
+  let in_shape = max_shape r.src.(0) in
+  let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (Helpers.take n in_shape) in
+  match ctx.vector_acc with
+  | Some lengths when n = 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs ->
     (* the outputs first, then the lanes of each *)
     let nd = List.length in_shape in
     let inp = permute r.src.(0) (List.init (nd - 1) (fun i -> i + 1) @ [ 0 ]) in
-    let accs = List.map (fun o -> accumulate ~name:Coalesce.vector_acc_name [ lanes ] (index inp (List.map iconst o)))
+    let accumulate = accumulator ctx r in
+    let accs = List.map (fun o -> accumulate ~name:Coalesce_cpu.vector_acc_name [ lanes ] (index inp (List.map iconst o)))
         (product (List.tl in_shape)) in
-    reshape (ustack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:r.arg) accs)) (shape r)
-  end
-  else if vector_acc then create Ops.Reduce ~src:[| accumulate in_shape r.src.(0) |] ~arg:r.arg
-  else accumulate (max_shape r) (if n <> 0 then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0))
+    Some (reshape (ustack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:r.arg) accs)) (shape r))
+  | Some _ when n <> 0 && outs = 1 ->
+    Some (create Ops.Reduce ~src:[| accumulator ctx r in_shape r.src.(0) |] ~arg:r.arg)
+  | _ -> None
 
 (* tinygrad: expand_horizontal_reduce — a REDUCE without ranges reduces its leading axes in place *)
 let expand_horizontal_reduce (r : Uop.t) =
@@ -431,7 +423,8 @@ let pm_reduce_local : reduce_context Upat.matcher =
       rule (pat ~name:"x" Ops.Reduce) (fun c -> fix_group_for_reduce (get c "x"));
       (* remove reduces *)
       rule_ctx (pat ~name:"r" ~allow_any_len:true ~src:(In_order [ wild; wild ]) Ops.Reduce) (fun ctx c ->
-          Some (reduce_ranges_to_acc ctx (get c "r")));
+          let r = get c "r" in
+          match reduce_to_vector_acc ctx r with Some acc -> Some acc | None -> Some (reduce_ranges_to_acc ctx r));
       rule (pat ~name:"r" ~src:(In_order [ wild ]) Ops.Reduce) (fun c -> Some (expand_horizontal_reduce (get c "r")));
       rule (pat ~name:"sink" Ops.Sink) (fun c -> merge_reduce_ends (get c "sink")) ]
         @@@ lift Symbolic.pm_clean_up_group_sink)
@@ -514,60 +507,6 @@ let pm_casted_consts : unit Upat.matcher =
   Upat.(matcher [ rule (pat ~dtype:Dtype.all ~name:"c" Ops.Const) (fun c ->
       let c = get c "c" in Some (cconst (const_val c) c.dtype)) ])
 
-(* not in tinygrad: under CPU_OPT=fast on the CPU (not NOOPT), a sum masked by a condition that its loops do not change,
-   WHERE(g, REDUCE(x, r..), 0), becomes REDUCE(x', r'..) with each loop r' = RANGE(WHERE(g, n, 0)) (r's size where
-   g holds, else 0): the loops run only where their result is kept, and an empty loop leaves the sum at 0, the
-   WHERE's other side. A convolution's input gradient (tinygrad's _pool backward) sums, for every offset of a
-   6x6 window of which about half the offsets fall outside the 5x5 kernel, the product of the weight and the output
-   gradient over the output channels, and masks the sum: the masked half was computed and thrown away
-   (beautiful_mnist's conv2 input gradient ran 2.2x faster without it). The loop's ranges keep their ids and bounds (the
-   end's largest value is n), so indexing is unchanged. The loads inside the loops keep their gates: without them
-   clang gathered the loads across unrolled iterations, 1.3-1.5x slower.
-   A sum of several lanes (a register tile whose lanes run along the input row, Heuristic.cpu_nested_reduce_tile) has
-   a gate per lane: its loops run where any lane's gate holds, and the WHERE stays to keep each lane's own gate (a lane
-   whose gate fails sums loads its gate masks to 0, and is dropped). This is kept to the tile it was measured on: an
-   innermost float32 sum of at least 8 lanes (beautiful_mnist's conv2 input gradient: 337 -> 209 ms).
-   The rewrite needs the loops and the sum to be this WHERE's alone (no other node uses them; else the old loops would
-   stay beside the gated ones, a loop rendered twice) and the condition to vary with an outer loop: a RANGE whose end
-   depends on another range is then exactly one made here, which the symbolic rewrites that know a fact at one use
-   (a valid, a WHERE's condition) leave alone (Symbolic.hiding_computed_ranges). *)
-let gate_reduce_loops (sink : Uop.t) : Uop.t =
-  let topo = toposort sink in
-  let users : Uop.t list Tbl.t = Tbl.create 256 in
-  List.iter (fun (u : Uop.t) -> Array.iter (fun s ->
-      Tbl.replace users s (u :: Option.value (Tbl.find_opt users s) ~default:[])) u.src) topo;
-  let users_of u = Option.value (Tbl.find_opt users u) ~default:[] in
-  let is_zero (z : Uop.t) = z.op == Ops.Const && (match const_val z with Dtype.F f -> f = 0. | Dtype.I i -> Z.equal i Z.zero | _ -> false) in
-  let lanes (g : Uop.t) = Helpers.prod (List.map (function Sint n -> n | Suop _ -> 1) (shape g)) in
-  let innermost (r : Uop.t) = not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) (toposort r.src.(0))) in
-  let gated (w : Uop.t) =
-    if w.op != Ops.Where then None else
-      let g = w.src.(0) and r = w.src.(1) in
-      match r.op, r.arg with
-      | Ops.Reduce, Reduce_arg (Ops.Add, _)
-        when is_zero w.src.(2) && ranges g <> []
-             && (lanes g = 1 || (r.dtype == Dtype.Float32 && lanes g >= 8 && innermost r)) ->
-        let rngs = srcs_from r 1 in
-        let inside = lazy (let t = Tbl.create 64 in List.iter (fun u -> Tbl.replace t u ()) (toposort r); t) in
-        (* the loops and the sum are the WHERE's alone, and the condition is computed outside the loops *)
-        if rngs <> [] && users_of r = [ w ]
-           && List.for_all (fun (rr : Uop.t) -> rr.op == Ops.Range && not (in_backward_slice_with_self rr g)
-                                               && List.for_all (fun u -> Tbl.mem (Lazy.force inside) u) (users_of rr)) rngs
-        then begin
-          (* the loops run where any lane's gate holds *)
-          let any = match List.map (fun i -> index g (List.map iconst i)) (product (max_shape g)) with
-            | l :: rest when lanes g > 1 -> List.fold_left or_ l rest
-            | _ -> g in
-          let gated_rngs = List.map (fun (rr : Uop.t) -> Uop.replace ~src:[| where any rr.src.(0) (const_like rr.src.(0) (Dtype.I Z.zero)) |] rr) rngs in
-          let x = Upat.substitute r.src.(0) (List.combine rngs gated_rngs) in
-          let r' = Uop.replace ~src:(Array.of_list (x :: gated_rngs)) r in
-          Some (w, if lanes g = 1 then r' else Uop.replace ~src:[| g; r'; w.src.(2) |] w)
-        end else None
-      | _ -> None in
-  match List.filter_map gated topo with
-  | [] -> sink
-  | subs -> Upat.substitute sink subs
-
 (* ---------- full_rewrite_to_sink ---------- *)
 
 let gr ?bottom_up ?walk ~name pm ctx sink = Upat.graph_rewrite ?bottom_up ?walk ~name pm ctx sink
@@ -583,8 +522,15 @@ let pm_extra_symbolic = Upat.(Symbolic.sym @@@ Coalesce.indexing_simplify)
 let pm_lower_all_index = Upat.(lift Symbolic.symbolic_simple @@@ Weak.pm_lower_index_dtype @@@ lift Coalesce.indexing_simplify)
 let pm_initial_symbolic = Upat.(Symbolic.sym @@@ Simplify.pm_flatten_range)
 
+(* not in tinygrad: the passes of a kernel for [ren], the one place the pipeline asks whether it may deviate *)
+let passes (ren : Renderer.t) = if Renderer.cpu_fast ren then Codegen_cpu.fast ren else Codegen_cpu.tinygrad
+
+(* the heuristic the pipeline applies to a kernel ([Postrange.apply_opts]) *)
+let hand_coded_optimizations (k : Postrange.t) = (passes k.ren).hand_coded k
+
 (* tinygrad: full_rewrite_to_sink — every codegen pass from the kernel AST to the sink the linearizer orders *)
 let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+  let passes = passes ren in
   if Helpers.debug.value >= 5 then print_endline (Render.pyrender ast);
   if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor ast;
   (* multi_pm (in-kernel UNSHARD resolution for multi-device) is the identity here: multi-device is not ported *)
@@ -606,16 +552,15 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
           (Uop.Tbl.create 16) sink in
       (* do postrange optimization, BEAM or hand_coded_optimizations *)
       let beam = match ast.arg with Kernel_info k -> k.beam | _ -> 0 in
-      Postrange.apply_opts sink ren ~beam
+      Postrange.apply_opts sink ren ~beam ~hand_coded:passes.hand_coded ~loop_opts:passes.loop_opts
     end else sink in
   (* ** expander ** reduce_unparented: a REDUCE whose src folded to a CONST has no parented ranges *)
   let sink = gr ~name:"postopt symbolic" pm_postopt () sink in
   (* expand *)
   let sink = gr ~name:"expander" expander2 (build_range_map sink) sink in
   (* remove reduce *)
-  let vector_acc = ren.Renderer.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast in
-  let sink = if Renderer.cpu_fast ren then gate_reduce_loops sink else sink in
-  let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0; vector_acc } sink in
+  let sink = passes.before_reduces sink in
+  let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0; vector_acc = passes.vector_acc } sink in
   (* add locals *)
   let sink = gr ~name:"add local buffers" pm_add_local_buffers (ref 0) sink in
   (* add gpu dims (late). this works after devectorize, but it's faster here *)
@@ -627,7 +572,8 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   (* some coalescing misses without this *)
   let sink = gr ~name:"early symbolic" Symbolic.sym () sink in
   (* do memory coalescing (late) *)
-  let sink = Coalesce.memory_coalescing ~device:ren.Renderer.device ~supports_float4:ren.Renderer.supports_float4 sink in
+  let sink = Coalesce.memory_coalescing ~device:ren.Renderer.device ?policy:passes.coalescing
+      ~supports_float4:ren.Renderer.supports_float4 sink in
   let sink = gr ~bottom_up:true ~name:"add images" pm_add_images () sink in
   (* extra symbolic before decomp; also indexing_simplify, while the index is still weakint *)
   let sink = gr ~name:"extra symbolic" pm_extra_symbolic () sink in

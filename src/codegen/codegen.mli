@@ -20,15 +20,10 @@ val ew_devectorizer : unit Upat.matcher
 (** tinygrad's [devectorizer2]: [ew_devectorizer] for loads/stores too, and INDEX/RESHAPE/EXPAND unpacking. *)
 val devectorizer2 : unit Upat.matcher
 
-(** Not in tinygrad: under CPU_OPT=fast, whether [outs] outputs reduced over an unrolled axis of [lanes] lanes each
-    keep a vector accumulator of their own (Codegen's reduce_ranges_to_acc): at least 6 lanes, and the vectors of
-    all of them in half the host's vector registers. The heuristic sizes its tiles with it. *)
-val vector_acc_fits : lanes:int -> outs:int -> bool
-
-(** tinygrad's [ReduceContext]: the number of REG accumulators made so far; [vector_acc] (not in tinygrad, CPU
-    under [CPU_OPT=fast]): a reduce over loop ranges with unrolled axes keeps one accumulator per unrolled lane and
-    folds them horizontally once, after the loop. *)
-type reduce_context = { mutable acc_num : int; vector_acc : bool }
+(** tinygrad's [ReduceContext]: the number of REG accumulators made so far; [vector_acc] (not in tinygrad): the float32
+    lengths of the CPU mode, under which a reduce over loop ranges with unrolled axes keeps its unrolled lanes in
+    vector accumulators and folds them horizontally once, after the loop. *)
+type reduce_context = { mutable acc_num : int; vector_acc : int list option }
 
 (** tinygrad's [pm_reduce_local]: REDUCEs become REG accumulators (init, update, mergeable END). *)
 val pm_reduce_local : reduce_context Upat.matcher
@@ -47,6 +42,13 @@ val pm_implicit_barriers : unit Upat.matcher
 
 (** tinygrad's [pm_casted_consts]: every CONST of a concrete dtype becomes [CAST(dt, CONST(value))]. *)
 val pm_casted_consts : unit Upat.matcher
+
+(** Not in tinygrad: the passes of a kernel for a renderer: the CPU mode's where [Renderer.cpu_fast] holds, else
+    tinygrad's. *)
+val passes : Renderer.t -> Codegen_cpu.passes
+
+(** The heuristic the pipeline applies to a kernel: [Heuristic_cpu]'s under the CPU mode, else tinygrad's. *)
+val hand_coded_optimizations : Postrange.t -> Postrange.t
 
 (** tinygrad's [full_rewrite_to_sink ast ren optimize]: every codegen pass, in tinygrad's order. *)
 val full_rewrite_to_sink : ?optimize:bool -> Uop.t -> Renderer.t -> Uop.t

@@ -615,10 +615,11 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   else lang
 
 (* tinygrad: ClangRenderer(Target) *)
-let clang_renderer () : Renderer.t =
+let clang_renderer ?(vector_width = 4) () : Renderer.t =
   let lang = clang_language in
   { Renderer.default with
     device = "CPU";
+    vector_width;
     has_local = false;
     has_threads = Helpers.threads.value <> 0;
     (* tinygrad: the global_max property, (NUM_CPU_THREADS.value, 0, 0): the context var, read when the renderer is made *)

@@ -134,8 +134,9 @@ val clang_extra_matcher : unit Upat.matcher
 
 (** The CPU renderer. tinygrad [ClangRenderer()]; [global_max] is ([Helpers.num_cpu_threads], 0, 0), read at the call.
     Not in tinygrad, under [CPU_OPT=fast]: vector types are element-aligned, and the reduce loops of a kernel left
-    rolled by its opts carry [#pragma clang loop vectorize(enable)]. *)
-val clang_renderer : unit -> Renderer.t
+    rolled by its opts carry [#pragma clang loop vectorize(enable)]. [vector_width] (default 4): the host's float32
+    lanes, which the CPU device passes. *)
+val clang_renderer : ?vector_width:int -> unit -> Renderer.t
 
 (** {1 Tensor core helpers} *)
 

@@ -16,6 +16,7 @@ type t = {
   code_for_op : Ops.t list;
   extra_matcher : t Upat.matcher option;
   supported_dtypes : Dtype.t list;
+  vector_width : int;
   render : t -> Uop.t list -> string;
 }
 
@@ -42,6 +43,7 @@ let default = {
   code_for_op = [];
   extra_matcher = None;
   supported_dtypes = base_supported_dtypes ();
+  vector_width = 4;
   render = no_render;
 }
 
@@ -50,6 +52,12 @@ let supports r op = List.memq op r.code_for_op
 
 (* not in tinygrad: the CPU kernels that may deviate from tinygrad's for speed *)
 let cpu_fast r = r.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0
+
+(* not in tinygrad: float32 accesses of the CPU mode coalesce up to the width of the host's vector registers, where
+   tinygrad stops at float4 *)
+let float_lengths r =
+  let w = if Helpers.cpu_vec.value > 0 then Helpers.cpu_vec.value else r.vector_width in
+  List.filter (fun l -> l <= w) [ 16; 8; 4; 2 ]
 
 module Estimates = struct
   type t = Uop.estimates = { ops : Uop.sint; lds : Uop.sint; mem : Uop.sint }

@@ -17,6 +17,9 @@ type t = {
   code_for_op : Ops.t list;
   extra_matcher : t Upat.matcher option;
   supported_dtypes : Dtype.t list;  (** tinygrad's [supported_dtypes()] *)
+  vector_width : int;
+      (** Not in tinygrad: the float32 lanes of the target's widest vector register (4 unless the device says
+          otherwise; the CPU device reads its host's when it opens: 16 with AVX-512F, 8 with AVX) *)
   render : t -> Uop.t list -> string;  (** render a linearized program *)
 }
 
@@ -33,8 +36,12 @@ val render : t -> Uop.t list -> string
 val supports : t -> Ops.t -> bool
 
 (** Not in tinygrad: [r] renders CPU kernels under [CPU_OPT=fast], not NOOPT: the kernels that may deviate from
-    tinygrad's for speed. *)
+    tinygrad's for speed. The one question the kernel pipeline asks (Codegen.passes). *)
 val cpu_fast : t -> bool
+
+(** Not in tinygrad: the float32 vector lengths of the CPU mode, widest first: up to [CPU_VEC] lanes when set, else
+    up to [r.vector_width] (16, 8, 4, 2). *)
+val float_lengths : t -> int list
 
 (** Kernel cost estimates. tinygrad: [Estimates]. *)
 module Estimates : sig

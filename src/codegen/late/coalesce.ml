@@ -130,38 +130,6 @@ let pm_simplify_add_image : unit P.matcher =
       P.rule (P.cast ~dtype:Dtype.Float32 (P.cast ~dtype:Dtype.Float16 (P.var ~dtype:[ Dtype.Float32 ] "x")))
         (fun m -> Some (P.get m "x")) ]
 
-(* not in tinygrad: where a condition holds that bounds a remainder, [e mod m < c], the quotient and the remainder of e
-   may be affine. For a term v*a of e (a not a multiple of m), q = v * ceil(a/m) and t = e - m*q: when t lies in
-   (-m, m) and c <= m + min t, a negative t gives e mod m = m + t >= c (the condition fails), so where it holds
-   e div m = q and e mod m = t. tinygrad's _pool backward indexes a convolution's output gradient through
-   (r*24+x) div 25 and mod 25 (a 6x6 window over a 5x5 kernel): under its mask they are r and x - r, and the index
-   of each lane of x is affine in x. The pairs (e div m, q) and (e mod m, t) for the clauses [holds]. *)
-let fold_divmod_given (holds : Uop.t list) : (Uop.t * Uop.t) list =
-  let int_const (u : Uop.t) = if u.op == Ops.Const then (match const_val u with Dtype.I i -> Some (Z.to_int i) | _ -> None) else None in
-  List.concat_map (fun (c : Uop.t) ->
-      match c.op, (if Array.length c.src = 2 then int_const c.src.(1) else None) with
-      | Ops.Cmplt, Some bound when c.src.(0).op == Ops.Floormod ->
-        let md = c.src.(0) in
-        let e = md.src.(0) in
-        (match int_const md.src.(1) with
-         | Some m when m > 1 && Z.geq (zi (vmin e)) Z.zero ->
-           let term_coef (t : Uop.t) = match t.op with
-             | Ops.Mul -> (match int_const t.src.(1) with Some a -> Some (t.src.(0), a) | None -> None)
-             | _ -> None in
-           let fold = List.find_map (fun t ->
-               match term_coef t with
-               | Some (v, a) when a > 0 && a mod m <> 0 ->
-                 let q = simplify (mul v (const_like_int v ((a + m - 1) / m))) in
-                 let rem = simplify (sub e (mul q (const_like_int q m))) in
-                 let lo = Z.to_int (zi (vmin rem)) and hi = Z.to_int (zi (vmax rem)) in
-                 if lo > - m && hi < m && bound <= m + lo then Some (q, rem) else None
-               | _ -> None) (split_uop e Ops.Add) in
-           (match fold with
-            | Some (q, rem) -> [ (md, rem); (idiv e md.src.(1), q) ]
-            | None -> [])
-         | _ -> [])
-      | _ -> []) holds
-
 (* the runs of consecutive offsets among [offsets] (sorted), and the loads at an offset *)
 let consecutive_runs (offsets : (Z.t * 'a) list) =
   List.fold_left (fun acc k ->
@@ -173,31 +141,17 @@ let at_offset (offsets : (Z.t * 'a list ref) list) g = !(snd (List.find (fun (k,
 
 (* a memory group key: (op, buf, root, valid); root is a UOp or one of tinygrad's "INVALID"/"CONST" strings *)
 type root_src = Root of Uop.t | Root_invalid | Root_const
-
-(* not in tinygrad: under CPU_OPT=fast, float32 accesses on the CPU coalesce up to the width of the host's vector
-   registers (Helpers.cpu_vec, else Compiler_cpu.host_vector_width), where tinygrad stops at float4 *)
-let cpu_float_lengths () =
-  match Helpers.cpu_opt.value with
-  | Helpers.Cpu_tinygrad -> None
-  | Helpers.Cpu_fast ->
-    let w = if Helpers.cpu_vec.value > 0 then Helpers.cpu_vec.value else Compiler_cpu.host_vector_width () in
-    Some (List.filter (fun l -> l <= w) [ 16; 8; 4; 2 ])
-
-(* the vectors a row of [l] float32 lanes coalesces to, with the vector [lengths] of cpu_float_lengths (widest
-   first): the widest that fits, then the rest the same way (20 lanes = 16 + 4: 2) *)
-let rec row_vectors lengths l =
-  if l <= 0 then 0 else 1 + row_vectors lengths (l - Option.value ~default:1 (List.find_opt (fun w -> w <= l) lengths))
-
-(* the name of the REG buffers that hold the vector accumulators of Codegen.reduce_ranges_to_acc *)
-let vector_acc_name = "vector_acc"
-
-let rec is_vector_acc (u : Uop.t) =
-  if u.op == Ops.After then is_vector_acc u.src.(0)
-  else match u.arg with Param { name = Some n; _ } -> n = vector_acc_name | _ -> false
+(* not in tinygrad: how a CPU mode changes memory_coalescing (Coalesce_cpu.policy); tinygrad's without one *)
+type policy = {
+  lane_gated : Uop.t -> Uop.t -> Uop.t -> Uop.t -> Uop.t option;
+  coalesces_reg : Uop.t -> bool;
+  lengths : Uop.t -> int list option;
+  lane_gated_loads : Uop.t -> root_src -> (Z.t * Uop.t list ref) list -> (Uop.t * Uop.t) list;
+}
 
 (* tinygrad: coalesce.py memory_coalescing — group loads/stores of consecutive offsets from one base into
    vector (SHRINK) accesses. [device] and [supports_float4] are the renderer's fields tinygrad reads. *)
-let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
+let memory_coalescing ?(device = "") ?policy ~supports_float4 (sink : Uop.t) : Uop.t =
   if Helpers.dmc.value <> 0 then sink
   else begin
     (* collect, in first-seen order *)
@@ -205,13 +159,8 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
     let same_root a b = match a, b with
       | Root x, Root y -> x == y | Root_invalid, Root_invalid | Root_const, Root_const -> true | _ -> false in
     let same_valid a b = match a, b with Some x, Some y -> x == y | None, None -> true | _ -> false in
-    (* not in tinygrad: under CPU_OPT=fast (not NOOPT), float32 loads from a global buffer group without regard to
-       their gates (the valid None): lanes gated one by one load as one vector under a mask of lanes, and their
-       indices fold their quotients and remainders where the gate bounds them (fold_divmod_given) *)
-    let lane_gated (u : Uop.t) buf valid =
-      device = "CPU" && u.op == Ops.Load && Helpers.noopt.value = 0 && cpu_float_lengths () <> None
-      && buf.dtype == Dtype.Float32 && addrspace buf = Some Dtype.Global
-      && not (valid.op == Ops.Const && const_val valid = Dtype.B true) in
+    (* the lengths a policy gives a buffer's groups, which may start at any offset *)
+    let policy_lengths buf = Option.bind policy (fun p -> p.lengths buf) in
     List.iter (fun u ->
         if u.op == Ops.Load || u.op == Ops.Store then begin
           if Array.length u.src <> (if u.op == Ops.Store then 2 else 1) then
@@ -219,15 +168,12 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           if u.src.(0).op != Ops.Index then
             failwith ("memory coalescing should be on INDEX, not " ^ Ops.to_string u.src.(0).op);
           let buf = u.src.(0).src.(0) and idx_u = u.src.(0).src.(1) in
-          if addrspace buf <> Some Dtype.Reg || (device = "CPU" && is_vector_acc buf) then begin
+          if addrspace buf <> Some Dtype.Reg || Option.fold ~none:false ~some:(fun p -> p.coalesces_reg buf) policy
+          then begin
             let idx = get_idx idx_u and valid = get_valid idx_u in
-            let gated = lane_gated u buf valid in
-            let idx = if not gated then idx else
-                match fold_divmod_given (split_uop valid Ops.And) with
-                | [] -> idx
-                (* a loop whose bound holds the expression (Codegen.gate_reduce_loops) stays the same loop *)
-                | folds -> simplify (Symbolic.hiding_computed_ranges (toposort idx) (fun i -> P.substitute i folds) idx) in
-            let valid = if gated then None else Some valid in
+            let lane_gated = Option.bind policy (fun p -> p.lane_gated u buf valid idx) in
+            let idx = Option.value ~default:idx lane_gated in
+            let valid = if lane_gated <> None then None else Some valid in
             let root, arg =
               if idx.op == Ops.Add && idx.src.(1).op == Ops.Const then (Root idx.src.(0), zi (const_val idx.src.(1)))
               else if idx.op == Ops.Add && idx.src.(0).op == Ops.Const then (Root idx.src.(1), zi (const_val idx.src.(0)))
@@ -245,56 +191,11 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
         end) (toposort sink);
     (* build replacements *)
     let replacements = ref [] in
-    (* not in tinygrad: the loads of a lane-gated group (see lane_gated). Consecutive offsets with one gate each load
-       as vectors of the CPU's lengths: under their common gate where the lanes share one, else under a mask of
-       lanes (bit i the gate of lane i; the renderer loads no lane outside the mask, renderer/cstyle.ml). An offset
-       loaded under several gates (a weight broadcast to lanes of different windows) is loaded once, where any of
-       them holds, and each lane keeps its value where its own gate holds, else 0 (a bitwise and). *)
-    let lane_gated_loads buf base offsets =
-      let lengths = Option.value ~default:[] (cpu_float_lengths ()) @ [ 1 ] in
-      let valid_of (u : Uop.t) = get_valid u.src.(0).src.(1) in
-      let find = at_offset !offsets in
-      let valids g = Helpers.dedupq (List.map valid_of (find g)) in
-      let at k = match base with Root b -> add b (const_int (Z.to_int k)) | Root_invalid | Root_const -> const_int (Z.to_int k) in
-      let multi = List.filter (fun k -> List.length (valids k) > 1) (List.map fst !offsets) in
-      List.iter (fun k ->
-          let vs = valids k in
-          let ld = load (index buf [ Uop.valid (at k) (List.fold_left or_ (List.hd vs) (List.tl vs)) ]) [] in
-          (* each lane's value is [valid ? ld : 0.0f] as the bits of ld and'ed with -(int)valid, which is that select
-             exactly (NaN and infinities included): clang computes the masks once, outside the loop, and vectorizes
-             the and'ed lanes, where it rebuilt the selected lanes of each broadcast with shuffles on every iteration
-             (beautiful_mnist's conv2 input gradient: 160 ms, was 195) *)
-          let lane_value v = bitcast Dtype.Float32 (and_ (bitcast Dtype.Int32 ld) (neg (cast Dtype.Int32 v))) in
-          List.iter (fun (u : Uop.t) -> replacements := (u, lane_value (valid_of u)) :: !replacements)
-            (find k)) multi;
-      let groups = consecutive_runs (List.filter (fun (k, _) -> not (List.exists (Z.equal k) multi)) !offsets) in
-      List.iter (fun grp ->
-          let rec chunks = function
-            | [] -> ()
-            | first :: _ as grp ->
-              let n = List.length grp in
-              let len = List.find (fun l -> l <= n) lengths in
-              let chunk = List.filteri (fun i _ -> i < len) grp in
-              let vs = List.map (fun k -> List.hd (valids k)) chunk in
-              let ld =
-                if List.for_all (fun v -> v == List.hd vs) vs then
-                  let offset = Uop.valid (at first) (List.hd vs) in
-                  load (if len > 1 then create Ops.Shrink ~src:[| buf; offset; const_int len |] else index buf [ offset ]) []
-                else begin
-                  let shrink = create Ops.Shrink ~src:[| buf; at first; const_int len |] in
-                  let l = load shrink [] in
-                  let bit i v = mul (cast Dtype.Uint32 v) (const ~dtype:Dtype.Uint32 (Dtype.I (Z.shift_left Z.one i))) in
-                  let mask = List.fold_left or_ (bit 0 (List.hd vs)) (List.mapi (fun i v -> bit (i + 1) v) (List.tl vs)) in
-                  load shrink [ broadcast (const ~dtype:l.dtype (Dtype.F 0.)) (Z.to_int (Weak.max_numel l)); mask ]
-                end in
-              List.iteri (fun i k -> List.iter (fun oo -> replacements := (oo, if len > 1 then index ld [ const_int i ] else ld) :: !replacements)
-                             (find k)) chunk;
-              chunks (List.filteri (fun i _ -> i >= len) grp) in
-          chunks grp) groups in
     List.iter (fun ((op, buf, base, valid), offsets) ->
-        match valid with
-        | None -> lane_gated_loads buf base offsets
-        | Some valid ->
+        match valid, policy with
+        | None, Some p -> replacements := List.rev_append (p.lane_gated_loads buf base !offsets) !replacements
+        | None, None -> invalid_arg "memory_coalescing: a lane-gated group without a policy"
+        | Some valid, _ ->
         (* allowed lengths *)
         let bshape = shape_opt buf in
         let lengths, must_divide =
@@ -302,20 +203,12 @@ let memory_coalescing ?(device = "") ~supports_float4 (sink : Uop.t) : Uop.t =
           else if not (List.memq buf.dtype (Dtype.[ Float32; Float16; Int32; Uint32 ] @ Dtype.fp8s))
                && not (is_image_shape bshape) then ([], true)
           else if addrspace buf = Some Dtype.Reg then
-            (match cpu_float_lengths () with
-             (* not in tinygrad: under CPU_OPT=fast, the vector accumulators of Codegen.reduce_ranges_to_acc (one
-                REG buffer per output, of its lanes) load and store whole vectors *)
-             | Some l when device = "CPU" && buf.dtype == Dtype.Float32 && is_vector_acc buf -> (l, false)
-             | _ -> ([], true))
+            (match policy_lengths buf with Some l -> (l, false) | None -> ([], true))
           else if is_image_shape bshape then ([ 4 ], true)
           else if supports_float4 then
-            (match cpu_float_lengths () with
-             (* not in tinygrad: under CPU_OPT=fast the CPU's float32 vectors are rendered element-aligned
-                (renderer/cstyle.ml), so such a group may start at any offset: an odd row stride still loads whole
-                vectors, and the window of a convolution shifted by kx loads its 16 + 8 + 2 lanes as three vectors
-                (the float4 and float2 tails were scalar loads put together lane by lane) *)
-             | Some l when buf.dtype == Dtype.Float32 && device = "CPU" -> (l, false)
-             | _ -> ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ] else [ 4; 2 ]), true))
+            (match policy_lengths buf with
+             | Some l -> (l, false)
+             | None -> ((if buf.dtype == Dtype.Float16 && Helpers.allow_half8.value <> 0 then [ 8; 4; 2 ] else [ 4; 2 ]), true))
           else ([], true) in
         let lengths = lengths @ [ 1 ] in  (* worst case, it's not folded *)
         (* group consecutive offsets *)

@@ -23,22 +23,26 @@ val indexing_simplify : unit Upat.matcher
     transform itself (IMAGE on QCOM/CL) is not ported. *)
 val pm_simplify_add_image : unit Upat.matcher
 
+(** The root of a memory group: a UOp, or one of tinygrad's "INVALID"/"CONST" keys. *)
+type root_src = Root of Uop.t | Root_invalid | Root_const
+
+(** [consecutive_runs offsets]: the runs of consecutive offsets among the keys of [offsets], each sorted. *)
+val consecutive_runs : (Z.t * 'a) list -> Z.t list list
+
+(** [at_offset offsets g]: the loads/stores at offset [g]. *)
+val at_offset : (Z.t * 'a list ref) list -> Z.t -> 'a list
+
+(** Not in tinygrad: how a CPU mode changes {!memory_coalescing} (Coalesce_cpu.policy); tinygrad's without one. *)
+type policy = {
+  lane_gated : Uop.t -> Uop.t -> Uop.t -> Uop.t -> Uop.t option;
+      (** [lane_gated u buf valid idx]: [Some idx'] when the access groups without its valid, by [idx'] *)
+  coalesces_reg : Uop.t -> bool;  (** a REG buffer that coalesces like memory *)
+  lengths : Uop.t -> int list option;  (** the vector lengths of a buffer's groups, at any offset *)
+  lane_gated_loads : Uop.t -> root_src -> (Z.t * Uop.t list ref) list -> (Uop.t * Uop.t) list;
+      (** the loads of a lane-gated group of a buffer, as (load, replacement) pairs in order *)
+}
+
 (** tinygrad's [memory_coalescing sink ren]: loads/stores at consecutive offsets from one base are grouped
     into vector accesses (SHRINK) of the lengths the renderer allows ([supports_float4]: 4 and 2; [device]
-    "DSP": up to 128). DMC=1 disables it. *)
-val memory_coalescing : ?device:string -> supports_float4:bool -> Uop.t -> Uop.t
-
-(** Not in tinygrad: the vector lengths float32 accesses on the CPU coalesce to under [CPU_OPT=fast] (widest first,
-    up to [CPU_VEC] or the host's vector width); [None] under [CPU_OPT=tinygrad]. *)
-val cpu_float_lengths : unit -> int list option
-
-(** [row_vectors lengths l]: the vectors a row of [l] float32 lanes coalesces to, given the vector lengths of
-    {!cpu_float_lengths} (20 lanes with [[16; 8; 4; 2]]: 16 + 4, 2 vectors). *)
-val row_vectors : int list -> int -> int
-
-(** The name of the REG buffers holding the per-output vector accumulators of [Codegen.reduce_ranges_to_acc]
-    (CPU_OPT=fast): the coalescer loads and stores them as whole vectors. *)
-val vector_acc_name : string
-
-(** [u] (a buffer, or an AFTER of one) is such an accumulator. *)
-val is_vector_acc : Uop.t -> bool
+    "DSP": up to 128). DMC=1 disables it. [policy]: the CPU mode's changes (not in tinygrad). *)
+val memory_coalescing : ?device:string -> ?policy:policy -> supports_float4:bool -> Uop.t -> Uop.t

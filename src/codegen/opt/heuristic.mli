@@ -1,17 +1,39 @@
-(** tinygrad [codegen/opt/heuristic.py]: the hand-coded kernel optimizations. Linking this module sets
-    [Postrange.hand_coded_optimizations_hook]. *)
+(** tinygrad [codegen/opt/heuristic.py]: the hand-coded kernel optimizations, as tinygrad's stages. The CPU mode's
+    heuristic ([Heuristic_cpu]) reuses them with its own upcast and threading stages. *)
 
-(** [hand_coded_optimizations k]: a copy of [k] with tinygrad's heuristic opts applied (tensor cores, matvec, grouping,
-    masked/stride upcasts, reduce unrolls, locals, THREAD). Under [CPU_OPT=fast] on the CPU (not in tinygrad) a CPU
-    branch replaces the upcast/unroll stages: a BLAS-micro-kernel register tile for a matmul-shaped reduce, a
-    direct-convolution tile for a convolution (lanes along the output's contiguous columns, output channels as
-    broadcast rows), the output axis upcast by 8 vectors (padded where needed) for a matrix-vector product along the
-    contiguous axis of its matrix or a sum over its rows, an 8x8 tile of output axes that each factor alone depends
-    on for a nested reduce (a convolution's input gradient), for a reduce along rows contiguous in both factors (a
-    convolution's weight gradient) the row unrolled into one vector accumulator per output of a channel tile with the
-    batch swapped outermost (rows of 6 to 32 lanes) or the window upcast whole with a channel by 4 (longer rows), a
-    cache-blocked tile (BLOCK) for a matmul whose operand outgrows the cache, an unroll by the vector width for a
-    reduce over a contiguous axis, and no upcast at all for a kernel with a decomposed transcendental or an
-    elementwise kernel that divides or takes a square root (clang vectorizes its rolled loops); the thread threshold
-    counts float ops per point, and a big kernel that no thread count divides is padded to thread. *)
+(** [opt ?axis ?arg op]: the opt [Opt(op, axis, arg)]. *)
+val opt : ?axis:int -> ?arg:Opt.opt_arg -> Opt.opt_ops -> Opt.t
+
+(** [index_of_rng k r]: [k.rngs.index(r)]; raises [Opt.Kernel_opt_error] when [r] is not a range of [k]. *)
+val index_of_rng : Postrange.t -> Uop.t -> int
+
+(** [in_backward_slice x u]: [x] is in [u]'s backward slice (not [u] itself). *)
+val in_backward_slice : Uop.t -> Uop.t -> bool
+
+(** [full_shape_int k i]: axis [i] of [k]'s full shape as an int (a symbolic one at its max). *)
+val full_shape_int : Postrange.t -> int -> int
+
+(** tinygrad's "if there are small dims with lots of valid masks, upcast them" stage. *)
+val masked_upcasts : Postrange.t -> unit
+
+(** tinygrad's stride-based upcasts of output axes. *)
+val output_upcasts : Postrange.t -> unit
+
+(** tinygrad's unroll of a small(ish) last reduce axis. *)
+val reduce_unrolls : Postrange.t -> unit
+
+(** tinygrad's default upcast when nothing is upcast: by the first of [widths] (tinygrad's [[4]]) that divides. *)
+val default_upcast : ?widths:int list -> Postrange.t -> unit
+
+(** tinygrad's THREAD stage; [ops_per_point] (tinygrad's 1) is what a point of the shape counts for against its
+    threshold of ops per thread. *)
+val thread_opts : ?ops_per_point:int -> Postrange.t -> unit
+
+(** [hand_coded_optimizations_with ~upcasts ~threads k]: tinygrad's [hand_coded_optimizations] with its
+    upcast/unroll stage (returning the kernel to keep) and its threading stage given. *)
+val hand_coded_optimizations_with :
+  upcasts:(Postrange.t -> Postrange.t) -> threads:(Postrange.t -> unit) -> Postrange.t -> Postrange.t
+
+(** [hand_coded_optimizations k]: a copy of [k] with tinygrad's heuristic opts applied (tensor cores, matvec,
+    grouping, masked/stride upcasts, reduce unrolls, locals, THREAD). *)
 val hand_coded_optimizations : Postrange.t -> Postrange.t

@@ -21,6 +21,7 @@ let int_of_const c = Z.to_int (zi c)
 type t = {
   mutable ast : Uop.t;
   ren : Renderer.t;
+  mutable loop_opts : bool;  (* not in tinygrad: SWAP of two CPU loops and BLOCK apply (the CPU mode) *)
   mutable dont_use_locals : bool;
   mutable applied_opts : Opt.t list;
   mutable opt_range : int;  (** the next value of tinygrad's [count] of new range ids *)
@@ -39,9 +40,9 @@ let rngs k : Uop.t list =
   List.stable_sort (fun a b -> compare (key a) (key b)) l
 
 (* tinygrad: Scheduler.__init__ *)
-let create (ast : Uop.t) (ren : Renderer.t) : t =
+let create ?(loop_opts = false) (ast : Uop.t) (ren : Renderer.t) : t =
   let ki = kernel_info ast in
-  let k = { ast; ren; dont_use_locals = (match ki with Some ki -> ki.dont_use_locals | None -> false);
+  let k = { ast; ren; loop_opts; dont_use_locals = (match ki with Some ki -> ki.dont_use_locals | None -> false);
             applied_opts = (match ki with Some ki -> ki.applied_opts | None -> []); opt_range = 0; tensor_core = None } in
   k.opt_range <- List.fold_left (fun m r -> max m (List.hd (range_ids r))) 0 (rngs k) + 1;
   k
@@ -75,7 +76,7 @@ let shape_str_to_axis k (nms : string list) : int list =
 
 (* tinygrad: Scheduler.copy *)
 let copy k =
-  let ret = create k.ast k.ren in
+  let ret = create ~loop_opts:k.loop_opts k.ast k.ren in
   ret.dont_use_locals <- k.dont_use_locals;
   ret.applied_opts <- k.applied_opts;
   ret.tensor_core <- k.tensor_core;
@@ -472,11 +473,11 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
            let altrng = match opt.arg with
              | Opt.Int a -> (match List.nth_opt (rngs k) a with Some r when a >= 0 -> r | _ -> raise (Kernel_opt_error "IndexError"))
              | _ -> raise (Kernel_opt_error "IndexError") in
-           (* not in tinygrad: under CPU_OPT=fast, two CPU loops (Weak axes) swap too: the loops nest in the order of
-              their axis ids (Linearizer.do_split_ends), so the swap reorders them (Heuristic.cpu_conv_weight_grad puts
-              the batch split of a weight gradient outermost) *)
+           (* not in tinygrad: with [k.loop_opts] (the CPU mode), two CPU loops (Weak axes) swap too: the loops nest in
+              the order of their axis ids (Linearizer.do_split_ends), so the swap reorders them
+              (Heuristic_cpu.cpu_conv_weight_grad puts the batch split of a weight gradient outermost) *)
            check ((axis_of rng = Global && axis_of altrng = Global)
-                  || (Renderer.cpu_fast k.ren && axis_of rng = Weak && axis_of altrng = Weak))
+                  || (k.loop_opts && axis_of rng = Weak && axis_of altrng = Weak))
              "swap only for globals";
            k.ast <- P.substitute k.ast
                [ (rng, replace rng ~arg:(Range (range_ids altrng, axis_of rng)) ~tag:(Int 1));
@@ -493,7 +494,7 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
               the unblocked tile ran 42 and the 8x16 tile 58 (CPU time, loaded machine). A loop order, not an
               upcast: every point keeps its value, so the opt is checked like THREAD (an output loop that every
               STAGE of the kernel shares). The CPU of CPU_OPT=fast only. *)
-           check (Renderer.cpu_fast k.ren) "BLOCK is a CPU_OPT=fast opt of the CPU";
+           check k.loop_opts "BLOCK is a CPU_OPT=fast opt of the CPU";
            check (List.memq rng (globalizable_rngs k) && rng.src.(0).op == Ops.Const)
              "block is for a const output loop";
            let inner = match opt.arg with Opt.Int a -> a | _ -> raise (Kernel_opt_error "BLOCK arg must be an int") in
@@ -515,21 +516,21 @@ let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t lis
   if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
   r
 
-(* tinygrad imports heuristic.py and search.py inside apply_opts (they import this module): Heuristic and Search set
-   these when the library is linked (it is linked whole), so the defaults never run *)
-let hand_coded_optimizations_hook : (t -> t) ref = ref (fun _ -> failwith "apply_opts: Heuristic is not linked")
+(* [heuristic] (hand_coded_optimizations) as apply_opts applies it (a copy of [k]). NOTE: hand_coded_optimizations
+   doesn't support multiblock opts yet: a kernel with a STAGE gets none *)
+let hand_coded ~heuristic k =
+  if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice k.ast) then copy k else heuristic k
 
-(* hand_coded_optimizations as apply_opts applies it (a copy of [k]). NOTE: hand_coded_optimizations doesn't support
-   multiblock opts yet: a kernel with a STAGE gets none *)
-let hand_coded k =
-  if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice k.ast) then copy k else !hand_coded_optimizations_hook k
+(* tinygrad imports search.py inside apply_opts, as search.py imports the codegen that calls apply_opts: the same
+   cycle (Codegen -> Postrange -> Search -> Codegen) is broken here by a hook that Search sets when the library is
+   linked (it is linked whole), so the default never runs. The heuristic is passed to apply_opts instead. *)
 let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "apply_opts: Search is not linked")
 
 (* tinygrad: codegen/opt/postrange.py apply_opts *)
-let apply_opts (ast : Uop.t) (ren : Renderer.t) ~(beam : int) : Uop.t =
+let apply_opts ?(loop_opts = false) (ast : Uop.t) (ren : Renderer.t) ~(beam : int) ~hand_coded:heuristic : Uop.t =
   if ast.tag <> No_arg then ast
   else begin
-    let k = create ast ren in
+    let k = create ~loop_opts ast ren in
     convert_loop_to_global k;
     let ki = kernel_info ast in
     let k =
@@ -537,7 +538,7 @@ let apply_opts (ast : Uop.t) (ren : Renderer.t) ~(beam : int) : Uop.t =
       | Some { opts_to_apply = Some opts; _ } -> List.iter (fun o -> ignore (apply_opt k o)) opts; k
       | _ when beam >= 1 -> !beam_search_hook k beam
       | _ when Helpers.noopt.value = 0 && (match ki with None -> true | Some ki -> ki.applied_opts = []) ->
-        hand_coded k
+        hand_coded ~heuristic k
       | _ -> k in
     let name_override = match ki with Some ki when ki.kname <> "test" -> Some ki.kname | _ -> None in
     get_optimized_ast ?name_override k

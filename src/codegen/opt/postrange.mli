@@ -5,14 +5,16 @@
 type t = {
   mutable ast : Uop.t;
   ren : Renderer.t;
+  mutable loop_opts : bool;
+      (** not in tinygrad: [apply_opt] takes SWAP of two CPU loops and BLOCK (the CPU mode's opts) *)
   mutable dont_use_locals : bool;
   mutable applied_opts : Opt.t list;
   mutable opt_range : int;  (** the next value of tinygrad's [count] of new range ids *)
   mutable tensor_core : Tc.t option;  (** the tensor core TC picked *)
 }
 
-(** [Scheduler(ast, ren)]. *)
-val create : Uop.t -> Renderer.t -> t
+(** [Scheduler(ast, ren)]; [loop_opts] false unless given. *)
+val create : ?loop_opts:bool -> Uop.t -> Renderer.t -> t
 
 (** [Scheduler.copy]. *)
 val copy : t -> t
@@ -105,15 +107,14 @@ val apply_tc : ?append_opt:bool -> t -> int -> int * int * int -> Uop.t list
 (** An int sint, or the max of a symbolic one. *)
 val sint_int : Uop.sint -> int
 
-(** [hand_coded_optimizations] (set by [Heuristic]; tinygrad imports it lazily in [apply_opts]). *)
-val hand_coded_optimizations_hook : (t -> t) ref
+(** [hand_coded ~heuristic k]: a copy of [k] with the heuristic ([hand_coded_optimizations]) applied, as [apply_opts]
+    applies it (none on a kernel with a STAGE: multiblock opts are not supported). *)
+val hand_coded : heuristic:(t -> t) -> t -> t
 
-(** [hand_coded k]: a copy of [k] with [hand_coded_optimizations] applied, as [apply_opts] applies them (none on a
-    kernel with a STAGE: multiblock opts are not supported). *)
-val hand_coded : t -> t
-
-(** [beam_search k amt] (set by [Search]). *)
+(** [beam_search k amt], set by [Search] when linked. tinygrad has the same cycle (postrange.py imports search.py
+    inside [apply_opts], search.py imports the codegen that calls it); a hook breaks it here. *)
 val beam_search_hook : (t -> int -> t) ref
 
-(** tinygrad [apply_opts ast ren beam]: the NOOPT / opts_to_apply paths, then [get_optimized_ast]. *)
-val apply_opts : Uop.t -> Renderer.t -> beam:int -> Uop.t
+(** tinygrad [apply_opts ast ren beam]: the NOOPT / opts_to_apply paths, then [get_optimized_ast]. [hand_coded]: the
+    heuristic (tinygrad imports [hand_coded_optimizations]); [loop_opts]: the scheduler's (Codegen.passes). *)
+val apply_opts : ?loop_opts:bool -> Uop.t -> Renderer.t -> beam:int -> hand_coded:(t -> t) -> Uop.t

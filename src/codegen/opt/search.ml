@@ -45,7 +45,7 @@ end
    amounts miss it, and a cache BLOCK of 2, 4 or 8 iterations of each of the first output loops
    (Postrange.apply_opt). Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
 let cpu_actions (ren : Renderer.t) : Opt.t list =
-  let widths = match Coalesce.cpu_float_lengths () with Some l -> List.filter (fun w -> w > 4) l | None -> [] in
+  let widths = List.filter (fun w -> w > 4) (Renderer.float_lengths ren) in
   let amts = List.sort_uniq compare (8 :: widths) in
   let cores = match ren.global_max with Some (g :: _) when ren.has_threads -> [ g ] | _ -> [] in
   let in_tinygrad c = List.exists (fun (a : Opt.t) -> a.op = Opt.THREAD && a.arg = Opt.Int c) (Lazy.force actions) in
@@ -299,7 +299,7 @@ type cpu_start =
    blocked tile has thousands). It runs twice: the first run also faults the fresh buffers' pages in. *)
 let cpu_start ~(time : timer) ~min_time ~seen_libs (s : K.t) : cpu_start =
   let unoptimized = Beam { beam = [ (s, infinity) ]; fraction = 1.; hand_coded = None } in
-  let hc = K.hand_coded s in
+  let hc = K.hand_coded ~heuristic:Codegen.hand_coded_optimizations s in
   match Option.map fst (try_compile ~uops_max:0 hc) with
   | None -> unoptimized
   | Some hc_prg ->

@@ -244,5 +244,5 @@ let create device =
 
 let () =
   Device.register "CPU" create;
-  (* tinygrad: CPUDevice's renderer, the Clang renderer *)
-  Device.register_renderer "CPU" (fun _ -> Cstyle.clang_renderer ())
+  (* tinygrad: CPUDevice's renderer, the Clang renderer; not in tinygrad: with the host's vector width, found once *)
+  Device.register_renderer "CPU" (fun _ -> Cstyle.clang_renderer ~vector_width:(Compiler_cpu.host_vector_width ()) ())

@@ -1,0 +1,29 @@
+(** Not in tinygrad: the CPU mode's memory coalescing (CPU_OPT=fast on the CPU), a {!Coalesce.policy} for tinygrad's
+    [memory_coalescing]. *)
+
+(** [fold_divmod_given holds]: where a clause [e mod m < c] of [holds] bounds a remainder, the pairs
+    ([e div m], q) and ([e mod m], t) with q and t affine (t = e - m*q in (-m, m) and c <= m + min t). *)
+val fold_divmod_given : Uop.t list -> (Uop.t * Uop.t) list
+
+(** [row_vectors lengths l]: the vectors a row of [l] float32 lanes coalesces to, given the vector lengths of
+    [Renderer.float_lengths] (20 lanes with [[16; 8; 4; 2]]: 16 + 4, 2 vectors). *)
+val row_vectors : int list -> int -> int
+
+(** [acc_registers ~widest]: the vector registers that the accumulators of a tile may take, half the register file
+    (16 with [widest] 16-lane vectors, else 8). *)
+val acc_registers : widest:int -> int
+
+(** [vector_acc_fits lengths ~lanes ~outs]: whether [outs] outputs reduced over an unrolled axis of [lanes] lanes each
+    keep a vector accumulator of their own (at least 6 lanes, all their vectors within {!acc_registers}). The
+    heuristic sizes its tiles with it. *)
+val vector_acc_fits : int list -> lanes:int -> outs:int -> bool
+
+(** The name of the REG buffers holding the per-output vector accumulators of Codegen_cpu: the coalescer loads and
+    stores them as whole vectors. *)
+val vector_acc_name : string
+
+(** [u] (a buffer, or an AFTER of one) is such an accumulator. *)
+val is_vector_acc : Uop.t -> bool
+
+(** The CPU mode's policy for a renderer (its float32 vector lengths). *)
+val policy : Renderer.t -> Coalesce.policy

@@ -1,0 +1,42 @@
+(** Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU; [Codegen.passes] selects it). tinygrad's
+    stages ([Heuristic]) with the upcast/unroll stage replaced by the CPU's tiles, tried in order:
+    - a BLAS-micro-kernel register tile for a matmul-shaped reduce, cache-blocked (BLOCK) when its operand outgrows
+      the cache;
+    - for a convolution's weight gradient (a reduce along rows contiguous in both factors), the row unrolled into one
+      vector accumulator per output of a channel tile with the batch swapped outermost (rows of 6 to 32 lanes), or
+      the window upcast whole with a channel by 4 (longer rows);
+    - a direct-convolution tile (lanes along the output's contiguous columns, output channels as broadcast rows);
+    - the output axis upcast by 8 vectors (padded where needed) for a matrix-vector product along the contiguous
+      axis of its matrix, or a sum over its rows;
+    - an 8x8 tile (or, with AVX-512, a lane tile along the input row) for a nested reduce (a convolution's input
+      gradient);
+    - an unroll by the vector width for a reduce over a contiguous axis;
+    and else tinygrad's upcasts, the default upcast by the vector width first. A kernel with a decomposed
+    transcendental, or an elementwise kernel that divides or takes a square root, gets no upcast at all (clang
+    vectorizes its rolled loops). The threading stage counts float ops per point, and a big kernel that no thread
+    count divides is padded to thread. *)
+
+(** The register tile of a matmul-shaped reduce, if it applies: the tiled copy of the kernel. *)
+val cpu_register_tile : Postrange.t -> Postrange.t option
+
+(** The vector-accumulator tile of a convolution's weight gradient, if it applies. *)
+val cpu_conv_weight_grad : Postrange.t -> Postrange.t option
+
+(** The direct-convolution tile, if it applies. *)
+val cpu_conv_tile : Postrange.t -> Postrange.t option
+
+(** The matrix-vector tile, if it applies. *)
+val cpu_matvec : Postrange.t -> Postrange.t option
+
+(** The tile of a nested reduce (a convolution's input gradient), if it applies. *)
+val cpu_nested_reduce_tile : Postrange.t -> Postrange.t option
+
+(** The unroll by the vector width of a reduce over a contiguous axis, if it applies. *)
+val cpu_vector_reduce : Postrange.t -> Postrange.t option
+
+(** Whether the kernel is left rolled (no upcast nor unroll), for clang's loop vectorizer. *)
+val cpu_rolled : Postrange.t -> bool
+
+(** [hand_coded_optimizations k]: a copy of [k] with the CPU mode's heuristic applied; the copy takes the CPU mode's
+    loop opts ([Postrange.t.loop_opts]). *)
+val hand_coded_optimizations : Postrange.t -> Postrange.t
