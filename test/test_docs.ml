@@ -89,4 +89,71 @@ let test_readme_example () =
   let quoted_out = readme_block readme "readme-example-output" in
   check_str ~what:"README.md's example output vs examples/readme_example.exe" (trim_end quoted_out) (trim_end out)
 
-let tests = [ ("tour.md is what gen_tour prints", test_tour); ("README example and its output", test_readme_example) ]
+(* the .ml and .mli files under [dir] (relative to the repository root), recursively *)
+let rec source_files root dir =
+  let path = Filename.concat root dir in
+  List.concat_map (fun f ->
+      let rel = dir ^ "/" ^ f in
+      if Sys.is_directory (Filename.concat root rel) then source_files root rel
+      else if Filename.check_suffix f ".ml" || Filename.check_suffix f ".mli" then [ rel ] else [])
+    (List.sort compare (Array.to_list (Sys.readdir path)))
+
+let contains s sub =
+  let ls = String.length s and lsub = String.length sub in
+  let rec at i = i + lsub <= ls && (String.sub s i lsub = sub || at (i + 1)) in
+  at 0
+
+(* [src] without its OCaml comments (nested) and string literals, so that a check sees code only *)
+let strip_comments src =
+  let b = Buffer.create (String.length src) and n = String.length src in
+  let rec code i =
+    if i >= n then ()
+    else if i + 1 < n && src.[i] = '(' && src.[i + 1] = '*' then comment 1 (i + 2)
+    else if src.[i] = '"' then (Buffer.add_string b "\"\""; str (i + 1))
+    else (Buffer.add_char b src.[i]; code (i + 1))
+  and comment depth i =
+    if i >= n then ()
+    else if i + 1 < n && src.[i] = '(' && src.[i + 1] = '*' then comment (depth + 1) (i + 2)
+    else if i + 1 < n && src.[i] = '*' && src.[i + 1] = ')' then
+      (if depth = 1 then code (i + 2) else comment (depth - 1) (i + 2))
+    else comment depth (i + 1)
+  and str i =
+    if i >= n then ()
+    else if src.[i] = '\\' then str (i + 2)
+    else if src.[i] = '"' then code (i + 1)
+    else str (i + 1) in
+  code 0;
+  Buffer.contents b
+
+(* every file of src/ that marks a divergence ("not in tinygrad", any case) is listed in docs/divergences.md (by its
+   path, with or without the extension), so the list of divergences stays whole *)
+let test_divergences () =
+  let root = repo_root () in
+  let doc = read_file (Filename.concat root "docs/divergences.md") in
+  let marked = List.filter (fun f ->
+      contains (String.lowercase_ascii (read_file (Filename.concat root f))) "not in tinygrad")
+      (source_files root "src") in
+  check (List.length marked >= 10) "only %d files of src/ mark a divergence: the scan is broken" (List.length marked);
+  let missing = List.filter (fun f -> not (contains doc (Filename.remove_extension f))) marked in
+  check (missing = []) "docs/divergences.md does not list: %s" (String.concat ", " missing)
+
+(* no pass reaches into the runtime or runs a process: the code (comments and strings left out) of src/uop,
+   src/codegen and src/renderer names no module of src/runtime and calls no process function *)
+let test_layers () =
+  let root = repo_root () in
+  let runtime_modules = List.sort_uniq compare (List.filter_map (fun f ->
+      if Filename.check_suffix f ".ml" then Some (String.capitalize_ascii (Filename.basename (Filename.remove_extension f)))
+      else None) (source_files root "src/runtime")) in
+  check (List.mem "Compiler_cpu" runtime_modules) "src/runtime lists no Compiler_cpu: the scan is broken";
+  let process_calls = [ "Sys.command"; "Unix.open_process"; "Unix.create_process"; "Unix.fork"; "Unix.exec";
+                        "Unix.system" ] in
+  let bad = List.concat_map (fun f ->
+      let code = strip_comments (read_file (Filename.concat root f)) in
+      List.filter_map (fun m -> if contains code (m ^ ".") then Some (f ^ " names " ^ m) else None) runtime_modules
+      @ List.filter_map (fun p -> if contains code p then Some (f ^ " calls " ^ p) else None) process_calls)
+      (List.concat_map (source_files root) [ "src/uop"; "src/codegen"; "src/renderer" ]) in
+  check (bad = []) "a pass reaches into the runtime: %s" (String.concat "; " bad)
+
+let tests = [ ("tour.md is what gen_tour prints", test_tour); ("README example and its output", test_readme_example);
+              ("divergences.md lists every marked file", test_divergences);
+              ("no pass reaches into the runtime", test_layers) ]
