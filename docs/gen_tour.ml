@@ -351,7 +351,7 @@ let c = Tensor.(sum ~axis:[ 1 ] (relu (add a b)))|};
   p "";
 
   (* ---- codegen, NOOPT ---- *)
-  let ren = Cstyle.clang_renderer () in
+  let ren = Device.renderer "CPU" in
   p "### 5. Codegen: the passes of `full_rewrite_to_sink` (NOOPT=1)";
   p "";
   p "Module: `src/codegen/codegen.ml` (tinygrad `codegen/__init__.py`). `full_rewrite_to_sink` is a list of \

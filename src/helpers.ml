@@ -343,6 +343,7 @@ let optim_dtype = string_var "OPTIM_DTYPE" "float32"
 let const_lr = int_var "CONST_LR" 0
 let assert_compile = int_var "ASSERT_COMPILE" 0
 let cc = string_var "CC" ""
+let rewrite_stack_limit = int_var "REWRITE_STACK_LIMIT" 250000
 
 (* ---------- global counters ---------- *)
 

@@ -392,6 +392,10 @@ val assert_compile : int context_var
 (** [CC] (""): the C compiler (clang, else gcc, when empty). *)
 val cc : string context_var
 
+(** tinygrad's [REWRITE_STACK_LIMIT] (250000): a graph_rewrite whose stack grows past it fails with
+    ["infinite loop in graph_rewrite (stack too big)"]. *)
+val rewrite_stack_limit : int context_var
+
 (** {1 Global counters} *)
 
 (** tinygrad's GlobalCounters. *)

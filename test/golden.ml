@@ -167,6 +167,6 @@ let programs ~file =
 
 (* ---------- the pipeline under test ---------- *)
 
-(* switch to [Some (fun ast -> Codegen.to_program ast (Cstyle.clang_renderer ()))] when codegen.ml is in the build *)
-let to_program : (Uop.t -> Uop.t) option = Some (fun ast -> Codegen.to_program ast (Cstyle.clang_renderer ()))
+(* switch to [Some (fun ast -> Codegen.to_program ast (Device.renderer "CPU"))] when codegen.ml is in the build *)
+let to_program : (Uop.t -> Uop.t) option = Some (fun ast -> Codegen.to_program ast (Device.renderer "CPU"))
 

@@ -231,7 +231,7 @@ let test_print_uops () =
   | Some (_, _, ast, _, _, _) ->
     (* do_to_program, not the cached to_program: the kernel name is colored unless NO_COLOR was set when it was made *)
     let prg = Helpers.context [ Helpers.Bind (Helpers.noopt, 1); Helpers.Bind (Helpers.no_color, 1) ] (fun () ->
-        Codegen.do_to_program (Pyrender.parse_ast ast) (Cstyle.clang_renderer ())) in
+        Codegen.do_to_program (Pyrender.parse_ast ast) (Device.renderer "CPU")) in
     let lin = List.find (fun (u : Uop.t) -> u.op == Ops.Linear) (Array.to_list prg.src) in
     let got = Helpers.context [ Helpers.Bind (Helpers.no_color, 1) ] (fun () -> Render.uops_str (Array.to_list lin.src)) in
     check_str ~what:"print_uops" print_uops_expected got

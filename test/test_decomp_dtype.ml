@@ -55,7 +55,7 @@ let fp8_cases (name, dt, bits, roundtrip, fused, decode) = [
 let emulated f = Helpers.context Helpers.[ Bind (emulated_dtypes, "long") ] f
 
 let renderer = function
-  | "cpu" -> Cstyle.clang_renderer ()
+  | "cpu" -> Device.renderer "CPU"
   | "metal" -> Cstyle.metal_renderer ()
   | t -> fail "unknown target %s" t
 

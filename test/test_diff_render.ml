@@ -47,7 +47,7 @@ let load () =
       List.mapi (fun i k -> (first + i, k)) (Golden.to_list (Golden.member "kernels" j))) (oracle_files ())
 
 let renderer = function
-  | "cpu" -> Cstyle.clang_renderer ()
+  | "cpu" -> Device.renderer "CPU"
   | "cuda" -> Cstyle.cuda_renderer ~arch:"sm_89"
   | "metal" -> Cstyle.metal_renderer ()
   | t -> fail "unknown target %s" t

@@ -301,9 +301,9 @@ let compiler_cases : case list = [
           let tmp = path ^ ".damaged" in
           write_file tmp bytes; Sys.rename tmp path;
           check (not (Compiler_cpu.intact path)) "%s: seen as intact" what;
-          let n0 = !Compiler_cpu.compile_count in
+          let n0 = (Compiler_cpu.compile_count ()) in
           let lib = Compiler_cpu.compile_cached c src in
-          check_int ~what:(what ^ ": compiles again") (n0 + 1) !Compiler_cpu.compile_count;
+          check_int ~what:(what ^ ": compiles again") (n0 + 1) (Compiler_cpu.compile_count ());
           check (Compiler_cpu.intact lib) "%s: rebuilt entry intact" what) variants;
       (* the rebuilt library loads and runs (a fresh path each time would be loaded once: here the same file) *)
       check (run_inc path = [| 2.; 3.; -2.; 1.5 |]) "rebuilt entry runs";
@@ -314,10 +314,10 @@ let compiler_cases : case list = [
       else begin
         (* fails only where the native flags define __AVX__ (x86 with AVX: the retry targets baseline x86-64) *)
         let src = nonce () ^ "#ifdef __AVX__\n#error native only\n#endif\n" ^ inc_src in
-        let n0 = !Compiler_cpu.compile_count in
+        let n0 = (Compiler_cpu.compile_count ()) in
         let lib = Helpers.(context [ Bind (debug, 1) ]) (fun () -> Compiler_cpu.compile c src) in
         check (run_inc lib = [| 2.; 3.; -2.; 1.5 |]) "the retried kernel runs";
-        Printf.printf "  compiler runs: %d (2 where the native flags define __AVX__)\n%!" (!Compiler_cpu.compile_count - n0)
+        Printf.printf "  compiler runs: %d (2 where the native flags define __AVX__)\n%!" ((Compiler_cpu.compile_count ()) - n0)
       end;
       (* both fail: the first error, with the source and clang's message *)
       let bad = nonce () ^ "void E_1(float* restrict data0_1) { *data0_1 = undefined_thing; }" in
@@ -328,13 +328,13 @@ let compiler_cases : case list = [
          check (contains output "undefined_thing") "compiler message in the error: %s" output));
   ("compiler: a missing compiler is reported with the install hint", fun () ->
       let c = { (Compiler_cpu.create ()) with cc = "/nonexistent/bin/clang" } in
-      let n0 = !Compiler_cpu.compile_count in
+      let n0 = (Compiler_cpu.compile_count ()) in
       (match Compiler_cpu.compile c (nonce () ^ inc_src) with
        | _ -> fail "compiled without a compiler"
        | exception Device.Compile_error { source; output } ->
          check (contains output "not found" && contains output "apt-get install clang") "message: %s" output;
          check (contains source "E_4") "source in the error");
-      check_int ~what:"no compiler run" n0 !Compiler_cpu.compile_count);
+      check_int ~what:"no compiler run" n0 (Compiler_cpu.compile_count ()));
   ("the clang-crashing cast (expand to (3,7,7), cast to bool) runs", fun () ->
       (* tinygrad: Tensor([0,1,-2,.5,0,3,0]).reshape(1,7).expand(3,7,7).cast(dtypes.bool).numpy(): clang 14 crashes on
          it under -march=native ("Cannot select: v16i8 X86ISD::VBROADCAST"); numpy's x != 0, broadcast *)
@@ -352,16 +352,16 @@ let beam_cases : case list = [
       | None -> Test_util.skip "corpus absent"
       | Some (_, _, k) ->
         let ast = Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k)) in
-        let sched () = let s = Postrange.create ast (Cstyle.clang_renderer ()) in Postrange.convert_loop_to_global s; s in
+        let sched () = let s = Postrange.create ast (Device.renderer "CPU") in Postrange.convert_loop_to_global s; s in
         (* beam width 3: a key of its own (the opts suite searches with 2) *)
         let amt = 3 in
         let path = Search.cache_path (sched ()) amt true in
         let search () = Search.beam_search ~allow_test_size:true (sched ()) amt in
         let found = (search ()).applied_opts in
         let good = read_file path in
-        let n0 = !Search.searches in
+        let n0 = (Search.searches ()) in
         check (List.map Opt.to_string (search ()).applied_opts = List.map Opt.to_string found) "the entry answers";
-        check_int ~what:"an intact entry: no search" n0 !Search.searches;
+        check_int ~what:"an intact entry: no search" n0 (Search.searches ());
         let variants =
           [ ("empty", ""); ("garbage", "\x00\xff\x13garbage\n");
             ("cut before the end line", String.sub good 0 (String.length good - 4));
@@ -372,12 +372,12 @@ let beam_cases : case list = [
             ("opts that do not apply", "beam_search v2\nUPCAST 99 4\nend\n") ] in
         List.iter (fun (what, bytes) ->
             write_file path bytes;
-            let n = !Search.searches in
+            let n = (Search.searches ()) in
             let r = Helpers.(context [ Bind (debug, 1) ]) search in
-            check_int ~what:(what ^ ": searched again") (n + 1) !Search.searches;
+            check_int ~what:(what ^ ": searched again") (n + 1) (Search.searches ());
             (* the search is timed, so its opts may differ from the first one's: the entry it wrote answers next *)
             let r2 = search () in
-            check_int ~what:(what ^ ": the rewritten entry answers") (n + 1) !Search.searches;
+            check_int ~what:(what ^ ": the rewritten entry answers") (n + 1) (Search.searches ());
             check (List.map Opt.to_string r2.applied_opts = List.map Opt.to_string r.applied_opts) "%s: opts of the rewritten entry" what) variants;
         Printf.printf "  BEAM cache: %d damaged variants searched again\n%!" (List.length variants));
 ]

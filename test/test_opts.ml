@@ -42,7 +42,7 @@ let program_of ast =
   Helpers.context [ Helpers.Bind (Helpers.noopt, 0); Helpers.Bind (Helpers.no_color, 1);
                     Helpers.Bind (Helpers.num_cpu_threads, 8); Helpers.Bind (Helpers.cpu_opt, Helpers.Cpu_tinygrad) ]
     (fun () ->
-      Codegen.to_program ast (Cstyle.clang_renderer ()))
+      Codegen.to_program ast (Device.renderer "CPU"))
 
 (* compare one kernel: Ok () or Error with the first difference *)
 let check_kernel (k : Golden.json) : (unit, string) result =
@@ -107,7 +107,7 @@ let params (ast : Uop.t) =
 
 let run_with ?(vec = Helpers.cpu_vec.value) ~noopt:no ast =
   let prg = Helpers.context Helpers.[ Bind (noopt, no); Bind (no_color, 1); Bind (cpu_vec, vec) ] (fun () ->
-      Codegen.to_program ast (Cstyle.clang_renderer ())) in
+      Codegen.to_program ast (Device.renderer "CPU")) in
   let info = match prg.Uop.arg with Uop.Program_info p -> p | _ -> fail "to_program: no Program_info" in
   let dev = Device.get "CPU" in
   let lib = dev.compiler.compile_cached (Codegen.program_source prg) in
@@ -162,21 +162,21 @@ let same_buffers ~what a b =
 let with_corpus_kernel ~what prog i f =
   match List.find_opt (fun (p, j, _) -> p = prog && j = i) (kernels ()) with
   | None -> Test_util.skip "opts %s: corpus absent" what
-  | Some (_, _, k) -> f (Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k))) (Cstyle.clang_renderer ())
+  | Some (_, _, k) -> f (Pyrender.parse_ast (Golden.to_str (Golden.member "ast" k))) (Device.renderer "CPU")
 
 let test_beam () =
   with_corpus_kernel ~what:"beam" "red_sum_axis1" 0 @@ fun ast ren ->
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
-    let n0 = !Search.searches in
+    let n0 = (Search.searches ()) in
     let r1 = Search.beam_search ~disable_cache:true (sched ()) 2 in
-    check_int ~what:"searches run by BEAM with the cache disabled" (n0 + 1) !Search.searches;
+    check_int ~what:"searches run by BEAM with the cache disabled" (n0 + 1) (Search.searches ());
     let found = List.map our_opt r1.applied_opts in
     Printf.printf "opts beam: BEAM=2 picked [%s]\n" (String.concat " " found);
     let r2 = Search.beam_search (sched ()) 2 in
-    check_int ~what:"searches run by the second BEAM (disk cache)" (n0 + 1) !Search.searches;
+    check_int ~what:"searches run by the second BEAM (disk cache)" (n0 + 1) (Search.searches ());
     check (List.map our_opt r2.applied_opts = found) "cached opts differ";
     let opt_ast = Postrange.apply_opts ast ren ~beam:2 ~hand_coded:Codegen.hand_coded_optimizations in
-    check_int ~what:"searches run by apply_opts ~beam:2 (disk cache)" (n0 + 1) !Search.searches;
+    check_int ~what:"searches run by apply_opts ~beam:2 (disk cache)" (n0 + 1) (Search.searches ());
     (match opt_ast.Uop.arg with
      | Uop.Kernel_info ki -> check (List.map our_opt ki.applied_opts = found) "apply_opts: opts differ"
      | _ -> fail "apply_opts: no KernelInfo");
@@ -191,13 +191,13 @@ let test_beam_realize () =
     let x = T.reshape (T.arange 42) [| 6; 7 |] in
     T.to_float_array (T.cast (T.sum ~axis:[ 1 ] x) Dtype.Float32) in
   let expect = Array.init 6 (fun r -> float_of_int (7 * 7 * r + 21)) in
-  let n0 = !Search.searches in
+  let n0 = (Search.searches ()) in
   let a = Helpers.context Helpers.[ Bind (beam, 2); Bind (ignore_beam_cache, 1) ] run in
-  check (!Search.searches > n0) "BEAM=2 realize ran no search";
-  let n1 = !Search.searches in
+  check ((Search.searches ()) > n0) "BEAM=2 realize ran no search";
+  let n1 = (Search.searches ()) in
   Codegen.clear_program_cache ();
   let b = Helpers.context Helpers.[ Bind (beam, 2) ] run in
-  check_int ~what:"searches run by the second BEAM=2 realize (disk cache)" n1 !Search.searches;
+  check_int ~what:"searches run by the second BEAM=2 realize (disk cache)" n1 (Search.searches ());
   Array.iteri (fun i e -> check (a.(i) = e && b.(i) = e) "row %d: %g / %g, expected %g" i a.(i) b.(i) e) expect
 
 (* CPU_VEC (not a tinygrad knob) forces the float32 vector width of CPU_OPT=fast kernels: mm_large's matmul with a
@@ -257,7 +257,7 @@ let has s sub = let n = String.length sub in
   let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0
 
 let source_with mode vec ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, vec); Bind (no_color, 1); Bind (noopt, 0) ]
-    (fun () -> Codegen.program_source (Codegen.to_program ast (Cstyle.clang_renderer ())))
+    (fun () -> Codegen.program_source (Codegen.to_program ast (Device.renderer "CPU")))
 
 (* CPU_OPT=fast on x (1, 64) @ w (64, n), w row-major (a matrix-vector product along the contiguous axis of w): with
    CPU_VEC=16 the output axis is upcast by 16 and by 8 vectors (float16 loads of a row of w), padded to a multiple of
@@ -399,7 +399,7 @@ let test_cpu_nested_reduce_tile () =
   let x = Tensor.realize (Tensor.rand [| 8; 8; 10; 10 |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 3; 3 |]) in
   match input_grad_nested_kernels x w with
   | [ ast ] ->
-    let ren = Cstyle.clang_renderer () in
+    let ren = Device.renderer "CPU" in
     let opts mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
         let s = Postrange.create ast ren in
         Postrange.convert_loop_to_global s;
@@ -499,7 +499,7 @@ let test_cpu_lane_gated_nonfinite () =
 
 (* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
 let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
-    let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+    let s = Postrange.create ast (Device.renderer "CPU") in
     Postrange.convert_loop_to_global s;
     List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
         | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
@@ -562,7 +562,7 @@ let test_cpu_block () =
   let a = Tensor.realize (Tensor.rand [| 64; 96 |]) and b = Tensor.realize (Tensor.rand [| 96; 128 |]) in
   match reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
-    let ren = Cstyle.clang_renderer () in
+    let ren = Device.renderer "CPU" in
     let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
     let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
     let apply mode opts =
@@ -599,7 +599,7 @@ let test_cpu_block () =
 let test_cpu_block_heuristic () =
   let opts n = match reduce_kernels (Tensor.matmul (Tensor.empty [| n; n |]) (Tensor.empty [| n; n |])) with
     | [ ast ] -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-        let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+        let s = Postrange.create ast (Device.renderer "CPU") in
         Postrange.convert_loop_to_global s;
         List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
             | (Opt.UPCAST | Opt.BLOCK), Opt.Int n -> Some (o.op, n) | _ -> None)

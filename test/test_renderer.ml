@@ -2075,7 +2075,7 @@ let first_diff expected actual =
 let render_cases =
   List.map (fun (name, prog, src, _) ->
       ("render_" ^ name, fun () ->
-          let ren = Cstyle.clang_renderer () in
+          let ren = Device.renderer "CPU" in
           let got = Helpers.context [ Helpers.Bind (Helpers.cpu_opt, Helpers.Cpu_tinygrad) ] (fun () ->
               Renderer.render ren (prog ())) in
           if got <> src then Test_util.fail "%s" (first_diff src got))) cases
@@ -2102,17 +2102,17 @@ let unit_cases = [
       Test_util.check_str ~what:"codes" "abc" (Helpers.ansistrip "a\027[31mb\027[0m\027[Kc");
       Test_util.check_str ~what:"no newline crossing" "a\027[1\nmb" (Helpers.ansistrip "a\027[1\nmb"));
   ("clang_code_for_op", fun () ->
-      let ren = Cstyle.clang_renderer () in
+      let ren = Device.renderer "CPU" in
       List.iter (fun op -> Test_util.check (Renderer.supports ren op) "clang renders %s" (Ops.to_string op))
         [ Ops.Sqrt; Ops.Trunc; Ops.Fdiv; Ops.Cmplt; Ops.Where; Ops.Shl; Ops.Cmpeq ];
       List.iter (fun op -> Test_util.check (not (Renderer.supports ren op)) "clang does not render %s" (Ops.to_string op))
         [ Ops.Exp2; Ops.Log2; Ops.Sin; Ops.Reciprocal; Ops.Max; Ops.Mulacc ]);
   ("clang_global_max", fun () ->
       (* tinygrad: ClangRenderer.global_max = (NUM_CPU_THREADS.value, 0, 0), the context var (default: the CPU count) *)
-      let ren = Cstyle.clang_renderer () in
+      let ren = Device.renderer "CPU" in
       Test_util.check (ren.global_max = Some [ Helpers.num_cpu_threads.value; 0; 0 ]) "global_max (NUM_CPU_THREADS,0,0)";
       Helpers.context [ Helpers.Bind (Helpers.num_cpu_threads, 8) ] (fun () ->
-          Test_util.check ((Cstyle.clang_renderer ()).global_max = Some [ 8; 0; 0 ]) "global_max (8,0,0) under NUM_CPU_THREADS=8"));
+          Test_util.check ((Device.renderer "CPU").global_max = Some [ 8; 0; 0 ]) "global_max (8,0,0) under NUM_CPU_THREADS=8"));
 ]
 
 (* decompositions (codegen/decomp/op.py); magic numbers from tinygrad's magicgu *)
@@ -2125,7 +2125,7 @@ let decomp_cases = [
           ((65535, 641), (104695, 26)) ]);
   ("decomp_fast_idiv_exhaustive", fun () ->
       (* x // d through the multiply-shift for every x in [0, 1000]: evaluated with exec_alu in int32 *)
-      let ren = Cstyle.clang_renderer () in
+      let ren = Device.renderer "CPU" in
       let x = Uop.variable_int ~dtype:Dtype.Int32 "x" 0 1000 in
       List.iter (fun d ->
           match Decomp_op.fast_idiv ren x (Z.of_int d) with
@@ -2137,7 +2137,7 @@ let decomp_cases = [
               | c -> Test_util.fail "fast_idiv: %s" (Dtype.const_to_string c)
             done) [ 3; 7; 10; 641 ]);
   ("decomp_max_to_where", fun () ->
-      let ren = Cstyle.clang_renderer () in
+      let ren = Device.renderer "CPU" in
       let pm = Decomp_op.get_simplifying_rewrite_patterns ren.code_for_op in
       let a = Uop.variable_int ~dtype:Dtype.Int32 "a" 0 10 and b = Uop.variable_int ~dtype:Dtype.Int32 "b" 0 10 in
       let m = Uop.alu Ops.Max [ a; b ] in

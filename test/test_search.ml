@@ -35,7 +35,7 @@ let action_str (o : Opt.t) = String.concat "" (String.split_on_char ' ' (Test_op
 (* under CPU_OPT=tinygrad the CPU's action list is tinygrad's, element for element; under CPU_OPT=fast it is
    tinygrad's followed by upcasts and unrolls by 8 and by the forced vector width (16) and cache BLOCKs *)
 let test_actions () =
-  let ren = Cstyle.clang_renderer () in
+  let ren = Device.renderer "CPU" in
   let tg = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> List.map action_str (Search.kernel_actions ren)) in
   check_int ~what:"CPU_OPT=tinygrad action count" (List.length tinygrad_actions) (List.length tg);
   List.iteri (fun i (a, b) -> check (a = b) "action %d: ours %s, tinygrad %s" i a b) (List.combine tg tinygrad_actions);
@@ -53,16 +53,16 @@ let test_cpu_beam () =
   match Test_opts.reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-    let ren = Cstyle.clang_renderer () in
+    let ren = Device.renderer "CPU" in
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
     let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations (sched ()) in
     let n_tg = List.length tinygrad_actions in
     (* the search's upcast limit on the CPU: 4x BEAM_UPCAST_MAX *)
     check (List.exists (fun (i, _) -> i > n_tg) (Search.get_kernel_actions ~max_up:(4 * Helpers.beam_upcast_max.value) hc))
       "no CPU action applies to the hand-coded kernel";
-    let n0 = !Search.searches in
+    let n0 = (Search.searches ()) in
     let r = Search.beam_search ~disable_cache:true ~min_time:0. (sched ()) 2 in
-    check_int ~what:"searches run" (n0 + 1) !Search.searches;
+    check_int ~what:"searches run" (n0 + 1) (Search.searches ());
     let hopts = List.map action_str hc.applied_opts and ropts = List.map action_str r.applied_opts in
     Printf.printf "search cpu_beam: hand-coded [%s], BEAM=2 [%s]\n" (String.concat " " hopts) (String.concat " " ropts);
     check (List.filteri (fun i _ -> i < List.length hopts) ropts = hopts) "the result does not extend the hand-coded opts";
@@ -77,7 +77,7 @@ let test_shrink_loops () =
   match Test_opts.reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] @@ fun () ->
-    let s = Postrange.create ast (Cstyle.clang_renderer ()) in
+    let s = Postrange.create ast (Device.renderer "CPU") in
     Postrange.convert_loop_to_global s;
     let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations s in
     let size k types = List.fold_left ( * ) 1 (List.map (fun a -> Postrange.sint_int (List.nth (Postrange.full_shape k) a))
@@ -101,7 +101,7 @@ let test_cpu_beam_uops_max () =
   | [ ast ] ->
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1); Bind (beam_uops_max, 50) ]
     @@ fun () ->
-    let ren = Cstyle.clang_renderer () in
+    let ren = Device.renderer "CPU" in
     let sched () = let s = Postrange.create ast ren in Postrange.convert_loop_to_global s; s in
     let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations (sched ()) in
     check (hc.applied_opts <> []) "the hand-coded kernel has no opts";
@@ -118,7 +118,7 @@ let test_cached_block () =
   match Test_opts.reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-    let ren = Cstyle.clang_renderer () in
+    let ren = Device.renderer "CPU" in
     (* the scheduler takes the loop opts of the mode's passes, as Codegen's apply_opts gives them *)
     let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
     Postrange.convert_loop_to_global s;
@@ -127,10 +127,10 @@ let test_cached_block () =
     let oc = open_out_bin path in
     output_string oc "beam_search v2\nUPCAST 1 16\nUPCAST 0 8\nBLOCK 1 4\nend\n";
     close_out oc;
-    let n0 = !Search.searches in
+    let n0 = (Search.searches ()) in
     let r = Search.beam_search s 2 in
     Sys.remove path;
-    check_int ~what:"searches run" n0 !Search.searches;
+    check_int ~what:"searches run" n0 (Search.searches ());
     check (List.map action_str r.applied_opts = [ "UPCAST:1:16"; "UPCAST:0:8"; "BLOCK:1:4" ])
       "opts [%s]" (String.concat " " (List.map action_str r.applied_opts));
     check (List.map Postrange.sint_int (Postrange.full_shape r) = [ 4; 8; 4; 16; 8; 128 ])

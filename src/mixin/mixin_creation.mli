@@ -8,9 +8,6 @@ val const : ?dtype:Dtype.t -> Dtype.const -> Uop.t
 (** A CONST with [x]'s dtype (or [dtype]), expanded to [x]'s shape. tinygrad [CreationMixin.const_like]. *)
 val const_like : ?dtype:Dtype.t -> Uop.t -> Dtype.const -> Uop.t
 
-(** The counter behind buffer slots. tinygrad [UOp.unique_num]. *)
-val unique_num : int ref
-
 (** The next buffer slot. tinygrad [next(UOp.unique_num)]. *)
 val next_unique : unit -> int
 

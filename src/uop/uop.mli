@@ -119,10 +119,12 @@ val equal_arg : arg -> arg -> bool
 (** Element-wise {!sint_equal} on two lists of the same length. *)
 val equal_sints : sint list -> sint list -> bool
 
-(** The simplifier behind {!simplify}; set by [Symbolic] when linked (the default fails). *)
+(** The simplifier behind {!simplify}; set by [Symbolic] when linked (the default fails). A hook because tinygrad
+    has the same cycle: [UOp.simplify] imports [uop/symbolic.py] inside the method, as symbolic.py imports ops.py. *)
 val simplify_hook : (t -> t) ref
 
-(** The renderer behind {!render}; set by [Render] when linked (the default fails). *)
+(** The renderer behind {!render}; set by [Render] when linked (the default fails). A hook because tinygrad has the
+    same cycle: [UOp.render] imports [uop/render.py] inside the method, as render.py imports ops.py. *)
 val render_hook : (t -> string) ref
 
 (** The dtype a node of this op gets from its sources and arg, if any. tinygrad [dtype_from_uop]. *)

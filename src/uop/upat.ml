@@ -378,7 +378,6 @@ let rewrite pm ctx (u : Uop.t) =
 
 exception Bottom_up_gate
 
-let rewrite_stack_limit = ref 250000
 
 module Tbl = Uop.Tbl
 
@@ -432,7 +431,7 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
   push st root 0 root;
   Tbl.replace on_stack root ();
   while st.sp > 0 do
-    if st.sp > !rewrite_stack_limit then failwith "infinite loop in graph_rewrite (stack too big)";
+    if st.sp > Helpers.rewrite_stack_limit.value then failwith "infinite loop in graph_rewrite (stack too big)";
     st.sp <- st.sp - 1;
     let n = st.ns.(st.sp) and stage = st.stages.(st.sp) and new_n = st.news.(st.sp) in
     if not (Tbl.mem replace n) then begin

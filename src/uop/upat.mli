@@ -238,10 +238,6 @@ val rewrite : 'ctx matcher -> 'ctx -> Uop.t -> Uop.t option
 
 (** {1 Graph rewrite} *)
 
-(** tinygrad's [REWRITE_STACK_LIMIT] (250000): a graph_rewrite whose stack grows past it fails with
-    ["infinite loop in graph_rewrite (stack too big)"]. *)
-val rewrite_stack_limit : int ref
-
 (** Raised by a bottom-up callback to keep a node as it is and not descend into it (tinygrad's
     [BottomUpGate]). *)
 exception Bottom_up_gate
@@ -257,7 +253,8 @@ val graph_rewrite :
 
 (** A tracer of named passes (tinygrad's VIZ / TRACK_MATCH_STATS in spirit): when set, every [graph_rewrite]
     given a [~name] calls [trace name input run], where [run ()] performs the rewrite and returns its result;
-    the tracer must return that result. [None] (the default) costs one test per call. *)
+    the tracer must return that result. [None] (the default) costs one test per call. A registry, as tinygrad's
+    [tracked_ctxs] is a module-level list, not a cycle breaker: docs/gen_tour.ml sets it to print the passes. *)
 val rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) option ref
 
 (** tinygrad's [_substitute]: every node found in the context table is replaced by its value. *)

@@ -281,7 +281,8 @@ let apply_cached (s : K.t) opts =
   | exception (Not_found | Division_by_zero) -> Error "opts do not apply"
 
 (* the number of searches run (not answered from the cache), for tests *)
-let searches = ref 0
+let search_count = ref 0
+let searches () = !search_count
 
 (* a timing of a program: its runs' times *)
 type timer = ?early_stop:float -> ?cnt:int -> ?scale:float -> Uop.t -> float list
@@ -361,7 +362,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
   match cached with
   | Some ret -> ret
   | None ->
-    incr searches;
+    incr search_count;
     let fast = Renderer.cpu_fast s.ren in
     (* not in tinygrad: the CPU search's buffers are zeroed (their pages written) before any timing: untouched
        pages all read one cached zero page, which favoured tiles that are slower on real data *)

@@ -31,7 +31,7 @@ val args_from_ast : ?zero:bool -> Uop.t -> string -> (int * Device.Buffer.t) lis
 val cache_path : Postrange.t -> int -> bool -> string
 
 (** The number of searches run so far (not answered from the disk cache). *)
-val searches : int ref
+val searches : unit -> int
 
 (** tinygrad [beam_search s amt]: the best Scheduler found with beam width [amt]; cached on disk when
     [CACHELEVEL >= 1] unless [disable_cache] ([IGNORE_BEAM_CACHE]).

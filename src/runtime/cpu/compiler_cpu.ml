@@ -6,7 +6,8 @@
 type t = { cc : string; args : string list; cachekey : string option }
 
 (* times a compiler was actually run in this process (tests check cache hits with it) *)
-let compile_count = ref 0
+let compiles = ref 0
+let compile_count () = !compiles
 
 let on_path exe =
   let path = Option.value ~default:"/usr/bin:/bin" (Sys.getenv_opt "PATH") in
@@ -134,7 +135,7 @@ let run_cc_with t args full out =
   let cmd = String.concat " " (List.map Filename.quote ((t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ]))
             ^ " 2> " ^ Filename.quote err_file in
   if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" cmd;
-  incr compile_count;
+  incr compiles;
   let rc = Sys.command cmd in
   let err = try read_file err_file with Sys_error _ -> "" in
   remove_quiet c_file; remove_quiet err_file;
@@ -247,7 +248,7 @@ let compile_many t srcs =
         let job (c_file, tmp, _) =
           Printf.sprintf "(%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &"
             (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
-        compile_count := !compile_count + List.length jobs;
+        compiles := !compiles + List.length jobs;
         ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
         (* each object the compiler finished is sealed and renamed into the cache *)
         List.iter (fun (c_file, tmp, path) ->

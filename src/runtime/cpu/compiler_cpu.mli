@@ -5,7 +5,7 @@
 type t = { cc : string; args : string list; cachekey : string option }
 
 (** Compiler runs in this process (cache hits do not count). *)
-val compile_count : int ref
+val compile_count : unit -> int
 
 (** [CC] from the environment, else clang, else gcc (which lacks [ext_vector_type]: scalar kernels only). *)
 val find_cc : unit -> string
