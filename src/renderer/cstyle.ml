@@ -454,32 +454,39 @@ let pm_manual_bf16_cast : unit P.matcher =
 
 (* ---------- ClangRenderer ---------- *)
 
-(* tinygrad: ClangRenderer.render_vector_prefix *)
-let clang_render_vector_prefix lang dt count =
-  (* round (down) to power of two (this is actually the default clang behavior) *)
+(* the vector typedef of ClangRenderer.render_vector_prefix, [alignment] computed from the vector's bytes,
+   rounded (down) to a power of two *)
+let vector_typedef ~alignment lang dt count =
   let alignment =
     if Helpers.aligned.value <> 0 && not (Dtype.is_bool dt) then
       let n = Dtype.itemsize dt * count in
       let rec p2 k = if 2 * k <= n then p2 (2 * k) else k in
-      (* not in tinygrad: under CPU_OPT=fast float32 vectors are assumed aligned to their element only (they
-         coalesce at any offset, late/coalesce.ml), other vectors wider than float4 to 16 bytes (what buffer views
-         guarantee), so clang loads them with unaligned moves *)
-      match Helpers.cpu_opt.value with
-      | Helpers.Cpu_fast when dt == Dtype.Float32 -> Dtype.itemsize dt
-      | Helpers.Cpu_fast -> min 16 (p2 1)
-      | Helpers.Cpu_tinygrad -> p2 1
+      alignment dt (p2 1)
     else 1 in
   let vec = render_dtype_full ~sz:count ~addrspace:(Some Dtype.Reg) lang dt in
   Printf.sprintf "typedef %s %s __attribute__((aligned(%d),ext_vector_type(%d)));" (render_dtype lang dt) vec alignment count
 
-(* not in tinygrad: a float32 vector load under a mask of lanes (late/coalesce.ml lane-gated loads, CPU_OPT=fast):
-   [uint32] bit i set loads lane i, a clear bit gives 0 and reads nothing (a lane may lie outside the buffer). *)
+(* tinygrad: ClangRenderer.render_vector_prefix *)
+let clang_render_vector_prefix lang dt count =
+  (* round (down) to power of two (this is actually the default clang behavior) *)
+  vector_typedef ~alignment:(fun _ p2 -> p2) lang dt count
+
+(* not in tinygrad: the CPU mode's vector typedefs (cpu_fast_lang): float32 vectors are assumed aligned to
+   their element only (they coalesce at any offset, late/coalesce_cpu.ml), other vectors wider than float4 to
+   16 bytes (what buffer views guarantee), so clang loads them with unaligned moves *)
+let cpu_render_vector_prefix lang dt count =
+  vector_typedef ~alignment:(fun dt p2 -> if dt == Dtype.Float32 then Dtype.itemsize dt else min 16 p2) lang dt count
+
+(* not in tinygrad: a float32 vector load under a mask of lanes (late/coalesce.ml lane-gated loads,
+   CPU_OPT=fast): [uint32] bit i set loads lane i, a clear bit gives 0 and reads nothing (a lane may lie
+   outside the buffer). *)
 let is_masked_load (u : Uop.t) = u.op == Ops.Load && Array.length u.src = 3 && u.src.(2).dtype == Dtype.Uint32
 
 (* the name of the function that loads [n] float32 lanes under a mask *)
 let masked_load_name n = Printf.sprintf "tg_maskload%d" n
 
-(* its definition: the AVX-512 masked load (fault-suppressing) where the target has it, else AVX's, else lane by lane *)
+(* its definition: the AVX-512 masked load (fault-suppressing) where the target has it, else AVX's, else lane
+   by lane *)
 let masked_load_function n =
   let p = Printf.sprintf in
   let zeros = String.concat "," (List.init n (fun _ -> "0.0f")) in
@@ -502,20 +509,28 @@ let masked_load_function n =
         (String.concat "" (List.map (fun (c, b) -> p "#elif defined(%s)\n  %s\n" c b) rest)) generic in
   p "%s\nstatic inline float%d %s(const float* p, unsigned int m) {%s}" vector n (masked_load_name n) body
 
+(* the vector typedefs of ClangRenderer._render_defines *)
+let clang_defines lang uops =
+  String.concat "\n" (List.filter_map (fun (dt, count) ->
+      if count > 1 then Some (lang.render_vector_prefix lang dt count) else None) (uops_to_dtypes uops))
+
 (* tinygrad: ClangRenderer.render_kernel (_render_defines, _render_body, _render_entry) *)
 let clang_render_kernel lang ?prefix function_name kernel bufs uops =
-  let defines = String.concat "\n" (List.filter_map (fun (dt, count) ->
-      if count > 1 then Some (lang.render_vector_prefix lang dt count) else None) (uops_to_dtypes uops)) in
+  clang_defines lang uops ^ "\n" ^ base_render_kernel lang ?prefix function_name kernel bufs uops ^ "\n" ^ ""
+
+(* not in tinygrad: the CPU mode's render_kernel (cpu_fast_lang): the functions of its masked loads after the
+   vector typedefs *)
+let cpu_render_kernel lang ?prefix function_name kernel bufs uops =
   let masked = List.sort_uniq compare (List.filter_map (fun u -> if is_masked_load u then Some (Uop.max_numel u) else None) uops) in
-  let defines = String.concat "\n" (defines :: List.map masked_load_function masked) in
+  let defines = String.concat "\n" (clang_defines lang uops :: List.map masked_load_function masked) in
   defines ^ "\n" ^ base_render_kernel lang ?prefix function_name kernel bufs uops ^ "\n" ^ ""
 
-(* not in tinygrad: under CPU_OPT=fast, a gated scalar load from a global buffer loads unconditionally, from its
-   index where the gate holds and from the buffer's first element where it does not, and then selects:
-   [({float t=*(data+(gate?idx:0)); gate?t:alt;})]. tinygrad's [(gate?*(data+idx):alt)] is a branch to clang (it may
-   not speculate the load), which keeps clang from vectorizing the straight-line code around it (a convolution's
-   input gradient, whose loads are gated by the window, stayed scalar: 1.8x slower). NOOPT kernels keep tinygrad's
-   form. *)
+(* not in tinygrad: under CPU_OPT=fast, a gated scalar load from a global buffer loads unconditionally, from
+   its index where the gate holds and from the buffer's first element where it does not, and then selects:
+   [({float t=*(data+(gate?idx:0)); gate?t:alt;})]. tinygrad's [(gate?*(data+idx):alt)] is a branch to clang
+   (it may not speculate the load), which keeps clang from vectorizing the straight-line code around it (a
+   convolution's input gradient, whose loads are gated by the window, stays scalar). NOOPT kernels keep
+   tinygrad's form. *)
 let cpu_masked_load : rule =
   (P.pat Ops.Load ~name:"x" ~src:(P.In_order [ P.var "bidx"; P.var "var"; P.var ~dtype:[ Dtype.Uint32 ] "mask" ]), fun ctx c ->
       let x = g c "x" in
@@ -564,10 +579,10 @@ let clang_extra_matcher : unit P.matcher =
   let cast_rule src_dt dst_dt =
     rule (pat Ops.Cast ~dtype:[ dst_dt ] ~src:(In_order [ var ~dtype:[ src_dt ] "x" ])) (fun c ->
         Some (Uop.cast dst_dt (Uop.cast Dtype.Float32 (get c "x")))) in
-  (* not in tinygrad: under CPU_OPT=fast, a float cast to an unsigned int of 32 bits or fewer goes through a signed
-     int twice as wide (int for uint8/uint16): C leaves a negative float converted to an unsigned type undefined, and
-     clang's vector conversions then give lanes that change from run to run, where a signed conversion followed by an
-     unsigned one wraps modulo 2^n, as numpy and clang's scalar code do *)
+  (* not in tinygrad: under CPU_OPT=fast, a float cast to an unsigned int of 32 bits or fewer goes through a
+     signed int twice as wide (int for uint8/uint16): C leaves a negative float converted to an unsigned type
+     undefined, and clang's vector conversions then give lanes that change from run to run, where a signed
+     conversion followed by an unsigned one wraps modulo 2^n, as numpy and clang's scalar code do *)
   let unsigned_rule =
     rule (pat Ops.Cast ~dtype:[ Dtype.Uint8; Dtype.Uint16; Dtype.Uint32 ] ~src:(In_order [ var ~dtype:[ Dtype.Float16; Dtype.Bfloat16; Dtype.Float32; Dtype.Float64 ] "x" ]) ~name:"y")
       (fun c ->
@@ -580,16 +595,19 @@ let clang_extra_matcher : unit P.matcher =
             unsigned_rule ]
   @@@ create_non_native_float_pats [ Dtype.Bfloat16 ] @@@ pm_manual_bf16_cast
 
-(* not in tinygrad: the C language of a kernel under CPU_OPT=fast (NOOPT kernels keep [lang]): gated loads render
-   branch-free ([cpu_gated_load]), and a kernel left rolled (no upcast nor unroll among its opts, no vector value:
-   what the heuristic does to a kernel with a decomposed transcendental, opt/heuristic.ml) marks its reduce loops
-   [clang loop vectorize(enable)]: the pragma lets clang's loop vectorizer reorder the accumulation, which it may not
-   do by itself without -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors.
-   Loops without a reduction are vectorized by clang unmarked. NOOPT kernels and kernels with tinygrad's upcasts are
-   never marked (forcing the vectorizer on those loops ran a beautiful_mnist convolution kernel about 2x slower),
-   nor kernels with a float MAX: reordered, a max drops or keeps a NaN by where it falls in the order (tinygrad's
-   loop keeps a NaN that becomes the accumulator), where a sum only rounds differently. *)
-(* a float accumulator updated by a max: a REG store of a max of floats (MAX, or its decomposition a < b ? b : a) *)
+(* not in tinygrad: the C language of a kernel of the CPU mode (clang_renderer asks Renderer.cpu_fast: NOOPT
+   kernels keep [lang]): vectors are typedef'd element-aligned ([cpu_render_vector_prefix]), masked loads get
+   their functions ([cpu_render_kernel]), gated loads render branch-free ([cpu_gated_load]), and a kernel left
+   rolled (no upcast nor unroll among its opts, no vector value: what the heuristic does to a kernel with a
+   decomposed transcendental, opt/heuristic.ml) marks its reduce loops [clang loop vectorize(enable)]: the
+   pragma lets clang's loop vectorizer reorder the accumulation, which it may not do by itself without
+   -ffast-math, so the whole body (exp2's polynomial included) runs on full-width vectors. Loops without a
+   reduction are vectorized by clang unmarked. NOOPT kernels and kernels with tinygrad's upcasts are never
+   marked (forced on those loops, the vectorizer slows a convolution kernel down), nor kernels with a float
+   MAX: reordered, a max drops or keeps a NaN by where it falls in the order (tinygrad's loop keeps a NaN that
+   becomes the accumulator), where a sum only rounds differently. *)
+(* a float accumulator updated by a max: a REG store of a max of floats (MAX, or its decomposition a < b ? b :
+   a) *)
 let max_accumulation (u : Uop.t) =
   u.op == Ops.Store && Uop.addrspace u.src.(0) = Some Dtype.Reg && Dtype.is_float u.src.(1).dtype
   && (let v = u.src.(1) in v.op == Ops.Max || (v.op == Ops.Where && v.src.(0).op == Ops.Cmplt))
@@ -598,8 +616,8 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
     | _ -> true in
-  if Helpers.cpu_opt.value <> Helpers.Cpu_fast || Helpers.noopt.value <> 0 then lang else
-  let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: lang.string_rewrite } in
+  let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: lang.string_rewrite;
+                         render_kernel = cpu_render_kernel; render_vector_prefix = cpu_render_vector_prefix } in
   if List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
@@ -622,13 +640,15 @@ let clang_renderer ?(vector_width = 4) () : Renderer.t =
     vector_width;
     has_local = false;
     has_threads = Helpers.threads.value <> 0;
-    (* tinygrad: the global_max property, (NUM_CPU_THREADS.value, 0, 0): the context var, read when the renderer is made *)
+    (* tinygrad: the global_max property, (NUM_CPU_THREADS.value, 0, 0): the context var, read when the
+       renderer is made *)
     global_max = Some [ Helpers.num_cpu_threads.value; 0; 0 ];
     code_for_op = List.map fst lang.code_for_op;
     extra_matcher = Some (P.lift clang_extra_matcher);
     (* ClangRenderer.supported_dtypes: bfloat16 only on x86/arm (assumed here), no fp8 *)
     supported_dtypes = List.filter (fun d -> not (List.memq d Dtype.fp8s)) (Renderer.base_supported_dtypes ());
-    render = (fun _ uops -> render (cpu_fast_lang lang uops) uops) }
+    (* not in tinygrad: the CPU mode's language where the kernel may deviate (Renderer.cpu_fast) *)
+    render = (fun r uops -> render (if Renderer.cpu_fast r then cpu_fast_lang lang uops else lang) uops) }
 
 (* ---------- tensor core helpers ---------- *)
 
