@@ -1,35 +1,36 @@
-(* Not in tinygrad: the CPU mode (CPU_OPT=fast on the CPU, Renderer.cpu_fast) as the passes of the kernel pipeline
-   that depart from tinygrad's. Codegen asks Renderer.cpu_fast once per kernel and runs the passes it gets; every
-   stage of the mode is listed in [fast]. *)
+(* Not in tinygrad: the CPU mode (CPU_OPT=fast on the CPU, Renderer.cpu_fast) as the passes of the kernel
+   pipeline that depart from tinygrad's. Codegen asks Renderer.cpu_fast once per kernel and runs the passes it
+   gets; every stage of the mode is listed in [fast]. *)
 
 open Uop
 
-(* a sum masked by a condition that its loops do not change,
-   WHERE(g, REDUCE(x, r..), 0), becomes REDUCE(x', r'..) with each loop r' = RANGE(WHERE(g, n, 0)) (r's size where
-   g holds, else 0): the loops run only where their result is kept, and an empty loop leaves the sum at 0, the
-   WHERE's other side. A convolution's input gradient (tinygrad's _pool backward) sums, for every offset of a
-   6x6 window of which about half the offsets fall outside the 5x5 kernel, the product of the weight and the output
-   gradient over the output channels, and masks the sum: the masked half was computed and thrown away
-   (beautiful_mnist's conv2 input gradient ran 2.2x faster without it). The loop's ranges keep their ids and bounds (the
-   end's largest value is n), so indexing is unchanged. The loads inside the loops keep their gates: without them
-   clang gathered the loads across unrolled iterations, 1.3-1.5x slower.
-   A sum of several lanes (a register tile whose lanes run along the input row, Heuristic_cpu.cpu_nested_reduce_tile) has
-   a gate per lane: its loops run where any lane's gate holds, and the WHERE stays to keep each lane's own gate (a lane
-   whose gate fails sums loads its gate masks to 0, and is dropped). This is kept to the tile it was measured on: an
-   innermost float32 sum of at least 8 lanes (beautiful_mnist's conv2 input gradient: 337 -> 209 ms).
-   The rewrite needs the loops and the sum to be this WHERE's alone (no other node uses them; else the old loops would
-   stay beside the gated ones, a loop rendered twice) and the condition to vary with an outer loop: a RANGE whose end
-   depends on another range is then exactly one made here, which the symbolic rewrites that know a fact at one use
-   (a valid, a WHERE's condition) leave alone (Symbolic.hiding_computed_ranges). *)
+(* a sum masked by a condition that its loops do not change, WHERE(g, REDUCE(x, r..), 0), becomes REDUCE(x',
+   r'..) with each loop r' = RANGE(WHERE(g, n, 0)) (r's size where g holds, else 0): the loops run only where
+   their result is kept, and an empty loop leaves the sum at 0, the WHERE's other side. A convolution's input
+   gradient (tinygrad's _pool backward) sums, for every offset of a 6x6 window of which about half the offsets
+   fall outside the 5x5 kernel, the product of the weight and the output gradient over the output channels,
+   and masks the sum: the masked half was computed and thrown away. The loop's ranges keep their ids and
+   bounds (the end's largest value is n), so indexing is unchanged. The loads inside the loops keep their
+   gates: without them clang gathers the loads across unrolled iterations. A sum of several lanes (a register
+   tile whose lanes run along the input row, Heuristic_cpu.cpu_nested_reduce_tile) has a gate per lane: its
+   loops run where any lane's gate holds, and the WHERE stays to keep each lane's own gate (a lane whose gate
+   fails sums loads its gate masks to 0, and is dropped). This is kept to the lane tile
+   (Heuristic_cpu.cpu_nested_reduce_tile): an innermost float32 sum of at least 8 lanes. The rewrite needs the
+   loops and the sum to be this WHERE's alone (no other node uses them; else the old loops would stay beside
+   the gated ones, a loop rendered twice) and the condition to vary with an outer loop: a RANGE whose end
+   depends on another range is then exactly one made here, which the symbolic rewrites that know a fact at one
+   use (a valid, a WHERE's condition) leave alone (Symbolic.hiding_computed_ranges). *)
 let gate_reduce_loops (sink : Uop.t) : Uop.t =
   let topo = toposort sink in
   let users : Uop.t list Tbl.t = Tbl.create 256 in
   List.iter (fun (u : Uop.t) -> Array.iter (fun s ->
       Tbl.replace users s (u :: Option.value (Tbl.find_opt users s) ~default:[])) u.src) topo;
   let users_of u = Option.value (Tbl.find_opt users u) ~default:[] in
-  let is_zero (z : Uop.t) = z.op == Ops.Const && (match const_val z with Dtype.F f -> f = 0. | Dtype.I i -> Z.equal i Z.zero | _ -> false) in
+  let is_zero (z : Uop.t) = z.op == Ops.Const
+    && (match const_val z with Dtype.F f -> f = 0. | Dtype.I i -> Z.equal i Z.zero | _ -> false) in
   let lanes (g : Uop.t) = Helpers.prod (List.map (function Sint n -> n | Suop _ -> 1) (shape g)) in
-  let innermost (r : Uop.t) = not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) (toposort r.src.(0))) in
+  let innermost (r : Uop.t) = not (List.exists (fun (u : Uop.t) ->
+    u.op == Ops.Reduce) (toposort r.src.(0))) in
   let gated (w : Uop.t) =
     if w.op != Ops.Where then None else
       let g = w.src.(0) and r = w.src.(1) in
@@ -38,17 +39,21 @@ let gate_reduce_loops (sink : Uop.t) : Uop.t =
         when is_zero w.src.(2) && ranges g <> []
              && (lanes g = 1 || (r.dtype == Dtype.Float32 && lanes g >= 8 && innermost r)) ->
         let rngs = List.tl (Array.to_list r.src) in
-        let inside = lazy (let t = Tbl.create 64 in List.iter (fun u -> Tbl.replace t u ()) (toposort r); t) in
+        let inside = lazy (let t = Tbl.create 64 in List.iter (fun u ->
+          Tbl.replace t u ()) (toposort r); t) in
         (* the loops and the sum are the WHERE's alone, and the condition is computed outside the loops *)
         if rngs <> [] && users_of r = [ w ]
            && List.for_all (fun (rr : Uop.t) -> rr.op == Ops.Range && not (in_backward_slice_with_self rr g)
-                                               && List.for_all (fun u -> Tbl.mem (Lazy.force inside) u) (users_of rr)) rngs
+                                               && List.for_all (fun u ->
+                                                 Tbl.mem (Lazy.force inside) u) (users_of rr)) rngs
         then begin
           (* the loops run where any lane's gate holds *)
-          let any = match List.map (fun i -> index g (List.map (fun j -> const_int j) i)) (Helpers.product (max_shape g)) with
+          let any = match List.map (fun i -> index g (List.map (fun j ->
+            const_int j) i)) (Helpers.product (max_shape g)) with
             | l :: rest when lanes g > 1 -> List.fold_left or_ l rest
             | _ -> g in
-          let gated_rngs = List.map (fun (rr : Uop.t) -> Uop.replace ~src:[| where any rr.src.(0) (const_like rr.src.(0) (Dtype.I Z.zero)) |] rr) rngs in
+          let gated_rngs = List.map (fun (rr : Uop.t) ->
+            Uop.replace ~src:[| where any rr.src.(0) (const_like rr.src.(0) (Dtype.I Z.zero)) |] rr) rngs in
           let x = Upat.substitute r.src.(0) (List.combine rngs gated_rngs) in
           let r' = Uop.replace ~src:(Array.of_list (x :: gated_rngs)) r in
           Some (w, if lanes g = 1 then r' else Uop.replace ~src:[| g; r'; w.src.(2) |] w)
@@ -72,8 +77,9 @@ let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = fa
                  vector_acc = None; coalescing = None }
 
 (* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles, matvec,
-   vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), gated reduce loops,
-   vector accumulators (Codegen.reduce_to_vector_acc), coalescing to the host's vectors (Coalesce_cpu) *)
+   vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), gated reduce
+   loops, vector accumulators (Codegen.reduce_to_vector_acc), coalescing to the host's vectors (Coalesce_cpu)
+   *)
 let fast (ren : Renderer.t) =
   { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true; before_reduces = gate_reduce_loops;
     vector_acc = Some (Renderer.float_lengths ren); coalescing = Some (Coalesce_cpu.policy ren) }

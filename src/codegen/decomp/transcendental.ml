@@ -221,8 +221,8 @@ let xexp2 d =
 (* not in tinygrad: xexp2 for float32 with fewer selects, under CPU_OPT=fast on the CPU. The input is clamped to
    [-150, 128] (NaN and -inf to -150) instead of masking +-inf and NaN to 0; then the scaling by 2^q already gives
    +inf at 128 and 0 at -150 (2^-150 rounds to 0), so only the NaN select remains of the three after the
-   polynomial: 4 compares and selects per value instead of 12 (softmax's exp kernels, whose exp2 is most of
-   their work, ran 11% faster). Same polynomial and scaling as xexp2, so the finite results are xexp2's. *)
+   polynomial: 4 compares and selects per value instead of 12 (softmax's exp kernels spend most of their work in
+   exp2). Same polynomial and scaling as xexp2, so the finite results are xexp2's. *)
 let xexp2_clamped d =
   check_dt d;
   let x = where (ge d (fl (-150.0))) (where (lt d (fl 128.0)) d (fc d 128.0)) (fc d (-150.0)) in

@@ -1,19 +1,20 @@
-(* Not in tinygrad: the CPU mode's memory coalescing (CPU_OPT=fast on the CPU, Renderer.cpu_fast), a policy for
-   tinygrad's Coalesce.memory_coalescing. Float32 accesses coalesce to the host's vector lengths at any offset (the
-   renderer's vectors are element-aligned), loads gated lane by lane group into vectors under a mask of lanes, and
-   the per-output vector accumulators of Codegen_cpu load and store whole vectors. *)
+(* Not in tinygrad: the CPU mode's memory coalescing (CPU_OPT=fast on the CPU, Renderer.cpu_fast), a policy
+   for tinygrad's Coalesce.memory_coalescing. Float32 accesses coalesce to the host's vector lengths at any
+   offset (the renderer's vectors are element-aligned), loads gated lane by lane group into vectors under a
+   mask of lanes, and the per-output vector accumulators of Codegen_cpu load and store whole vectors. *)
 
 open Uop
 module P = Upat
 
-(* where a condition holds that bounds a remainder, [e mod m < c], the quotient and the remainder of e
-   may be affine. For a term v*a of e (a not a multiple of m), q = v * ceil(a/m) and t = e - m*q: when t lies in
-   (-m, m) and c <= m + min t, a negative t gives e mod m = m + t >= c (the condition fails), so where it holds
-   e div m = q and e mod m = t. tinygrad's _pool backward indexes a convolution's output gradient through
-   (r*24+x) div 25 and mod 25 (a 6x6 window over a 5x5 kernel): under its mask they are r and x - r, and the index
-   of each lane of x is affine in x. The pairs (e div m, q) and (e mod m, t) for the clauses [holds]. *)
+(* where a condition holds that bounds a remainder, [e mod m < c], the quotient and the remainder of e may be
+   affine. For a term v*a of e (a not a multiple of m), q = v * ceil(a/m) and t = e - m*q: when t lies in (-m,
+   m) and c <= m + min t, a negative t gives e mod m = m + t >= c (the condition fails), so where it holds e
+   div m = q and e mod m = t. tinygrad's _pool backward indexes a convolution's output gradient through
+   (r*24+x) div 25 and mod 25 (a 6x6 window over a 5x5 kernel): under its mask they are r and x - r, and the
+   index of each lane of x is affine in x. The pairs (e div m, q) and (e mod m, t) for the clauses [holds]. *)
 let fold_divmod_given (holds : Uop.t list) : (Uop.t * Uop.t) list =
-  let int_const (u : Uop.t) = if u.op == Ops.Const then (match const_val u with Dtype.I i -> Some (Z.to_int i) | _ -> None) else None in
+  let int_const (u : Uop.t) = if u.op == Ops.Const then (match const_val u with Dtype.I i ->
+    Some (Z.to_int i) | _ -> None) else None in
   List.concat_map (fun (c : Uop.t) ->
       match c.op, (if Array.length c.src = 2 then int_const c.src.(1) else None) with
       | Ops.Cmplt, Some bound when c.src.(0).op == Ops.Floormod ->
@@ -41,18 +42,20 @@ let fold_divmod_given (holds : Uop.t list) : (Uop.t * Uop.t) list =
 (* the vectors a row of [l] float32 lanes coalesces to, with the vector [lengths] of cpu_float_lengths (widest
    first): the widest that fits, then the rest the same way (20 lanes = 16 + 4: 2) *)
 let rec row_vectors lengths l =
-  if l <= 0 then 0 else 1 + row_vectors lengths (l - Option.value ~default:1 (List.find_opt (fun w -> w <= l) lengths))
+  if l <= 0 then 0 else 1 + row_vectors lengths (l - Option.value ~default:1 (List.find_opt (fun w ->
+    w <= l) lengths))
 
 (* the vector registers the accumulators of a tile may take: half the register file (32 vector registers with
    AVX-512, 16 below it), the rest holding the operands *)
 let acc_registers ~widest = if widest >= 16 then 16 else 8
 
-(* a reduce of several outputs with one unrolled axis of at least 6 lanes (a convolution's weight gradient: co outputs,
-   the image row ox unrolled) keeps one vector accumulator per output when they fit in the vector registers: [lanes]
-   split as the coalescer splits a row (20 = 16 + 4: 2 registers) on each of the outputs, at most half the register
-   file, the rest holding the operands. Each is a REG buffer of its own, named [vector_acc_name], which the coalescer
-   loads and stores as whole vectors: a single buffer of all of them had its rows straddle vectors (the 16-lane groups
-   of 20-lane rows), and clang shuffled every update; as scalars, clang left the accumulators scalar. *)
+(* a reduce of several outputs with one unrolled axis of at least 6 lanes (a convolution's weight gradient: co
+   outputs, the image row ox unrolled) keeps one vector accumulator per output when they fit in the vector
+   registers: [lanes] split as the coalescer splits a row (20 = 16 + 4: 2 registers) on each of the outputs,
+   at most half the register file, the rest holding the operands. Each is a REG buffer of its own, named
+   [vector_acc_name], which the coalescer loads and stores as whole vectors: a single buffer of all of them
+   had its rows straddle vectors (the 16-lane groups of 20-lane rows), and clang shuffled every update; as
+   scalars, clang left the accumulators scalar. *)
 let vector_acc_fits lengths ~lanes ~outs =
   match lengths with
   | widest :: _ when lanes >= 6 -> outs * row_vectors lengths lanes <= acc_registers ~widest
@@ -65,23 +68,25 @@ let rec is_vector_acc (u : Uop.t) =
   if u.op == Ops.After then is_vector_acc u.src.(0)
   else match u.arg with Param { name = Some n; _ } -> n = vector_acc_name | _ -> false
 
-(* float32 loads from a global buffer group without regard to their gates (the valid None): lanes gated one by one
-   load as one vector under a mask of lanes, and their indices fold their quotients and remainders where the gate
-   bounds them (fold_divmod_given). The index to group by, for such a load. *)
+(* float32 loads from a global buffer group without regard to their gates (the valid None): lanes gated one by
+   one load as one vector under a mask of lanes, and their indices fold their quotients and remainders where
+   the gate bounds them (fold_divmod_given). The index to group by, for such a load. *)
 let lane_gated (u : Uop.t) (buf : Uop.t) (valid : Uop.t) (idx : Uop.t) =
   if u.op == Ops.Load && buf.dtype == Dtype.Float32 && addrspace buf = Some Dtype.Global
      && not (valid.op == Ops.Const && const_val valid = Dtype.B true) then
     Some (match fold_divmod_given (split_uop valid Ops.And) with
         | [] -> idx
         (* a loop whose bound holds the expression (Codegen_cpu.gate_reduce_loops) stays the same loop *)
-        | folds -> simplify (Symbolic.hiding_computed_ranges (toposort idx) (fun i -> P.substitute i folds) idx))
+        | folds -> simplify (Symbolic.hiding_computed_ranges (toposort idx) (fun i ->
+          P.substitute i folds) idx))
   else None
 
-(* the loads of a lane-gated group (see lane_gated), as the pairs of a load and its replacement. Consecutive offsets with one gate each load
-   as vectors of the CPU's lengths: under their common gate where the lanes share one, else under a mask of
-   lanes (bit i the gate of lane i; the renderer loads no lane outside the mask, renderer/cstyle.ml). An offset
-   loaded under several gates (a weight broadcast to lanes of different windows) is loaded once, where any of
-   them holds, and each lane keeps its value where its own gate holds, else 0 (a bitwise and). *)
+(* the loads of a lane-gated group (see lane_gated), as the pairs of a load and its replacement. Consecutive
+   offsets with one gate each load as vectors of the CPU's lengths: under their common gate where the lanes
+   share one, else under a mask of lanes (bit i the gate of lane i; the renderer loads no lane outside the
+   mask, renderer/cstyle.ml). An offset loaded under several gates (a weight broadcast to lanes of different
+   windows) is loaded once, where any of them holds, and each lane keeps its value where its own gate holds,
+   else 0 (a bitwise and). *)
 let lane_gated_loads (ren : Renderer.t) buf (base : Coalesce.root_src) offsets =
   let replacements = ref [] in
   let lengths = Renderer.float_lengths ren @ [ 1 ] in
@@ -95,14 +100,15 @@ let lane_gated_loads (ren : Renderer.t) buf (base : Coalesce.root_src) offsets =
   List.iter (fun k ->
       let vs = valids k in
       let ld = load (index buf [ Uop.valid (at k) (List.fold_left or_ (List.hd vs) (List.tl vs)) ]) [] in
-      (* each lane's value is [valid ? ld : 0.0f] as the bits of ld and'ed with -(int)valid, which is that select
-         exactly (NaN and infinities included): clang computes the masks once, outside the loop, and vectorizes
-         the and'ed lanes, where it rebuilt the selected lanes of each broadcast with shuffles on every iteration
-         (beautiful_mnist's conv2 input gradient: 160 ms, was 195) *)
+      (* each lane's value is [valid ? ld : 0.0f] as the bits of ld and'ed with -(int)valid, which is that
+         select exactly (NaN and infinities included): clang computes the masks once, outside the loop, and
+         vectorizes the and'ed lanes, where it rebuilds the selected lanes of each broadcast with shuffles on
+         every iteration *)
       let lane_value v = bitcast Dtype.Float32 (and_ (bitcast Dtype.Int32 ld) (neg (cast Dtype.Int32 v))) in
       List.iter (fun (u : Uop.t) -> replacements := (u, lane_value (valid_of u)) :: !replacements)
         (find k)) multi;
-  let groups = Coalesce.consecutive_runs (List.filter (fun (k, _) -> not (List.exists (Z.equal k) multi)) offsets) in
+  let groups = Coalesce.consecutive_runs (List.filter (fun (k, _) ->
+    not (List.exists (Z.equal k) multi)) offsets) in
   List.iter (fun grp ->
       let rec chunks = function
         | [] -> ()
@@ -114,15 +120,18 @@ let lane_gated_loads (ren : Renderer.t) buf (base : Coalesce.root_src) offsets =
           let ld =
             if List.for_all (fun v -> v == List.hd vs) vs then
               let offset = Uop.valid (at first) (List.hd vs) in
-              load (if len > 1 then create Ops.Shrink ~src:[| buf; offset; const_int len |] else index buf [ offset ]) []
+              load (if len > 1 then create Ops.Shrink ~src:[| buf; offset; const_int len |] else
+                index buf [ offset ]) []
             else begin
               let shrink = create Ops.Shrink ~src:[| buf; at first; const_int len |] in
               let l = load shrink [] in
               let bit i v = mul (cast Dtype.Uint32 v) (const ~dtype:Dtype.Uint32 (Dtype.I (Z.shift_left Z.one i))) in
-              let mask = List.fold_left or_ (bit 0 (List.hd vs)) (List.mapi (fun i v -> bit (i + 1) v) (List.tl vs)) in
+              let mask = List.fold_left or_ (bit 0 (List.hd vs)) (List.mapi (fun i v ->
+                bit (i + 1) v) (List.tl vs)) in
               load shrink [ broadcast (const ~dtype:l.dtype (Dtype.F 0.)) (Z.to_int (Weak.max_numel l)); mask ]
             end in
-          List.iteri (fun i k -> List.iter (fun oo -> replacements := (oo, if len > 1 then index ld [ const_int i ] else ld) :: !replacements)
+          List.iteri (fun i k -> List.iter (fun oo ->
+            replacements := (oo, if len > 1 then index ld [ const_int i ] else ld) :: !replacements)
                          (find k)) chunk;
           chunks (List.filteri (fun i _ -> i >= len) grp) in
       chunks grp) groups;
@@ -133,10 +142,10 @@ let policy (ren : Renderer.t) : Coalesce.policy =
   let lengths = Renderer.float_lengths ren in
   { Coalesce.lane_gated;
     coalesces_reg = is_vector_acc;
-    (* float32 vectors are rendered element-aligned (renderer/cstyle.ml), so a group may start at any offset: an odd
-       row stride still loads whole vectors, and the window of a convolution shifted by kx loads its 16 + 8 + 2
-       lanes as three vectors; the vector accumulators (one REG buffer per output, of its lanes) load and store
-       whole vectors *)
+    (* float32 vectors are rendered element-aligned (renderer/cstyle.ml), so a group may start at any offset:
+       an odd row stride still loads whole vectors, and the window of a convolution shifted by kx loads its 16
+       + 8 + 2 lanes as three vectors; the vector accumulators (one REG buffer per output, of its lanes) load
+       and store whole vectors *)
     lengths = (fun (buf : Uop.t) ->
         if buf.dtype != Dtype.Float32 then None
         else if addrspace buf = Some Dtype.Reg then (if is_vector_acc buf then Some lengths else None)

@@ -1,7 +1,7 @@
 (* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps tinygrad's
-   stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile, conv
-   weight gradient, conv tile, matvec, nested reduce tile, vector reduce), falling back to tinygrad's upcasts; the
-   threading stage counts float ops per point and pads a kernel that no thread count divides. *)
+   stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile,
+   conv weight gradient, conv tile, matvec, nested reduce tile, vector reduce), falling back to tinygrad's
+   upcasts; the threading stage counts float ops per point and pads a kernel that no thread count divides. *)
 
 open Uop
 module K = Postrange
@@ -11,8 +11,22 @@ let full_shape_int = Heuristic.full_shape_int
 let index_of_rng = Heuristic.index_of_rng
 let in_backward_slice = Heuristic.in_backward_slice
 
-(* the float32 vector lengths of the kernel, widest first: the CPU mode is selected, so every stage may use them *)
+(* the float32 vector lengths of the kernel, widest first: the CPU mode is selected, so every stage may use
+   them *)
 let cpu_lengths (k : K.t) = Some (Renderer.float_lengths k.ren)
+
+(* ---------- thresholds ---------- *)
+
+(* the float ops a thread should get, as tinygrad's thread_opts counts them (about 128K) *)
+let ops_per_thread = 128 lsl 10
+
+(* a vector operand of at least this many bytes (8 MiB) does not stay in the cache next to the others: its
+   matmul gets the cache-blocked tile *)
+let block_operand_bytes = 8 lsl 20
+
+(* a forward convolution's reduce (channels x window) has at most this many points; a weight gradient's (batch
+   x image) has more, and takes its own tile *)
+let conv_reduce_max = 4096
 
 (* ---------- shared by the CPU branch (not in tinygrad) ---------- *)
 
@@ -21,22 +35,23 @@ let try_on_copy (k : K.t) f = let k = K.copy k in try f k; Some k with Opt.Kerne
 
 (* the stored buffers and the loaded ones *)
 let stores_loads (k : K.t) =
-  let stores = List.filter_map (fun (u : Uop.t) -> if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
+  let stores = List.filter_map (fun (u : Uop.t) ->
+    if u.op == Ops.Store then Some u.src.(0) else None) (toposort k.ast) in
   (stores, List.filter (fun b -> not (List.memq b stores)) (K.bufs k))
 
-(* not in tinygrad: under CPU_OPT=fast, a kernel big enough to thread whose axes no thread count divides (GPT-2's
-   vocabulary of 50,257 outputs) gets its outermost axis padded to a multiple of the thread count (a gate on that
-   axis only: padded rows load and store nothing) and threaded over it *)
+(* not in tinygrad: under CPU_OPT=fast, a kernel big enough to thread whose axes no thread count divides
+   (GPT-2's vocabulary of 50,257 outputs) gets its outermost axis padded to a multiple of the thread count (a
+   gate on that axis only: padded rows load and store nothing) and threaded over it *)
 let cpu_padded_thread (k : K.t) gmax0 =
-  (* once padded (cpu_matvec), a second pad and the thread range leave a gate per lane that symbolic does not fold
-     (measured 2x slower than one thread) *)
+  (* once padded (cpu_matvec), a second pad and the thread range leave a gate per lane that symbolic does not
+     fold, slower than one thread *)
   let threaded = List.exists (fun (o : Opt.t) -> o.op = Opt.THREAD || o.op = Opt.PADTO) k.applied_opts in
   match cpu_lengths k, K.axes_of k [ Weak ] with
   | Some _, axis :: _ when not threaded && gmax0 >= 2 ->
     let threads = gmax0 in
     let size = full_shape_int k axis in
     let ops = match sprod (K.full_shape k) with Sint p -> p | Suop _ -> 0 in
-    if ops / (128 lsl 10) >= threads && size >= 4 * threads then begin
+    if ops / ops_per_thread >= threads && size >= 4 * threads then begin
       try
         ignore (K.apply_opt k (opt Opt.PADTO ~axis ~arg:(Opt.Int threads)));
         ignore (K.apply_opt k (opt Opt.THREAD ~axis ~arg:(Opt.Int threads)))
@@ -44,10 +59,10 @@ let cpu_padded_thread (k : K.t) gmax0 =
     end
   | _ -> ()
 
-(* not in tinygrad: under CPU_OPT=fast, the float ALU ops computed per point of the kernel's shape (at least 1), so
-   that the thread threshold counts ops and not points: Adam's update of a 784x128 weight (100,352 points, a dozen
-   ops each, a division and a square root among them) was below tinygrad's threshold and ran on one thread.
-   tinygrad counts points (1). *)
+(* not in tinygrad: under CPU_OPT=fast, the float ALU ops computed per point of the kernel's shape (at least
+   1), so that the thread threshold counts ops and not points: Adam's update of a 784x128 weight (100,352
+   points, a dozen ops each, a division and a square root among them) would stay below tinygrad's threshold
+   and run on one thread. tinygrad counts points (1). *)
 let cpu_ops_per_point (k : K.t) =
   if cpu_lengths k = None then 1
   else max 1 (List.length (List.filter (fun (u : Uop.t) -> Ops.Group.is_alu u.op && Dtype.is_float u.dtype)
@@ -64,50 +79,50 @@ let is_sum (red : Uop.t) = match red.arg with Reduce_arg (Ops.Add, _) -> true | 
 (* the product a REDUCE reduces (maybe cast), if it reduces one *)
 let product_of (red : Uop.t) =
   let s = red.src.(0) in
-  if s.op == Ops.Mul then Some s else if s.op == Ops.Cast && s.src.(0).op == Ops.Mul then Some s.src.(0) else None
+  if s.op == Ops.Mul then Some s
+  else if s.op == Ops.Cast && s.src.(0).op == Ops.Mul then Some s.src.(0)
+  else None
 
 (* a sum of products: a matmul's or a convolution's *)
 let sum_of_products (red : Uop.t) = is_sum red && product_of red <> None
 
-(* the index of the (first) stored buffer and those of the loaded ones; with [under], only the buffers loaded under
-   it (the operands of a reduce: a bias added after it is not one) *)
+(* the index of the (first) stored buffer and those of the loaded ones; with [under], only the buffers loaded
+   under it (the operands of a reduce: a bias added after it is not one) *)
 let out_in_indices ?under (k : K.t) =
   let stores, loads = stores_loads k in
-  let loads = match under with None -> loads | Some u -> List.filter (fun b -> in_backward_slice_with_self b u) loads in
+  let loads = match under with None -> loads | Some u -> List.filter (fun b ->
+    in_backward_slice_with_self b u) loads in
   (get_idx (List.hd stores).src.(1), List.map (fun (b : Uop.t) -> get_idx b.src.(1)) loads)
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce of a product (a matmul, a convolution as an implicit GEMM) gets the
-   register tile of a BLAS micro-kernel. The output axis that is contiguous in the output gets upcast by the widest
-   vector that divides it (a row of accumulators is one register, loaded from the other operand with one vector load), a second
-   output axis that one input does not depend on (the broadcast operand) gets upcast by a few rows, so that every
-   vector loaded is reused by as many FMAs; the reduce stays a rolled loop. True when applied (the other upcast
-   and unroll stages are skipped): the tiled copy of the kernel. *)
+(* not in tinygrad: under CPU_OPT=fast, a reduce of a product (a matmul, a convolution as an implicit GEMM)
+   gets the register tile of a BLAS micro-kernel. The output axis that is contiguous in the output gets upcast
+   by the widest vector that divides it (a row of accumulators is one register, loaded from the other operand
+   with one vector load), a second output axis that one input does not depend on (the broadcast operand) gets
+   upcast by a few rows, so that every vector loaded is reused by as many FMAs; the reduce stays a rolled
+   loop. True when applied (the other upcast and unroll stages are skipped): the tiled copy of the kernel. *)
 let cpu_register_tile (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
-  | Some lengths, Some red when (* one reduce axis, as a matmul's: on convolutions (channels x window) the tile
-                                     lost to tinygrad's upcasts (beautiful_mnist's convs ran 2x slower) *)
-                                  List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
-                                  (* no size threshold: on the MLP's small matmuls the tile ran 4-6x faster than
-                                     tinygrad's upcasts (weight gradient 784x128, reduce 128: 118 us, was 464;
-                                     hidden gradient 128x128, reduce 10: 5.3 us, was 25; 10x128, reduce 128: 5.6
-                                     us, was 32). The MLP's forward (128x128, reduce 784) ran 12x slower when its
-                                     bias, contiguous along the output, was taken for the vector operand: the
-                                     operands are the loads under the reduce. *)
-                                  && sum_of_products red ->
+  (* one reduce axis, as a matmul's: a convolution (channels x window) has its own tile below. No size
+     threshold: small matmuls gain from the tile too. The operands are the loads under the reduce: a bias
+     added after it, contiguous along the output, is not the vector operand *)
+  | Some lengths, Some red
+    when List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1 && sum_of_products red ->
     let out_idx, in_idx = out_in_indices ~under:red.src.(0) k in
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     (* the vector axis, with the widest vector that divides it *)
     let find_n ~out_contiguous = List.find_map (fun vw ->
-        Option.map (fun a -> (a, vw)) (List.find_opt (fun a -> (not out_contiguous || unit_stride rngs.(a) out_idx)
-                                                               && full_shape_int k a mod vw = 0
-                                                               && List.exists (unit_stride rngs.(a)) in_idx) ups))
-        (* narrower than half a register, the tile loses to tinygrad's upcasts (measured on conv2d 26x26) *)
+        Option.map (fun a -> (a, vw))
+          (List.find_opt (fun a -> (not out_contiguous || unit_stride rngs.(a) out_idx)
+                                   && full_shape_int k a mod vw = 0
+                                   && List.exists (unit_stride rngs.(a)) in_idx) ups))
+        (* narrower than half a register, the tile's lanes are mostly empty: tinygrad's upcasts do better *)
         (List.filter (fun l -> 2 * l >= List.hd lengths) lengths) in
     (* else an axis contiguous in an operand only: its lanes are stored one by one (once per output, after the
-       loop), and the loop still loads whole vectors. beautiful_mnist's conv3 input gradient (an im2col product whose
-       output runs along the 3x3 window) ran in 31 ms, was 39 with tinygrad's upcasts *)
-    let n_axis = match find_n ~out_contiguous:true with Some n -> Some n | None -> find_n ~out_contiguous:false in
+       loop), and the loop still loads whole vectors (an im2col product whose output runs along a 3x3 window)
+       *)
+    let n_axis = match find_n ~out_contiguous:true with Some n -> Some n | None ->
+      find_n ~out_contiguous:false in
     (match n_axis with
      | None -> None
      | Some (n, vw) ->
@@ -117,15 +132,15 @@ let cpu_register_tile (k : K.t) : K.t option =
        (* rows of the tile: 8 (with one register per row, 8 FMA chains hide the FMA latency), else fewer *)
        let m_axis = List.find_map (fun rows ->
            Option.map (fun a -> (a, rows))
-             (List.find_opt (fun a -> broadcast a && full_shape_int k a mod rows = 0) (List.rev ups))) [ 8; 4; 2 ] in
-       (* a vector operand too big for the cache (the rows of the reduce times the vector axis, in bytes: B of a
-          matmul): two vectors per row of the tile and a cache block of 4 tiles of the vector axis (Opt.BLOCK), so
-          that B's panel (the reduce times 4 tiles) stays in L2 while the rows of A go by. Matmul 2048 (B 16 MiB),
-          one core, CPU time, loaded machine: 75 GFLOPS, was 58 (8x16 tile, no block); two vectors without the
-          block: 42. Matmul 1024 (B 4 MiB): 103 and 99, the same within noise, so smaller operands keep the tile
-          of one vector per row *)
+             (List.find_opt (fun a -> broadcast a
+               && full_shape_int k a mod rows = 0) (List.rev ups))) [ 8; 4; 2 ] in
+       (* a vector operand too big for the cache (the rows of the reduce times the vector axis, in bytes: B of
+          a matmul): two vectors per row of the tile and a cache block of 4 tiles of the vector axis
+          (Opt.BLOCK), so that B's panel (the reduce times 4 tiles) stays in L2 while the rows of A go by; two
+          vectors per row without the block are slower than one. Smaller operands stay in the cache and keep
+          the tile of one vector per row *)
        let reduce_len = full_shape_int k (List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
-       let block = reduce_len * full_shape_int k n * Dtype.itemsize red.dtype >= 8 lsl 20
+       let block = reduce_len * full_shape_int k n * Dtype.itemsize red.dtype >= block_operand_bytes
                    && full_shape_int k n mod (vw * 2 * 4) = 0 && full_shape_int k n > vw * 2 * 4 in
        (match m_axis with
         | None -> None
@@ -139,45 +154,50 @@ let cpu_register_tile (k : K.t) : K.t option =
               end)))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels and
-   the window) gets the register tile of a direct-convolution micro-kernel. The lanes run along the output's
-   contiguous spatial axis (ox), which the image is contiguous along too: each window offset kx loads whole vectors
-   at an element-aligned offset (late/coalesce.ml). A short ox is upcast whole, in two upcasts where it exceeds
-   16 (26 = 13 x 2, coalesced as 16 + 8 + 2 lanes), so no lane is wasted on padding; a longer one by its divisor up
-   to 32 with the most lanes per vector (56 -> 28, 54 -> 18), else by the widest vector (padded to it, gated). An
-   ox shorter than half a register or of two vectors also takes two output rows (oy; beautiful_mnist's 20-wide
-   5x5 convolution ran 1.25x faster). The output channels (the weight depends on them,
-   the image does not) are the rows of the tile: each weight element is broadcast into one FMA per vector of lanes,
-   8 rows when a row is one vector, else 4 (or fewer, to keep the accumulators in registers; 8 rows of 26 lanes ran
-   1.7x slower). The reduce (channels, window) stays rolled loops: unrolling kx, clang shuffles the shifted windows
-   out of one load. tinygrad's upcasts of batch and channels load the window lane by lane: conv2d 32->64 on 26x26
-   took 3.5x the time of the tile, beautiful_mnist's 5x5 convolutions 2.6x (32->32) and 5.6x (1->32). The kernel gets
-   the tile only when its reduce is short (a forward convolution's channels x window, not a weight gradient's
-   batch x image). True when applied (the other upcast and unroll stages are skipped): the tiled copy. *)
+(* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels
+   and the window) gets the register tile of a direct-convolution micro-kernel. The lanes run along the
+   output's contiguous spatial axis (ox), which the image is contiguous along too: each window offset kx loads
+   whole vectors at an element-aligned offset (late/coalesce.ml). A short ox is upcast whole, in two upcasts
+   where it exceeds 16 (26 = 13 x 2, coalesced as 16 + 8 + 2 lanes), so no lane is wasted on padding; a longer
+   one by its divisor up to 32 with the most lanes per vector (56 -> 28, 54 -> 18), else by the widest vector
+   (padded to it, gated). An ox shorter than half a register or of two vectors also takes two output rows
+   (oy), so each weight broadcast feeds twice the FMAs. The output channels (the weight depends on them, the
+   image does not) are the rows of the tile: each weight element is broadcast into one FMA per vector of
+   lanes, 8 rows when a row is one vector, else 4 (or fewer, to keep the accumulators in registers). The
+   reduce (channels, window) stays rolled loops: unrolling kx, clang shuffles the shifted windows out of one
+   load. tinygrad's upcasts of batch and channels load the window lane by lane. The kernel gets the tile only
+   when its reduce is short ([conv_reduce_max]: a forward convolution's channels x window, not a weight
+   gradient's batch x image). True when applied (the other upcast and unroll stages are skipped): the tiled
+   copy. *)
 let cpu_conv_tile (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
-  | Some (widest :: _ as lengths), Some red when List.length (K.axes_of k [ Group_reduce; Reduce ]) > 1
-                                                && Helpers.prod (List.map (full_shape_int k) (K.axes_of k [ Group_reduce; Reduce ])) <= 4096
-                                                && sum_of_products red ->
+  | Some (widest :: _ as lengths), Some red
+    when (let reduce_axes = K.axes_of k [ Group_reduce; Reduce ] in
+          List.length reduce_axes > 1
+          && Helpers.prod (List.map (full_shape_int k) reduce_axes) <= conv_reduce_max)
+         && sum_of_products red ->
     let out_idx, in_idx = out_in_indices k in
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     let dep a i = in_backward_slice_with_self rngs.(a) i in
-    (* the spatial axis: contiguous in the output and in an input (the image), absent from another (the weight) *)
-    let n_axis = List.find_opt (fun a -> unit_stride rngs.(a) out_idx && List.exists (unit_stride rngs.(a)) in_idx
+    (* the spatial axis: contiguous in the output and in an input (the image), absent from another (the
+       weight) *)
+    let n_axis = List.find_opt (fun a -> unit_stride rngs.(a) out_idx
+      && List.exists (unit_stride rngs.(a)) in_idx
                                          && List.exists (fun i -> not (dep a i)) in_idx) ups in
     (match n_axis with
      | None -> None
      | Some n ->
-       let images = List.filter (unit_stride rngs.(n)) in_idx and weights = List.filter (fun i -> not (dep n i)) in_idx in
+       let images = List.filter (unit_stride rngs.(n)) in_idx and weights = List.filter (fun i ->
+         not (dep n i)) in_idx in
        let sz = full_shape_int k n in
        (* vectors per row of lanes, as the coalescer splits them *)
        let vectors = Coalesce_cpu.row_vectors lengths in
        (* f lanes then c / f, each an upcast of at most 16 *)
        let split c = List.find_opt (fun f -> c mod f = 0 && c / f <= 16) (List.init 15 (fun i -> 16 - i)) in
-       (* the lanes: all of a short ox (a prime padded to a multiple of 4 under a gate: the padded lanes load and
-          store nothing), else the divisor of ox up to 32 with the most lanes per vector (the longer on a tie), else
-          (no divisor loads at least 4 lanes a vector) the widest vector, ox padded to it *)
+       (* the lanes: all of a short ox (a prime padded to a multiple of 4 under a gate: the padded lanes load
+          and store nothing), else the divisor of ox up to 32 with the most lanes per vector (the longer on a
+          tie), else (no divisor loads at least 4 lanes a vector) the widest vector, ox padded to it *)
        let pad4 = sz <= 32 && split sz = None in
        let lanes = if sz <= 32 then Some (if pad4 then Helpers.round_up sz 4 else sz)
          else List.fold_left (fun best c ->
@@ -185,19 +205,22 @@ let cpu_conv_tile (k : K.t) : K.t option =
              else match best with
                | Some b when b * vectors c > c * vectors b -> best
                | _ -> Some c) None (List.init 31 (fun i -> i + 2)) in
-       (* two output rows (the axis before ox, on which the image depends and the weight does not) where a row is
-          short or two vectors (16 + 4 lanes): each weight broadcast then feeds twice the FMAs *)
-       let oy = if not (2 * sz < widest || (match lanes with Some c -> vectors c = 2 | None -> false)) || n = 0 then None
+       (* two output rows (the axis before ox, on which the image depends and the weight does not) where a row
+          is short or two vectors (16 + 4 lanes): each weight broadcast then feeds twice the FMAs *)
+       let oy = if not (2 * sz < widest || (match lanes with Some c -> vectors c = 2 | None -> false))
+         || n = 0 then None
          else let a = n - 1 in
            if List.mem a ups && full_shape_int k a mod 2 = 0 && List.exists (dep a) images
               && List.for_all (fun i -> not (dep a i)) weights then Some a else None in
        let vecs = (match lanes with Some c -> vectors c | None -> 1) * (if oy = None then 1 else 2) in
-       (* 32 vector registers with AVX-512, 16 below it *)
-       let budget = if widest >= 16 then 16 else 8 in
-       let rows = List.find (fun r -> r * vecs <= budget || r = 2) (if vecs = 1 then [ 8; 4; 2 ] else [ 4; 2 ]) in
+       (* the accumulators keep to half the vector registers *)
+       let budget = Coalesce_cpu.acc_registers ~widest in
+       let rows = List.find (fun r -> r * vecs <= budget || r = 2)
+           (if vecs = 1 then [ 8; 4; 2 ] else [ 4; 2 ]) in
        (* the rows (output channels): the weight depends on them, the image does not *)
        let m_axis = List.find_opt (fun a -> a <> n && List.for_all (fun i -> not (dep a i)) images
-                                            && List.exists (dep a) weights && full_shape_int k a mod rows = 0) (List.rev ups) in
+                                            && List.exists (dep a) weights
+                                              && full_shape_int k a mod rows = 0) (List.rev ups) in
        (match m_axis with
         | Some m ->
           let nr = rngs.(n) and mr = rngs.(m) and oyr = Option.map (fun a -> rngs.(a)) oy in
@@ -212,7 +235,8 @@ let cpu_conv_tile (k : K.t) : K.t option =
               (match lanes, Option.bind lanes split with
                | Some c, _ when c <= 16 -> ignore (up nr c)
                | Some c, Some f ->
-                 (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f + u1) *)
+                 (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f +
+                    u1) *)
                  (match up nr f with Some (outer, _) -> ignore (up outer (c / f)) | None -> ())
                | _ -> ignore (up (if sz mod widest = 0 then nr else pad nr widest) widest));
               ignore (up mr rows);
@@ -220,35 +244,37 @@ let cpu_conv_tile (k : K.t) : K.t option =
         | None -> None))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is unrolled
-   by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
-   (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would interleave
-   rows with lanes in the accumulator (clang then shuffles every iteration). *)
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
+   unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
+   (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would
+   interleave rows with lanes in the accumulator (clang then shuffles every iteration). *)
 let cpu_vector_reduce (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k, K.unrollable_dims k with
   | Some (widest :: _), Some _, (_ :: _ as ud) ->
-    let last = List.nth ud (List.length ud - 1) in
+    let last = Helpers.last ud in
     let rng = List.nth (K.rngs k) last in
     let _, loads = stores_loads k in
     if full_shape_int k last mod widest = 0 && full_shape_int k last > widest
        && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then
-      try_on_copy k (fun k -> ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
+      try_on_copy k (fun k ->
+        ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
     else None
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a matrix-vector product whose matrix is contiguous along the output axis
-   (x @ W with W (k, n) row-major) gets the output axis upcast by the vector width and again by 8 vectors (fewer
-   where 8 does not divide): each step of the rolled reduce loop loads 8 whole vectors of one row of W and
-   broadcasts one element of x into 8 vector accumulators (8 FMA chains hide the FMA latency). tinygrad's unroll
-   of the reduce axis instead gathers a vector from 16 rows lane by lane (GPT-2's 768x3072 ran 20x slower). An
-   output axis that the vector width does not divide (GPT-2's vocabulary, 50,257) is padded to a multiple of the
-   tile: its last tile loads and stores under a gate. A matrix contiguous along the reduce axis (x @ W.T) is
+(* not in tinygrad: under CPU_OPT=fast, a matrix-vector product whose matrix is contiguous along the output
+   axis (x @ W with W (k, n) row-major) gets the output axis upcast by the vector width and again by 8 vectors
+   (fewer where 8 does not divide): each step of the rolled reduce loop loads 8 whole vectors of one row of W
+   and broadcasts one element of x into 8 vector accumulators (8 FMA chains hide the FMA latency). tinygrad's
+   unroll of the reduce axis instead gathers a vector from 16 rows lane by lane. An output axis that the
+   vector width does not divide (GPT-2's vocabulary, 50,257) is padded to a multiple of the tile: its last
+   tile loads and stores under a gate. A matrix contiguous along the reduce axis (x @ W.T) is
    cpu_vector_reduce's. A plain sum over the rows of a matrix (a bias gradient, 128x128 summed over the batch)
-   takes the same tile: 0.7-1.2 us, was 9 with tinygrad's unroll of the rows. *)
+   takes the same tile, where tinygrad unrolls the rows. *)
 let cpu_matvec (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red when List.length (K.axes_of k [ Group_reduce; Reduce ]) = 1
-                                     && is_sum red && (product_of red <> None || List.memq red.src.(0) (K.bufs k)) ->
+                                     && is_sum red && (product_of red <> None
+                                       || List.memq red.src.(0) (K.bufs k)) ->
     let stores, loads = stores_loads k in
     let rngs = Array.of_list (K.rngs k) in
     let r = rngs.(List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
@@ -261,7 +287,8 @@ let cpu_matvec (k : K.t) : K.t option =
                                             unit_stride rngs.(n) i && in_backward_slice_with_self r i
                                             && not (unit_stride r i)) loads ->
        try_on_copy k (fun k ->
-           if full_shape_int k n mod widest <> 0 then ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
+           if full_shape_int k n mod widest <> 0 then
+             ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
            ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int widest)));
            match List.find_opt (fun m -> full_shape_int k n mod m = 0) [ 8; 4; 2 ] with
            | Some m -> ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int m)))
@@ -269,34 +296,30 @@ let cpu_matvec (k : K.t) : K.t option =
      | _ -> None)
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in both
-   factors and longer than a narrow output axis contiguous in one factor is a convolution's weight gradient:
-   dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward convolution has the window
-   on the reduce side, shorter than its output row).
-   With a row (ox) of 6 to 32 lanes, it gets vector accumulators along the row: ox unrolled whole, and a tile of
-   outputs, each a vector accumulator (Codegen.vector_acc_fits): the output axis that only dy depends on (co) upcast
-   by 4 and one that only x depends on (ci) by what fills the registers (2 with rows of two vectors, 4 with rows of
-   one on AVX-512), else co alone; each step of the rolled loop then multiplies whole rows (each row of dy meets
-   the ci_t rows of x) and the lanes are folded once, after the loop. The window (kx) stays a loop: upcast, its
-   shifted rows share one load and clang shuffled every lane. An output axis that both depend on (the batch, where
-   the scheduler split the reduce) is swapped outermost (SWAP of two loops), so that one split's images stay in
-   the cache across all the outputs: outermost among the outputs, each output tile streamed the whole batch from
-   memory (the swap alone took conv2's 32->32 5x5 gradient from 453 to 161 ms of CPU time). beautiful_mnist's
-   weight gradients, CPU time per call of the busier of 2 threads, with the earlier tile below or tinygrad's
-   upcasts -> with this one: 1->32 5x5 (ox 24 = 16 + 8 lanes, co by 8) 35 -> 7.5 ms; 32->32 5x5 (ox 20 = 16 + 4)
-   330 -> 120 ms (co by 8 alone: 161); 32->64 3x3 (ox 8) 58 -> 14 ms; 64->64 3x3 (ox 6 = 4 + 2, no batch split)
-   64 -> 41 ms.
-   Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits) keep the earlier one: the
-   window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce axis (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
-   loads. tinygrad's upcasts of co and ci by 4 load 4 rows of each (beautiful_mnist's conv2 weight gradient ran
-   1.3-1.5x slower). Shorter rows take tinygrad's upcasts. *)
+(* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in
+   both factors and longer than a narrow output axis contiguous in one factor is a convolution's weight
+   gradient: dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward
+   convolution has the window on the reduce side, shorter than its output row). With a row (ox) of 6 to 32
+   lanes, it gets vector accumulators along the row: ox unrolled whole, and a tile of outputs, each a vector
+   accumulator (Coalesce_cpu.vector_acc_fits): the output axis that only dy depends on (co) upcast by 4 and
+   one that only x depends on (ci) by what fills the registers (2 with rows of two vectors, 4 with rows of one
+   on AVX-512), else co alone; each step of the rolled loop then multiplies whole rows (each row of dy meets
+   the ci_t rows of x) and the lanes are folded once, after the loop. The window (kx) stays a loop: upcast,
+   its shifted rows share one load and clang shuffled every lane. An output axis that both depend on (the
+   batch, where the scheduler split the reduce) is swapped outermost (SWAP of two loops), so that one split's
+   images stay in the cache across all the outputs: outermost among the outputs, each output tile streamed the
+   whole batch from memory. Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits)
+   keep an earlier tile: the window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce axis
+   (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
+   loads, where tinygrad's upcasts of co and ci by 4 load 4 rows of each. Shorter rows take tinygrad's
+   upcasts. *)
 let cpu_conv_weight_grad (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceops k, K.unrollable_dims k with
   | Some lengths, [ red ], (_ :: _ :: _ as ud) when sum_of_products red ->
     let rngs = Array.of_list (K.rngs k) in
     let _, loads = stores_loads k in
     let idx (b : Uop.t) = get_idx b.src.(1) in
-    let r = List.nth ud (List.length ud - 1) in
+    let r = Helpers.last ud in
     let rlen = full_shape_int k r in
     let ups = K.upcastable_dims k in
     let window = List.find_opt (fun a -> let s = full_shape_int k a in
@@ -318,7 +341,8 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
            let fits outs = Coalesce_cpu.vector_acc_fits lengths ~lanes:rlen ~outs in
            let c = List.find_map (fun amt ->
                if not (fits (4 * amt)) then None
-               else Option.map (fun a -> (a, amt)) (List.find_opt (fun a -> only_x a && full_shape_int k a mod amt = 0) ups))
+               else Option.map (fun a -> (a, amt)) (List.find_opt (fun a -> only_x a
+                 && full_shape_int k a mod amt = 0) ups))
                [ 4; 2 ] in
            let co_amt = match c with
              | Some _ -> Some 4
@@ -332,7 +356,8 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
           let batch = List.find_opt (fun a -> a <> w && List.for_all (dep a) loads) (K.axes_of k [ Weak ]) in
           let br = Option.map (fun a -> rngs.(a)) batch in
           try_on_copy k (fun k ->
-              let up r amt = ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
+              let up r amt =
+                ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
               up mr co_amt;
               Option.iter (fun (r, amt) -> up r amt) cr;
               let ud = K.unrollable_dims k in
@@ -341,33 +366,35 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
               | Some b when index_of_rng k b <> 0 ->
                 ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int (index_of_rng k b))))
               | _ -> ())
-        (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts already take
-           the window *)
+        (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts
+           already take the window *)
         | None, Some m when rlen >= 16 ->
           try_on_copy k (fun k ->
               ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int 4)));
               ignore (K.apply_opt k (opt Opt.UPCAST ~axis:w ~arg:(Opt.Int 0)));
               let ud = K.unrollable_dims k in
-              ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int (if rlen <= 32 then 0 else 4)))))
+              let amt = if rlen <= 32 then 0 else 4 in
+              ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int amt))))
         | _ -> None)
      | _ -> None)
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce whose source holds a second reduce of a product (a convolution's
-   input gradient: tinygrad's _pool backward sums, over the window, the gated product reduced over the output
-   channels) gets a register tile of 8x8 outputs: an output axis that one factor of the inner product does not
-   depend on (the batch, for the weight) and one that the other factor does not depend on (the input channel, for
-   the output gradient) are each upcast by 8, and no reduce axis is unrolled. Each step of the inner reduce loads 8
-   values of each factor and does 64 multiply-adds, which clang vectorizes over the second axis (gathering its 8
-   loads into one vector; the gated loads must render branch-free for that, renderer/cstyle.ml cpu_gated_load).
-   tinygrad's 4x4 upcasts with a window axis unrolled put that axis innermost in the accumulators, which clang
-   leaves scalar (beautiful_mnist's conv input gradients ran 2x slower). On a single reduce (a weight gradient) the
-   same tile stays scalar (3x slower than tinygrad's unrolled reduce, which clang vectorizes).
-   With AVX-512, an input row of up to 32 (a multiple of 8) is the vector axis instead: the row is upcast whole (in
-   8 lanes and the rest where it is longer than 16), the batch by 2 and the input channel by 4. The window gates the
-   output gradient lane by lane; its loads become vectors under a mask of lanes (late/coalesce.ml) and the loop over
-   the output channels runs where any lane holds (Codegen.gate_reduce_loops). beautiful_mnist's conv2 input gradient
-   (24-wide rows): 209 ms, was 337 with the 8x8 tile. *)
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose source holds a second reduce of a product (a
+   convolution's input gradient: tinygrad's _pool backward sums, over the window, the gated product reduced
+   over the output channels) gets a register tile of 8x8 outputs: an output axis that one factor of the inner
+   product does not depend on (the batch, for the weight) and one that the other factor does not depend on
+   (the input channel, for the output gradient) are each upcast by 8, and no reduce axis is unrolled. Each
+   step of the inner reduce loads 8 values of each factor and does 64 multiply-adds, which clang vectorizes
+   over the second axis (gathering its 8 loads into one vector; the gated loads must render branch-free for
+   that, renderer/cstyle.ml cpu_gated_load). tinygrad's 4x4 upcasts with a window axis unrolled put that axis
+   innermost in the accumulators, which clang leaves scalar. On a single reduce (a weight gradient) the same
+   tile stays scalar, where clang vectorizes tinygrad's unrolled reduce: this tile is for nested reduces only.
+   With AVX-512, an input row of up to 32 (a multiple of 8) is the vector axis instead: the row is upcast
+   whole (in 8 lanes and the rest where it is longer than 16), the batch by 2 and the input channel by 4. The
+   window gates the output gradient lane by lane; its loads become vectors under a mask of lanes
+   (late/coalesce.ml) and the loop over the output channels runs where any lane holds
+   (Codegen_cpu.gate_reduce_loops): every lane then does useful work, where the 8x8 tile computes the window's
+   masked half. *)
 let cpu_nested_reduce_tile (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceops k with
   | Some lengths, (_ :: _ :: _ as reds) when List.for_all is_sum reds ->
@@ -382,11 +409,13 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
        let a = mul.src.(0) and b = mul.src.(1) in
        (* an output axis other than [but], a multiple of [amt], that [x] depends on and [y] does not *)
        let only ?(but = -1) amt x y = List.find_opt (fun ax -> ax <> but && full_shape_int k ax mod amt = 0
-                                                              && in_backward_slice rngs.(ax) x && not (in_backward_slice rngs.(ax) y)) ups in
+                                                              && in_backward_slice rngs.(ax) x
+                                                                && not (in_backward_slice rngs.(ax) y)) ups in
        let out_idx, _ = out_in_indices k in
-       (* the lanes (AVX-512): an output axis of up to 32, a multiple of 8, contiguous in the output, on which both
-          factors depend (the image's x, through the window) *)
-       let lane_axis = if List.hd lengths < 16 then None else List.find_opt (fun ax -> let sz = full_shape_int k ax in
+       (* the lanes (AVX-512): an output axis of up to 32, a multiple of 8, contiguous in the output, on which
+          both factors depend (the image's x, through the window) *)
+       let lane_axis = if List.hd lengths < 16 then None else List.find_opt (fun ax ->
+         let sz = full_shape_int k ax in
            sz <= 32 && sz mod 8 = 0 && unit_stride rngs.(ax) out_idx && in_backward_slice rngs.(ax) a
            && in_backward_slice rngs.(ax) b) ups in
        (match Option.map (fun l -> (l, only ~but:l 4 a b, only ~but:l 4 b a)) lane_axis with
@@ -408,25 +437,27 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
         | _ -> None))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, two kinds of kernel get no upcast nor unroll, so that clang's loop vectorizer
-   runs their rolled scalar loops on full-width vectors:
-   - a kernel computing a transcendental that the renderer lacks (exp2, log2, sin: decomposed into polynomials,
-     codegen/decomp/transcendental.ml): upcast lanes become scalar copies of the polynomial that clang does not
-     re-vectorize (softmax's exp ran at 2 GFLOPS); its reduce loops are marked for the vectorizer by
-     renderer/cstyle.ml cpu_fast_lang;
-   - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4 leaves
-     the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors (Adam's update of a
-     784x128 weight: 38 us, was 80, one thread). An elementwise kernel of cheap ops is memory bound and keeps
-     tinygrad's upcasts. *)
+(* not in tinygrad: under CPU_OPT=fast, two kinds of kernel get no upcast nor unroll, so that clang's loop
+   vectorizer runs their rolled scalar loops on full-width vectors:
+   - a kernel computing a transcendental that the renderer lacks (exp2, log2, sin: decomposed into
+     polynomials, codegen/decomp/transcendental.ml): upcast lanes become scalar copies of the polynomial that
+     clang does not re-vectorize; its reduce loops are marked for the vectorizer by renderer/cstyle.ml
+     cpu_fast_lang;
+   - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4
+     leaves the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors. An
+     elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts. *)
 let cpu_rolled (k : K.t) =
   cpu_lengths k <> None
   (* a max keeps tinygrad's order: which NaN it keeps depends on it (the unrolled chain starts from the first
      element, a rolled loop from -inf, which drops a NaN) *)
-  && List.for_all (fun (r : Uop.t) -> match r.arg with Reduce_arg (Ops.Max, _) -> false | _ -> true) (K.reduceops k)
+  && List.for_all (fun (r : Uop.t) -> match r.arg with Reduce_arg (Ops.Max, _) -> false | _ -> true)
+    (K.reduceops k)
   && (let nodes = toposort k.ast in
-      List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op)) nodes
+      List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ]
+        && not (List.memq u.op k.ren.code_for_op)) nodes
       || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
-          && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ] && Dtype.is_float u.dtype) nodes))
+          && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ]
+            && Dtype.is_float u.dtype) nodes))
 
 
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU tile that applies, else

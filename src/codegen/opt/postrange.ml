@@ -322,7 +322,7 @@ let apply_tc_opt ~apply_opt k ~use_tensor_cores ~axis ~tc_select ~opt_level : Uo
                       shape_str_to_axis k (List.init (List.length (Tc.get_reduce_axes tc)) (Printf.sprintf "r%d")) in
                     let base_upcast_axes = List.map (fun s -> (s, 2)) (shape_str_to_axis k (Tc.base_upcast_axes tc)) in
                     let e0, e1, e2 = tc.elements_per_thread in
-                    let take n l = List.filteri (fun i _ -> i < n) l in
+                    let take = Helpers.take in
                     let tc_upcast_axes = List.map (fun e -> take (Tc.log2_int e) base_upcast_axes) [ e0; e1; e2 ] in
                     (* axes to range number (was done in lowerer) *)
                     let rs = Array.of_list (rngs k) in
@@ -488,10 +488,9 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
            (* not in tinygrad: a cache block. The output loop is split into a block of [arg] iterations and an
               outer loop over the blocks, which runs above every other loop of the kernel (its range id is below
               all others: ENDs nest by id, Linearizer.do_split_ends); the operand that does not depend on the loop
-              is then walked once per block instead of once per point of the other output loops. On a matmul of
-              2048 (8x32 register tile, B is 16 MiB and does not stay in the 32 MiB L3 next to A and C), blocking
-              its columns by 4 tiles (B's panel of 2048 x 128 floats stays in L2) ran 75 GFLOPS on one core where
-              the unblocked tile ran 42 and the 8x16 tile 58 (CPU time, loaded machine). A loop order, not an
+              is then walked once per block instead of once per point of the other output loops: a matmul whose B
+              does not stay in the cache next to A and C, blocked by a few register tiles of its columns, keeps B's
+              panel (the reduce times the block) in L2 while the rows of A go by. A loop order, not an
               upcast: every point keeps its value, so the opt is checked like THREAD (an output loop that every
               STAGE of the kernel shares). The CPU of CPU_OPT=fast only. *)
            check k.loop_opts "BLOCK is a CPU_OPT=fast opt of the CPU";
