@@ -110,21 +110,21 @@ let build_range_map (sink : Uop.t) : (int, int) Hashtbl.t =
 
 (* tinygrad: expand_reduce — REDUCE over expanded (non-RANGE) axes becomes a horizontal reduce *)
 let expand_reduce (r : Uop.t) =
-  let range_srcs = ref [] and new_axes = ref [] in
-  List.iter (fun u ->
-      if u.op == Ops.Range then range_srcs := !range_srcs @ [ u ]
-      else List.iteri (fun i s -> match s with Sint 1 -> () | Sint n when n <= 1 -> () | _ -> new_axes := !new_axes @ [ i ])
-          (shape u)) (srcs_from r 1);
-  if !new_axes = [] then None
+  let range_srcs = List.filter (fun u -> u.op == Ops.Range) (srcs_from r 1) in
+  let new_axes = List.concat_map (fun u ->
+      if u.op == Ops.Range then []
+      else List.concat (List.mapi (fun i s -> match s with Sint 1 -> [] | Sint n when n <= 1 -> [] | _ -> [ i ])
+                          (shape u))) (srcs_from r 1) in
+  if new_axes = [] then None
   else begin
     let op, n = reduce_arg r in
     assert (n = 0);
     let s0 = shape r.src.(0) in
     let nd = List.length s0 in
-    let perm = !new_axes @ List.filter (fun i -> not (List.mem i !new_axes)) (List.init nd (fun i -> i)) in
-    let out_shape = List.mapi (fun i s -> if List.mem i !new_axes then Sint 1 else s) s0 in
-    let red = create Ops.Reduce ~src:(Array.of_list (permute r.src.(0) perm :: !range_srcs))
-        ~arg:(Reduce_arg (op, List.length !new_axes)) in
+    let perm = new_axes @ List.filter (fun i -> not (List.mem i new_axes)) (List.init nd (fun i -> i)) in
+    let out_shape = List.mapi (fun i s -> if List.mem i new_axes then Sint 1 else s) s0 in
+    let red = create Ops.Reduce ~src:(Array.of_list (permute r.src.(0) perm :: range_srcs))
+        ~arg:(Reduce_arg (op, List.length new_axes)) in
     Some (reshape red out_shape)
   end
 
@@ -192,7 +192,6 @@ let expand_broadcast (x : Uop.t) =
       Some (Uop.replace ~src:(Array.map (fun u -> expand u shp) x.src) x)
 
 let but_last l = List.filteri (fun i _ -> i < List.length l - 1) l
-let last l = List.nth l (List.length l - 1)
 
 (* tinygrad: broadcast_and_devec_wmma — WMMAs whose sources differ in the leading (non-vector) axes are broadcast
    and split into one WMMA per leading index *)
@@ -201,7 +200,7 @@ let broadcast_and_devec_wmma (b : Uop.t) =
   if List.for_all (sint_list_equal (List.hd shapes)) shapes then None
   else begin
     let shp = broadcast_shape shapes in
-    let src_expanded = Array.map (fun u -> expand u (shp @ [ last (shape u) ])) b.src in
+    let src_expanded = Array.map (fun u -> expand u (shp @ [ Helpers.last (shape u) ])) b.src in
     let dims = List.map sint_int (but_last (shape b)) in
     let src = List.map (fun idx ->
         Uop.replace ~src:(Array.map (fun x -> index x (List.map iconst idx)) src_expanded) b) (product dims) in
@@ -322,32 +321,28 @@ type reduce_context = { mutable acc_num : int; vector_acc : int list option }
 
 let mergeable = Str "mergeable"
 
+(* the values of [pairs] grouped by key ([same] keys), the groups and their values in first-seen order (a dict of
+   lists) *)
+let group_in_order same (pairs : ('k * 'v) list) : ('k * 'v list) list =
+  let groups = List.fold_left (fun groups (k, v) ->
+      if List.exists (fun (k', _) -> same k' k) groups
+      then List.map (fun (k', vs) -> if same k' k then (k', v :: vs) else (k', vs)) groups
+      else (k, [ v ]) :: groups) [] pairs in
+  List.rev_map (fun (k, vs) -> (k, List.rev vs)) groups
+
 (* tinygrad: merge_reduce_ends — merge ENDs (from reduce_to_acc) that share the same range and nesting context;
    ENDs at different nesting depths get cloned RANGEs so each RANGE maps to one END *)
 let merge_reduce_ends (sink : Uop.t) =
   let bs = backward_slice sink in
-  let range_to_ends = ref [] in
-  List.iter (fun u ->
-      if u.op == Ops.End && equal_arg u.tag mergeable then begin
-        let key = srcs_from u 1 in
-        match List.find_opt (fun (k, _) -> List.length k = List.length key && List.for_all2 ( == ) k key) !range_to_ends with
-        | Some (_, l) -> l := !l @ [ u ]
-        | None -> range_to_ends := !range_to_ends @ [ (key, ref [ u ]) ]
-      end) bs;
+  let range_to_ends = group_in_order (fun a b -> List.length a = List.length b && List.for_all2 ( == ) a b)
+      (List.filter_map (fun u -> if u.op == Ops.End && equal_arg u.tag mergeable then Some (srcs_from u 1, u) else None) bs) in
   let subs = ref [] in
   let next_axis = ref (1 + List.fold_left (fun m u -> if u.op == Ops.Range then max m (range_axis_id u) else m) (-1) bs) in
   List.iter (fun (r, ends) ->
-      let ends = !ends in
       if List.length ends > 1 then begin
         let ctx_key e = List.sort compare (List.map (fun x -> x.id) (ranges e)) in
-        let by_ctx = ref [] in
-        List.iter (fun e ->
-            let k = ctx_key e in
-            match List.assoc_opt k !by_ctx with
-            | Some l -> l := !l @ [ e ]
-            | None -> by_ctx := !by_ctx @ [ (k, ref [ e ]) ]) ends;
+        let by_ctx = group_in_order ( = ) (List.map (fun e -> (ctx_key e, e)) ends) in
         List.iteri (fun i (_, grp) ->
-            let grp = !grp in
             let tr = if i = 0 then r else
                 List.mapi (fun j rr -> match rr.arg with
                     | Range (_ :: rest, at) -> Uop.replace ~arg:(Range ((!next_axis + j) :: rest, at)) rr
@@ -355,9 +350,9 @@ let merge_reduce_ends (sink : Uop.t) =
             if i > 0 then next_axis := !next_axis + List.length r;
             let mapped = if i > 0 then List.map (fun e -> Upat.substitute e (List.combine r tr)) grp else grp in
             let merged = match mapped with [ m ] -> m | _ -> end_ (group (List.map (fun e -> e.src.(0)) mapped)) tr in
-            List.iter (fun e -> subs := !subs @ [ (e, merged) ]) grp) !by_ctx
-      end) !range_to_ends;
-  if !subs = [] then None else Some (Upat.substitute sink !subs)
+            List.iter (fun e -> subs := (e, merged) :: !subs) grp) by_ctx
+      end) range_to_ends;
+  if !subs = [] then None else Some (Upat.substitute sink (List.rev !subs))
 
 (* tinygrad: reduce_ranges_to_acc's accumulator for [r]: a REG buffer of [shp] initialised before the reduce ranges
    and updated with [inp] over them, [name]d when given; the accumulator after its loop *)

@@ -221,7 +221,7 @@ let rec getitem u (indices : Uop.t index list) =
       let linear_idx = E.usum ~start:(List.hd ts) (List.tl ts) in
       let vs = List.map2 (fun t s -> E.bitwise_and (E.ge t (const_int 0)) (E.lt t (const_int s))) tensors ishp in
       let valid = E.uprod ~start:(List.hd vs) (List.tl vs) in
-      let pre = Helpers.take d0 xs and post = Helpers.drop (List.nth dims (List.length dims - 1) + 1) xs in
+      let pre = Helpers.take d0 xs and post = Helpers.drop (Helpers.last dims + 1) xs in
       let x = getitem (reshape x (pre @ [ Helpers.prod ishp ] @ post))
           (List.map (fun _ -> S (None, None, None)) pre @ [ T (E.where valid linear_idx (const_int 0)) ]) in
       E.where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
@@ -236,7 +236,7 @@ let rec getitem u (indices : Uop.t index list) =
       let reshape_arg = Helpers.take d0 xs @ List.map (fun _ -> 1) big_shape @ Helpers.drop d0 xs in
       let x = R.sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
           (E.where mask (reshape x reshape_arg) (const_int 0)) in
-      let last = List.nth dims (List.length dims - 1) in
+      let last = Helpers.last dims in
       let permuted = d0 <> 0 && List.length dims <> 1 && dims <> List.init (last - d0 + 1) (fun i -> d0 + i) in
       if permuted then
         Mv.permute x (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim x - d0 - nb) (fun i -> d0 + nb + i))
@@ -567,7 +567,7 @@ let sparse_categorical_crossentropy ?(ignore_index = -1) ?(label_smoothing = 0.0
   let log_probs = log_softmax u in
   let loss_mask = if ignore_index <> -1 then E.ne y (const_int ignore_index) else const_like ~dtype:Dtype.Bool y (Dtype.B true) in
   let sh = Mv.ishape u in
-  let yy = E.mul (one_hot_along_dim ~dim:(-1) (Mv.unsqueeze y (-1)) (List.nth sh (List.length sh - 1))) (Mv.unsqueeze loss_mask (-1)) in
+  let yy = E.mul (one_hot_along_dim ~dim:(-1) (Mv.unsqueeze y (-1)) (Helpers.last sh)) (Mv.unsqueeze loss_mask (-1)) in
   let smoothing = E.mul (const_float label_smoothing) (E.mul (mean ~axis:[ -1 ] log_probs) loss_mask) in
   let unreduced = E.add (E.mul (const_float (1. -. label_smoothing)) (R.sum ~axis:[ -1 ] (E.mul log_probs yy))) smoothing in
   match reduction with

@@ -73,7 +73,7 @@ let base ~op ?device ?fused (params : T.t list) lr =
 
 (* tinygrad: Optimizer._new_optim_param *)
 let new_optim_param ~device ~param_dtype ~fused ~pos_params params =
-  if fused then [ T.zeros ~dtype:param_dtype ~device [| List.nth pos_params (List.length pos_params - 1) |] ]
+  if fused then [ T.zeros ~dtype:param_dtype ~device [| Helpers.last pos_params |] ]
   else List.map (fun p -> T.zeros ~dtype:param_dtype ~device (T.shape p)) params
 
 let rec params = function Optimizer o -> o.params | Group os -> List.concat_map params os

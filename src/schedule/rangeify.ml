@@ -10,8 +10,8 @@ let index_with_arg (u : Uop.t) (idxs : Uop.t list) (arg : arg) =
   | [ i ] when u.op == Ops.Stack && i.op == Ops.Const -> u.src.(Z.to_int (zi (const_val i)))
   | _ -> create Ops.Index ~src:(Array.of_list (u :: idxs)) ~arg
 
-let rec drop n l = if n <= 0 then l else match l with [] -> [] | _ :: t -> drop (n - 1) t
-let rec take n l = if n <= 0 then [] else match l with [] -> [] | x :: t -> x :: take (n - 1) t
+let drop = Helpers.drop
+let take = Helpers.take
 
 (* movement op on INDEX as a PatternMatcher *)
 (* tinygrad: schedule/rangeify.py _mop_index *)
@@ -235,7 +235,7 @@ let expand_bitcast (bc : Uop.t) : Uop.t option =
     if ns > os then begin
       let rate = ns / os in
       let xs = shape x in
-      let last = List.nth xs (List.length xs - 1) and front = List.filteri (fun i _ -> i < List.length xs - 1) xs in
+      let last = Helpers.last xs and front = List.filteri (fun i _ -> i < List.length xs - 1) xs in
       let tmp = M.reshape tmp (front @ [ Sint (int_of_sint "expand_bitcast" last / rate); Sint rate ]) in
       let nd = List.length (shape tmp) in
       let parts = List.init rate (fun i ->

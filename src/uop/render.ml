@@ -258,7 +258,7 @@ let consumer_map_from_toposort (lst : t list) : t list Tbl.t =
 (* tinygrad: _render_with_splits — the named lines, in order *)
 let render_with_splits ?(split_depth = 100) (lst : t list) (to_render : unit Tbl.t) : (string * string) list =
   let r : ctx = Tbl.create 64 and depth = Tbl.create 64 and ret = ref [] in
-  let last = List.nth lst (List.length lst - 1) in
+  let last = Helpers.last lst in
   List.iteri (fun i u ->
       (* limit inline depth to avoid "too many nested parentheses" in Python parser *)
       let op_depth = 1 + Array.fold_left (fun m s -> max m (Option.value (Tbl.find_opt depth s) ~default:0)) 0 u.src in

@@ -608,7 +608,7 @@ let uop_given_valid_core ~try_simplex (valid : Uop.t) (uop : Uop.t) : Uop.t =
       (* try checking the whole clause *)
       all_candidates := !all_candidates @ [ (expr, variable ~dtype:expr.dtype ~param:true name v0 v1) ];
       if try_simplex then begin
-        let last = List.nth !all_candidates (List.length !all_candidates - 1) in
+        let last = Helpers.last !all_candidates in
         let candidates =
           [ last ]
           :: (if expr.op == Ops.Add && val_eq v0 1

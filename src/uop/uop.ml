@@ -652,8 +652,7 @@ and compute_shape u : sint list option =
     let idx = Array.to_list (Array.sub u.src 1 (Array.length u.src - 1)) in
     let shp = List.concat_map shape idx in
     let bs = shape u.src.(0) in
-    let rec drop n l = if n = 0 then l else match l with [] -> [] | _ :: t -> drop (n - 1) t in
-    Some (shp @ drop (List.length idx) bs)
+    Some (shp @ Helpers.drop (List.length idx) bs)
   | Stack -> if Array.length u.src = 0 then Some [] else Some (Sint (Array.length u.src) :: shape u.src.(0))
   | Const | Getaddr | Range | Special -> Some []
   | Binary -> (match u.arg with Str s -> Some [ Sint (String.length s) ] | _ -> Some [])
@@ -677,7 +676,7 @@ and compute_shape u : sint list option =
      | Some ps ->
        let osz = Dtype.itemsize u.dtype and isz = Dtype.itemsize u.src.(0).dtype in
        if osz <> isz && ps <> [] then begin
-         let last = List.nth ps (List.length ps - 1) and init = List.filteri (fun i _ -> i < List.length ps - 1) ps in
+         let last = Helpers.last ps and init = List.filteri (fun i _ -> i < List.length ps - 1) ps in
          match last with
          | Sint l -> if l * isz mod osz <> 0 then invalid_arg "bitcast: unsupported size" else Some (init @ [ Sint (l * isz / osz) ])
          | Suop l -> Some (init @ [ sint_of_uop (ssimplify (alu Floordiv [ alu Mul [ l; const_int isz ]; const_int osz ])) ])

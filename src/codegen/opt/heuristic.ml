@@ -12,7 +12,8 @@ let iprod l = List.fold_left ( * ) 1 l
 
 (* [k.rngs.index(r)] *)
 let index_of_rng k (r : Uop.t) =
-  let rec go i = function [] -> raise (Opt.Kernel_opt_error "ValueError: range not in rngs") | x :: t -> if x == r then i else go (i + 1) t in
+  let rec go i = function [] -> raise (Opt.Kernel_opt_error "ValueError: range not in rngs") | x :: t ->
+    if x == r then i else go (i + 1) t in
   go 0 (K.rngs k)
 
 (* [x in u.backward_slice] (the node itself is not in its backward slice) *)
@@ -20,8 +21,8 @@ let in_backward_slice x (u : Uop.t) = x != u && in_backward_slice_with_self x u
 
 let full_shape_int k i = int_of_sint (List.nth (K.full_shape k) i)
 
-(* The stages of tinygrad's heuristic.py hand_coded_optimizations, in its order; [hand_coded_optimizations] at the
-   end chains them. A stage that ends the heuristic returns the kernel to keep. *)
+(* The stages of tinygrad's heuristic.py hand_coded_optimizations, in its order; [hand_coded_optimizations] at
+   the end chains them. A stage that ends the heuristic returns the kernel to keep. *)
 
 (* first try the tensor cores: the kernel with them, if any applies *)
 let tensor_core_opts (k : K.t) : K.t option =
@@ -37,7 +38,8 @@ let tensor_core_opts (k : K.t) : K.t option =
           let rngs = Array.of_list rngs in
           List.iter (fun tc_dim ->
               (* attempt to upcast M and N *)
-              match List.filter (fun sz -> divides rngs.(tc_dim).src.(0) (Z.of_int sz) <> None) [ 5; 4; 3; 2 ] with
+              match List.filter (fun sz ->
+                divides rngs.(tc_dim).src.(0) (Z.of_int sz) <> None) [ 5; 4; 3; 2 ] with
               | sz :: _ ->
                 (* set it to the replaced range *)
                 (match K.apply_opt tk (opt Opt.UPCAST ~axis:(index_of_rng tk rngs.(tc_dim)) ~arg:(Opt.Int sz)) with
@@ -62,7 +64,8 @@ let matvec_opts (k : K.t) : bool =
                   && (match red.arg with Reduce_arg (Ops.Add, _) -> true | _ -> false)
                   && List.length (K.full_shape k) >= 2 && k.ren.has_shared
                   && (let mulop = red.src.(0) in
-                      mulop.op == Ops.Mul && mulop.src.(0).op == Ops.Index && mulop.src.(1).op == Ops.Index) ->
+                      mulop.op == Ops.Mul && mulop.src.(0).op == Ops.Index
+                        && mulop.src.(1).op == Ops.Index) ->
     let mulop = red.src.(0) in
     let idx0 = get_idx mulop.src.(0).src.(1) and idx1 = get_idx mulop.src.(1).src.(1) in
     (match K.ranges_of k [ Reduce ] with
@@ -72,7 +75,8 @@ let matvec_opts (k : K.t) : bool =
        (match List.find_opt (fun global_idx ->
             divides first_reduce_rng.src.(0) (Z.of_int mv_threads_per_row) <> None
             && (match List.nth (K.full_shape k) global_idx with
-                | Sint s -> s mod (mv_blocksize * mv_rows_per_thread) = 0 | Suop _ -> false)) (K.axes_of k [ Global ]) with
+                | Sint s -> s mod (mv_blocksize * mv_rows_per_thread) = 0 | Suop _ ->
+                  false)) (K.axes_of k [ Global ]) with
         | Some global_idx ->
           (try if mv_threads_per_row > 1 then
                ignore (K.apply_opt k (opt Opt.GROUP ~axis:0 ~arg:(Opt.Int mv_threads_per_row)))
@@ -101,8 +105,10 @@ let grouping_opts (k : K.t) =
 let masked_upcasts (k : K.t) =
   let to_upcast = ref [] in
   let where_gate_rngs =
-    List.concat_map (fun (u : Uop.t) -> if u.op == Ops.Where then ranges u.src.(0) else []) (backward_slice k.ast) in
-  (* upcast leading axes first (hack-ish for winograd; we actually want to upcast masked axes with low stride first) *)
+    List.concat_map (fun (u : Uop.t) ->
+      if u.op == Ops.Where then ranges u.src.(0) else []) (backward_slice k.ast) in
+  (* upcast leading axes first (hack-ish for winograd; we actually want to upcast masked axes with low stride
+     first) *)
   List.iter (fun axis ->
       (* for Schedule, we check if the range is used in INDEX gates or WHERE gates *)
       let is_masked = List.memq (List.nth (K.rngs k) axis) where_gate_rngs in
@@ -123,8 +129,8 @@ let output_upcasts (k : K.t) =
     let amounts = if is_dsp then (if !upcasted_axis = [] then [ 128 ] else []) else [ 3; 4 ] in
     List.iter (fun axis ->
         List.iter (fun upcast_amount ->
-            (* if we haven't upcasted it, it mods, and buffer has stride 0 on axis while having no stride 0 in the
-               upcasted axis already *)
+            (* if we haven't upcasted it, it mods, and buffer has stride 0 on axis while having no stride 0 in
+               the upcasted axis already *)
             if List.mem axis !upcasted_axis || full_shape_int k axis mod upcast_amount <> 0 then ()
             else begin
               let rng = List.nth (K.rngs k) axis in
@@ -132,7 +138,8 @@ let output_upcasts (k : K.t) =
               let bufs = K.bufs k in
               if List.exists (fun (b : Uop.t) ->
                   let idx = get_idx b.src.(1) in
-                  (not (in_backward_slice rng idx)) && List.for_all (fun r2 -> in_backward_slice r2 idx) up_rngs) bufs
+                  (not (in_backward_slice rng idx))
+                    && List.for_all (fun r2 -> in_backward_slice r2 idx) up_rngs) bufs
               then begin
                 let num_strides = ref 0 and sum_strides = ref 0 in
                 List.iter (fun (b : Uop.t) ->
@@ -161,16 +168,15 @@ let reduce_unrolls (k : K.t) =
   try
     let ud = K.unrollable_dims k in
     if ud <> [] && (K.upcast_size k <= 4 || K.axes_of k [ Unroll ] = []) && K.upcast_size k < 64 then begin
-      let last l = List.nth l (List.length l - 1) in
-      let s = full_shape_int k (last ud) in
+      let s = full_shape_int k (Helpers.last ud) in
       if s <= 32 then begin
         ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
         (* if it's small, upcast a second reduce dimension too *)
         let ud = K.unrollable_dims k in
-        if ud <> [] && s <= 3 && full_shape_int k (last ud) <= 3 then
+        if ud <> [] && s <= 3 && full_shape_int k (Helpers.last ud) <= 3 then
           ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)))
       end else
-        (match List.find_opt (fun splits -> full_shape_int k (last ud) mod splits = 0) [ 4 ] with
+        (match List.find_opt (fun splits -> full_shape_int k (Helpers.last ud) mod splits = 0) [ 4 ] with
          | Some splits -> ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int splits)))
          | None -> ())
     end
@@ -181,8 +187,9 @@ let default_upcast ?(widths = [ 4 ]) (k : K.t) =
   List.iter (fun splits ->
       let ud = K.upcastable_dims k in
       if K.upcasted k = 0 && ud <> [] then begin
-        let last = List.nth ud (List.length ud - 1) in
-        if full_shape_int k last mod splits = 0 then ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int splits)))
+        let last = Helpers.last ud in
+        if full_shape_int k last mod splits = 0 then
+          ignore (K.apply_opt k (opt Opt.UPCAST ~axis:last ~arg:(Opt.Int splits)))
       end) widths
 (* **** local groups **** *)
 let local_groups (k : K.t) =
@@ -194,7 +201,8 @@ let local_groups (k : K.t) =
       let local_axis_ranking =
         List.filter_map (fun axis ->
             if rngs.(axis).src.(0).op == Ops.Const then
-              Some (List.exists (fun (b : Uop.t) -> not (in_backward_slice rngs.(axis) (get_idx b.src.(1)))) (K.bufs k), axis)
+              Some (List.exists (fun (b : Uop.t) ->
+                not (in_backward_slice rngs.(axis) (get_idx b.src.(1)))) (K.bufs k), axis)
             else None) (K.axes_of k [ Global; Weak ]) in
       let to_local = ref [] in
       let key (b, a) = ((if b then -1 else 0), -a) in
@@ -242,7 +250,8 @@ let thread_opts ?(ops_per_point = 1) (k : K.t) =
 (* the upcast and unroll stages of hand_coded_optimizations, in tinygrad's order *)
 let upcasts (k : K.t) = masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast k; k
 
-(* tinygrad: heuristic.py hand_coded_optimizations, with its upcast/unroll stages and its threading stage given *)
+(* tinygrad: heuristic.py hand_coded_optimizations, with its upcast/unroll stages and its threading stage
+   given *)
 let hand_coded_optimizations_with ~upcasts ~threads (k : K.t) : K.t =
   match tensor_core_opts k with
   | Some tk -> tk
