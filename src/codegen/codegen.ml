@@ -733,9 +733,8 @@ let to_program_config () =
   String.concat "," (List.map string_of_int
                        [ noopt.value; nolocals.value; use_tc.value; image.value; disable_fast_idiv.value;
                          transcendental.value; tc_select.value; tc_opt.value; no_color.value; allow_tf32.value;
-                         num_cpu_threads.value; threads.value; cpu_vec.value ])
-  ^ (match cpu_opt.value with Cpu_tinygrad -> ",tinygrad" | Cpu_fast -> ",fast")
-  ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
+                         num_cpu_threads.value; threads.value ])
+  ^ "," ^ Codegen_cpu.config () ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
 
 (* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is hash-consed, so a table
    keyed by the node is keyed by its key *)

@@ -63,6 +63,10 @@ let gate_reduce_loops (sink : Uop.t) : Uop.t =
   | [] -> sink
   | subs -> Upat.substitute sink subs
 
+(* the CPU mode's knobs, which change the generated programs: part of Codegen.to_program's cache key *)
+let config () =
+  string_of_int Helpers.cpu_vec.value ^ (match Helpers.cpu_opt.value with Cpu_tinygrad -> ",tinygrad" | Cpu_fast -> ",fast")
+
 (* The passes in which a kernel's pipeline may depart from tinygrad's *)
 type passes = {
   hand_coded : Postrange.t -> Postrange.t;

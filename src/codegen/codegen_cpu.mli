@@ -6,6 +6,9 @@
     runs its loops where any lane's gate holds and keeps the WHERE. *)
 val gate_reduce_loops : Uop.t -> Uop.t
 
+(** The CPU mode's knobs ([CPU_VEC], [CPU_OPT]) as a string, for the program cache key. *)
+val config : unit -> string
+
 (** The passes in which a kernel's pipeline may depart from tinygrad's. *)
 type passes = {
   hand_coded : Postrange.t -> Postrange.t;  (** the heuristic of [apply_opts] *)

@@ -475,7 +475,7 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
              | _ -> raise (Kernel_opt_error "IndexError") in
            (* not in tinygrad: with [k.loop_opts] (the CPU mode), two CPU loops (Weak axes) swap too: the loops nest in
               the order of their axis ids (Linearizer.do_split_ends), so the swap reorders them
-              (Heuristic_cpu.cpu_conv_weight_grad puts the batch split of a weight gradient outermost) *)
+              (the CPU mode's tile of a convolution's weight gradient puts the batch split outermost) *)
            check ((axis_of rng = Global && axis_of altrng = Global)
                   || (k.loop_opts && axis_of rng = Weak && axis_of altrng = Weak))
              "swap only for globals";
