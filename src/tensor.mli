@@ -24,7 +24,8 @@ val uop : t -> Uop.t
 
 (** {1 Creation} *)
 
-(** [of_float_array shape data]: a tensor of the data (C order), default float32 on the default device. *)
+(** [of_float_array shape data]: a tensor of the data (C order), default float32 on the default device; fp8 dtypes
+    are encoded on the host (round to nearest even, saturating past the largest value as tinygrad). *)
 val of_float_array : ?dtype:Dtype.t -> ?device:string -> int array -> float array -> t
 
 (** [of_int_array shape data]: default int32. *)
