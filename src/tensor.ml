@@ -221,7 +221,7 @@ let setitem x (indices : t index list) (v : t) =
 
 (* tinygrad: Tensor.__setitem__ with a Python number: the value made in the tensor's dtype *)
 let setitem_const x indices (c : float) =
-  named "setitem" @@ fun () ->
+  named "setitem_const" @@ fun () ->
   let dt = (uop x).dtype in
   if Dtype.is_weak dt then invalid_arg "setitem: cannot setitem into a weak tensor; it has no storage";
   let v = if Dtype.is_float dt then scalar ~dtype:dt c

@@ -3,6 +3,7 @@
    against numpy, else the values the original states. A Python list index is an int tensor here; a Python
    number is setitem_const; [t[i] op= v] is [t[i] = t[i] op v] (the in-place operators are not in the API). *)
 open Tinygrad.Compiler
+open Tinygrad
 open Test_util
 
 type 'a index = 'a Tensor.index = I of int | S of int option * int option * int option | T of 'a | New | Ellipsis
@@ -157,6 +158,21 @@ let tests : case list = [
           (Array.init 36 (fun k -> let r = k / 6 and c = k mod 6 in
                            if r >= 2 && r < 4 && c >= 3 && c < 5 then float_of_int i else 0.)) t
       done);
+  ("jit_setitem_variable_offset", fun () ->
+      (* t.shrink(((v, v+1), None)).assign(a).realize() under TinyJit, v a bound Variable *)
+      let f = Tiny_jit.create_unit_v (fun ts vs ->
+          match ts, vs with
+          | [ t; a ], [ v ] ->
+            ignore (Tensor.realize (Tensor.assign (Tensor.Sym.shrink t [| (v, Sint.(v + of_int 1)); (Sint.of_int 0, Sint.of_int 6) |]) a))
+          | _ -> fail "two inputs and a Variable expected") in
+      let t = Tensor.realize (zeros [| 6; 6 |]) in
+      let v = Variable.create "v" 0 6 in
+      for i = 0 to 5 do
+        let a = Tensor.contiguous (Tensor.full ~dtype:f32 [| 1; 6 |] (float_of_int (i + 1))) in
+        Tiny_jit.call_v f [ t; a ] [ Variable.bind v i ];
+        check_vals ~what:(Printf.sprintf "row %d" i)
+          (Array.init 36 (fun k -> if k / 6 <= i then float_of_int (k / 6 + 1) else 0.)) t
+      done);
   ("setitem_overlapping_inplace1", fun () ->
       let t = Tensor.contiguous (floats_t [| 3; 1 |] [ 3.; 2.; 1. ]) in
       Tensor.setitem t [ S (Some 1, None, None) ] (Tensor.getitem t [ S (None, Some (-1), None) ]);
@@ -206,6 +222,41 @@ let tests : case list = [
       Tensor.setitem t [ I 0 ] (Tensor.realize (Tensor.getitem t [ I 1 ]));
       Tensor.setitem t [ I 2 ] (Tensor.realize tmp);
       check_vals ~what:"eager" [| 2.; 3.; 2.; 3.; 2.; 3. |] t);
+  ("lazy_sum_between_writes", fun () ->
+      (* lazily, tinygrad accepts either the sums at creation or the final state's; eagerly, the sums at creation *)
+      let t = Tensor.realize (zeros [| 6 |]) in
+      let s0 = Tensor.sum t in
+      ignore (Tensor.assign (Tensor.getitem t [ S (None, Some 3, None) ]) (Tensor.scalar 1.0));
+      let s1 = Tensor.sum t in
+      ignore (Tensor.assign (Tensor.getitem t [ S (Some 3, None, None) ]) (Tensor.scalar 2.0));
+      let s2 = Tensor.sum t in
+      let got = [ Tensor.item s0; Tensor.item s1; Tensor.item s2 ] in
+      check (got = [ 0.; 3.; 9. ] || got = [ 9.; 9.; 9. ]) "lazy sums %s"
+        (String.concat ", " (List.map string_of_float got));
+      let t = Tensor.realize (zeros [| 6 |]) in
+      let s0 = Tensor.realize (Tensor.sum t) in
+      ignore (Tensor.realize (Tensor.assign (Tensor.getitem t [ S (None, Some 3, None) ]) (Tensor.scalar 1.0)));
+      let s1 = Tensor.realize (Tensor.sum t) in
+      ignore (Tensor.realize (Tensor.assign (Tensor.getitem t [ S (Some 3, None, None) ]) (Tensor.scalar 2.0)));
+      let s2 = Tensor.realize (Tensor.sum t) in
+      check_vals ~what:"eager sums" [| 0.; 3.; 9. |] (Tensor.stack [ s0; s1; s2 ]));
+  ("cross_assign_independence", fun () ->
+      let fresh () = (Tensor.realize (Tensor.clone (Tensor.arange ~dtype:f32 4)),
+                      Tensor.realize (Tensor.clone (Tensor.arange ~start:4 ~dtype:f32 8))) in
+      let a, b = fresh () in
+      let new_a = Tensor.add a b and new_b = Tensor.mul a (Tensor.scalar 2.) in
+      ignore (Tensor.assign a new_a);
+      ignore (Tensor.assign b new_b);
+      check_vals ~what:"lazy a" [| 4.; 6.; 8.; 10. |] a;
+      let bv = vals b in
+      (* tinygrad accepts either: b from the old a, or from the assigned one *)
+      check (bv = [| 0.; 2.; 4.; 6. |] || bv = [| 8.; 12.; 16.; 20. |]) "lazy b";
+      let a, b = fresh () in
+      let new_a = Tensor.realize (Tensor.add a b) and new_b = Tensor.realize (Tensor.mul a (Tensor.scalar 2.)) in
+      ignore (Tensor.realize (Tensor.assign a new_a));
+      ignore (Tensor.realize (Tensor.assign b new_b));
+      check_vals ~what:"eager a" [| 4.; 6.; 8.; 10. |] a;
+      check_vals ~what:"eager b" [| 0.; 2.; 4.; 6. |] b);
   ("setitem_loop_arange", fun () ->
       let cmp = Tensor.empty [| 10 |] in
       for i = 0 to 9 do Tensor.setitem_const cmp [ I i ] (float_of_int i) done;

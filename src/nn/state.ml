@@ -643,6 +643,12 @@ let as_strided ~what (st : Tensor.t) ~offset (size : int list) (stride : int lis
     fail "negative size, stride or offset";
   let n = (Tensor.shape st).(0) in
   let shape = Array.of_list size in
+  (* bounds that keep the sums below from overflowing: each dim's reach inside the storage, the element count *)
+  if offset > n || List.fold_left (fun acc s -> if s > 0 && acc > max_int / s then max_int else acc * s) 1 size > 1 lsl 40
+  then fail "offset %d or size %s out of range for a storage of %d" offset (shape_str shape) n;
+  if not (List.mem 0 size) then
+    List.iter2 (fun s t -> if t > 0 && s - 1 > n / t then fail "size %d with stride %d past a storage of %d" s t n)
+      size stride;
   if Helpers.prod size = 0 then Tensor.reshape (Tensor.shrink st [| (0, 0) |]) shape
   else begin
     let last = offset + List.fold_left2 (fun acc s t -> acc + (s - 1) * t) 0 size stride in
@@ -755,6 +761,8 @@ let torch_load_zip src =
       match List.find_opt (fun m -> m.fname = fname) members with
       | None -> invalid_arg (Printf.sprintf "torch_load: %s: storage %s missing" src.what fname)
       | Some m ->
+        if s.numel < 0 || s.numel > max_int / 16 then
+          invalid_arg (Printf.sprintf "torch_load: %s: storage %s of %d elements" src.what fname s.numel);
         let nbytes = s.numel * Dtype.itemsize s.sdtype in
         let used = nbytes / Dtype.itemsize dt * Dtype.itemsize dt in
         let short have =
@@ -803,8 +811,8 @@ let torch_load_legacy src =
   ignore (List.fold_left (fun off k ->
       let numel = le_at src off 8 in
       let itemsize = match Hashtbl.find_opt sizes k with Some st -> Dtype.itemsize st.sdtype | None -> 1 in
-      let nbytes = numel * itemsize in
-      if numel < 0 || off + 8 + nbytes > src.len then
+      let nbytes = if numel < 0 || numel > src.len then src.len + 1 else numel * itemsize in
+      if off + 8 + nbytes > src.len then
         invalid_arg (Printf.sprintf "torch_load: %s: storage %s: %d bytes at %d past the end (%d bytes)" src.what k nbytes
                        (off + 8) src.len);
       Hashtbl.replace offsets k (off + 8, nbytes);
@@ -839,8 +847,8 @@ let torch_load_tar src =
       | v -> invalid_arg ("torch_load: a storage header that is not (key, location, type): " ^ Pickle.to_string v) in
     let dt = storage_dtype ~what ty in
     let numel = le sbytes q 8 in
-    let nbytes = numel * Dtype.itemsize dt in
-    if numel < 0 || q + 8 + nbytes > String.length sbytes then
+    let nbytes = if numel < 0 || numel > String.length sbytes then String.length sbytes + 1 else numel * Dtype.itemsize dt in
+    if q + 8 + nbytes > String.length sbytes then
       invalid_arg (Printf.sprintf "torch_load: %s: storage %s past the end of \"storages\"" what key);
     Hashtbl.replace storages key ({ skey = key; sdtype = dt; numel }, storages_m.off + q + 8);
     p := q + 8 + nbytes
