@@ -183,6 +183,13 @@ let tests : case list = zero_copy_case :: [
       (* flipped bytes inside the tensors' data load: those tensors must realize *)
       check (List.length !loaded > 100) "only %d tensors loaded from the damaged files" (List.length !loaded);
       Tensor.realize_all !loaded;
+      (* a legacy checkpoint whose object is a list holding itself (BINPUT, BINGET, APPEND) *)
+      let magic = "\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19." in
+      let cyclic = magic ^ "\x80\x02M\xe9\x03." ^ "\x80\x02}." ^ "\x80\x02]q\x00h\x00a." ^ "\x80\x02]." in
+      check_invalid_arg ~what:"a list holding itself" (fun () -> State.torch_load_tensor (State.tensor_of_bytes cyclic));
+      (match Pickle.load "\x80\x02]q\x00h\x00a." 0 with
+       | v, 9 -> check (String.length (Pickle.to_string v) < 200) "to_string of a cyclic list"
+       | _, p -> fail "the cyclic pickle ends at %d" p);
       check_invalid_arg ~what:"not a checkpoint" (fun () -> State.torch_load_tensor (State.tensor_of_bytes "hello world"));
       check_invalid_arg ~what:"empty" (fun () -> State.torch_load_tensor (State.tensor_of_bytes ""));
       check_invalid_arg ~what:"missing file" (fun () -> State.torch_load "/nonexistent/x.pt");

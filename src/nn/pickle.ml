@@ -1,6 +1,13 @@
 (* The pickle subset of PyTorch checkpoints (Python's pickle module, which tinygrad's nn/state.py torch_load runs
    with find_class and persistent_load overridden): a stack machine over the opcodes of protocols 0 to 5. *)
 
+(* appended at the head; read back reversed, so filling a container of n items costs O(n) *)
+type 'a items = { mutable rev : 'a list }
+
+let items c = List.rev c.rev
+let items_of_list l = { rev = List.rev l }
+let append c l = c.rev <- List.rev_append l c.rev
+
 type value =
   | None_
   | Bool of bool
@@ -9,29 +16,57 @@ type value =
   | Str of string
   | Bytes of string
   | Tuple of value list
-  | List of value list ref
-  | Dict of (value * value) list ref
+  | List of value items
+  | Dict of (value * value) items
   | Set of value list
   | Global of string * string
   | Call of value * value list
   | Built of value * value
   | Persistent of value
 
-let rec to_string = function
-  | None_ -> "None"
-  | Bool b -> if b then "True" else "False"
-  | Int z -> Z.to_string z
-  | Float f -> Printf.sprintf "%g" f
-  | Str s -> Printf.sprintf "%S" s
-  | Bytes s -> Printf.sprintf "b%S" s
-  | Tuple l -> "(" ^ String.concat ", " (List.map to_string l) ^ ")"
-  | List l -> "[" ^ String.concat ", " (List.map to_string !l) ^ "]"
-  | Dict d -> "{" ^ String.concat ", " (List.map (fun (k, v) -> to_string k ^ ": " ^ to_string v) !d) ^ "}"
-  | Set l -> "{" ^ String.concat ", " (List.map to_string l) ^ "}"
-  | Global (m, n) -> m ^ "." ^ n
-  | Call (f, args) -> to_string f ^ to_string (Tuple args)
-  | Built (o, _) -> to_string o
-  | Persistent pid -> "persistent " ^ to_string pid
+(* shallow and short: a damaged pickle can share a list within itself *)
+let to_string v =
+  let rec go depth v =
+    let seq l = String.concat ", " (List.map (go (depth + 1)) (Helpers.take 8 l))
+                ^ (if List.length l > 8 then ", ..." else "") in
+    if depth > 4 then "..."
+    else match v with
+      | None_ -> "None"
+      | Bool b -> if b then "True" else "False"
+      | Int z -> Z.to_string z
+      | Float f -> Printf.sprintf "%g" f
+      | Str s -> Printf.sprintf "%S" s
+      | Bytes s -> Printf.sprintf "b%S" (if String.length s > 32 then String.sub s 0 32 ^ "..." else s)
+      | Tuple l -> "(" ^ seq l ^ ")"
+      | List l -> "[" ^ seq (items l) ^ "]"
+      | Dict d -> "{" ^ seq (List.map (fun (k, v) -> Tuple [ k; v ]) (items d)) ^ "}"
+      | Set l -> "{" ^ seq l ^ "}"
+      | Global (m, n) -> m ^ "." ^ n
+      | Call (f, args) -> go depth f ^ "(" ^ seq args ^ ")"
+      | Built (o, _) -> go depth o
+      | Persistent pid -> "persistent " ^ go (depth + 1) pid in
+  go 0 v
+
+(* the most nodes and the deepest nesting a traversal of a pickled object visits: shared values are visited once per
+   reference, so a damaged pickle could otherwise make a small file a huge (or cyclic) tree *)
+let max_nodes = 1 lsl 22
+let max_depth = 256
+
+let iter_children f = function
+  | Tuple l | Set l -> List.iter f l
+  | List l -> List.iter f (items l)
+  | Dict d -> List.iter (fun (k, v) -> f k; f v) (items d)
+  | Call (g, a) -> f g; List.iter f a
+  | Built (o, st) -> f o; f st
+  | Persistent pid -> f pid
+  | None_ | Bool _ | Int _ | Float _ | Str _ | Bytes _ | Global _ -> ()
+
+let budget ~what =
+  let n = ref 0 in
+  fun depth ->
+    incr n;
+    if !n > max_nodes || depth > max_depth then
+      invalid_arg (Printf.sprintf "%s: the pickled object is too large or nested too deeply" what)
 
 (* a stack entry: a value or the MARK that a tuple, list, dict or APPENDS / SETITEMS collects up to *)
 type entry = V of value | Mark
@@ -75,8 +110,8 @@ let load ?(what = "pickle") ?(reduce = fun _ _ -> None) ?(persistent_load = fun 
     | k :: v :: r -> (k, v) :: pairs r
     | [] -> []
     | [ _ ] -> fail "odd number of dict items" in
-  let set_items d items = match d with
-    | Dict r -> r := !r @ items
+  let set_items d kvs = match d with
+    | Dict r -> append r kvs
     | v -> fail "SETITEM(S) on %s" (to_string v) in
   let unquote q =
     let n = String.length q in
@@ -131,14 +166,14 @@ let load ?(what = "pickle") ?(reduce = fun _ _ -> None) ?(persistent_load = fun 
     | '\x86' -> let b = pop () in let a = pop () in push (Tuple [ a; b ])
     | '\x87' -> let c = pop () in let b = pop () in let a = pop () in push (Tuple [ a; b; c ])
     | 't' -> push (Tuple (pop_mark ()))
-    | ']' -> push (List (ref []))
-    | 'l' -> push (List (ref (pop_mark ())))
-    | 'a' -> let v = pop () in (match top () with List r -> r := !r @ [ v ] | t -> fail "APPEND to %s" (to_string t))
+    | ']' -> push (List (items_of_list []))
+    | 'l' -> push (List (items_of_list (pop_mark ())))
+    | 'a' -> let v = pop () in (match top () with List r -> append r [ v ] | t -> fail "APPEND to %s" (to_string t))
     | 'e' ->
-      let items = pop_mark () in
-      (match top () with List r -> r := !r @ items | t -> fail "APPENDS to %s" (to_string t))
-    | '}' -> push (Dict (ref []))
-    | 'd' -> push (Dict (ref (pairs (pop_mark ()))))
+      let l = pop_mark () in
+      (match top () with List r -> append r l | t -> fail "APPENDS to %s" (to_string t))
+    | '}' -> push (Dict (items_of_list []))
+    | 'd' -> push (Dict (items_of_list (pairs (pop_mark ()))))
     | 's' -> let v = pop () in let k = pop () in set_items (top ()) [ (k, v) ]
     | 'u' -> let items = pairs (pop_mark ()) in set_items (top ()) items
     | '\x8f' -> push (Set [])

@@ -3,6 +3,15 @@
     own [pickle.Unpickler] with [find_class] and [persistent_load] overridden; here the unpickler is a small stack
     machine whose globals and [REDUCE] calls are left as data ({!Global}, {!Call}) for the caller to interpret. *)
 
+(** A list or dict's items, appended to in place while unpickling (the memo shares the container). *)
+type 'a items
+
+(** The items in order. *)
+val items : 'a items -> 'a list
+
+(** Items holding the list. *)
+val items_of_list : 'a list -> 'a items
+
 (** A Python value. Lists and dicts are mutable (pickle fills them after making them, and the memo shares them). *)
 type value =
   | None_
@@ -12,8 +21,8 @@ type value =
   | Str of string  (** a [str], UTF-8 *)
   | Bytes of string
   | Tuple of value list
-  | List of value list ref
-  | Dict of (value * value) list ref  (** in insertion order, as Python's dict *)
+  | List of value items
+  | Dict of (value * value) items  (** in insertion order, as Python's dict *)
   | Set of value list
   | Global of string * string  (** [module], [name]: a class or function named by [GLOBAL] / [STACK_GLOBAL] *)
   | Call of value * value list  (** a callable applied to arguments ([REDUCE], [NEWOBJ]) that {!load} left as is *)
@@ -29,5 +38,12 @@ val load :
   ?what:string -> ?reduce:(value -> value list -> value option) -> ?persistent_load:(value -> value) -> string -> int
   -> value * int
 
-(** A short rendering for error messages. *)
+(** A short rendering for error messages (shallow, long sequences cut). *)
 val to_string : value -> string
+
+(** [iter_children f v]: [f] on each value [v] holds directly. *)
+val iter_children : (value -> unit) -> value -> unit
+
+(** [budget ~what]: a counter to call with the depth at each node a traversal visits; past 4M nodes or 256 levels it
+    raises [Invalid_argument] naming [what] (a damaged pickle can share a list within itself). *)
+val budget : what:string -> int -> unit

@@ -689,7 +689,8 @@ let rebuild_tensors ~what ~(tensor_of_persistent : Pickle.value -> Tensor.t opti
     ~(storage_tensor : storage -> Dtype.t -> Tensor.t) (obj : Pickle.value) : (string * Tensor.t) list =
   let fail fmt = Printf.ksprintf (fun m -> invalid_arg (Printf.sprintf "torch_load: %s: %s" what m)) fmt in
   let ints = function
-    | Pickle.Tuple l | Pickle.List { contents = l } -> List.map (pickle_int ~what) l
+    | Pickle.Tuple l -> List.map (pickle_int ~what) l
+    | Pickle.List l -> List.map (pickle_int ~what) (Pickle.items l)
     | v -> fail "expected a tuple of ints, got %s" (Pickle.to_string v) in
   let rebuild ?dtype pid offset size stride =
     let s = storage_of_pid ~what pid in
@@ -714,14 +715,18 @@ let rebuild_tensors ~what ~(tensor_of_persistent : Pickle.value -> Tensor.t opti
     | Pickle.Persistent pid -> tensor_of_persistent pid
     | _ -> None in
   let out = ref [] in
-  let rec walk prefix v =
+  let visit = Pickle.budget ~what:("torch_load: " ^ what) in
+  let rec walk ?(depth = 0) prefix v =
+    visit depth;
+    let walk = walk ~depth:(depth + 1) in
     match tensor v with
     | Some t -> out := (prefix, t) :: !out
     | None ->
       let sub k = if prefix = "" then k else prefix ^ "." ^ k in
       (match v with
-       | Pickle.Dict d -> List.iter (fun (k, x) -> walk (sub (pickle_key_str k)) x) !d
-       | Pickle.List { contents = l } | Pickle.Tuple l -> List.iteri (fun i x -> walk (sub (string_of_int i)) x) l
+       | Pickle.Dict d -> List.iter (fun (k, x) -> walk (sub (pickle_key_str k)) x) (Pickle.items d)
+       | Pickle.List l -> List.iteri (fun i x -> walk (sub (string_of_int i)) x) (Pickle.items l)
+       | Pickle.Tuple l -> List.iteri (fun i x -> walk (sub (string_of_int i)) x) l
        | _ -> ())
   and pickle_key_str = function
     | Pickle.Str s | Pickle.Bytes s -> s
@@ -733,9 +738,10 @@ let rebuild_tensors ~what ~(tensor_of_persistent : Pickle.value -> Tensor.t opti
 (* tinygrad's find_class: collections.OrderedDict becomes a dict (filled by SETITEMS); other calls stay data *)
 let torch_reduce (f : Pickle.value) (args : Pickle.value list) =
   match f, args with
-  | Pickle.Global ("collections", "OrderedDict"), [] -> Some (Pickle.Dict (ref []))
-  | Pickle.Global ("collections", "OrderedDict"), [ (Pickle.List { contents = l } | Pickle.Tuple l) ] ->
-    Some (Pickle.Dict (ref (List.map (function
+  | Pickle.Global ("collections", "OrderedDict"), [] -> Some (Pickle.Dict (Pickle.items_of_list []))
+  | Pickle.Global ("collections", "OrderedDict"), [ ((Pickle.List _ | Pickle.Tuple _) as l) ] ->
+    let l = match l with Pickle.List l -> Pickle.items l | Pickle.Tuple l -> l | _ -> [] in
+    Some (Pickle.Dict (Pickle.items_of_list (List.map (function
         | Pickle.Tuple [ k; v ] -> (k, v)
         | v -> invalid_arg ("torch_load: an OrderedDict item that is not a pair: " ^ Pickle.to_string v)) l)))
   | _ -> None
@@ -792,21 +798,19 @@ let torch_load_legacy src =
   let obj, p = load p in
   let keys, p = load p in
   let keys = match keys with
-    | Pickle.List { contents = l } | Pickle.Tuple l -> List.map pickle_key l
+    | Pickle.List l -> List.map pickle_key (Pickle.items l)
+    | Pickle.Tuple l -> List.map pickle_key l
     | v -> invalid_arg ("torch_load: the storage keys are not a list: " ^ Pickle.to_string v) in
   (* the storages' sizes come from the pickle's persistent ids *)
   let sizes = Hashtbl.create 16 in
-  let rec collect = function
+  let visit = Pickle.budget ~what:("torch_load: " ^ src.what) in
+  let rec collect depth v =
+    visit depth;
+    match v with
     | Pickle.Tuple (Pickle.Str "storage" :: _) as pid ->
       let st = storage_of_pid ~what:src.what pid in Hashtbl.replace sizes st.skey st
-    | Pickle.Tuple l | Pickle.Set l -> List.iter collect l
-    | Pickle.List r -> List.iter collect !r
-    | Pickle.Dict d -> List.iter (fun (k, v) -> collect k; collect v) !d
-    | Pickle.Call (f, a) -> collect f; List.iter collect a
-    | Pickle.Built (o, st) -> collect o; collect st
-    | Pickle.Persistent pid -> collect pid
-    | _ -> () in
-  collect obj;
+    | v -> Pickle.iter_children (collect (depth + 1)) v in
+  collect 0 obj;
   let offsets = Hashtbl.create 16 in
   ignore (List.fold_left (fun off k ->
       let numel = le_at src off 8 in
