@@ -385,6 +385,7 @@ module Buffer = struct
     | Uint16 -> fill int16_unsigned (fun x -> ti x land 0xffff)
     | Int32 | Uint32 -> fill int32 (fun x -> Int64.to_int32 (Int64.of_float x))
     | Int64 | Uint64 -> fill int64 Int64.of_float
+    | Fp8e4m3 | Fp8e5m2 | Fp8e4m3fnuz | Fp8e5m2fnuz -> fill int8_unsigned (fun x -> Dtype.float_to_fp8 x b.dtype)
     | _ -> unsupported "Buffer.copyin_floats" b
 
   (* the buffer's values as OCaml floats (unsigned ints read as unsigned) *)
@@ -405,6 +406,7 @@ module Buffer = struct
     | Uint32 -> read int32 (fun x -> Int64.to_float (Int64.logand (Int64.of_int32 x) 0xffffffffL))
     | Int64 -> read int64 Int64.to_float
     | Uint64 -> read int64 (fun x -> if Int64.compare x 0L >= 0 then Int64.to_float x else Int64.to_float x +. 18446744073709551616.0)
+    | Fp8e4m3 | Fp8e5m2 | Fp8e4m3fnuz | Fp8e5m2fnuz -> read int8_unsigned (fun x -> Dtype.fp8_to_float x b.dtype)
     | _ -> unsupported "Buffer.to_floats" b
 
   (* copy OCaml ints in, wrapped to the buffer's dtype; floats are converted *)

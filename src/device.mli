@@ -194,10 +194,11 @@ module Buffer : sig
       at most a float4); {!of_bigarray} views only memory aligned to it. *)
   val host_view_alignment : unit -> int
 
-  (** Copies floats in, converted to the dtype (floats, half, bfloat16, ints truncated, bool). *)
+  (** Copies floats in, converted to the dtype (floats, half, bfloat16, fp8 as tinygrad's [float_to_fp8], ints
+      truncated, bool). *)
   val copyin_floats : t -> float array -> unit
 
-  (** The values as floats. *)
+  (** The values as floats (fp8 decoded as tinygrad's [fp8_to_float]). *)
   val to_floats : t -> float array
 
   (** Copies ints in, wrapped to the dtype. *)

@@ -168,6 +168,67 @@ let assign x v =
     x
   end
 
+(* tinygrad: UOp._base_buffer_is_realized — the buffer under a chain of AFTERs has memory *)
+let base_buffer_is_realized (u : Uop.t) =
+  let rec under_afters (u : Uop.t) = if u.op == Ops.After then under_afters u.src.(0) else u in
+  Buffers.is_realized (under_afters (Uop.base u))
+
+(* tinygrad: Tensor.__setitem__'s guard: a write into a graph another live tensor still reads would make the lazy
+   result differ from the eager one (views of one realized buffer excepted, and the value's own graph) *)
+let check_no_other_uses x (vu : Uop.t) =
+  let u = uop x in
+  if Uop.op_in_backward_slice_with_self u [ Ops.Buffer ] then begin
+    let shared = if Buffers.is_realized (Uop.base u) then Some (Uop.base u) else None in
+    let v_bw = Uop.backward_slice vu in
+    let other_uses () = List.exists (fun t -> t != x) (live_tensors_with (fun tu ->
+        tu != vu && Uop.in_backward_slice_with_self u tu
+        && (match shared with Some b -> Uop.base tu != b | None -> true)
+        && not (List.memq tu v_bw))) in
+    (* Python drops a temporary at once; here a dead tensor stays registered until the GC finds it *)
+    if other_uses () && (Gc.full_major (); other_uses ()) then
+      invalid_arg (Printf.sprintf "setitem: can't setitem on a tensor of shape %s with other uses"
+                     (Uop.shape_str (Uop.shape u)))
+  end
+
+(* tinygrad: Tensor.__setitem__ — a lazy, not realized float tensor (or a basic index into a lazy one) takes the
+   merged graph; an advanced index into a realized buffer assigns the merged tensor; a basic index assigns into the
+   view *)
+let setitem x (indices : t index list) (v : t) =
+  named "setitem" @@ fun () ->
+  let xdt = (uop x).dtype in
+  if Dtype.is_weak xdt then invalid_arg "setitem: cannot setitem into a weak tensor; it has no storage";
+  let v = if Dtype.is_weak (uop v).dtype then cast v (Dtype.least_upper_dtype [ xdt; (uop v).dtype ]) else v in
+  if (uop v).dtype != xdt then
+    invalid_arg (Printf.sprintf "setitem: dtype mismatch %s != %s" (Dtype.to_string xdt) (Dtype.to_string (uop v).dtype));
+  check_no_other_uses x (uop v);
+  let uindices = List.map (function
+      | I i -> I i | S (a, b, c) -> S (a, b, c) | T t -> T (uop t) | New -> New | Ellipsis -> Ellipsis) indices in
+  let advanced = List.exists (function T _ -> true | _ -> false) indices in
+  let realized = (Uop.base (uop x)).op == Ops.Buffer || base_buffer_is_realized (uop x) in
+  if ((not (Buffers.is_realized (uop x))) && Dtype.is_float xdt) || not (advanced || realized) then begin
+    (* an in-place op's AFTER(view, STORE(view, computed)): the computed value *)
+    let vu = uop v in
+    let vu = if vu.op == Ops.After && Array.exists (fun (s : Uop.t) -> s.op == Ops.Store) (Array.sub vu.src 1 (Array.length vu.src - 1))
+      then vu.src.(1).src.(1) else vu in
+    set_uop x (Mixin_op.getitem_gen ~v:vu (uop x) uindices)
+  end
+  else if advanced then ignore (assign x (wrap ~op:"setitem" (Mixin_op.getitem_gen ~v:(uop v) (uop x) uindices)))
+  else begin
+    let view = getitem x indices in
+    let vu = uop v in
+    if not (vu.op == Ops.After && Array.memq vu (Uop.base (uop view)).src) then ignore (assign view v)
+  end
+
+(* tinygrad: Tensor.__setitem__ with a Python number: the value made in the tensor's dtype *)
+let setitem_const x indices (c : float) =
+  named "setitem_const" @@ fun () ->
+  let dt = (uop x).dtype in
+  if Dtype.is_weak dt then invalid_arg "setitem: cannot setitem into a weak tensor; it has no storage";
+  let v = if Dtype.is_float dt then scalar ~dtype:dt c
+    else if dt == Dtype.Bool then wrap ~op:"setitem" (Uop.const ~dtype:dt (Dtype.B (c <> 0.0)))
+    else scalar_int ~dtype:dt (Float.to_int c) in
+  setitem x indices v
+
 (* tinygrad: UOp.buffer — with views of a buffer (movement ops that stay a contiguous range) as Buffer views *)
 let uop_buffer op (u : Uop.t) : Device.Buffer.t = Callify.buffer ~op u
 

@@ -24,7 +24,8 @@ val uop : t -> Uop.t
 
 (** {1 Creation} *)
 
-(** [of_float_array shape data]: a tensor of the data (C order), default float32 on the default device. *)
+(** [of_float_array shape data]: a tensor of the data (C order), default float32 on the default device; fp8 dtypes
+    are encoded on the host (round to nearest even, saturating past the largest value as tinygrad). *)
 val of_float_array : ?dtype:Dtype.t -> ?device:string -> int array -> float array -> t
 
 (** [of_int_array shape data]: default int32. *)
@@ -100,6 +101,17 @@ val clone : ?device:string -> t -> t
 
 (** [assign x v]: writes [v] (broadcast, same dtype) into [x] in place. tinygrad [Tensor.assign]. *)
 val assign : t -> t -> t
+
+(** [setitem x indices v]: writes [v] (broadcast to the indexed view; a weak [v] takes [x]'s dtype, another dtype
+    raises) into [x] at [indices] (ints, slices with steps, tensor indices, [New], [Ellipsis]); where tensor indices
+    repeat, the last write wins. A lazy float tensor takes the merged graph (gradients flow to [v]); a realized one
+    is written in place through {!assign}. Raises [Invalid_argument] when another live tensor still reads [x]'s
+    unrealized graph, which the write would make stale. tinygrad [Tensor.__setitem__]. *)
+val setitem : t -> t index list -> t -> unit
+
+(** [setitem_const x indices c]: {!setitem} of the number [c] made in [x]'s dtype (truncated for ints, [c <> 0] for
+    bool), as tinygrad's [t[indices] = 3.5]. *)
+val setitem_const : t -> t index list -> float -> unit
 
 (** {1 The mixins: dtype, creation, elementwise, reductions, movement, op}
     The mixins over tensors (see {!Mixin_intf}); an op's [Invalid_argument] starts with its name. *)

@@ -67,6 +67,7 @@ module Compiler = struct
   module Ops_cpu = Ops_cpu
   module Opt = Opt
   module Optim = Optim
+  module Pickle = Pickle
   module Postrange = Postrange
   module Rangeify = Rangeify
   module Realize = Realize

@@ -120,6 +120,7 @@ module Compiler : sig
   module Ops_cpu = Ops_cpu
   module Opt = Opt
   module Optim = Optim
+  module Pickle = Pickle
   module Postrange = Postrange
   module Rangeify = Rangeify
   module Realize = Realize

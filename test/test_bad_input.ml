@@ -61,6 +61,8 @@ let bad_calls : (string * (unit -> unit)) list = [
   ("linear_with_vars", u_ (fun () -> T.linear_with_vars [ weak_dev () ]));
   ("clone", t_ (fun () -> T.clone ~device:"NOSUCHDEV" (r23 ())));
   ("assign", t_ (fun () -> T.assign (T.realize (r23 ())) (r [| 4 |])));
+  ("setitem", u_ (fun () -> T.setitem (T.contiguous (r23 ())) [ T.I 0 ] (r [| 4 |])));
+  ("setitem_const", u_ (fun () -> T.setitem_const (T.contiguous (r23 ())) [ T.I 5 ] 1.));
   ("to_device", t_ (fun () -> T.to_device (r23 ()) "NOSUCHDEV"));
   (* dtype *)
   ("cast", t_ (fun () -> T.cast (r23 ()) Dtype.Void));

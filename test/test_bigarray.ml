@@ -75,4 +75,23 @@ let tests =
         in
         named "of_bigarray" (fun () -> ignore (Tensor.of_bigarray (G.create Bigarray.complex32 Bigarray.c_layout [| 2 |])));
         named "to_bigarray" (fun () -> ignore (Tensor.to_bigarray Bigarray.complex64 (Tensor.zeros [| 2 |])));
-        named "to_bigarray" (fun () -> ignore (Tensor.to_bigarray Bigarray.int32 (Tensor.zeros [| 2 |])))) ]
+        named "to_bigarray" (fun () -> ignore (Tensor.to_bigarray Bigarray.int32 (Tensor.zeros [| 2 |]))));
+    ("fp8 host I/O against ml_dtypes", fun () ->
+        (* of_float_array encodes on the host: the bytes are ml_dtypes' (tinygrad's saturation past the largest
+           value); to_float_array decodes every byte as ml_dtypes does *)
+        let open Fp8_host_oracle in
+        let same a b = (Float.is_nan a && Float.is_nan b) || Int64.equal (Int64.bits_of_float a) (Int64.bits_of_float b) in
+        List.iter (fun (dt, bits, decode) ->
+            let name = Dtype.to_string dt in
+            let t = Tensor.of_float_array ~dtype:dt [| Array.length inputs |] inputs in
+            let got = Tensor.to_int_array (Tensor.bitcast t Dtype.Uint8) in
+            Array.iteri (fun i b ->
+                check (got.(i) = b) "%s: %h encodes as 0x%02x, expected 0x%02x" name inputs.(i) got.(i) b) bits;
+            let bytes = Tensor.of_int_array ~dtype:Dtype.Uint8 [| 256 |] (Array.init 256 Fun.id) in
+            let dec = Tensor.to_float_array (Tensor.contiguous (Tensor.bitcast bytes dt)) in
+            Array.iteri (fun i e ->
+                check (same e dec.(i)) "%s: byte 0x%02x decodes as %h, expected %h" name i dec.(i) e) decode;
+            (* a round trip through the host keeps every fp8 value *)
+            let back = Tensor.to_float_array (Tensor.of_float_array ~dtype:dt [| 256 |] decode) in
+            Array.iteri (fun i e -> check (same e back.(i)) "%s: round trip of byte 0x%02x" name i) decode)
+          [ (Dtype.Fp8e4m3, fp8e4m3_bits, fp8e4m3_decode); (Dtype.Fp8e5m2, fp8e5m2_bits, fp8e5m2_decode) ]) ]

@@ -202,7 +202,9 @@ let read_file path =
 let load ?max_context dir =
   let cfg_path = Filename.concat dir "config.json" in
   let config = if Sys.file_exists cfg_path then config_of_json (State.Json.of_string (read_file cfg_path)) else gpt2_small in
-  of_state_dict ?max_context config (State.safe_load (Filename.concat dir "model.safetensors"))
+  let st = Filename.concat dir "model.safetensors" and bin = Filename.concat dir "pytorch_model.bin" in
+  let sd = if (not (Sys.file_exists st)) && Sys.file_exists bin then State.torch_load bin else State.safe_load st in
+  of_state_dict ?max_context config sd
 
 (* ---- generation ---- *)
 

@@ -34,8 +34,8 @@ val config_of_json : State.Json.t -> config
     [Invalid_argument] naming it. *)
 val of_state_dict : ?max_context:int -> config -> (string * Tensor.t) list -> t
 
-(** [load dir]: {!of_state_dict} of [dir/model.safetensors] (mapped, {!State.safe_load}) with [dir/config.json]
-    (GPT-2 small's config when absent). *)
+(** [load dir]: {!of_state_dict} of [dir/model.safetensors] (mapped, {!State.safe_load}), or without it of
+    [dir/pytorch_model.bin] ({!State.torch_load}), with [dir/config.json] (GPT-2 small's config when absent). *)
 val load : ?max_context:int -> string -> t
 
 (** The contents of a file. *)

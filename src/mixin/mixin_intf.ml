@@ -457,7 +457,7 @@ module type OP = sig
   val eye : ?m:int -> ?dtype:Dtype.t -> int -> t
 
   (** [x[1, 2:5:2, idx, None, ...]]: basic and advanced indexing (tensor indices are advanced); out-of-range tensor
-      indices give 0. tinygrad [OpMixin._getitem] (no setitem). *)
+      indices give 0. tinygrad [OpMixin._getitem] (setitem is [Tensor.setitem]). *)
   val getitem : t -> t index list -> t
 
   (** Batch normalisation over [axis] (default [1]) with the given [mean] and [invstd], then [weight] and [bias].

@@ -179,8 +179,17 @@ let one_hot_along_dim ?(dim = -1) u num_classes =
   let offset = ndim u - resolve_dim u dim - 1 in
   E.eq u (reshape (arange num_classes) (num_classes :: List.init offset (fun _ -> 1)))
 
-(* tinygrad OpMixin._getitem (getitem only; setitem is not ported) *)
-let rec getitem u (indices : Uop.t index list) =
+(* tinygrad: OpMixin._masked_merge — if mask repeats indices the last one remains *)
+let masked_merge u values mask (axes : int list) =
+  let mask, values = List.fold_left (fun (mask, values) dim ->
+      match List.combine (Mv.split ~dim mask (`Size 1)) (Mv.split ~dim values (`Size 1)) with
+      | first :: rest -> List.fold_left (fun (xm, xv) (ym, yv) -> (E.bitwise_or xm ym, E.where ym yv xv)) first rest
+      | [] -> invalid_arg "scatter: empty split") (mask, values) (List.rev axes) in
+  let mask, values = List.fold_left (fun (m, v) dim -> (Mv.squeeze ~dim m, Mv.squeeze ~dim v)) (mask, values) (List.rev axes) in
+  E.where mask values u
+
+(* tinygrad OpMixin._getitem: with [v], the tensor with [v] written at the indices (setitem's value) *)
+let rec getitem_gen ?v u (indices : Uop.t index list) =
   let is_adv = function T _ -> true | _ -> false in
   let sh = shape u in
   let dim = ref 0 in
@@ -204,45 +213,98 @@ let rec getitem u (indices : Uop.t index list) =
   let x_dims = List.filter (fun p -> not p.v.collapse_dim) parsed in
   let x = Mv.reshape x (List.map (fun p -> p.v.vsize) x_dims) in
   let tops = x_dims |> List.mapi (fun d p -> (d, p)) |> List.filter (fun (_, p) -> is_adv p.index) in
-  if tops = [] then x
-  else begin
-    let dims = List.map fst tops in
-    let tensors = List.map (fun (_, p) -> match p.index with T t -> t | _ -> assert false) tops in
-    let big_shape = List.map (function Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic")
-        (broadcast_shape (List.map shape tensors)) in
-    let d0 = List.hd dims in
-    let xs = Mv.ishape x in
-    let consecutive = dims = List.init (List.length dims) (fun i -> d0 + i) in
-    if List.length dims > 1 && consecutive then begin
-      (* consecutive tensor indices: linear indexing instead of one-hot masks *)
-      let ishp = List.map (List.nth xs) dims in
-      let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) ishp)) ishp in
-      let ts = List.map2 (fun t s -> E.mul t (const_int s)) tensors strides in
-      let linear_idx = E.usum ~start:(List.hd ts) (List.tl ts) in
-      let vs = List.map2 (fun t s -> E.bitwise_and (E.ge t (const_int 0)) (E.lt t (const_int s))) tensors ishp in
-      let valid = E.uprod ~start:(List.hd vs) (List.tl vs) in
-      let pre = Helpers.take d0 xs and post = Helpers.drop (Helpers.last dims + 1) xs in
-      let x = getitem (reshape x (pre @ [ Helpers.prod ishp ] @ post))
-          (List.map (fun _ -> S (None, None, None)) pre @ [ T (E.where valid linear_idx (const_int 0)) ]) in
-      E.where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0)
-    end else begin
-      let xn = List.length xs in
-      let pre_reduce_shape = Helpers.take d0 xs @ big_shape @ Helpers.drop d0 xs in
-      let masks = List.map2 (fun d t ->
-          let i = expand (reshape t (Mv.ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape in
-          one_hot_along_dim ~dim:(d - xn) i (List.nth xs d)) dims tensors in
-      let mask = E.uprod ~start:(List.hd masks) (List.tl masks) in
-      let nb = List.length big_shape in
-      let reshape_arg = Helpers.take d0 xs @ List.map (fun _ -> 1) big_shape @ Helpers.drop d0 xs in
-      let x = R.sum ~axis:(List.map (fun d -> d + nb) dims) ~dtype:x.dtype
-          (E.where mask (reshape x reshape_arg) (const_int 0)) in
-      let last = Helpers.last dims in
-      let permuted = d0 <> 0 && List.length dims <> 1 && dims <> List.init (last - d0 + 1) (fun i -> d0 + i) in
-      if permuted then
-        Mv.permute x (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim x - d0 - nb) (fun i -> d0 + nb + i))
-      else x
-    end
+  let merged = match tops, v with
+    | [], None -> `Got x  (* basic getitem *)
+    | [], Some v -> `Set (Mv.broadcast_to v (shape x))  (* basic setitem: v broadcast to the view *)
+    | _ :: _, _ -> tensor_index ?v x tops in
+  match merged with
+  | `Got x -> x
+  | `Set vb -> setitem_merge u parsed mops vb
+
+(* tinygrad OpMixin._getitem, tensor indexing: the gathered tensor, or with [v] the collapsed view with [v] merged *)
+and tensor_index ?v x tops =
+  let dims = List.map fst tops in
+  let tensors = List.map (fun (_, p) -> match p.index with T t -> t | _ -> assert false) tops in
+  let big_shape = List.map (function Sint i -> i | Suop _ -> invalid_arg "getitem: symbolic")
+      (broadcast_shape (List.map shape tensors)) in
+  let d0 = List.hd dims in
+  let xs = Mv.ishape x in
+  let consecutive = dims = List.init (List.length dims) (fun i -> d0 + i) in
+  if v = None && List.length dims > 1 && consecutive then begin
+    (* consecutive tensor indices: linear indexing instead of one-hot masks *)
+    let ishp = List.map (List.nth xs) dims in
+    let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) ishp)) ishp in
+    let ts = List.map2 (fun t s -> E.mul t (const_int s)) tensors strides in
+    let linear_idx = E.usum ~start:(List.hd ts) (List.tl ts) in
+    let vs = List.map2 (fun t s -> E.bitwise_and (E.ge t (const_int 0)) (E.lt t (const_int s))) tensors ishp in
+    let valid = E.uprod ~start:(List.hd vs) (List.tl vs) in
+    let pre = Helpers.take d0 xs and post = Helpers.drop (Helpers.last dims + 1) xs in
+    let x = getitem (reshape x (pre @ [ Helpers.prod ishp ] @ post))
+        (List.map (fun _ -> S (None, None, None)) pre @ [ T (E.where valid linear_idx (const_int 0)) ]) in
+    `Got (E.where (reshape valid (List.map (fun _ -> 1) pre @ big_shape @ List.map (fun _ -> 1) post)) x (const_int 0))
+  end else begin
+    let xn = List.length xs in
+    let pre_reduce_shape = Helpers.take d0 xs @ big_shape @ Helpers.drop d0 xs in
+    let masks = List.map2 (fun d t ->
+        let i = try expand (reshape t (Mv.ishape t @ List.init (xn - d0) (fun _ -> 1))) pre_reduce_shape
+          with Invalid_argument m -> invalid_arg ("getitem: cannot broadcast indices: " ^ m) in
+        one_hot_along_dim ~dim:(d - xn) i (List.nth xs d)) dims tensors in
+    let mask = E.uprod ~start:(List.hd masks) (List.tl masks) in
+    let nb = List.length big_shape in
+    let reshape_arg = Helpers.take d0 xs @ List.map (fun _ -> 1) big_shape @ Helpers.drop d0 xs in
+    let sum_axis = List.map (fun d -> d + nb) dims in
+    let x_pre = x in
+    let x = R.sum ~axis:sum_axis ~dtype:x.dtype (E.where mask (reshape x reshape_arg) (const_int 0)) in
+    let last = Helpers.last dims in
+    let permuted = d0 <> 0 && List.length dims <> 1 && dims <> List.init (last - d0 + 1) (fun i -> d0 + i) in
+    let permute y =
+      Mv.permute y (List.init nb (fun i -> d0 + i) @ range d0 @ List.init (ndim y - d0 - nb) (fun i -> d0 + nb + i)) in
+    let mask, x = if permuted then (permute mask, permute x) else (mask, x) in
+    match v with
+    | None -> `Got x  (* advanced getitem *)
+    | Some v ->
+      (* advanced setitem: the tensor dims resolved in the collapsed space, then the basic setitem path *)
+      let vb = Mv.broadcast_to v (broadcast_shape [ shape x; shape v ]) in
+      let vb = List.fold_left Mv.unsqueeze vb sum_axis in
+      let start = if permuted then 0 else d0 in
+      `Set (masked_merge x_pre vb mask (List.init nb (fun i -> start + i)))
   end
+
+(* tinygrad OpMixin._getitem, setitem's tail: [vb] (the view's shape) put back in place of the view ops (un-strided,
+   flipped, padded) and selected where the view's elements are *)
+and setitem_merge u parsed mops vb =
+  let vb = Mv.reshape vb (List.filter_map (fun p ->
+      if p.index = New then None else Some (if p.v.collapse_dim then Sint 1 else p.v.vsize)) parsed) in
+  let n = ndim u in
+  let size d = match List.nth (shape u) d with Sint i -> i | Suop _ -> invalid_arg "setitem: symbolic shape" in
+  let bound (m : parsed) = match m.v.boundary with
+    | Sint s, Sint e -> (s, e) | _ -> invalid_arg "setitem: symbolic boundary" in
+  let vb, per_dim = List.fold_left (fun (vb, per_dim) (d, m) ->
+      let (s, e), st = bound m, abs m.v.stride in
+      let vb =
+        if st <> 1 && List.nth (Mv.ishape vb) d > 1 then begin
+          (* un-stride: interleave with zeros *)
+          let vb = Mv.unsqueeze vb (d + 1) in
+          let vb = Mv.pad_to vb (List.init (ndim vb) (fun j -> if j = d + 1 then Some (Sint st) else None)) in
+          let vs = Mv.ishape vb in
+          let vb = reshape vb (Helpers.take d vs @ [ List.nth vs d * List.nth vs (d + 1) ] @ Helpers.drop (d + 2) vs) in
+          Mv.shrink_to vb (List.init n (fun j -> if j = d then Some (Sint (e - s)) else None))
+        end else vb in
+      let idx = reshape (arange (size d)) (List.init n (fun j -> if j = d then size d else 1)) in
+      let off = if m.v.stride < 0 then E.sub (const_int (e - 1)) idx else E.sub idx (const_int s) in
+      let in_dim = E.bitwise_and (E.bitwise_and (E.ge idx (const_int s)) (E.lt idx (const_int e)))
+          (E.eq (E.mod_ off (const_int st)) (const_int 0)) in
+      (vb, in_dim :: per_dim)) (vb, []) (List.mapi (fun d m -> (d, m)) mops) in
+  let vb = Mv.flip vb (List.filter_map (fun (d, m) -> if m.v.stride < 0 then Some d else None)
+                          (List.mapi (fun d m -> (d, m)) mops)) in
+  let vb = Mv.pad vb (List.mapi (fun d m -> let s, e = bound m in Some (Sint s, Sint (size d - e))) mops) in
+  let cond = match List.rev per_dim with
+    | [] -> Uop.const (Dtype.B true)
+    | first :: rest -> E.uprod ~start:first rest in
+  E.where cond vb u
+
+(* tinygrad OpMixin.__getitem__ *)
+and getitem u indices = getitem_gen u indices
 
 (* ---------- linear algebra ---------- *)
 
@@ -984,15 +1046,6 @@ let scatter_reduce ?(include_self = true) u ~dim index src (reduce : scatter_red
   | `Mean ->
     let count = E.add (R.sum ~axis:[ -1 ] (E.where mask (E.ci 1) (E.ci 0))) (if include_self then E.ci 1 else inv_mask (E.ci 1) (E.ci 0)) in
     E.div (E.add (R.sum ~axis:[ -1 ] (E.where mask src (E.ci 0))) (self_or u (E.ci 0))) count
-
-(* tinygrad: OpMixin._masked_merge — if mask repeats indices the last one remains *)
-let masked_merge u values mask (axes : int list) =
-  let mask, values = List.fold_left (fun (mask, values) dim ->
-      match List.combine (Mv.split ~dim mask (`Size 1)) (Mv.split ~dim values (`Size 1)) with
-      | first :: rest -> List.fold_left (fun (xm, xv) (ym, yv) -> (E.bitwise_or xm ym, E.where ym yv xv)) first rest
-      | [] -> invalid_arg "scatter: empty split") (mask, values) (List.rev axes) in
-  let mask, values = List.fold_left (fun (m, v) dim -> (Mv.squeeze ~dim m, Mv.squeeze ~dim v)) (mask, values) (List.rev axes) in
-  E.where mask values u
 
 (** The source of {!scatter}: a tensor or a scalar. *)
 type scatter_src = [ `Tensor of Uop.t | `Scalar of float ]

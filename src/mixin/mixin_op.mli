@@ -37,6 +37,11 @@ type 'a index = 'a Mixin_intf.index = I of int | S of int option * int option * 
     [OpMixin._one_hot_along_dim]. *)
 val one_hot_along_dim : ?dim:int -> Uop.t -> int -> Uop.t
 
+(** [getitem_gen ~v x indices]: [x] with [v] (broadcast to the indexed view) written where [indices] select, as a
+    new graph (last write wins where tensor indices repeat); without [v], {!getitem}. tinygrad
+    [OpMixin._getitem(indices, v)]. *)
+val getitem_gen : ?v:Uop.t -> Uop.t -> Uop.t index list -> Uop.t
+
 (** {1 Linear algebra} *)
 
 (** {1 Reductions and normalisation} *)

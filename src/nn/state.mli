@@ -81,3 +81,36 @@ val safe_load_tensor : Tensor.t -> (string * Tensor.t) list
     ["__metadata__"] entry); the header is padded with spaces to a multiple of 8. Weak dtypes raise
     [Invalid_argument]. tinygrad [safe_save]. *)
 val safe_save : ?metadata:(string * string) list -> (string * Tensor.t) list -> string -> unit
+
+(** {1 Archives and torch checkpoints} *)
+
+(** [zip_extract fn]: the files of a zip archive, in its order, as 1-d uint8 tensors: stored files view the mapped
+    file (as {!safe_load}), deflated ones are inflated now. zip64 included. A malformed archive (no end of central
+    directory, headers or data past the end, unknown compression) raises [Invalid_argument]. tinygrad
+    [zip_extract]. *)
+val zip_extract : ?device:string -> string -> (string * Tensor.t) list
+
+(** {!zip_extract} of a 1-d uint8 tensor holding the archive. *)
+val zip_extract_tensor : Tensor.t -> (string * Tensor.t) list
+
+(** [tar_extract fn]: the regular files of a tar archive (ustar prefixes, GNU and pax long names) as 1-d uint8
+    views of the mapped file. A bad header checksum or a file past the end raises [Invalid_argument]. tinygrad
+    [tar_extract]. *)
+val tar_extract : ?device:string -> string -> (string * Tensor.t) list
+
+(** {!tar_extract} of a 1-d uint8 tensor holding the archive. *)
+val tar_extract_tensor : Tensor.t -> (string * Tensor.t) list
+
+(** [torch_load fn]: the tensors of a checkpoint written by [torch.save]: the zip format (the default), the legacy
+    format ([_use_new_zipfile_serialization=False]) and the tar format of torch before 0.1.10. Returns the tensors
+    of the saved object keyed by their dotted paths (a state dict's own keys; nested dicts and lists add
+    ["outer.inner"], ["list.0"]), in pickle order; other values (ints, strings, optimizer settings) are left out.
+    Tensors that share a storage share one buffer, a view of the mapped file where it is aligned; strides and
+    offsets (transposed, sliced, expanded tensors) become movement ops on it. Every dtype torch writes that has a
+    tinygrad dtype loads (float64 to float8, bool, int8 to uint64); complex and quantized storages raise.
+    A malformed file (truncated, a pickle opcode outside the subset torch writes, a storage missing or too short,
+    strides that no view of a block can give) raises [Invalid_argument] naming the file. tinygrad [torch_load]. *)
+val torch_load : ?device:string -> string -> (string * Tensor.t) list
+
+(** {!torch_load} of a 1-d uint8 tensor holding the checkpoint. *)
+val torch_load_tensor : Tensor.t -> (string * Tensor.t) list
