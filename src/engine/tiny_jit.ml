@@ -37,7 +37,7 @@ let copy_input (u : Uop.t) : Uop.t =
 let jit_lower (linear : Uop.t) (held_bufs : Uop.t list) (input_uops : Uop.t list) : Uop.t =
   let linear =
     P.substitute ~walk:true linear
-      (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.device u) i u.dtype)) input_uops) in
+      (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.mdevice u) i u.dtype)) input_uops) in
   let linear = Memory.memory_plan_rewrite ~held_bufs linear in
   Realize.compile_linear ~beam:(if Helpers.jitbeam.value >= 0 then Helpers.jitbeam.value else Helpers.beam.value) linear
 

@@ -103,6 +103,26 @@ let rec buffer ?(op = "buffer") (u : Uop.t) : Device.Buffer.t =
          v)
   | _ -> Buffers.buffer u
 
+(* tinygrad: UOp.buffer, one Buffer per device: a multi-device BUFFER's (MultiBuffer.bufs), an MSELECT's pick of
+   them, an MSTACK's per-device buffers, a contiguous view of a multi-device BUFFER viewed on each device; a
+   single-device node is its one buffer *)
+let rec device_buffers ?(op = "buffer") (u : Uop.t) : Device.Buffer.t list =
+  match u.op with
+  | _ when not (Buffers.is_multi u) && u.op <> Ops.Mselect -> [ buffer ~op u ]
+  | Ops.Mselect ->
+    (match u.arg with Int i -> [ List.nth (device_buffers ~op u.src.(0)) i ] | _ -> invalid_arg "MSELECT arg")
+  | Ops.Mstack -> List.map (buffer ~op) (Array.to_list u.src)
+  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After ->
+    device_buffers ~op u.src.(0)
+  | Ops.Buffer -> Buffers.multi_buffers u
+  | _ when u != base u || u.op == Ops.Bitcast ->
+    (match contiguous_view u with
+     | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
+     | Some (b, offset) ->
+       List.map (fun d -> Device.Buffer.view d (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype))
+         (device_buffers ~op (base b)))
+  | _ -> invalid_arg (op ^ ": must be a multi-device BUFFER, got " ^ Ops.to_string u.op)
+
 (* tinygrad: _make_buffer_view *)
 let make_buffer_view (src : Uop.t) : Uop.t option =
   match contiguous_view src with
@@ -188,7 +208,7 @@ let replace_input_buffer ctx (b : Uop.t) =
   let slot = ctx.n_replacements - 1 in
   if Buffers.is_bound_var b || is_variable b then Some (Buffers.param_like slot b)
   else
-    Some (param slot b.dtype ~shape:(shape b) ?device:(Buffers.device b)
+    Some (param slot b.dtype ~shape:(shape b) ?device:(Buffers.mdevice b)
             ~addrspace:(match addrspace b with Some a -> a | None -> Dtype.Global))
 
 let replace_input_view ctx b = if Tbl.mem ctx.views b then replace_input_buffer ctx b else None

@@ -16,13 +16,14 @@ val pm_mops : unit Upat.matcher
 val unsharded_base : Uop.t -> Uop.t
 
 (** tinygrad [UOp.device], including STAGE (the device in its BufferizeOpts). *)
-val device : Uop.t -> string option
+val device : Uop.t -> Uop.device option
 
 (** [rop x op axis]: tinygrad [UOp._rop], a REDUCE over [axis] (reduced axes permuted to the front). *)
 val rop : Uop.t -> Ops.t -> int list -> Uop.t
 
-(** tinygrad [UOp.copy_to_device] (single device). *)
-val copy_to_device : Uop.t -> string -> Uop.t
+(** tinygrad [UOp.copy_to_device]: a COPY to the device; [mselect] copies that device's part of a multi-device
+    value. *)
+val copy_to_device : ?mselect:int -> Uop.t -> Uop.device -> Uop.t
 
 (** tinygrad [pm_contiguous_view_offset] (uop/ops.py); the context is the viewed node. *)
 val pm_contiguous_view_offset : Uop.t Upat.matcher
