@@ -41,7 +41,8 @@ let has_buffer_identity = Uop.has_buffer_identity
 let rec buf_uop (u : Uop.t) : Uop.t =
   match u.op with
   | Ops.Buffer | Ops.Param -> u
-  | Ops.Mselect -> invalid_arg "buf_uop: multi-device buffers are not supported"
+  | Ops.Mselect -> create Ops.Mselect ~src:[| buf_uop u.src.(0) |] ~arg:u.arg
+  | Ops.Mstack -> create Ops.Mstack ~src:(Array.map buf_uop u.src)
   | _ when (base u).op == Ops.After -> base (buf_uop (base u).src.(0))
   | _ ->
     let s = ref u in
@@ -100,7 +101,7 @@ let empty_like (u : Uop.t) =
 (* tinygrad: UOp.contiguous (ElementwiseMixin.contiguous) *)
 let contiguous ?tag (u : Uop.t) =
   if Dtype.is_weak u.dtype then u
-  else if u.op == Ops.Contiguous || device u = None || has_buffer_identity u then u
+  else if u.op == Ops.Contiguous || mdevice u = None || has_buffer_identity u then u
   else create Ops.Contiguous ~src:[| u |] ?tag
 
 (* tinygrad: UOp.from_buffer *)

@@ -133,7 +133,8 @@ let resolve_params (call : Uop.t) inputs = List.map (resolve inputs) (get_call_a
 (* tinygrad: unwrap_multi — the buffers of each launch: one launch on single-device buffers, else one per device
    on each argument's buffer for that device, with the DEVICE axis bound to the device's number (_device_num) *)
 let unwrap_multi (resolved : Uop.t list) : (Device.Buffer.t list * (string * int) list) list =
-  if not (List.exists (fun u -> Buffers.is_multi u) resolved) then [ (List.map (fun u -> Callify.buffer u) resolved, []) ]
+  if not (List.exists (fun u -> Buffers.is_multi u) resolved) then
+    [ (List.map (fun u -> List.hd (Callify.device_buffers u)) resolved, []) ]
   else begin
     let per_arg = List.map (fun u -> Callify.device_buffers u) resolved in
     let n = List.length (List.hd per_arg) in

@@ -36,7 +36,7 @@ let tag_uop ctx (x : Uop.t) =
   end
 
 let starts_with p s = String.length s >= String.length p && String.sub s 0 (String.length p) = p
-let dev_starts u ps = match Buffers.device u with Some d -> List.exists (fun p -> starts_with p d) ps | None -> false
+let dev_starts u ps = match Buffers.mdevice u with Some (One d) -> List.exists (fun p -> starts_with p d) ps | _ -> false
 
 (* tinygrad: disk_like *)
 let disk_like u = dev_starts u [ "DISK"; "TINYFS" ]

@@ -669,9 +669,8 @@ let debuf (ctx : local_add_buffer_context) (buf : Uop.t) : Uop.t option =
   (* Variables (ALU buffers with a value range) are scalar symbolic values, not real buffers *)
   if is_variable buf then Some (replace buf ~op:Ops.Param)
   else begin
-    let pa = param_arg buf in
     let param = create Ops.Param ~dtype:buf.dtype ~src:[| const_int (max_numel buf) |]
-        ~arg:(Param { default_param with slot = ctx.dg; pdtype = buf.dtype; addrspace = addrspace buf; device = pa.device }) in
+        ~arg:(Param { default_param with slot = ctx.dg; pdtype = buf.dtype; addrspace = addrspace buf; device = mdevice buf }) in
     let ms = List.map (fun i -> Sint i) (max_shape buf) in
     let ret = M.reshape param ms in
     (* if the buffer has symbolic shape, shrink the max-sized view to the actual shape *)
