@@ -312,11 +312,11 @@ let pp fmt x =
 (* tinygrad: Tensor.to *)
 let to_device x device =
   named "to_device" @@ fun () ->
-  match Buffers.device (uop x) with
+  match Buffers.mdevice (uop x) with
   | None -> x
   | Some d ->
     let device = Mixin_creation.canonicalize_device ~op:"to_device" (Some device) in
-    if device = d then x
+    if d = One device then x
     else begin
       let ret = wrap ~op:"to_device" (copy_to_device (uop x) device) in
       set_is_param ret (is_param x);

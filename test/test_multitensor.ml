@@ -1,15 +1,15 @@
-(* tinygrad's test/test_multitensor.py (v0.14.0), ported on CPU:0..3: sharded and replicated tensors compute the
-   values a single device computes (numpy-free: the oracle is the same program on one device, whose ops are checked
-   against tinygrad by the op suites, or values written by hand). *)
+(* tinygrad's test/backend/test_multitensor.py (the runtime half of test_multitensor.py), ported on CPU:0..4. The
+   oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima, products,
+   matrix products), or values written by hand; never the sharded program itself. *)
 
 open Tinygrad.Compiler
 open Test_util
 module T = Tensor
 
-let d0 = "CPU" and d1 = "CPU:1" and d2 = "CPU:2" and d3 = "CPU:3"
-let devices_2 = [ d0; d1 ]
-let devices_3 = [ d0; d1; d2 ]
-let devices_4 = [ d0; d1; d2; d3 ]
+let d0 = "CPU" and d1 = "CPU:1" and d2 = "CPU:2" and d3 = "CPU:3" and d4 = "CPU:4" and d5 = "CPU:5"
+let devices_2 = [ d1; d2 ]
+let devices_3 = [ d1; d2; d3 ]
+let devices_4 = [ d1; d2; d3; d4 ]
 
 let close ?(atol = 1e-5) ?(rtol = 1e-5) ~what (expected : float array) (got : float array) =
   check_int ~what:(what ^ " length") (Array.length expected) (Array.length got);
@@ -17,17 +17,122 @@ let close ?(atol = 1e-5) ?(rtol = 1e-5) ~what (expected : float array) (got : fl
       if Float.abs (e -. got.(i)) > atol +. (rtol *. Float.abs e) then fail "%s[%d]: expected %g, got %g" what i e got.(i))
     expected
 
-let arange n = T.of_float_array [| n |] (Array.init n float_of_int)
+let floats = T.to_float_array
+let wrap u = Tensor_base.wrap ~op:"test" u
+
+(* host-side oracles over a row-major [rows x cols] matrix *)
+let reduce_rows f init rows cols (a : float array) =
+  Array.init rows (fun i -> Array.fold_left f init (Array.sub a (i * cols) cols))
+let reduce_cols f init rows cols (a : float array) =
+  Array.init cols (fun j -> let acc = ref init in for i = 0 to rows - 1 do acc := f !acc a.((i * cols) + j) done; !acc)
+let matmul n (a : float array) (b : float array) =
+  Array.init (n * n) (fun ij ->
+      let i = ij / n and j = ij mod n in
+      let s = ref 0. in for k = 0 to n - 1 do s := !s +. (a.((i * n) + k) *. b.((k * n) + j)) done; !s)
+
+(* tinygrad's _test_allreduce: the sum of the four quarters of t, and t sharded on 4 devices allreduced *)
+let test_allreduce t =
+  let q i = T.shrink t [| (64 * i, 64 * (i + 1)); (0, 256) |] in
+  let aa = T.realize (T.repeat (T.add (T.add (T.add (q 0) (q 1)) (q 2)) (q 3)) [| 4; 1 |]) in
+  let ts = T.realize (T.shard ~axis:0 t devices_4) in
+  let b = T.realize (wrap (Multi.allreduce (T.uop ts) Ops.Add (Uop.Multi devices_4))) in
+  (aa, b)
+
+let allreduce_with knob v =
+  Helpers.context [ Helpers.Bind (knob, v) ] (fun () ->
+      let t = T.rand [| 256; 256 |] in
+      let a, b = test_allreduce t in
+      close ~atol:1e-4 ~what:"allreduce" (floats a) (floats b))
 
 let tests : case list = [
-  ("shard_replicated", fun () ->
-      let x = T.realize (arange 8) in
-      let s = T.shard x devices_2 in
-      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" devices_2 (T.devices s);
-      close ~what:"replicated" (Array.init 8 float_of_int) (T.to_float_array s));
-  ("shard_axis0", fun () ->
-      let x = T.reshape (arange 16) [| 4; 4 |] in
-      let s = T.shard ~axis:0 x devices_2 in
-      check_eq ~pp:(function Some a -> string_of_int a | None -> "None") ~eq:( = ) ~what:"axis" (Some 0) (T.shard_axis s);
-      close ~what:"sharded" (Array.init 16 float_of_int) (T.to_float_array (T.realize s)));
+  ("to", fun () ->
+      let x = T.realize (T.contiguous (T.ones [| 256 |])) in
+      let x = T.to_devices x devices_2 in
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" devices_2 (T.devices x);
+      close ~what:"X+X" (Array.make 256 2.) (floats (T.add x x)));
+  ("shard", fun () ->
+      let x = T.realize (T.contiguous (T.ones [| 256 |])) in
+      ignore (T.shard_ ~axis:0 x devices_2);
+      let u = T.uop x in
+      check_int ~what:"UNSHARD's shard size" 128 (List.hd (Mixin_movement.ishape u.src.(0)));
+      if not (u.src.(1).op == Ops.Range && (match u.src.(1).arg with Uop.Range (_, Uop.Device) -> true | _ -> false)) then
+        fail "the UNSHARD's second source is not the DEVICE range";
+      close ~what:"X+X" (Array.make 256 2.) (floats (T.add x x)));
+  ("shard_same_device", fun () ->
+      let x = T.realize (T.contiguous (T.ones [| 256 |])) in
+      ignore (T.shard_ ~axis:0 x [ d1; T.device x ]);
+      close ~what:"X+X" (Array.make 256 2.) (floats (T.add x x)));
+  ("numpy", fun () ->
+      let x = T.ones [| 256 |] in
+      ignore (T.shard_ ~axis:0 x [ d1; d2 ]);
+      close ~what:"ones" (Array.make 256 1.) (floats x));
+  ("four_add", fun () ->
+      let x = T.realize (T.contiguous (T.ones [| 256; 256 |])) and w = T.realize (T.contiguous (T.ones [| 256; 256 |])) in
+      ignore (T.shard_ ~axis:1 x devices_4);
+      ignore (T.shard_ w devices_4);
+      close ~what:"X+W" (Array.make (256 * 256) 2.) (floats (T.add x w)));
+  ("elementwise_dtype", fun () ->
+      T.manual_seed 0;
+      let x = T.realize (T.randn [| 8; 8 |]) and w = T.realize (T.randn [| 8; 8 |]) in
+      let xn = floats x and wn = floats w in
+      ignore (T.shard_ ~axis:0 x devices_4);
+      ignore (T.shard_ ~axis:0 w devices_4);
+      let o = T.lt (T.mul (T.shrink x [| (0, 2); (0, 8) |]) (T.shrink w [| (0, 2); (0, 8) |])) (T.scalar 2.) in
+      let expected = Array.init 16 (fun i -> if Float.of_int 0 +. (xn.(i) *. wn.(i)) < 2. then 1. else 0.) in
+      close ~what:"x*w<2" expected (Array.map float_of_int (T.to_int_array (T.cast o Dtype.Int32))));
+  ("shrink_on_shard_axis", fun () ->
+      let x = T.realize (T.clone (T.reshape (T.arange 16) [| 4; 4 |])) in
+      ignore (T.shard_ ~axis:0 x devices_2);
+      for i = 0 to 1 do
+        let xt = T.contiguous (T.shrink x [| (i * 2, (i * 2) + 2); (0, 4) |]) in
+        close ~what:(Printf.sprintf "X[%d:%d]" (i * 2) ((i * 2) + 2)) (Array.init 8 (fun k -> float_of_int ((i * 8) + k)))
+          (floats xt)
+      done);
+  ("simple_reduce", fun () ->
+      List.iter (fun devices ->
+          let n = 4 * List.length devices in
+          List.iter (fun shard_axis ->
+              List.iter (fun (name, red, f, init) ->
+                  List.iter (fun reduce_axis ->
+                      let x = T.realize (T.reshape (T.sub (T.rand [| n * n |]) (T.scalar 1.)) [| n; n |]) in
+                      let xn = floats x in
+                      let xs = T.shard ?axis:shard_axis x devices in
+                      let what = Printf.sprintf "%s over %s, %d devices, shard %s" name
+                          (match reduce_axis with None -> "all" | Some a -> string_of_int a) (List.length devices)
+                          (match shard_axis with None -> "None" | Some a -> string_of_int a) in
+                      let expected = match reduce_axis with
+                        | None -> [| Array.fold_left f init xn |]
+                        | Some 0 -> reduce_cols f init n n xn
+                        | Some _ -> reduce_rows f init n n xn in
+                      close ~rtol:1e-5 ~atol:1e-6 ~what expected (floats (red ?axis:(Option.map (fun a -> [ a ]) reduce_axis) xs)))
+                    [ None; Some 0; Some 1 ])
+                [ ("sum", (fun ?axis x -> T.sum ?axis x), ( +. ), 0.); ("prod", (fun ?axis x -> T.prod ?axis x), ( *. ), 1.);
+                  ("max", (fun ?axis x -> T.max ?axis x), Float.max, Float.neg_infinity) ])
+            [ None; Some 0; Some 1 ]) [ devices_2; devices_3 ]);
+  ("allreduce_naive", fun () -> allreduce_with Helpers.ring 0);
+  ("allreduce_ring", fun () -> allreduce_with Helpers.ring 2);
+  ("allreduce_all2all", fun () -> allreduce_with Helpers.all2all 2);
+  ("matmul_shard_axes", fun () ->
+      let n = 32 in
+      let x = T.realize (T.rand [| n; n |]) and w = T.realize (T.rand [| n; n |]) in
+      let expected = matmul n (floats x) (floats w) in
+      List.iter (fun (sx, sw) ->
+          let o = T.matmul (T.shard ?axis:sx x devices_2) (T.shard ?axis:sw w devices_2) in
+          let str = function None -> "None" | Some a -> string_of_int a in
+          close ~atol:1e-4 ~what:(Printf.sprintf "X(%s)@W(%s)" (str sx) (str sw)) expected (floats (T.to_device o d0)))
+        [ (None, None); (Some 0, None); (Some 1, None); (None, Some 0); (None, Some 1); (Some 0, Some 0); (Some 0, Some 1);
+          (Some 1, Some 0); (Some 1, Some 1) ]);
+  ("const_like_shrink_on_shard_axis", fun () ->
+      let t = T.shard ~axis:0 (T.ones ~dtype:Dtype.Int32 [| 16; 16 |]) devices_2 in
+      let out = T.shrink (T.full_like t 2.) [| (0, 16); (0, 8) |] in
+      check_eq ~pp:(fun a -> string_of_int (Array.length a)) ~eq:( = ) ~what:"2s" (Array.make 128 2) (T.to_int_array out));
+  ("copied_to_device", fun () ->
+      let device = [ d0; d1; d2; d3 ] in
+      let t = T.realize (T.shard (T.of_int_array [| 4 |] [| 1; 2; 3; 4 |]) device) in
+      check_eq ~pp:(fun a -> string_of_int (Array.length a)) ~eq:( = ) ~what:"to d5" [| 1; 2; 3; 4 |]
+        (T.to_int_array (T.realize (T.to_device t d5)));
+      List.iter (fun d ->
+          let t = T.realize (T.shard (T.of_int_array [| 4 |] [| 1; 2; 3; 4 |]) device) in
+          check_eq ~pp:(fun a -> string_of_int (Array.length a)) ~eq:( = ) ~what:("to " ^ d) [| 1; 2; 3; 4 |]
+            (T.to_int_array (T.realize (T.to_device t d)))) device);
 ]

@@ -111,7 +111,7 @@ let rec device_buffers ?(op = "buffer") (u : Uop.t) : Device.Buffer.t list =
   | _ when not (Buffers.is_multi u) && u.op <> Ops.Mselect -> [ buffer ~op u ]
   | Ops.Mselect ->
     (match u.arg with Int i -> [ List.nth (device_buffers ~op u.src.(0)) i ] | _ -> invalid_arg "MSELECT arg")
-  | Ops.Mstack -> List.map (buffer ~op) (Array.to_list u.src)
+  | Ops.Mstack -> List.concat_map (device_buffers ~op) (Array.to_list u.src)
   | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After ->
     device_buffers ~op u.src.(0)
   | Ops.Buffer -> Buffers.multi_buffers u
