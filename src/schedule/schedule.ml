@@ -127,8 +127,8 @@ let create_new_buffer (ctx : Uop.t Tbl.t * Uop.t array) (b : Uop.t) =
   match Tbl.find_opt (fst ctx) b with
   | Some r -> r
   | None ->
-    let d = match Buffers.device b with Some d -> d | None -> failwith "create_new_buffer: no device" in
-    let r = Buffers.new_buffer d (max_numel b) b.dtype in
+    let d = match Buffers.mdevice b with Some d -> d | None -> failwith "create_new_buffer: no device" in
+    let r = Buffers.new_mbuffer d (max_numel b) b.dtype in
     Tbl.replace (fst ctx) b r;
     r
 
