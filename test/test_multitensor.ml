@@ -136,3 +136,54 @@ let tests : case list = [
           check_eq ~pp:(fun a -> string_of_int (Array.length a)) ~eq:( = ) ~what:("to " ^ d) [| 1; 2; 3; 4 |]
             (T.to_int_array (T.realize (T.to_device t d)))) device);
 ]
+
+(* ---------- kernel counts of sharded programs against tinygrad's (test/gen_multitensor_counts.py) ---------- *)
+
+let m n k = T.realize (T.of_float_array [| n; k |] (Array.init (n * k) float_of_int))
+let sharded devs axis ?(n = 8) ?(k = 8) () = T.realize (T.shard ?axis (m n k) devs)
+
+(* the programs of the generator, in its order: inputs made and realized first, then the output realized *)
+let count_programs : (string * (unit -> T.t)) list =
+  let d2 = devices_2 and d3 = devices_3 and d4 = devices_4 in
+  let two f a b = fun () -> let a = a () and b = b () in fun () -> f a b in
+  let one f a = fun () -> let a = a () in fun () -> f a in
+  let progs = [
+    ("shard_axis0", one (fun x -> T.shard ~axis:0 x d2) (fun () -> m 8 8));
+    ("shard_replicated", one (fun x -> T.shard x d2) (fun () -> m 8 8));
+    ("add_sharded", two T.add (sharded d2 (Some 0)) (sharded d2 (Some 0)));
+    ("add_sharded_replicated", two T.add (sharded d2 (Some 0)) (sharded d2 None));
+    ("sum_all_sharded", one (fun x -> T.sum x) (sharded d2 (Some 0)));
+    ("sum_axis1_sharded0", one (fun x -> T.sum ~axis:[ 1 ] x) (sharded d2 (Some 0)));
+    ("sum_axis0_sharded0", one (fun x -> T.sum ~axis:[ 0 ] x) (sharded d2 (Some 0)));
+    ("max_axis1_sharded1", one (fun x -> T.max ~axis:[ 1 ] x) (sharded d2 (Some 1)));
+    ("matmul_x0_w_rep", two (fun a b -> T.matmul a b) (sharded d2 (Some 0)) (sharded d2 None));
+    ("matmul_x_rep_w1", two (fun a b -> T.matmul a b) (sharded d2 None) (sharded d2 (Some 1)));
+    ("matmul_x1_w0", two (fun a b -> T.matmul a b) (sharded d2 (Some 1)) (sharded d2 (Some 0)));
+    ("to_one_device", one (fun x -> T.to_device x d0) (sharded d2 (Some 0)));
+    ("relu_mean_sharded", one (fun x -> T.mean (T.relu x)) (sharded d2 (Some 0)));
+    ("permute_reshape_sharded", one (fun x -> T.contiguous (T.reshape (T.permute x [| 1; 0 |]) [| 8; 2; 4 |]))
+       (sharded d2 (Some 0)));
+    ("sum_3dev", one (fun x -> T.sum x) (sharded d3 (Some 0) ~n:12 ~k:8));
+    ("sum_4dev_axis1", one (fun x -> T.sum ~axis:[ 1 ] x) (sharded d4 (Some 1))) ] in
+  List.map (fun (name, make) -> (name, fun () -> let prog = make () in prog ())) progs
+
+let count_of f =
+  let out = f () in
+  Global_counters.reset ();
+  ignore (T.realize out);
+  !Helpers.Global_counters.kernel_count
+
+let kernel_count_tests : case list =
+  let expected name = match List.assoc_opt name Multitensor_counts_oracle.counts with
+    | Some n -> n
+    | None -> fail "%s: not in the oracle (regenerate test/multitensor_counts_oracle.ml)" name in
+  [ ("kernel_counts", fun () ->
+        List.iter (fun (name, f) -> check_int ~what:("kernels of " ^ name) (expected name) (count_of f)) count_programs);
+    ("kernel_counts_ring_all2all", fun () ->
+        List.iter (fun (name, knob) ->
+            Helpers.context [ Helpers.Bind (knob, 2) ] (fun () ->
+                let x = sharded devices_4 (Some 0) ~n:64 ~k:8 () in
+                check_int ~what:("kernels of " ^ name) (expected name) (count_of (fun () -> T.sum ~axis:[ 0 ] x))))
+          [ ("allreduce_ring_4dev", Helpers.ring); ("allreduce_all2all_4dev", Helpers.all2all) ]) ]
+
+let tests = tests @ kernel_count_tests
