@@ -162,9 +162,12 @@ let assign x v =
     let vu = if Dtype.is_weak vu.dtype then Uop.cast (Dtype.least_upper_dtype [ (uop x).dtype; vu.dtype ]) vu else vu in
     if vu.dtype != (uop x).dtype then
       invalid_arg (Printf.sprintf "assign: dtype mismatch %s != %s" (Dtype.to_string (uop x).dtype) (Dtype.to_string vu.dtype));
-    (match Buffers.device vu, Buffers.device (uop x) with
-     | Some a, Some b when a <> b -> invalid_arg (Printf.sprintf "assign: device mismatch %s != %s" b a)
+    (match Buffers.mdevice vu, Buffers.mdevice (uop x) with
+     | Some a, Some b when a <> b ->
+       invalid_arg (Printf.sprintf "assign: device mismatch %s != %s" (Uop.device_to_string b) (Uop.device_to_string a))
      | _ -> ());
+    if Buffers.is_multi (uop x) && Buffers.mdevice vu <> None && Uop.axis (uop x) <> Uop.axis vu then
+      invalid_arg "assign: multi axis mismatch";
     let assign = Uop.after (uop x) [ Uop.store (uop x) vu ] in
     let rec find_ib (ib : Uop.t) =
       if (not (Buffers.has_buffer_identity ib)) && (Ops.Group.is_movement ib.op || ib.op == Ops.Bitcast || ib.op == Ops.Detach)
@@ -410,10 +413,15 @@ let backward ?gradient self =
       if not (Uop.equal_sints (Uop.shape (uop g)) (Uop.shape (uop t))) then
         invalid_arg (Printf.sprintf "backward: grad shape must match tensor shape, %s != %s"
                        (Uop.shape_str (Uop.shape (uop g))) (Uop.shape_str (Uop.shape (uop t))));
-      let g = if Buffers.mdevice (uop g) = None then clone ~device:(device t) g else g in
+      (* a device-less gradient gets the tensor's device (its devices and axis when sharded) *)
+      let g = if Buffers.mdevice (uop g) <> None then g
+        else if is_sharded t then shard_like (clone ~device:(List.hd (devices t)) g) t
+        else clone ~device:(device t) g in
       match grad t with
       | None -> set_grad t (Some g)
-      | Some tg -> ignore (assign tg (add tg (to_device g (device tg)))))
+      | Some tg ->
+        let g = if is_sharded tg then (if devices g = devices tg then g else shard_like g tg) else to_device g (device tg) in
+        ignore (assign tg (add tg g)))
     tensors_need_grad (gradient_with ?gradient self tensors_need_grad)
 
 (* ---------- the mode types of mixin/op.py, and the ops that realize a count ---------- *)

@@ -1300,6 +1300,7 @@ let compute_device u : device option =
     (match go u.src.(0) with
      | Some (Multi ds) when i < List.length ds -> Some (One (List.nth ds i))
      | _ -> invalid_arg "mselect: the source must be on a tuple of devices")
+  | Mstack, _ when Array.for_all (fun s -> go s = None) u.src -> None
   | Mstack, _ ->
     Some (Multi (List.map (fun s -> match go s with
         | Some (One d) -> d
