@@ -248,3 +248,43 @@ let grad_tests : case list = [
 ]
 
 let tests = tests @ grad_tests
+
+(* ---------- TinyJit over several devices ---------- *)
+
+let jit_tests : case list = [
+  ("multitensor_jit_input", fun () ->
+      let f = Tiny_jit.create (function [ x ] -> T.sum (T.contiguous (T.add x (T.scalar 1.))) | _ -> assert false) in
+      for _ = 1 to 5 do
+        let tt = T.realize (T.shard ~axis:0 (T.realize (T.clone (T.arange ~dtype:Dtype.Float32 4))) [ d1; d2 ]) in
+        let out = Tiny_jit.call f [ tt ] in
+        close ~what:"sum(x+1)" [| 10. |] [| T.item out |]
+      done;
+      if Tiny_jit.jit_cache_len f = 0 then fail "nothing captured");
+  ("multitensor_inside_jit", fun () ->
+      let f = Tiny_jit.create (function
+          | [ x ] -> T.sum (T.contiguous (T.add (T.shard ~axis:0 x [ d1; d2 ]) (T.scalar 1.)))
+          | _ -> assert false) in
+      for _ = 1 to 5 do
+        let tt = T.realize (T.clone (T.arange ~dtype:Dtype.Float32 4)) in
+        close ~what:"sum(shard(x)+1)" [| 10. |] [| T.item (Tiny_jit.call f [ tt ]) |]
+      done);
+  ("multi_tensor_jit_param_body", fun () ->
+      let jf = Tiny_jit.create (function [ a; b ] -> T.realize (T.add a b) | _ -> assert false) in
+      for i = 1 to 5 do
+        let a = T.shard (T.realize (T.of_float_array [| 8 |] (Array.init 8 (fun k -> float_of_int (k + i))))) devices_2 in
+        let b = T.shard (T.realize (T.of_float_array [| 8 |] (Array.make 8 (float_of_int i)))) devices_2 in
+        let a = T.realize a and b = T.realize b in
+        close ~what:(Printf.sprintf "a+b #%d" i) (Array.init 8 (fun k -> float_of_int (k + (2 * i)))) (floats (Tiny_jit.call jf [ a; b ]))
+      done);
+  ("allreduce_jit", fun () ->
+      List.iter (fun ring ->
+          Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
+              let jf = Tiny_jit.create_list (function [ t ] -> let a, b = test_allreduce t in [ a; b ] | _ -> assert false) in
+              for _ = 1 to 5 do
+                match Tiny_jit.call jf [ T.realize (T.rand [| 256; 256 |]) ] with
+                | [ a; b ] -> close ~atol:1e-4 ~what:(Printf.sprintf "jit allreduce RING=%d" ring) (floats a) (floats b)
+                | _ -> fail "two outputs expected"
+              done)) [ 0; 2 ]);
+]
+
+let tests = tests @ jit_tests
