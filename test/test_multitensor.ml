@@ -344,3 +344,28 @@ let mnist_tests : case list = [
 ]
 
 let tests = tests @ mnist_tests
+
+(* ---------- load_state_dict into sharded models ---------- *)
+
+let state_tests : case list = [
+  ("load_state_dict_sharded", fun () ->
+      (* a Linear whose weight is split along its output axis (model parallel) and whose bias is replicated takes a
+         one-device state dict; the forward pass gives x @ W.T + b computed here by hand *)
+      let l = Nn.Linear.create 4 6 in
+      ignore (T.shard_ ~axis:0 l.weight devices_2);
+      ignore (T.shard_ (Option.get l.bias) devices_2);
+      let w = Array.init 24 (fun i -> float_of_int (i - 12) /. 8.) and b = Array.init 6 (fun i -> float_of_int i) in
+      let sd = [ ("weight", T.of_float_array [| 6; 4 |] w); ("bias", T.of_float_array [| 6 |] b) ] in
+      ignore (Nn.State.load_state_dict ~verbose:false (Nn.State.Dict (List.map (fun (k, t) -> (k, Nn.State.Tensor t))
+                                                                      (Nn.Linear.state_dict l))) sd);
+      check_eq ~pp:(function Some a -> string_of_int a | None -> "None") ~eq:( = ) ~what:"weight axis" (Some 0)
+        (T.shard_axis l.weight);
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"bias devices" devices_2 (T.devices (Option.get l.bias));
+      close ~what:"weight" w (floats l.weight);
+      let x = [| 1.; -1.; 0.5; 2. |] in
+      let expected = Array.init 6 (fun o ->
+          b.(o) +. Array.fold_left ( +. ) 0. (Array.mapi (fun k xv -> xv *. w.((o * 4) + k)) x)) in
+      close ~what:"forward" expected (floats (Nn.Linear.forward l (T.to_devices (T.of_float_array [| 1; 4 |] x) devices_2))));
+]
+
+let tests = tests @ state_tests
