@@ -1,6 +1,7 @@
 (* tinygrad: engine/realize.py — compile a LINEAR schedule (kernel ASTs lowered to PROGRAMs through Codegen.to_program,
    deduplicated by AST), run it (kernels and copies on Device buffers), Global_counters and the DEBUG=2 line.
-   VALIDATE_WITH_CPU, HCQ, graphs, multi-device and local size search are not ported. *)
+   A call on a tuple of devices runs once per device (unwrap_multi). VALIDATE_WITH_CPU, HCQ, graphs and local size
+   search are not ported. *)
 
 open Uop
 module P = Upat

@@ -1,7 +1,8 @@
 (* tinygrad: tensor.py "callify" — transform a tensor graph into a CALL UOp such that all state is properly scoped
    (AllocCtx, add_tags, pm_early_transform_tensor_graph, finalize_after, pm_finalize_call, pm_replace_buf,
-   transform_to_call) and _apply_map_to_tensors. Precompiled FUNCTIONs, DISK/TINYFS and multi-device (UNSHARD)
-   rules are not ported: the CPU backend has none of them. *)
+   transform_to_call) and _apply_map_to_tensors. Precompiled FUNCTIONs, DISK/TINYFS and the multi-device view of
+   contiguous_mops_to_view (an UNSHARD's movement ops resolved to a buffer view) are not ported: a sharded value's
+   movement ops become kernels. *)
 
 open Uop
 module P = Upat

@@ -1,6 +1,6 @@
 (* tinygrad: schedule/indexing.py — the definition of the movement ops on index ranges (apply_movement_op)
    and run_rangeify: ranges flow from consumers to producers, realized nodes become STAGE + INDEX.
-   Not ported: multi-device (tuple) devices; cpu_profile / rewrite_group / Context(SPEC) are no-ops here. *)
+   Not ported: cpu_profile / rewrite_group / Context(SPEC) are no-ops here. *)
 
 open Uop
 module P = Upat

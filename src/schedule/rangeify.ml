@@ -250,7 +250,7 @@ let expand_bitcast (bc : Uop.t) : Uop.t option =
     end
   end
 
-(* tinygrad: schedule/rangeify.py earliest_rewrites (ALLREDUCE is multi-device: not ported) *)
+(* tinygrad: schedule/rangeify.py earliest_rewrites (ALLREDUCE is lowered by multi_pm before: Multi.run) *)
 let earliest_rewrites : unit P.matcher =
   P.(Movement.mop_cleanup @@@ matcher
     [ (* resolve FUNCTION calls (inline the body) *)
@@ -833,7 +833,8 @@ let kernel_graph_after_rangeify (tsink : Uop.t) : Uop.t =
   if Helpers.spec.value > 0 then Spec.type_verify ~enter_calls:false Spec.spec_kernel_graph tsink;
   tsink
 
-(* tinygrad: schedule/rangeify.py get_kernel_graph (multi_pm and the OPENPILOT_HACKS fold are not ported) *)
+(* tinygrad: schedule/rangeify.py get_kernel_graph after multi_pm (Multi.get_kernel_graph runs it first); the
+   OPENPILOT_HACKS fold is not ported *)
 let get_kernel_graph (sink_ : Uop.t) : Uop.t =
   (* prepare for rangeify *)
   let tsink = kernel_graph_before_rangeify sink_ in

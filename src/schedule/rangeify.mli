@@ -1,7 +1,7 @@
 (** tinygrad: [schedule/rangeify.py] — the tensor graph to the kernel graph: earliest rewrites, movement ops on
     INDEX, removing needless buffers (the cost function), buffers for STAGE, and splitting into kernels
-    ([get_kernel_graph]). Range propagation itself is [Indexing.run_rangeify]. Not ported: multi-device
-    ([multi_pm], ALLREDUCE, MSELECT/MSTACK device tuples), OPENPILOT_HACKS ([pm_fold_moved_after]), CONTIGUOUS
+    ([get_kernel_graph]). Range propagation itself is [Indexing.run_rangeify]. Its first step,
+    [multi_pm], is {!Multi.get_kernel_graph}'s (Multi builds on this module). Not ported: OPENPILOT_HACKS ([pm_fold_moved_after]), CONTIGUOUS
     args carrying Opts, FUNCTION's CallInfo (never precompiled). *)
 
 (** tinygrad [_mop_index r idx]: push an INDEX through the movement op [r]. *)

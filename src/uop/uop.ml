@@ -1327,7 +1327,6 @@ let device u : string option =
   | None -> None
   | Some (One d) -> Some d
   | Some (Multi ds) ->
-    if Sys.getenv_opt "MULTI_BT" <> None then Printexc.print_raw_backtrace stderr (Printexc.get_callstack 12);
     invalid_arg (Printf.sprintf "%s: on the devices (%s) where one device is needed" (Ops.to_string u.op)
                    (String.concat ", " ds))
 
