@@ -367,10 +367,11 @@ let shard ?axis x devices =
       ret
 
 (* tinygrad: Tensor.shard_ *)
-let shard_ ?axis x devices = set_uop x (uop (shard ?axis x devices)); x
+let shard_ ?axis x devices = named "shard_" @@ fun () -> set_uop x (uop (shard ?axis x devices)); x
 
 (* tinygrad: Tensor.shard_like — the devices and axis of [y] *)
 let shard_like x y =
+  named "shard_like" @@ fun () ->
   match Buffers.mdevice (uop y) with
   | None -> x
   | Some (One d) -> to_device x d

@@ -369,3 +369,153 @@ let state_tests : case list = [
 ]
 
 let tests = tests @ state_tests
+
+(* ---------- more of test_multitensor.py: views, 2-d sharding, RNG, assigns under the JIT ---------- *)
+
+let arange_f n = Array.init n float_of_int
+let clone_arange shape = T.realize (T.clone (T.reshape (T.arange ~dtype:Dtype.Float32 (Array.fold_left ( * ) 1 shape)) shape))
+
+(* tinygrad TestMultiBufferView._check, on values: the view of the sharded tensor equals the view of the whole one
+   (tinygrad also asserts that no kernel runs: here a sharded view is computed by a kernel per device) *)
+let check_view ~what shape axis devices view =
+  let r = clone_arange shape in
+  let a = T.realize (T.shard ~axis (clone_arange shape) devices) in
+  close ~what (floats (view r)) (floats (T.contiguous (view a)))
+
+let more_tests : case list = [
+  ("shard_plus_one_sum", fun () ->
+      List.iter (fun devs ->
+          let x = T.realize (T.contiguous (T.ones [| 256 |])) in
+          ignore (T.shard_ ~axis:0 x devs);
+          close ~what:"(X+1).sum()" [| 512. |] [| T.item (T.sum (T.add x (T.scalar 1.))) |]) [ [ d1; d2 ]; [ d0; d1 ] ]);
+  ("simple_add_axes", fun () ->
+      List.iter (fun (sx, sw) ->
+          let x = T.realize (T.contiguous (T.ones [| 256 |])) and w = T.realize (T.contiguous (T.ones [| 256 |])) in
+          ignore (T.shard_ ?axis:sx x devices_2);
+          ignore (T.shard_ ?axis:sw w devices_2);
+          close ~what:"X+W" (Array.make 256 2.) (floats (T.add x w))) [ (None, None); (Some 0, None); (None, Some 0); (Some 0, Some 0) ]);
+  ("buffer_view_shrink_2d", fun () ->
+      check_view ~what:"shrink" [| 6; 4 |] 1 devices_2 (fun t -> T.shrink t [| (1, 4); (0, 4) |]));
+  ("buffer_view_reshape_then_shrink", fun () ->
+      check_view ~what:"reshape(4,2,6)[1]" [| 8; 6 |] 1 devices_2 (fun t -> T.getitem (T.reshape t [| 4; 2; 6 |]) [ T.I 1 ]));
+  ("buffer_view_chained_shrink", fun () ->
+      check_view ~what:"chained shrink" [| 10; 8 |] 1 devices_2
+        (fun t -> T.shrink (T.shrink t [| (2, 8); (0, 8) |]) [| (1, 4); (0, 8) |]));
+  ("buffer_view_4_devices", fun () ->
+      check_view ~what:"a[5]" [| 8; 12 |] 1 devices_4 (fun t -> T.getitem t [ T.I 5 ]));
+  ("rand_on_multiple_devices", fun () ->
+      let a = floats (T.rand ~device:d0 [| 256 |]) and b = floats (T.rand ~device:d1 [| 256 |]) in
+      if a = b then fail "two devices drew the same random numbers");
+  ("rand_on_multiple_devices_manual_seed", fun () ->
+      T.manual_seed 123;
+      let a0 = floats (T.rand ~device:d0 [| 2 |]) in
+      let a1 = floats (T.rand ~device:d1 [| 2 |]) in
+      T.manual_seed 123;
+      close ~atol:0. ~rtol:0. ~what:"d0 again" a0 (floats (T.rand ~device:d0 [| 2 |]));
+      close ~atol:0. ~rtol:0. ~what:"d1 again" a1 (floats (T.rand ~device:d1 [| 2 |]));
+      (* a device's seed depends only on the order devices are first used *)
+      T.manual_seed 123;
+      let f1 = floats (T.rand ~device:d1 [| 2 |]) in
+      let f0 = floats (T.rand ~device:d0 [| 2 |]) in
+      close ~atol:0. ~rtol:0. ~what:"d1 first" a0 f1;
+      close ~atol:0. ~rtol:0. ~what:"d0 second" a1 f0);
+  ("copy_jit", fun () ->
+      let f = Tiny_jit.create (function [ x ] -> T.add (T.to_device x d1) (T.scalar 1.) | _ -> assert false) in
+      for _ = 1 to 5 do
+        let t = T.realize (T.rand [| 256 |]) in
+        let tn = floats t in
+        close ~atol:0. ~rtol:0. ~what:"x.to(CPU:1)+1" (Array.map (fun v -> Float.of_string (Printf.sprintf "%.9g" (v +. 1.))) tn)
+          (Array.map (fun v -> Float.of_string (Printf.sprintf "%.9g" v)) (floats (Tiny_jit.call f [ t ])))
+      done);
+  ("fuzz_allreduce", fun () ->
+      let st = Random.State.make [| 41 |] in
+      for _ = 1 to 2 do
+        for n = 2 to 4 do
+          let rank = 1 + Random.State.int st 4 in
+          let shape = Array.init rank (fun i -> (if i = 0 then n else 1) * (1 + Random.State.int st 10)) in
+          let devs = Helpers.take n [ d0; d1; d2; d3 ] in
+          let t = T.realize (T.shard ~axis:0 (T.rand shape) devs) in
+          let red ring = Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
+              T.realize (wrap (Multi.allreduce (T.uop t) Ops.Add (Uop.Multi devs)))) in
+          close ~atol:1e-6 ~rtol:0. ~what:(Printf.sprintf "RING=0 vs RING=2 on %d devices, shape %s" n
+                                             (String.concat "x" (Array.to_list (Array.map string_of_int shape))))
+            (floats (red 0)) (floats (red 2))
+        done
+      done);
+  ("multi_tensor_jit_assign_updates_each_shard", fun () ->
+      let jf = Tiny_jit.create (function
+          | [ out ] ->
+            let tmp = T.realize (T.contiguous (T.add (T.shard ~axis:0 (T.clone (T.arange ~dtype:Dtype.Float32 4)) devices_2)
+                                                 (T.scalar 1.))) in
+            ignore (T.realize (T.assign out (T.contiguous (T.add tmp (T.scalar 1.)))));
+            out
+          | _ -> assert false) in
+      let out = T.realize (T.contiguous (T.shard ~axis:0 (T.full [| 4 |] (-1.)) devices_2)) in
+      for _ = 1 to 5 do
+        ignore (T.realize (T.assign out (T.contiguous (T.shard ~axis:0 (T.full [| 4 |] (-1.)) devices_2))));
+        ignore (Tiny_jit.call jf [ out ]);
+        close ~what:"out" [| 2.; 3.; 4.; 5. |] (floats out)
+      done);
+]
+
+let tests = tests @ more_tests
+
+(* ---------- model parallelism: a GPT-2-small-shaped model with its attention and MLP weights split on 2 devices ---------- *)
+
+module Gpt = Gpt2.Model
+
+(* GPT-2 small's width and heads (768, 12); 2 layers, a 1024-token vocabulary and 64 positions keep the test short *)
+let gpt_config = { Gpt.n_layers = 2; n_heads = 12; dim = 768; norm_eps = 1e-5; vocab_size = 1024; max_seq_len = 64 }
+
+(* a Hugging Face style state dict of random weights (Conv1D weights as (in, out)), as host arrays *)
+let gpt_weights () =
+  let st = Random.State.make [| 7 |] in
+  let c = gpt_config and d = gpt_config.dim in
+  let rnd ?(scale = 0.02) ?(mean = 0.) shape =
+    (shape, Array.init (Array.fold_left ( * ) 1 shape) (fun _ -> mean +. (scale *. (Random.State.float st 2. -. 1.)))) in
+  let ln p = [ (p ^ ".weight", rnd ~mean:1. ~scale:0.1 [| d |]); (p ^ ".bias", rnd [| d |]) ] in
+  let conv p ~inp ~out = [ (p ^ ".weight", rnd [| inp; out |]); (p ^ ".bias", rnd [| out |]) ] in
+  [ ("wte.weight", rnd ~scale:0.1 [| c.vocab_size; d |]); ("wpe.weight", rnd ~scale:0.05 [| c.max_seq_len; d |]) ]
+  @ List.concat (List.init c.n_layers (fun i ->
+      let p = Printf.sprintf "h.%d." i in
+      ln (p ^ "ln_1") @ conv (p ^ "attn.c_attn") ~inp:d ~out:(3 * d) @ conv (p ^ "attn.c_proj") ~inp:d ~out:d
+      @ ln (p ^ "ln_2") @ conv (p ^ "mlp.c_fc") ~inp:d ~out:(4 * d) @ conv (p ^ "mlp.c_proj") ~inp:(4 * d) ~out:d))
+  @ ln "ln_f"
+
+(* the logits of a prompt, then of [n] one-token steps through a JIT of the logits with the token and start_pos as
+   bound Variables (the KV cache read at a symbolic length) *)
+let gpt_logits ?devices weights prompt next =
+  let sd = List.map (fun (k, (shape, data)) -> (k, T.of_float_array shape data)) weights in
+  let m = Gpt.of_state_dict ~max_context:16 gpt_config sd in
+  Option.iter (Gpt.shard m) devices;
+  let flat t = floats (T.contiguous t) in
+  let first = flat (Gpt.logits m (Gpt.Ids (Gpt.tokens_tensor prompt)) ~start_pos:(Sint.of_int 0)) in
+  let tv = Variable.create "tokens" 0 (gpt_config.vocab_size - 1) and sv = Variable.create "start_pos" 1 15 in
+  let j = Tiny_jit.create_v (fun _ vars -> match vars with
+      | [ tok; sp ] -> T.realize (Gpt.logits m (Gpt.Token tok) ~start_pos:sp)
+      | _ -> assert false) in
+  let steps = List.mapi (fun i tok ->
+      flat (Tiny_jit.call_v j [] [ Variable.bind tv tok; Variable.bind sv (List.length prompt + i) ])) next in
+  if Tiny_jit.jit_cache_len j = 0 then fail "the JIT captured no calls";
+  first :: steps
+
+let gpt_tests : case list = [
+  ("model_parallel_gpt2_logits_kv_cache_jit", fun () ->
+      let weights = gpt_weights () in
+      let prompt = [ 11; 503; 7; 1000 ] and next = [ 42; 9; 512; 3 ] in
+      let one = gpt_logits weights prompt next in
+      let two = gpt_logits ~devices:[ d0; d1 ] weights prompt next in
+      (* relative to the logit, or absolute under 1 (near zero a relative difference measures nothing) *)
+      let worst = ref 0. and worst_abs = ref 0. in
+      List.iteri (fun s (a, b) ->
+          Array.iteri (fun i x ->
+              let d = Float.abs (x -. b.(i)) in
+              if d > !worst_abs then worst_abs := d;
+              if Float.abs x >= 0.1 && d /. Float.abs x > !worst then worst := d /. Float.abs x;
+              if Float.abs (x -. b.(i)) > 1e-4 *. Float.max 1. (Float.abs x) then
+                fail "step %d logit %d: one device %.7g, sharded %.7g" s i x b.(i)) a) (List.combine one two);
+      Printf.printf "multitensor: GPT-2-shaped logits (prompt + 4 JIT steps), sharded on 2 devices vs one: largest \
+                     difference %.2e, largest relative difference (logits >= 0.1) %.2e\n%!" !worst_abs !worst);
+]
+
+let tests = tests @ gpt_tests
