@@ -295,12 +295,15 @@ let render_values ?edge x =
 (* a symbolic shape has no values to show until a concrete window is read *)
 let is_symbolic x = List.exists (function Suop _ -> true | Sint _ -> false) (Uop.shape (uop x))
 
+(* the device shown by to_string / pp: the name, or the tuple of a multi-device tensor *)
+let device_str x = match Buffers.mdevice (uop x) with Some (Multi _ as d) -> Uop.device_to_string d | _ -> device x
+
 let to_string x =
   if is_symbolic x then
     Printf.sprintf "<Tensor shape=%s dtype=%s device=%s (symbolic)>" (Uop.shape_str (Uop.shape (uop x)))
-      (Dtype.to_string (dtype x)) (device x)
+      (Dtype.to_string (dtype x)) (device_str x)
   else
-    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
+    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device_str x)
       (render_values x)
 
 (* tinygrad: Tensor.__repr__ with the values; numpy's print options: more than 1000 elements are summarised with
@@ -310,7 +313,7 @@ let pp fmt x =
   else
     let edge = if numel x > 1000 then Some 3 else None in
     Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
-      (device x) (render_values ?edge x)
+      (device_str x) (render_values ?edge x)
 
 (* tinygrad: Tensor.to *)
 let to_device x device =

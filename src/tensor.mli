@@ -45,7 +45,8 @@ val shape : t -> int array
 (** The dtype. *)
 val dtype : t -> Dtype.t
 
-(** The device (the default device for a device-less constant). *)
+(** The device (the default device for a device-less constant); [Invalid_argument] for a tensor on several devices
+    ({!devices}). *)
 val device : t -> string
 
 (** The element count. *)
