@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
+.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -32,6 +32,10 @@ test-ops: build
 # resident memory flat within 5% after warm-up (uses Fashion-MNIST when `make dataset` installed it)
 test-long: build
 	TRAINING_LONG=1 TEST_FILTER=training. dune exec --no-build test/test_main.exe
+
+# several devices: data-parallel beautiful_mnist for 20 JIT steps (float64 losses equal one device's within 1e-4)
+test-multi: build
+	MULTI_LONG=1 TEST_FILTER=multitensor. dune exec --no-build test/test_main.exe
 
 # the differential fuzzer: N random programs (seeded by SEED) run here and in tinygrad 0.14.0 (PYTHON when it imports
 # it, else bench/.venv as `make bench`), default and NOOPT modes; a difference is minimised and printed in both languages

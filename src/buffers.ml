@@ -21,15 +21,19 @@ let remove u = ET.remove table u
 (* tinygrad: UOp.unique_num *)
 let unique_num = ref 0
 
-(* tinygrad: UOp.new_buffer *)
-let new_buffer ?num device size dtype =
+(* tinygrad: UOp.new_buffer, on one device or a tuple of devices *)
+let new_mbuffer ?num (device : Uop.device) size dtype =
   if Dtype.is_weak dtype then invalid_arg ("new_buffer: cannot create storage for weak dtype " ^ Dtype.to_string dtype);
   let slot = match num with Some n -> n | None -> let n = !unique_num in incr unique_num; n in
   create Ops.Buffer ~dtype ~src:[| shape_to_shape_arg [ Sint size ] |]
     ~arg:(Param { default_param with slot; pdtype = dtype; device = Some device })
 
+let new_buffer ?num device size dtype = new_mbuffer ?num (One device) size dtype
+
 (* tinygrad: UOp.device, is_virtual, has_buffer_identity — one port, in Uop (device is cached on the node) *)
 let device = Uop.device
+let mdevice = Uop.mdevice
+let is_multi = Uop.is_multi
 let is_virtual = Uop.is_virtual
 let has_buffer_identity = Uop.has_buffer_identity
 
@@ -37,7 +41,8 @@ let has_buffer_identity = Uop.has_buffer_identity
 let rec buf_uop (u : Uop.t) : Uop.t =
   match u.op with
   | Ops.Buffer | Ops.Param -> u
-  | Ops.Mselect -> invalid_arg "buf_uop: multi-device buffers are not supported"
+  | Ops.Mselect -> create Ops.Mselect ~src:[| buf_uop u.src.(0) |] ~arg:u.arg
+  | Ops.Mstack -> create Ops.Mstack ~src:(Array.map buf_uop u.src)
   | _ when (base u).op == Ops.After -> base (buf_uop (base u).src.(0))
   | _ ->
     let s = ref u in
@@ -61,7 +66,9 @@ let param_like slot (u : Uop.t) : Uop.t =
     create Ops.Param ~src:b.src ~arg:(Param { (param_arg b) with slot; name = Some (Printf.sprintf "p%d" slot) })
   end else begin
     let addrspace = match addrspace u with Some a -> a | None -> Dtype.Global in
-    param ?shape:(shape_opt u) ?device:(device u) ~addrspace slot u.dtype
+    let axis = axis u in
+    let shape = if axis <> None then Some (shard_shape u) else shape_opt u in
+    param ?shape ?device:(mdevice u) ?axis ~addrspace slot u.dtype
   end
 
 (* tinygrad: UOp.call for opaque bodies (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION): CALL(body, *srcs).
@@ -75,21 +82,26 @@ let reshape (u : Uop.t) (sh : sint list) = if equal_sints (shape u) sh then u el
 let shrink_to (u : Uop.t) (sh : sint list) =
   if equal_sints (shape u) sh then u else mop Ops.Shrink u (`Pairs (List.map (fun s -> (Sint 0, s)) sh))
 
-(* tinygrad: CreationMixin.empty (int shapes) *)
-let empty ?(device = "CPU") (sh : sint list) dtype =
+(* tinygrad: CreationMixin.empty (int shapes), on one device or a tuple of devices *)
+let empty_on (device : Uop.device) (sh : sint list) dtype =
   let max_sh = List.map (function Sint i -> Sint i | Suop x -> Sint (Z.to_int (zi (vmax x)))) sh in
   let n = List.fold_left (fun a s -> match s with Sint i -> a * i | Suop _ -> a) 1 max_sh in
-  shrink_to (reshape (new_buffer device n dtype) max_sh) sh
+  shrink_to (reshape (new_mbuffer device n dtype) max_sh) sh
 
-(* tinygrad: UOp.empty_like *)
+let empty ?(device = "CPU") sh dtype = empty_on (One device) sh dtype
+
+(* tinygrad: UOp.empty_like — a sharded value gets a buffer of its shard's shape on each device *)
 let empty_like (u : Uop.t) =
-  let d = match device u with Some d -> d | None -> invalid_arg "empty_like: no device" in
-  empty ~device:d (shape u) (Dtype.strong_dtype u.dtype)
+  let d = match mdevice u with Some d -> d | None -> invalid_arg "empty_like: no device" in
+  let axis = match d with Multi _ -> axis u | One _ -> None in
+  match axis with
+  | None -> empty_on d (shape u) (Dtype.strong_dtype u.dtype)
+  | Some a -> unshard_devices (empty_on d (shard_shape u) (Dtype.strong_dtype u.dtype)) a
 
 (* tinygrad: UOp.contiguous (ElementwiseMixin.contiguous) *)
 let contiguous ?tag (u : Uop.t) =
   if Dtype.is_weak u.dtype then u
-  else if u.op == Ops.Contiguous || device u = None || has_buffer_identity u then u
+  else if u.op == Ops.Contiguous || mdevice u = None || has_buffer_identity u then u
   else create Ops.Contiguous ~src:[| u |] ?tag
 
 (* tinygrad: UOp.from_buffer *)
@@ -117,13 +129,33 @@ let rec buffer (u : Uop.t) : Device.Buffer.t =
      | None -> invalid_arg ("buffer: " ^ Ops.to_string u.op ^ " is a view of a buffer (Callify.buffer resolves views)"))
   | _ -> invalid_arg ("buffer: must be BUFFER, got " ^ Ops.to_string u.op)
 
+(* tinygrad: MultiBuffer — a BUFFER on a tuple of devices is one Buffer per device, made on first use *)
+let multi_table : Device.Buffer.t list ET.t = ET.create 16
+
+(* tinygrad: UOp.buffer for a BUFFER on a tuple of devices (MultiBuffer.bufs) *)
+let multi_buffers (u : Uop.t) : Device.Buffer.t list =
+  match ET.find_opt multi_table u with
+  | Some l -> l
+  | None ->
+    match u.op, mdevice u with
+    | Ops.Buffer, Some (Multi ds) ->
+      let l = List.map (fun d -> Device.Buffer.create d (max_numel u) u.dtype) ds in
+      ET.replace multi_table u l;
+      l
+    | _ -> invalid_arg ("multi_buffers: must be a BUFFER on a tuple of devices, got " ^ Ops.to_string u.op)
+
 (* tinygrad: UOp.realized *)
 let realized (u : Uop.t) : Device.Buffer.t option =
   let u = if u.op == Ops.Unshard then u.src.(0) else u in
   if u.op <> Ops.Buffer then None
   else match addrspace u with
     | Some (Dtype.Local | Dtype.Reg | Dtype.Alu) -> None
-    | _ -> (match find u with Some b when Device.Buffer.is_allocated b -> Some b | _ -> None)
+    | _ ->
+      if is_multi u then
+        (match ET.find_opt multi_table u with
+         | Some (b :: _ as l) when List.for_all Device.Buffer.is_allocated l -> Some b
+         | _ -> None)
+      else (match find u with Some b when Device.Buffer.is_allocated b -> Some b | _ -> None)
 
 (* tinygrad: UOp.is_realized *)
 let is_realized u = realized (base u) <> None

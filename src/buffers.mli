@@ -19,6 +19,12 @@ val new_buffer : ?num:int -> string -> int -> Dtype.t -> Uop.t
 (** The device of a node, if the graph determines one. tinygrad [UOp.device]. *)
 val device : Uop.t -> string option
 
+(** The whole device of a node (a tuple for a multi-device value). tinygrad [UOp.device]. *)
+val mdevice : Uop.t -> Uop.device option
+
+(** The node is on a tuple of devices. *)
+val is_multi : Uop.t -> bool
+
 (** No device or a weak dtype: nothing to store. tinygrad [UOp.is_virtual]. *)
 val is_virtual : Uop.t -> bool
 
@@ -50,7 +56,14 @@ val shrink_to : Uop.t -> Uop.sint list -> Uop.t
 (** A fresh BUFFER reshaped (and shrunk) to the shape. tinygrad [CreationMixin.empty]. *)
 val empty : ?device:string -> Uop.sint list -> Dtype.t -> Uop.t
 
-(** {!empty} with the shape, strong dtype and device of the node. tinygrad [UOp.empty_like]. *)
+(** {!empty} on one device or a tuple of devices (one buffer of the shape on each). *)
+val empty_on : Uop.device -> Uop.sint list -> Dtype.t -> Uop.t
+
+(** {!new_buffer} on one device or a tuple of devices. tinygrad [UOp.new_buffer]. *)
+val new_mbuffer : ?num:int -> Uop.device -> int -> Dtype.t -> Uop.t
+
+(** {!empty} with the shape, strong dtype and device of the node; a sharded node gets an UNSHARD of a buffer of
+    its shard's shape on each device. tinygrad [UOp.empty_like]. *)
 val empty_like : Uop.t -> Uop.t
 
 (** CONTIGUOUS unless already contiguous, virtual or a buffer. tinygrad [ElementwiseMixin.contiguous]. *)
@@ -63,7 +76,11 @@ val from_buffer : Device.Buffer.t -> Uop.t
     resolved by [Callify.buffer] (which resolves the others). tinygrad [UOp.buffer]. *)
 val buffer : Uop.t -> Device.Buffer.t
 
-(** The Buffer of a BUFFER if it is allocated. tinygrad [UOp.realized]. *)
+(** The per-device Buffers of a BUFFER on a tuple of devices, made on first use. tinygrad [MultiBuffer.bufs]. *)
+val multi_buffers : Uop.t -> Device.Buffer.t list
+
+(** The Buffer of a BUFFER if it is allocated (the first device's of a multi-device BUFFER). tinygrad
+    [UOp.realized]. *)
 val realized : Uop.t -> Device.Buffer.t option
 
 (** Whether the base of the node is realized. tinygrad [UOp.is_realized]. *)

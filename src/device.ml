@@ -33,6 +33,8 @@ type allocator = {
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
   reclaim : unit -> unit;
+  as_host : (opaque -> int -> int -> bytes_ba) option;
+  transfer : (dst:opaque -> dst_offset:int -> src:opaque -> src_offset:int -> src_device:string -> int -> unit) option;
 }
 
 let lru_allocator (base : allocator) =
@@ -291,10 +293,20 @@ module Buffer = struct
     let a = Array1.create char c_layout (nbytes b) in
     copyout b a; a
 
-  (* tinygrad: copy_from, through host memory *)
+  (* tinygrad: exec_copy's paths — between two devices of one type that can transfer, the transfer; into memory
+     the host can write (the CPU's: every CPU:n shares the process's memory), the source copies out into it; from
+     such memory, the destination copies in from it; else through a host copy of the bytes *)
   let copy_from dst src =
-    if nbytes dst <> nbytes src then invalid_arg (Printf.sprintf "copy size mismatch, %d != %d" (nbytes dst) (nbytes src));
-    copyin dst (as_bytes src)
+    let n = nbytes dst in
+    if n <> nbytes src then invalid_arg (Printf.sprintf "copy size mismatch, %d != %d" n (nbytes src));
+    let da = allocator dst and sa = allocator src in
+    match da.transfer, da.as_host, sa.as_host with
+    | Some transfer, _, _ when base_name dst.device = base_name src.device ->
+      transfer ~dst:(opaque_of dst) ~dst_offset:dst.offset ~src:(opaque_of src) ~src_offset:src.offset
+        ~src_device:src.device n
+    | _, Some view, _ -> sa.copyout (view (opaque_of dst) dst.offset n) (opaque_of src) src.offset
+    | _, None, Some view -> da.copyin (opaque_of dst) dst.offset (view (opaque_of src) src.offset n)
+    | _ -> copyin dst (as_bytes src)
 
   (* ---- buffers over memory the caller owns ---- *)
 

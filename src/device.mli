@@ -23,7 +23,9 @@ exception Compile_error of { source : string; output : string }
 (** tinygrad's Allocator: raw alloc/free, copies from/to host Bigarrays at a byte offset, the raw address a
     kernel sees, and [free_cache] (LRU). [reclaim] is not in tinygrad: it finds memory whose owner died, run
     before a new tensor is made ({!reclaim}); the CPU allocator runs a minor collection when a recent
-    allocation missed its pool, the others do nothing. *)
+    allocation missed its pool, the others do nothing. [as_host] is tinygrad's [_as_buffer]: a view of [n] bytes
+    at an offset of memory the host can write (CPU); [transfer] is tinygrad's [_transfer]: a copy from a buffer of
+    another device of the same type, without the host (CUDA's peer copy). *)
 type allocator = {
   alloc : int -> buffer_spec -> opaque;
   free : opaque -> int -> buffer_spec -> unit;
@@ -32,6 +34,8 @@ type allocator = {
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
   reclaim : unit -> unit;
+  as_host : (opaque -> int -> int -> bytes_ba) option;
+  transfer : (dst:opaque -> dst_offset:int -> src:opaque -> src_offset:int -> src_device:string -> int -> unit) option;
 }
 
 (** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or

@@ -90,12 +90,14 @@ let pm_gradient (ctx : Uop.t) (ret : Uop.t) : Uop.t option array option =
      | _ -> None)
   | Ops.Stack -> Some (Array.init nsrc (fun i -> Some (index0 ctx i)))
   | Ops.Copy ->
-    (match Buffers.device (src 0) with
-     | Some d ->
-       let padded = Mixin_movement.pad_to ctx (List.map (fun i -> Some (Sint i)) (Uop.max_shape ctx)) in
-       Some (none_rest (Mixin_movement.shrink_to (Uop.create Ops.Copy ~src:[| padded |] ~arg:(Str d))
-                          (List.map Option.some (shape ctx))))
+    (match Buffers.mdevice (src 0) with
+     | Some d -> Some (none_rest (Rangeify.copy_to_device ctx d))
      | None -> None)
+  (* the gradient of a sharded value: the whole gradient on the devices, each shard's part to its shard *)
+  | Ops.Unshard ->
+    (match Buffers.mdevice ret with
+     | Some (Multi ds) -> Some (Array.map Option.some (Multi.shard ctx ds (Uop.axis ret)).src)
+     | _ -> None)
   | Ops.Tuple -> Some (Array.map Option.some ctx.src)
   (* AFTER(d, CALL k): the gradient reaches d; the CALL of a realized kernel has no grad_fxn here (see the .mli) *)
   | Ops.After when nsrc = 2 && (src 1).op == Ops.Call -> Some [| Some ctx; None |]

@@ -256,6 +256,10 @@ let fuse_optim = int_var "FUSE_OPTIM" 0
 let allow_device_usage = int_var "ALLOW_DEVICE_USAGE" 1
 let max_buffer_size = int_var "MAX_BUFFER_SIZE" 0
 let max_kernel_buffers = int_var "MAX_KERNEL_BUFFERS" 0
+let ring = int_var "RING" 1
+let all2all = int_var "ALL2ALL" 0
+let allreduce_cast = int_var "ALLREDUCE_CAST" 1
+let ring_allreduce_threshold = int_var "RING_ALLREDUCE_THRESHOLD" 256_000
 let emulated_dtypes = string_var "EMULATED_DTYPES" ""
 
 external cpu_count_stub : unit -> int = "tg_cpu_count"

@@ -196,6 +196,18 @@ val transcendental : int context_var
 (** [NOLOCALS] (0). *)
 val nolocals : int context_var
 
+(** [RING] (1): ring allreduce over more than 2 devices and [RING_ALLREDUCE_THRESHOLD] elements; 2 always. *)
+val ring : int context_var
+
+(** [ALL2ALL] (0): all-to-all allreduce (1: over more than 2 devices and the threshold; 2: always). *)
+val all2all : int context_var
+
+(** [ALLREDUCE_CAST] (1): a sum of a half/bfloat16 value cast up is allreduced in the narrow dtype. *)
+val allreduce_cast : int context_var
+
+(** [RING_ALLREDUCE_THRESHOLD] (256000): the element count above which RING/ALL2ALL=1 take effect. *)
+val ring_allreduce_threshold : int context_var
+
 (** [SPLIT_REDUCEOP] (1). *)
 val split_reduceop : int context_var
 

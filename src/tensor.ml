@@ -19,6 +19,15 @@ let int_shape ?(op = "shape") (u : Uop.t) =
 let shape x = int_shape (uop x)
 let dtype x = (uop x).dtype
 let device x = match Buffers.device (uop x) with Some d -> d | None -> Device.default ()
+
+(* tinygrad: to_tuple(Tensor.device) *)
+let devices x = match Buffers.mdevice (uop x) with Some d -> Uop.device_list d | None -> [ Device.default () ]
+
+(* tinygrad: isinstance(Tensor.device, tuple) *)
+let is_sharded x = Buffers.is_multi (uop x)
+
+(* tinygrad: Tensor.uop.axis *)
+let shard_axis x = if is_sharded x then Uop.axis (uop x) else None
 let ndim x = List.length (Uop.shape (uop x))
 let numel x = Array.fold_left ( * ) 1 (shape x)
 let shape_str a = Uop.shape_str (sints a)
@@ -153,9 +162,12 @@ let assign x v =
     let vu = if Dtype.is_weak vu.dtype then Uop.cast (Dtype.least_upper_dtype [ (uop x).dtype; vu.dtype ]) vu else vu in
     if vu.dtype != (uop x).dtype then
       invalid_arg (Printf.sprintf "assign: dtype mismatch %s != %s" (Dtype.to_string (uop x).dtype) (Dtype.to_string vu.dtype));
-    (match Buffers.device vu, Buffers.device (uop x) with
-     | Some a, Some b when a <> b -> invalid_arg (Printf.sprintf "assign: device mismatch %s != %s" b a)
+    (match Buffers.mdevice vu, Buffers.mdevice (uop x) with
+     | Some a, Some b when a <> b ->
+       invalid_arg (Printf.sprintf "assign: device mismatch %s != %s" (Uop.device_to_string b) (Uop.device_to_string a))
      | _ -> ());
+    if Buffers.is_multi (uop x) && Buffers.mdevice vu <> None && Uop.axis (uop x) <> Uop.axis vu then
+      invalid_arg "assign: multi axis mismatch";
     let assign = Uop.after (uop x) [ Uop.store (uop x) vu ] in
     let rec find_ib (ib : Uop.t) =
       if (not (Buffers.has_buffer_identity ib)) && (Ops.Group.is_movement ib.op || ib.op == Ops.Bitcast || ib.op == Ops.Detach)
@@ -238,7 +250,9 @@ let buffer_of op x =
     raise (Realize.Jit_error (op ^ ": cannot access tensor data during JIT capture, the value will be baked in"));
   let x = if Dtype.is_weak (uop x).dtype then cast x (Dtype.strong_dtype (uop x).dtype) else x in
   let c = contiguous x in
-  let c = if Buffers.device (uop c) = None then clone ~device:(Device.default ()) c else c in
+  let c = if Buffers.mdevice (uop c) = None then clone ~device:(Device.default ()) c else c in
+  (* a multi-device tensor is read through one copy on the CPU (tinygrad: clone("CPU")) *)
+  let c = if Buffers.is_multi (uop c) then contiguous (wrap ~op (copy_to_device (uop c) "CPU")) else c in
   ignore (realize c);
   Device.Buffer.ensure_allocated (uop_buffer op (uop c))
 
@@ -342,12 +356,15 @@ let render_values ?edge x =
 (* a symbolic shape has no values to show until a concrete window is read *)
 let is_symbolic x = List.exists (function Suop _ -> true | Sint _ -> false) (Uop.shape (uop x))
 
+(* the device shown by to_string / pp: the name, or the tuple of a multi-device tensor *)
+let device_str x = match Buffers.mdevice (uop x) with Some (Multi _ as d) -> Uop.device_to_string d | _ -> device x
+
 let to_string x =
   if is_symbolic x then
     Printf.sprintf "<Tensor shape=%s dtype=%s device=%s (symbolic)>" (Uop.shape_str (Uop.shape (uop x)))
-      (Dtype.to_string (dtype x)) (device x)
+      (Dtype.to_string (dtype x)) (device_str x)
   else
-    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device x)
+    Printf.sprintf "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x)) (device_str x)
       (render_values x)
 
 (* tinygrad: Tensor.__repr__ with the values; numpy's print options: more than 1000 elements are summarised with
@@ -357,21 +374,74 @@ let pp fmt x =
   else
     let edge = if numel x > 1000 then Some 3 else None in
     Format.fprintf fmt "<Tensor shape=%s dtype=%s device=%s %s>" (shape_str (shape x)) (Dtype.to_string (dtype x))
-      (device x) (render_values ?edge x)
+      (device_str x) (render_values ?edge x)
 
 (* tinygrad: Tensor.to *)
 let to_device x device =
   named "to_device" @@ fun () ->
-  match Buffers.device (uop x) with
+  match Buffers.mdevice (uop x) with
   | None -> x
   | Some d ->
     let device = Mixin_creation.canonicalize_device ~op:"to_device" (Some device) in
-    if device = d then x
+    if d = One device then x
     else begin
       let ret = wrap ~op:"to_device" (copy_to_device (uop x) device) in
       set_is_param ret (is_param x);
       ret
     end
+
+(* tinygrad: Tensor.to of a tuple of devices *)
+let to_devices x devices =
+  named "to_devices" @@ fun () ->
+  match Buffers.mdevice (uop x), devices with
+  | None, _ -> x
+  | _, [] -> invalid_arg "to_devices: no devices"
+  | Some d, _ ->
+    let devs = List.map (fun d -> Mixin_creation.canonicalize_device ~op:"to_devices" (Some d)) devices in
+    if d = Multi devs then x
+    else begin
+      let ret = wrap ~op:"to_devices" (Rangeify.copy_to_device (uop x) (Multi devs)) in
+      set_is_param ret (is_param x);
+      ret
+    end
+
+(* tinygrad: Tensor.shard *)
+let shard ?axis x devices =
+  named "shard" @@ fun () ->
+  match Buffers.mdevice (uop x) with
+  | None -> x
+  | Some (Multi ds) ->
+    invalid_arg (Printf.sprintf "shard: can't shard a multi-device tensor (on %s)" (String.concat ", " ds))
+  | Some (One _) ->
+    match devices with
+    | [] -> invalid_arg "shard: no devices"
+    | [ d ] -> to_device x d
+    | _ ->
+      let devs = List.map (fun d -> Mixin_creation.canonicalize_device ~op:"shard" (Some d)) devices in
+      let axis = Option.map (fun a -> Mixin_movement.resolve_dim ~op:"shard" (uop x) a) axis in
+      (match axis with
+       | Some a ->
+         let n = (shape x).(a) and k = List.length devs in
+         if Stdlib.(n mod k <> 0) then
+           invalid_arg (Printf.sprintf "shard: axis %d of shape %s does not split evenly over %d devices" a
+                          (shape_str (shape x)) k)
+       | None -> ());
+      let ret = wrap ~op:"shard" (Multi.shard (uop x) devs axis) in
+      set_is_param ret (is_param x);
+      ret
+
+(* tinygrad: Tensor.shard_ *)
+let shard_ ?axis x devices = named "shard_" @@ fun () -> set_uop x (uop (shard ?axis x devices)); x
+
+(* tinygrad: Tensor.shard_like — the devices and axis of [y] *)
+let shard_like x y =
+  named "shard_like" @@ fun () ->
+  match Buffers.mdevice (uop y) with
+  | None -> x
+  | Some (One d) -> to_device x d
+  | Some (Multi ds) ->
+    if is_sharded x && Buffers.mdevice (uop x) = Some (Multi ds) && shard_axis x = shard_axis y then x
+    else shard ?axis:(shard_axis y) x ds
 
 (* ---------- convolution and pooling with int arguments (tinygrad's int form of the tuple arguments) ---------- *)
 
@@ -402,16 +472,21 @@ let backward ?gradient self =
   let all_uops = Uop.Tbl.create 256 in
   List.iter (fun u -> Uop.Tbl.replace all_uops u ()) (Uop.toposort (uop self));
   let tensors_need_grad =
-    List.filter (fun t -> is_floating_point t && Buffers.device (uop t) <> None)
+    List.filter (fun t -> is_floating_point t && Buffers.mdevice (uop t) <> None)
       (Tensor_base.live_tensors_with (fun u -> Uop.Tbl.mem all_uops u)) in
   List.iter2 (fun t g ->
       if not (Uop.equal_sints (Uop.shape (uop g)) (Uop.shape (uop t))) then
         invalid_arg (Printf.sprintf "backward: grad shape must match tensor shape, %s != %s"
                        (Uop.shape_str (Uop.shape (uop g))) (Uop.shape_str (Uop.shape (uop t))));
-      let g = if Buffers.device (uop g) = None then clone ~device:(device t) g else g in
+      (* a device-less gradient gets the tensor's device (its devices and axis when sharded) *)
+      let g = if Buffers.mdevice (uop g) <> None then g
+        else if is_sharded t then shard_like (clone ~device:(List.hd (devices t)) g) t
+        else clone ~device:(device t) g in
       match grad t with
       | None -> set_grad t (Some g)
-      | Some tg -> ignore (assign tg (add tg (to_device g (device tg)))))
+      | Some tg ->
+        let g = if is_sharded tg then (if devices g = devices tg then g else shard_like g tg) else to_device g (device tg) in
+        ignore (assign tg (add tg g)))
     tensors_need_grad (gradient_with ?gradient self tensors_need_grad)
 
 (* ---------- the mode types of mixin/op.py, and the ops that realize a count ---------- *)

@@ -46,7 +46,8 @@ val shape : t -> int array
 (** The dtype. *)
 val dtype : t -> Dtype.t
 
-(** The device (the default device for a device-less constant). *)
+(** The device (the default device for a device-less constant); [Invalid_argument] for a tensor on several devices
+    ({!devices}). *)
 val device : t -> string
 
 (** The element count. *)
@@ -171,6 +172,33 @@ val repeat : t -> int array -> t
 
 (** A copy on another device (the tensor itself when already there or device-less). tinygrad [Tensor.to]. *)
 val to_device : t -> string -> t
+
+(** {1 Several devices} *)
+
+(** The devices of the tensor: one, or the tuple a sharded or replicated tensor lives on. tinygrad
+    [to_tuple(Tensor.device)]. *)
+val devices : t -> string list
+
+(** The tensor lives on a tuple of devices. tinygrad [isinstance(Tensor.device, tuple)]. *)
+val is_sharded : t -> bool
+
+(** The axis a multi-device tensor is split along; [None] when replicated or on one device. tinygrad
+    [Tensor.uop.axis]. *)
+val shard_axis : t -> int option
+
+(** [shard ?axis x devices]: [x] on every device of [devices], split along [axis] into equal parts (replicated
+    without [axis]); one device is {!to_device}. [Invalid_argument] for a tensor already on several devices or an
+    axis that does not split evenly. tinygrad [Tensor.shard]. *)
+val shard : ?axis:int -> t -> string list -> t
+
+(** {!shard} in place. tinygrad [Tensor.shard_]. *)
+val shard_ : ?axis:int -> t -> string list -> t
+
+(** [shard_like x y]: [x] on [y]'s devices, split along [y]'s axis. tinygrad [Tensor.shard_like]. *)
+val shard_like : t -> t -> t
+
+(** A copy on a tuple of devices (replicated). tinygrad [Tensor.to] of a tuple. *)
+val to_devices : t -> string list -> t
 
 (** {1 Convolution and pooling with int arguments}
     tinygrad's int form of [conv2d], [max_pool2d] and [avg_pool2d]; the tuple forms are {!conv_nd},

@@ -178,8 +178,7 @@ let named = Mixin_dtype.named
 (* tinygrad: UOp.copy_to_device *)
 let copy_to_device (u : Uop.t) device =
   if Dtype.is_weak u.dtype then invalid_arg ("to_device: cannot create storage for weak dtype " ^ Dtype.to_string u.dtype);
-  let padded = Mixin_movement.pad_to u (List.map (fun i -> Some (Sint i)) (Uop.max_shape u)) in
-  Mixin_movement.shrink_to (Uop.create Ops.Copy ~src:[| padded |] ~arg:(Str device)) (List.map Option.some (Uop.shape u))
+  Rangeify.copy_to_device u (One device)
 
 (* tinygrad: the PYTHON device that Tensor(list) fills before copying to the target device; here a host device
    sharing the CPU runtime's allocator (it runs no kernels) *)

@@ -29,6 +29,7 @@ module Context = struct
 end
 
 module Compiler = struct
+  module Allreduce = Allreduce
   module Buffers = Buffers
   module Callify = Callify
   module Coalesce = Coalesce
@@ -62,6 +63,7 @@ module Compiler = struct
   module Mixin_rand = Mixin_rand
   module Mixin_reduce = Mixin_reduce
   module Movement = Movement
+  module Multi = Multi
   module Nn = Nn
   module Ops = Ops
   module Ops_cpu = Ops_cpu

@@ -82,6 +82,7 @@ end
 
 (** The compiler, one module per tinygrad file. *)
 module Compiler : sig
+  module Allreduce = Allreduce
   module Buffers = Buffers
   module Callify = Callify
   module Coalesce = Coalesce
@@ -115,6 +116,7 @@ module Compiler : sig
   module Mixin_rand = Mixin_rand
   module Mixin_reduce = Mixin_reduce
   module Movement = Movement
+  module Multi = Multi
   module Nn = Nn
   module Ops = Ops
   module Ops_cpu = Ops_cpu

@@ -264,7 +264,10 @@ let call_static name (a : args) : v =
                        addrspace = opt_none (function V_addrspace x -> x | v -> err "pyrender: bad addrspace %s" (describe v))
                            (g "addrspace");
                        axis = opt_none to_int (g "axis");
-                       device = opt_none (function V_str s -> s | v -> err "pyrender: ParamArg: bad device %s" (describe v))
+                       device = opt_none (function
+                           | V_str s -> Uop.One s
+                           | V_tuple l -> Uop.Multi (List.map (function V_str s -> s | v -> err "pyrender: bad device %s" (describe v)) l)
+                           | v -> err "pyrender: ParamArg: bad device %s" (describe v))
                            (g "device");
                        volatile = to_bool (g "volatile") })
   | "Opt" ->
@@ -295,7 +298,7 @@ let call_static name (a : args) : v =
   | "BufferizeOpts" ->
     let g = bind ~fn:"BufferizeOpts" [ ("device", None); ("addrspace", Some (V_addrspace Dtype.Global)); ("removable", Some (V_bool true)) ] a in
     V_arg (Uop.Bufferize_opts {
-        Uop.bdevice = (match g "device" with V_none -> Uop.Bdev_none | V_str s -> Uop.Bdev s | V_int i -> Uop.Bdev_id (Z.to_int i)
+        Uop.bdevice = (match g "device" with V_none -> Uop.Bdev_none | V_str s -> Uop.Bdev (Uop.One s) | V_int i -> Uop.Bdev_id (Z.to_int i)
                                              | v -> err "pyrender: BufferizeOpts: bad device %s" (describe v));
         baddrspace = (match g "addrspace" with V_addrspace x -> x | v -> err "pyrender: BufferizeOpts: bad addrspace %s" (describe v));
         removable = to_bool (g "removable") })
@@ -349,7 +352,7 @@ let call_method (self : v) (m : string) (a : args) : v =
     (match a.pos with
      | [ V_op op; V_tuple axes ] -> U (Tinygrad.Compiler.Rangeify.rop u op (List.map to_int axes))
      | _ -> err "pyrender: _rop: needs an op and an axis tuple")
-  | "copy_to_device" -> (match a.pos with [ V_str d ] -> U (Tinygrad.Compiler.Rangeify.copy_to_device u d) | _ -> err "pyrender: copy_to_device")
+  | "copy_to_device" -> (match a.pos with [ V_str d ] -> U (Tinygrad.Compiler.Rangeify.copy_to_device u (Uop.One d)) | _ -> err "pyrender: copy_to_device")
   | "contiguous" -> no_kw ~fn:m a; U (Tinygrad.Compiler.Buffers.contiguous u)
   | _ ->
     (match List.find_opt (fun o -> String.lowercase_ascii (Ops.name o) = m) sugar_ops with

@@ -64,6 +64,11 @@ let bad_calls : (string * (unit -> unit)) list = [
   ("setitem", u_ (fun () -> T.setitem (T.contiguous (r23 ())) [ T.I 0 ] (r [| 4 |])));
   ("setitem_const", u_ (fun () -> T.setitem_const (T.contiguous (r23 ())) [ T.I 5 ] 1.));
   ("to_device", t_ (fun () -> T.to_device (r23 ()) "NOSUCHDEV"));
+  (* several devices *)
+  ("to_devices", t_ (fun () -> T.to_devices (r23 ()) [ "NOSUCHDEV"; "CPU:1" ]));
+  ("shard", t_ (fun () -> T.shard ~axis:1 (r23 ()) [ "CPU:1"; "CPU:2" ]));
+  ("shard_", t_ (fun () -> T.shard_ (T.shard (r23 ()) [ "CPU:1"; "CPU:2" ]) [ "CPU:1"; "CPU:2" ]));
+  ("shard_like", t_ (fun () -> T.shard_like (T.shard (r23 ()) [ "CPU:1"; "CPU:2" ]) (T.shard ~axis:0 (r23 ()) [ "CPU:1"; "CPU:2" ])));
   (* dtype *)
   ("cast", t_ (fun () -> T.cast (r23 ()) Dtype.Void));
   ("bitcast", t_ (fun () -> T.bitcast (T.scalar 1.0) Dtype.Int32));
@@ -209,7 +214,7 @@ let bad_calls : (string * (unit -> unit)) list = [
    tensor (the unary elementwise ops, casts to a concrete dtype) *)
 let cannot_fail = [
   "uop"; "shape"; "dtype"; "device"; "numel"; "ndim"; "to_string"; "pp"; "training"; "grad"; "manual_seed";
-  "realize"; "realize_all"; "to_float_array"; "meshgrid"; "nonzero";
+  "realize"; "realize_all"; "to_float_array"; "meshgrid"; "nonzero"; "devices"; "is_sharded"; "shard_axis";
   "is_floating_point"; "float"; "half"; "int"; "bool"; "bfloat16"; "double"; "long"; "short";
   "detach"; "logical_not"; "contiguous"; "contiguous_backward"; "neg"; "bitwise_not"; "reciprocal"; "trunc"; "sqrt";
   "sin"; "log2"; "exp2"; "floor"; "ceil"; "cos"; "exp"; "square"; "isnan"; "isinf"; "isfinite"; "relu"; "sigmoid";

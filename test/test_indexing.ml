@@ -53,7 +53,7 @@ let unit_cases : case list = [
       check_int ~what:"range_idx" 2 ctx.range_idx);
   (* data_srcs: movement ops / REDUCE carry data in src[0] only, buffers none *)
   ("data_srcs", fun () ->
-      let p = Uop.param ~shape:[ Uop.Sint 6 ] ~device:"CPU" 0 Dtype.Float32 in
+      let p = Uop.param ~shape:[ Uop.Sint 6 ] ~device:(Uop.One "CPU") 0 Dtype.Float32 in
       let r = Uop.mop Ops.Reshape p (`Shape (s [ 2; 3 ])) in
       check_int ~what:"PARAM" 0 (List.length (Indexing.data_srcs p.op p.src));
       check_bool ~what:"RESHAPE" true (match Indexing.data_srcs r.op r.src with [ x ] -> x == p | _ -> false);

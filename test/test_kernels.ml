@@ -81,7 +81,7 @@ let expected = [
 
 let param slot dt n =
   U.create Ops.Param ~dtype:dt ~src:[| U.const_int ~dtype:Dtype.Weakint n |]
-    ~arg:(U.Param { U.default_param with slot; pdtype = dt; device = Some "CPU" })
+    ~arg:(U.Param { U.default_param with slot; pdtype = dt; device = Some (Uop.One "CPU") })
 let rng n axis = U.range (U.Sint n) axis
 let rrng n axis = U.range ~axis_type:U.Reduce (U.Sint n) axis
 let ld p idx = U.index p [ idx ]

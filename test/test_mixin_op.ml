@@ -6,7 +6,7 @@ open Tinygrad.Compiler
 module M = Mixin_op
 module U = Uop
 
-let p ?(dt = Dtype.Float32) slot shape = U.param ~shape:(List.map (fun i -> U.Sint i) shape) ~device:"CPU" slot dt
+let p ?(dt = Dtype.Float32) slot shape = U.param ~shape:(List.map (fun i -> U.Sint i) shape) ~device:(Uop.One "CPU") slot dt
 let pi slot shape = p ~dt:Dtype.Int32 slot shape
 let a = p 0 [ 16; 32 ]
 let b = p 1 [ 32 ]

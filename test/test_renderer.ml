@@ -12,9 +12,9 @@ open Uop [@@warning "-33"]
 let prog_ew_add_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "20"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u5 = Uop.create Ops.Range ~dtype:Dtype.Int32 ~src:[| u1 |] ~arg:(Range ([0], Uop.Weak)) in
   let u6 = Uop.create Ops.Index ~dtype:Dtype.Float32 ~src:[| u3; u5 |] ~arg:(No_arg) in
   let u7 = Uop.create Ops.Load ~dtype:Dtype.Float32 ~src:[| u6 |] ~arg:(No_arg) in
@@ -33,10 +33,10 @@ let est_ew_add_0 = (20, 240, 240)
 let prog_nm_softmax_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "16"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "512"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
   let u8 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u7 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -79,11 +79,11 @@ let est_nm_softmax_0 = (1024, 2112, 2112)
 let prog_nm_softmax_1 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "16"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "512"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u6 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u6 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u7 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u8 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u7 |] ~arg:(Dtype Dtype.Int32) in
   let u9 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u8 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -205,10 +205,10 @@ let est_nm_softmax_1 = (19968, 2176, 2176)
 let prog_ix_one_hot_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "60"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Int32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Int32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Int32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Int32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "6"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Int32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Int32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Int32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Int32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "0"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
   let u8 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
@@ -236,9 +236,9 @@ let est_ix_one_hot_0 = (120, 264, 264)
 let prog_cast_bool_2 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "24"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Bool ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Bool; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Bool ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Bool; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u5 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (-4616189618054758400L)))) in
   let u6 = Uop.create Ops.Cast ~dtype:Dtype.Float32 ~src:[| u5 |] ~arg:(Dtype Dtype.Float32) in
   let u7 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (0L)))) in
@@ -274,11 +274,11 @@ let est_cast_bool_2 = (192, 216, 216)
 let prog_cast_half_inputs_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "16"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "512"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u6 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u6 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u7 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u8 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u7 |] ~arg:(Dtype Dtype.Int32) in
   let u9 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u8 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -326,11 +326,11 @@ let est_cast_half_inputs_0 = (1536, 2080, 2080)
 let prog_mm_half_out_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1024"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "2048"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u6 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u6 = Uop.create Ops.Param ~dtype:Dtype.Float16 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float16; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u7 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u8 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u7 |] ~arg:(Dtype Dtype.Int32) in
   let u9 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u8 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -387,10 +387,10 @@ let est_mm_half_out_0 = (131072, 264192, 10240)
 let prog_ew_chain_relu_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1024"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 3; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 3; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (0L)))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Float32 ~src:[| u6 |] ~arg:(Dtype Dtype.Float32) in
   let u8 = Uop.create Ops.Range ~dtype:Dtype.Int32 ~src:[| u1 |] ~arg:(Range ([0], Uop.Weak)) in
@@ -418,7 +418,7 @@ let est_ew_chain_relu_0 = (6144, 16384, 16384)
 let prog_rn_dropout_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "2"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Uint32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Uint32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Uint32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Uint32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "0"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
   let u5 = Uop.create Ops.Shrink ~dtype:Dtype.Uint32 ~src:[| u2; u4; u1 |] ~arg:(No_arg) in
@@ -448,10 +448,10 @@ let est_rn_dropout_0 = (7, 16, 16)
 let prog_rn_randn_2 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "256"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "512"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "-127"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
   let u8 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "0"))) in
@@ -809,8 +809,8 @@ let est_rn_randn_2 = (47616, 3072, 3072)
 let prog_un_sin_cos_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "64"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u4 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "0"))) in
   let u5 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u4 |] ~arg:(Dtype Dtype.Int32) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
@@ -1263,10 +1263,10 @@ let est_un_sin_cos_0 = (18304, 512, 512)
 let prog_ix_cumsum_long_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1024"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1000"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
   let u8 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u7 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -1324,8 +1324,8 @@ let est_ix_cumsum_long_0 = (1048576, 1052672, 8096)
 let prog_wh_isnan_inf_1 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "6"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Bool ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Bool; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Bool ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Bool; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u4 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (-4503599627370496L)))) in
   let u5 = Uop.create Ops.Cast ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Dtype Dtype.Float32) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (9218868437227405312L)))) in
@@ -1348,7 +1348,7 @@ let est_wh_isnan_inf_1 = (18, 30, 30)
 let prog_tr_adam_step_1 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "0"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
   let u5 = Uop.create Ops.Index ~dtype:Dtype.Float32 ~src:[| u2; u4 |] ~arg:(No_arg) in
@@ -1364,9 +1364,9 @@ let est_tr_adam_step_1 = (0, 4, 4)
 let prog_un_rounding_1 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "20"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u4 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u5 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (-4616189618054758400L)))) in
   let u6 = Uop.create Ops.Cast ~dtype:Dtype.Float32 ~src:[| u5 |] ~arg:(Dtype Dtype.Float32) in
   let u7 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (-4620693217682128896L)))) in
@@ -1413,10 +1413,10 @@ let est_un_rounding_1 = (340, 240, 240)
 let prog_red_any_all_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "8"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Bool ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Bool; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Bool ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Bool; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "32"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
   let u8 = Uop.create Ops.Buffer ~dtype:Dtype.Bool ~src:[| u7 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Bool; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -1461,13 +1461,13 @@ let est_red_any_all_0 = (64, 136, 136)
 let prog_tr_conv_backward_2 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "128"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "54"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "108"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
-  let u8 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u7 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u8 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u7 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u9 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u10 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u9 |] ~arg:(Dtype Dtype.Int32) in
   let u11 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u10 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -1582,11 +1582,11 @@ let est_tr_conv_backward_2 = (46592, 49664, 1160)
 let prog_rn_randint_two_5 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "5"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "2"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Uint32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Uint32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u6 = Uop.create Ops.Param ~dtype:Dtype.Uint32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Uint32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Uint32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Uint32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u6 = Uop.create Ops.Param ~dtype:Dtype.Uint32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 2; pdtype = Dtype.Uint32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u7 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "0"))) in
   let u8 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u7 |] ~arg:(Dtype Dtype.Int32) in
   let u9 = Uop.create Ops.Shrink ~dtype:Dtype.Uint32 ~src:[| u5; u8; u4 |] ~arg:(No_arg) in
@@ -1914,10 +1914,10 @@ let est_rn_randint_two_5 = (783, 36, 36)
 let prog_cv_avg_pool2d_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "32"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u3 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "98"))) in
   let u4 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u3 |] ~arg:(Dtype Dtype.Int32) in
-  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u5 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "1"))) in
   let u7 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u6 |] ~arg:(Dtype Dtype.Int32) in
   let u8 = Uop.create Ops.Buffer ~dtype:Dtype.Float32 ~src:[| u7 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Reg; volatile = false }) in
@@ -2003,8 +2003,8 @@ let est_cv_avg_pool2d_0 = (2248, 1280, 520)
 let prog_un_sqrt_rsqrt_0 () =
   let u0 = Uop.create Ops.Const ~dtype:Dtype.Weakint ~src:[|  |] ~arg:(Const (I (Z.of_string "32"))) in
   let u1 = Uop.create Ops.Cast ~dtype:Dtype.Int32 ~src:[| u0 |] ~arg:(Dtype Dtype.Int32) in
-  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
-  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some "CPU" }) in
+  let u2 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 0; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
+  let u3 = Uop.create Ops.Param ~dtype:Dtype.Float32 ~src:[| u1 |] ~arg:(Param { Uop.default_param with slot = 1; pdtype = Dtype.Float32; addrspace = Some Dtype.Global; volatile = false; device = Some (Uop.One "CPU") }) in
   let u4 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (-4616189618054758400L)))) in
   let u5 = Uop.create Ops.Cast ~dtype:Dtype.Float32 ~src:[| u4 |] ~arg:(Dtype Dtype.Float32) in
   let u6 = Uop.create Ops.Const ~dtype:Dtype.Weakfloat ~src:[|  |] ~arg:(Const (F (Int64.float_of_bits (0L)))) in

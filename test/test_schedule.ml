@@ -41,7 +41,7 @@ let test_callify () =
 
 (* the kernel graph tinygrad's get_kernel_graph gives for the callified program above (printed from the venv) *)
 let kernel_graph () =
-  let p ?(n = 4) slot = U.param ~shape:[ U.Sint n ] ~device:"CPU" slot f32 in
+  let p ?(n = 4) slot = U.param ~shape:[ U.Sint n ] ~device:(Uop.One "CPU") slot f32 in
   let tagged u = U.replace u ~tag:(U.Tuple []) in
   let r = U.range ~axis_type:U.Reduce (U.Sint 4) 0 in
   let ast1 = U.sink ~arg:(U.Kernel_info U.default_kernel_info)
@@ -76,7 +76,7 @@ let test_schedule_and_run () =
 
 (* create_schedule orders a consumer after its producer (RAW) and a second write after a read of the old state (WAR) *)
 let test_create_schedule_order () =
-  let p ?(n = 4) slot = U.param ~shape:[ U.Sint n ] ~device:"CPU" slot f32 in
+  let p ?(n = 4) slot = U.param ~shape:[ U.Sint n ] ~device:(Uop.One "CPU") slot f32 in
   let k name = U.sink ~arg:(U.Kernel_info { U.default_kernel_info with U.kname = name }) [] in
   let b0 = p 0 and b1 = p 1 in
   (* k1 writes b0; k2 reads b0 (after k1) and writes b1 *)
@@ -95,7 +95,7 @@ let test_chain_run () =
       ~arg:(U.Reduce_arg (Ops.Add, 1)) in
   let call, bm = Callify.transform_to_call (U.sink [ e ]) in
   check_str ~what:"function key" "cc16dc79b381908b990d3b2ccfe9288773ba2ca4226b1d93c6a90cec4fface8d" (Golden.hex (Golden.uop_key call.src.(0)));
-  let p ?(n = 4) slot = U.param ~shape:[ U.Sint n ] ~device:"CPU" slot f32 in
+  let p ?(n = 4) slot = U.param ~shape:[ U.Sint n ] ~device:(Uop.One "CPU") slot f32 in
   let tagged u = U.replace u ~tag:(U.Tuple []) in
   let kg () =
     let r0 = U.range (U.Sint 4) 0 in

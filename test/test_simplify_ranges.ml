@@ -232,7 +232,7 @@ let kname (u : Uop.t) = match u.arg with Uop.Kernel_info ki -> ki.kname | _ -> f
 
 (* ew_add: a 4x5 elementwise kernel whose ranges merge into one of 20; the name is colored as tinygrad colors it *)
 let test_name_ew_add_colored () =
-  let p slot = Uop.param ~shape:[ Uop.Sint 20 ] ~device:"CPU" slot Dtype.Float32 in
+  let p slot = Uop.param ~shape:[ Uop.Sint 20 ] ~device:(Uop.One "CPU") slot Dtype.Float32 in
   let c3 = Uop.range (Uop.Sint 4) 0 and c6 = Uop.range (Uop.Sint 5) 1 in
   let c7 = Uop.add (Uop.mul c3 (Uop.const_int 5)) c6 in
   let st = Uop.store (Uop.index (p 0) [ c7 ]) (Uop.add (Uop.index (p 1) [ c7 ]) (Uop.index (p 2) [ c7 ])) in
@@ -246,9 +246,9 @@ let test_name_ew_add_colored () =
 
 (* r_4_5: a MUL reduce over a REDUCE range (red) and an output loop (WHITE) *)
 let test_name_reduce_colored () =
-  let c1 = Uop.param ~shape:[ Uop.Sint 4 ] ~device:"CPU" 0 Dtype.Float32 in
+  let c1 = Uop.param ~shape:[ Uop.Sint 4 ] ~device:(Uop.One "CPU") 0 Dtype.Float32 in
   let c2 = Uop.range (Uop.Sint 4) 1 in
-  let c5 = Uop.param ~shape:[ Uop.Sint 20 ] ~device:"CPU" 1 Dtype.Float32 in
+  let c5 = Uop.param ~shape:[ Uop.Sint 20 ] ~device:(Uop.One "CPU") 1 Dtype.Float32 in
   let c7 = Uop.range ~axis_type:Uop.Reduce (Uop.Sint 5) 0 in
   let c10 = Uop.index c5 [ Uop.add (Uop.mul c7 (Uop.const_int 4)) c2 ] in
   let c11 = Uop.reduce ~arg:Ops.Mul c10 [ c7 ] in

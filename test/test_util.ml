@@ -58,6 +58,7 @@ let run_suites (suites : (string * case list) list) =
             | exception e ->
               incr failed;
               let msg = match e with Failed s -> s | e -> Printexc.to_string e in
+              if Sys.getenv_opt "TEST_BACKTRACE" <> None then Printexc.print_backtrace stdout;
               failures := (full, msg) :: !failures;
               Printf.printf "FAIL %s: %s\n%!" full msg
           end) cases;

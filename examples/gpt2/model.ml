@@ -27,6 +27,7 @@ type t = {
   ln_f : Nn.LayerNorm.t;
   lm_head : Nn.Linear.t;
   mutable allpos : Tensor.t option;
+  mutable devices : string list option;  (* the devices of a sharded model: its inputs, cache and positions go there *)
   mutable step_jit : (float * Tensor.t Tiny_jit.t) option;  (* the one-token step's JIT, for one temperature *)
   mutable full_jit : (float * Tensor.t Tiny_jit.t) option;  (* the no-cache step's JIT *)
 }
@@ -54,7 +55,10 @@ let attention ?(keep = []) a (x : Tensor.t) ~max_context ~(start_pos : Sint.t) ~
   let cache_kv = match a.cache_kv with
     | Some c -> c
     | None ->
-      let c = Tensor.realize (Tensor.contiguous (Tensor.zeros [| 2; bsz; max_context; a.n_heads; a.head_dim |])) in
+      let c = Tensor.contiguous (Tensor.zeros [| 2; bsz; max_context; a.n_heads; a.head_dim |]) in
+      (* a sharded model keeps its cache on every device, as its keys and values are *)
+      let c = Tensor.realize c in
+      let c = if Tensor.is_sharded x then Tensor.realize (Tensor.to_devices c (Tensor.devices x)) else c in
       a.cache_kv <- Some c; c in
   let s = Sint.of_int and stop = Sint.(start_pos + of_int seqlen) in
   let window = [| (s 0, s 2); (s 0, s bsz); (start_pos, stop); (s 0, s a.n_heads); (s 0, s a.head_dim) |] in
@@ -80,7 +84,8 @@ let allpos m =
   match m.allpos with
   | Some p -> p
   | None ->
-    let p = Tensor.realize (Tensor.contiguous (Tensor.reshape (Tensor.arange m.max_context) [| 1; -1 |])) in
+    let p = Tensor.contiguous (Tensor.reshape (Tensor.arange m.max_context) [| 1; -1 |]) in
+    let p = Tensor.realize (match m.devices with Some ds -> Tensor.to_devices (Tensor.realize p) ds | None -> p) in
     m.allpos <- Some p; p
 
 (* the causal mask of a [seqlen]-token step at [start_pos]: -inf above the diagonal (tinygrad's [triu(start_pos+1)]) *)
@@ -99,7 +104,9 @@ let hidden m (tokens : tokens) ~(start_pos : Sint.t) =
                      [| s 1; s 1; s d |])
     | Ids ids ->
       (match Tensor.shape ids with
-       | [| _; n |] -> (n, Nn.Embedding.forward m.wte ids)
+       | [| _; n |] ->
+         let ids = match m.devices with Some ds -> Tensor.to_devices ids ds | None -> ids in
+         (n, Nn.Embedding.forward m.wte ids)
        | sh -> invalid_arg (Printf.sprintf "gpt2: tokens must be (batch, seqlen), got (%s)" (dims sh))) in
   let sp = value start_pos in
   if sp < 0 || sp + seqlen > m.max_context then
@@ -107,6 +114,7 @@ let hidden m (tokens : tokens) ~(start_pos : Sint.t) =
   let pos = Tensor.Sym.shrink (allpos m) [| (s 0, s 1); (start_pos, Sint.(start_pos + of_int seqlen)) |] in
   let h = Tensor.add tok_emb (Nn.Embedding.forward m.wpe pos) in
   let mask = if seqlen > 1 then Some (causal_mask ~start_pos:sp ~seqlen) else None in
+  let mask = match m.devices, mask with Some ds, Some k -> Some (Tensor.to_devices (Tensor.realize k) ds) | _ -> mask in
   Array.fold_left (fun h b -> block b h ~max_context:m.max_context ~start_pos ~mask) h m.h
 
 let head m h = Nn.Linear.forward m.lm_head (Nn.LayerNorm.forward m.ln_f h)
@@ -170,12 +178,33 @@ let of_state_dict ?max_context (config : config) sd =
   let wte = get "wte.weight" [| config.vocab_size; d |] in
   let m = { config; max_context; wte = { weight = wte }; wpe = { weight = get "wpe.weight" [| config.max_seq_len; d |] };
             h = Array.init config.n_layers block; ln_f = layernorm "ln_f"; lm_head = { weight = wte; bias = None };
-            allpos = None; step_jit = None; full_jit = None } in
+            allpos = None; devices = None; step_jit = None; full_jit = None } in
   (* the transposed copies are made once, in one schedule *)
   Tensor.realize_all
     (List.concat_map (fun b -> [ b.attn.c_attn.weight; b.attn.c_proj.weight; b.c_fc.weight; b.mlp_proj.weight ])
        (Array.to_list m.h));
   m
+
+(* Model parallelism over [devices] (Megatron's split of each block): the qkv and MLP-up projections split along
+   their input features, the attention output and MLP-down projections along their output features, so each device
+   holds half of every attention and MLP weight; the layer norms' statistics and the projections' sums over a split
+   axis are allreduced by the multi-device rewrite. Embeddings, norms and biases are replicated. *)
+let shard m devices =
+  let rep (t : Tensor.t) = ignore (Tensor.shard_ t devices) and split axis (t : Tensor.t) = ignore (Tensor.shard_ ~axis t devices) in
+  let rep_ln (l : Nn.LayerNorm.t) = Option.iter rep l.weight; Option.iter rep l.bias in
+  Array.iter (fun b ->
+      split 1 b.attn.c_attn.weight; Option.iter rep b.attn.c_attn.bias;
+      split 0 b.attn.c_proj.weight; Option.iter rep b.attn.c_proj.bias;
+      split 1 b.c_fc.weight; Option.iter rep b.c_fc.bias;
+      split 0 b.mlp_proj.weight; Option.iter rep b.mlp_proj.bias;
+      rep_ln b.ln_1; rep_ln b.ln_2) m.h;
+  (* lm_head is tied to wte *)
+  rep m.wte.weight; rep m.wpe.weight; rep_ln m.ln_f;
+  m.devices <- Some devices;
+  m.allpos <- None;
+  Tensor.realize_all (List.concat_map (fun b ->
+      [ b.attn.c_attn.weight; b.attn.c_proj.weight; b.c_fc.weight; b.mlp_proj.weight ]) (Array.to_list m.h)
+    @ [ m.wte.weight; m.wpe.weight ])
 
 (* ---- config.json ---- *)
 

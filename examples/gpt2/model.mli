@@ -38,6 +38,12 @@ val of_state_dict : ?max_context:int -> config -> (string * Tensor.t) list -> t
     [dir/pytorch_model.bin] ({!State.torch_load}), with [dir/config.json] (GPT-2 small's config when absent). *)
 val load : ?max_context:int -> string -> t
 
+(** [shard m devices]: model parallelism — every attention and MLP weight split in halves over [devices] (the qkv
+    and MLP-up projections along their input features, the output projections along their output features), the
+    rest replicated; the cache and the inputs follow the devices. tinygrad's llama shards its weights the same way
+    with [Tensor.shard_]. *)
+val shard : t -> string list -> unit
+
 (** The contents of a file. *)
 val read_file : string -> string
 

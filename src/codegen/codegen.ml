@@ -528,7 +528,8 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   let passes = passes ren in
   if Helpers.debug.value >= 5 then print_endline (Render.pyrender ast);
   if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor ast;
-  (* multi_pm (in-kernel UNSHARD resolution for multi-device) is the identity here: multi-device is not ported *)
+  (* tinygrad runs multi_pm here for in-kernel UNSHARDs (fragments of a tile); the scheduler resolved every
+     multi-device UNSHARD, and in-kernel fragments are not ported *)
   let sink = ast in
   (* preprocess *)
   let sink = gr ~bottom_up:true ~name:"early movement ops" Rangeify.pm_mops () sink in

@@ -1,6 +1,7 @@
 (* tinygrad: engine/realize.py — compile a LINEAR schedule (kernel ASTs lowered to PROGRAMs through Codegen.to_program,
    deduplicated by AST), run it (kernels and copies on Device buffers), Global_counters and the DEBUG=2 line.
-   VALIDATE_WITH_CPU, HCQ, graphs, multi-device and local size search are not ported. *)
+   A call on a tuple of devices runs once per device (unwrap_multi). VALIDATE_WITH_CPU, HCQ, graphs and local size
+   search are not ported. *)
 
 open Uop
 module P = Upat
@@ -22,7 +23,10 @@ let get_call_name (call : Uop.t) =
   | Ops.Copy ->
     let args = get_call_arg_uops call in
     let a0 = List.hd args and a1 = List.nth args 1 in
-    let dev u = match Buffers.device u with Some d -> if String.length d > 7 then String.sub d 0 7 else d | None -> "" in
+    let d7 d = if String.length d > 7 then String.sub d 0 7 else d in
+    let dev u = match Buffers.mdevice u with
+      | Some d -> String.concat ", " (List.map d7 (Uop.device_list d))
+      | None -> "" in
     Printf.sprintf "copy %10s, %7s <- %-7s" (Helpers.size_to_str (max_numel a0 * Dtype.itemsize a0.dtype)) (dev a0) (dev a1)
   | _ -> invalid_arg "get_call_name is not implemented"
 
@@ -53,18 +57,25 @@ let first_run_cache : unit Tbl.t = Tbl.create 16
 (* tinygrad ansipad *)
 let ansipad s n = s ^ String.make (max 0 (n - Helpers.ansilen s)) ' '
 
-(* tinygrad: track_stats *)
-let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option) =
+(* tinygrad: get_call_kernels — a call runs once on each device of its first argument *)
+let call_devices (call : Uop.t) =
+  match Buffers.mdevice call.src.(1) with Some d -> Uop.device_list d | None -> [ Device.default () ]
+
+(* tinygrad: track_stats — one count and one DEBUG=2 line per device the call ran on *)
+let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (ets : float option list) =
   let ops, lds, mem = estimate_uop var_vals call in
+  let devices = call_devices call in
+  let n = List.length devices in
   if update_stats then begin
-    incr GC.kernel_count;
-    if call.src.(0).op != Ops.Copy then incr GC.compute_kernel_count;
-    GC.global_ops := !GC.global_ops + ops;
-    GC.global_mem := !GC.global_mem + mem;
-    (match et with Some t -> GC.time_sum_s := !GC.time_sum_s +. t | None -> ())
+    GC.kernel_count := !GC.kernel_count + n;
+    if call.src.(0).op != Ops.Copy then GC.compute_kernel_count := !GC.compute_kernel_count + n;
+    GC.global_ops := !GC.global_ops + n * ops;
+    GC.global_mem := !GC.global_mem + n * mem;
+    List.iter (function Some t -> GC.time_sum_s := !GC.time_sum_s +. t | None -> ()) ets
   end;
-  if Helpers.debug.value >= 2 && update_stats then begin
-    let device = match Buffers.device call.src.(1) with Some d -> d | None -> "?" in
+  if Helpers.debug.value >= 2 && update_stats then
+  List.iteri (fun i device ->
+    let et = match List.nth_opt ets i with Some e -> e | None -> None in
     let dev7 = if String.length device > 7 then String.sub device 0 7 else device in
     let fresh = not (Tbl.mem first_run_cache call.src.(0)) in
     let header = Printf.sprintf "*** %-7s %4d" dev7 !GC.kernel_count in
@@ -80,8 +91,7 @@ let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option
       (match et with
        | None -> ""
        | Some t -> Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (!GC.time_sum_s *. 1e3) flops_str mem_str);
-    Tbl.replace first_run_cache call.src.(0) ()
-  end
+    Tbl.replace first_run_cache call.src.(0) ()) devices
 
 (* **************** runtime cache **************** *)
 
@@ -111,36 +121,58 @@ let resolve (inputs : Uop.t array) (b : Uop.t) : Uop.t =
   | (Ops.Mselect | Ops.Shrink) when b.src.(0).op == Ops.Param ->
     replace b ~src:(Array.append [| inputs.((param_arg b.src.(0)).slot) |] (Array.sub b.src 1 (Array.length b.src - 1)))
   | Ops.Param -> inputs.((param_arg b).slot)
+  | Ops.Mstack -> replace b ~src:(Array.map (fun (x : Uop.t) ->
+      match x.op with
+      | Ops.Param -> inputs.((param_arg x).slot)
+      | (Ops.Mselect | Ops.Shrink) when x.src.(0).op == Ops.Param ->
+        replace x ~src:(Array.append [| inputs.((param_arg x.src.(0)).slot) |] (Array.sub x.src 1 (Array.length x.src - 1)))
+      | _ -> x) b.src)
   | _ -> b
 
 let resolve_params (call : Uop.t) inputs = List.map (resolve inputs) (get_call_arg_uops call)
 
-(* tinygrad: exec_copy *)
-let exec_copy ~inputs (call : Uop.t) : float option =
-  match List.map (fun u -> Callify.buffer u) (resolve_params call inputs) with
-  | dest :: src :: _ ->
-    let dest = Device.Buffer.ensure_allocated dest and src = Device.Buffer.ensure_allocated src in
-    Device.Buffer.copy_from dest src;
-    None
-  | _ -> invalid_arg "exec_copy: a copy needs two buffers"
+(* tinygrad: unwrap_multi — the buffers of each launch: one launch on single-device buffers, else one per device
+   on each argument's buffer for that device, with the DEVICE axis bound to the device's number (_device_num) *)
+let unwrap_multi (resolved : Uop.t list) : (Device.Buffer.t list * (string * int) list) list =
+  if not (List.exists (fun u -> Buffers.is_multi u) resolved) then
+    [ (List.map (fun u -> List.hd (Callify.device_buffers u)) resolved, []) ]
+  else begin
+    let per_arg = List.map (fun u -> Callify.device_buffers u) resolved in
+    let n = List.length (List.hd per_arg) in
+    if List.exists (fun l -> List.length l <> n) per_arg then
+      invalid_arg "realize: the buffers of a multi-device kernel are on different numbers of devices";
+    List.init n (fun j -> (List.map (fun l -> List.nth l j) per_arg, [ ("_device_num", j) ]))
+  end
 
-(* tinygrad: exec_kernel *)
-let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float option =
+(* tinygrad: exec_copy *)
+let exec_copy ~inputs (call : Uop.t) : float option list =
+  List.map (fun (bufs, _) ->
+      match bufs with
+      | dest :: src :: _ ->
+        let dest = Device.Buffer.ensure_allocated dest and src = Device.Buffer.ensure_allocated src in
+        Device.Buffer.copy_from dest src;
+        None
+      | _ -> invalid_arg "exec_copy: a copy needs two buffers") (unwrap_multi (resolve_params call inputs))
+
+(* tinygrad: exec_kernel — the program runs on each device of its first argument *)
+let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float option list =
   let info = program_info prg in
   let resolved = Array.of_list (resolve_params call inputs) in
-  let bufs = List.map (fun g -> Device.Buffer.ensure_allocated (Callify.buffer resolved.(g))) info.globals in
-  let device = match Buffers.device call.src.(1) with Some d -> d | None -> Device.default () in
-  let rt = get_runtime device prg in
-  (* tinygrad ProgramInfo.vals: runtime vars (core_id) get no value here, the runtime fills them in per shard *)
-  let vals = List.map (fun v ->
-      if expr v = "core_id" then 0
-      else match List.assoc_opt (expr v) var_vals with
-        | Some x -> x
-        | None -> invalid_arg ("exec_kernel: unbound Variable " ^ expr v ^ " used by " ^ info.pname)) info.vars in
-  let gs = Array.of_list (List.map (sint_val var_vals) info.global_size) in
-  let ls = match info.local_size with Some l -> Some (Array.of_list (List.map (sint_val var_vals) l)) | None -> None in
-  let t = Device.run_program ~global_size:gs ?local_size:ls ~wait rt (Device.Launch.of_buffers bufs vals) in
-  if wait then Some t else None
+  let lanes = unwrap_multi (List.map (fun g -> resolved.(g)) info.globals) in
+  List.map2 (fun device (bufs, device_vars) ->
+      let bufs = List.map Device.Buffer.ensure_allocated bufs in
+      let var_vals = device_vars @ var_vals in
+      let rt = get_runtime device prg in
+      (* tinygrad ProgramInfo.vals: runtime vars (core_id) get no value here, the runtime fills them in per shard *)
+      let vals = List.map (fun v ->
+          if expr v = "core_id" then 0
+          else match List.assoc_opt (expr v) var_vals with
+            | Some x -> x
+            | None -> invalid_arg ("exec_kernel: unbound Variable " ^ expr v ^ " used by " ^ info.pname)) info.vars in
+      let gs = Array.of_list (List.map (sint_val var_vals) info.global_size) in
+      let ls = match info.local_size with Some l -> Some (Array.of_list (List.map (sint_val var_vals) l)) | None -> None in
+      let t = Device.run_program ~global_size:gs ?local_size:ls ~wait rt (Device.Launch.of_buffers bufs vals) in
+      if wait then Some t else None) (call_devices call) lanes
 
 (* tinygrad: pm_flatten_linear — flatten LINEAR-in-LINEAR *)
 let pm_flatten_linear : unit P.matcher =
@@ -160,7 +192,7 @@ let lower_and_compile (linear : Uop.t) : Uop.t =
         let prg = match Tbl.find_opt progs ast with
           | Some p -> p
           | None ->
-            let device = match Buffers.device c with Some d -> d | None -> Device.default () in
+            let device = match Buffers.mdevice c with Some d -> List.hd (Uop.device_list d) | None -> Device.default () in
             let p =
               Helpers.internal_errors_as_bug ~what:"lowering a kernel" ~show:(fun () -> Uop.to_string ast) (fun () ->
                   Codegen.to_program ast (Device.renderer device)) in

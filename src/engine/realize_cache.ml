@@ -115,6 +115,8 @@ let normalize (root : Uop.t) : walk option =
         done
       end else begin
         let kn, hk = match u.op with
+          (* multi-device graphs are not cached: their buffers are per-device lists the templates do not hold *)
+          | _ when Buffers.is_multi u -> ok := false; (Shared u, 0)
           | _ when Buffers.is_bound_var u ->
             leaves := u :: !leaves;
             let v, n = Buffers.unbind u in

@@ -26,9 +26,9 @@ let prune_linear (linear : Uop.t) (needed : Uop.t list) : Uop.t * Uop.t =
 
 (* tinygrad: _copy_input — a fresh buffer holding a copy of [u] *)
 let copy_input (u : Uop.t) : Uop.t =
-  let dev = match Buffers.device u with Some d -> d | None -> Device.default () in
-  let nb = Buffers.new_buffer dev (max_numel u) u.dtype in
-  let cp = Uop.create Ops.Copy ~src:[| u |] ~arg:(Str dev) in
+  let dev = match Buffers.mdevice u with Some d -> d | None -> One (Device.default ()) in
+  let nb = Buffers.new_mbuffer dev (max_numel u) u.dtype in
+  let cp = Uop.create Ops.Copy ~src:[| u |] ~arg:(arg_of_device dev) in
   Realize.run_linear (Uop.create Ops.Linear ~src:[| Buffers.call cp [ nb; u ] |]);
   nb
 
@@ -37,7 +37,7 @@ let copy_input (u : Uop.t) : Uop.t =
 let jit_lower (linear : Uop.t) (held_bufs : Uop.t list) (input_uops : Uop.t list) : Uop.t =
   let linear =
     P.substitute ~walk:true linear
-      (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.device u) i u.dtype)) input_uops) in
+      (List.mapi (fun i (u : Uop.t) -> (u, Uop.param ~shape:(Uop.shape u) ?device:(Buffers.mdevice u) i u.dtype)) input_uops) in
   let linear = Memory.memory_plan_rewrite ~held_bufs linear in
   Realize.compile_linear ~beam:(if Helpers.jitbeam.value >= 0 then Helpers.jitbeam.value else Helpers.beam.value) linear
 
@@ -51,7 +51,7 @@ let get_call_outs_ins (call : Uop.t) : int list * int list =
 
 (* an input as the JIT sees it: its view with the buffer replaced by NOOP, its Variables, dtype and device
    (tinygrad's expected_input_info entry); the shape is kept for error messages *)
-type input_info = { view : Uop.t; vars : Uop.t list; idtype : Dtype.t; idevice : string option; ishape : sint list }
+type input_info = { view : Uop.t; vars : Uop.t list; idtype : Dtype.t; idevice : Uop.device option; ishape : sint list }
 
 let same_info a b =
   a.view == b.view && List.length a.vars = List.length b.vars && List.for_all2 ( == ) a.vars b.vars
@@ -59,7 +59,7 @@ let same_info a b =
 
 let info_str i =
   Printf.sprintf "%s %s%s%s" (Uop.shape_str i.ishape) (Dtype.to_string i.idtype)
-    (match i.idevice with Some d -> " on " ^ d | None -> "")
+    (match i.idevice with Some d -> " on " ^ Uop.device_to_string d | None -> "")
     (match i.view.op with Ops.Noop -> "" | _ when i.view.src = [||] -> "" | _ -> " (view " ^ Ops.to_string i.view.op ^ ")")
 
 (* tinygrad: CapturedJit *)
@@ -129,19 +129,23 @@ let prepare_jit_inputs (args : Tensor.t list) =
   if unrealized <> [] then Tensor.realize_all unrealized;
   let input_uops = uops () in
   (* collect buffer UOps *)
-  let input_buf_uops = List.filter_map (fun u -> let b = base u in if Buffers.realized b <> None then Some b else None) input_uops in
+  (* a sharded input's buffer is under its UNSHARD (tinygrad: get_input_uops) *)
+  let input_buf_uops = List.filter_map (fun (u : Uop.t) ->
+      let b = base (if u.op == Ops.Unshard then u.src.(0) else u) in
+      if Buffers.realized b <> None then Some b else None) input_uops in
   let rec has_dup = function [] -> false | x :: r -> List.memq x r || has_dup r in
   if has_dup input_buf_uops then jit_error "duplicate inputs to JIT";
   let noop = Uop.create Ops.Noop in
   let inputs = List.map (fun (u : Uop.t) ->
-      let view, vv = unbind_all (P.substitute ~extra_pm:(Lazy.force mop_cleanup_subst) u [ (base u, noop) ]) in
+      let b = base (if u.op == Ops.Unshard then u.src.(0) else u) in
+      let view, vv = unbind_all (P.substitute ~extra_pm:(Lazy.force mop_cleanup_subst) u [ (b, noop) ]) in
       (view, vv, u)) input_uops in
   let var_vals = ref [] in
   List.iter (fun (_, vv, _) -> List.iter (fun (v, x) -> if not (List.mem_assoc (expr v) !var_vals) then
                                              var_vals := !var_vals @ [ (expr v, x) ]) vv) inputs;
   let expected_input_info = List.map (fun (view, vv, (u : Uop.t)) ->
       { view; vars = List.sort (fun a b -> compare (expr a) (expr b)) (List.map fst vv); idtype = u.dtype;
-        idevice = Buffers.device u; ishape = Uop.shape u }) inputs in
+        idevice = Buffers.mdevice u; ishape = Uop.shape u }) inputs in
   (input_buf_uops, !var_vals, names, expected_input_info)
 
 (* tinygrad: _prepare_jit_inputs, the bound-Variable arguments: (name, value) of each *)

@@ -75,12 +75,28 @@ let full_uop ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill : Uop
     let ret = empty_like ?dtype ?device v in
     Uop.after ret [ Uop.store ret v ]
 
+(* tinygrad: CreationMixin._multi_like — [make shape device] on each device of a multi-device value: replicated, or
+   one shard per device unsharded along its axis *)
+let multi_like (x : Uop.t) (make : Uop.sint list -> string option -> Uop.t) =
+  match Buffers.mdevice x with
+  | Some (Multi ds as d) ->
+    (match Uop.axis x with
+     | None -> Rangeify.copy_to_device (make (Uop.shape x) None) d
+     | Some a ->
+       let shards = List.map (fun dev -> make (Uop.shard_shape x) (Some dev)) ds in
+       Uop.unshard_devices (Uop.create Ops.Mstack ~src:(Array.of_list shards)) a)
+  | _ -> invalid_arg "multi_like: needs a multi-device value"
+
 (* tinygrad: CreationMixin.full_like *)
 let full_like ?dtype ?device ?buffer (x : Uop.t) fill_value =
   check_dtype "full_like" dtype;
   let dtype = match dtype with Some d -> d | None -> x.dtype in
-  let device = match device with Some d -> Some d | None -> Buffers.device x in
-  full ~dtype ?device ?buffer (Uop.shape x) fill_value
+  if Buffers.is_multi x then begin
+    if device <> None then invalid_arg "full_like: cannot specify `device` on `*_like` of a multi device tensor";
+    multi_like x (fun shape device -> full ~dtype ?device ?buffer shape fill_value)
+  end else
+    let device = match device with Some d -> Some d | None -> Buffers.device x in
+    full ~dtype ?device ?buffer (Uop.shape x) fill_value
 
 (* tinygrad: CreationMixin.invalids *)
 let invalids ?device ?dtype new_shape = full ?dtype ?device new_shape Dtype.Invalid

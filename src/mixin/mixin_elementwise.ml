@@ -25,7 +25,7 @@ let logical_not = Uop.logical_not
 (* tinygrad: ElementwiseMixin.contiguous *)
 let contiguous (x : Uop.t) =
   if Dtype.is_weak x.dtype then x
-  else if x.op == Ops.Contiguous || Buffers.device x = None || Buffers.has_buffer_identity x then x
+  else if x.op == Ops.Contiguous || Buffers.mdevice x = None || Buffers.has_buffer_identity x then x
   else Uop.create Ops.Contiguous ~src:[| x |]
 
 (* tinygrad: ElementwiseMixin.contiguous_backward *)

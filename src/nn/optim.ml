@@ -35,7 +35,7 @@ type algo = Lars of lars | Lamb of lamb
 type optimizer = {
   params : T.t list;
   buffers : T.t list;
-  device : string;
+  devices : string list;  (* one device, or the tuple of devices of sharded params *)
   param_dtype : Dtype.t;
   fused : bool;
   lr : T.t;
@@ -51,13 +51,24 @@ let dedup (l : T.t list) =
 
 let scalar = T.scalar
 
+(* a tuple of devices (tinygrad: isinstance(self.device, tuple)) *)
+let is_multi devices = List.length devices > 1
+
+(* a tensor made on the first device, replicated when the optimizer's params live on several *)
+let on_devices devices t = if is_multi devices then T.to_devices t devices else t
+
+(* tinygrad: up.to(t.device) — onto the devices (and axis) of [t] *)
+let to_like (up : T.t) (t : T.t) =
+  if T.devices up = T.devices t then up else if T.is_sharded t then T.shard_like up t else T.to_device up (T.device t)
+
 (* tinygrad: Optimizer.__init__ *)
 let base ~op ?device ?fused (params : T.t list) lr =
   if lr < 0. then invalid_arg (Printf.sprintf "%s: Invalid learning rate: %g" op lr);
   let ps = dedup (List.filter (fun (x : T.t) -> Tensor_base.is_param x) params) in
   if ps = [] then invalid_arg (op ^ ": optimizer must have at least one param");
   let buffers = dedup (List.filter (fun (x : T.t) -> not (Tensor_base.is_param x)) params) in
-  let device = match device with Some d -> d | None -> T.device (List.hd ps) in
+  let devices = match device with Some d -> [ d ] | None -> T.devices (List.hd ps) in
+  let device = List.hd devices in
   let param_dtype =
     let s = Helpers.optim_dtype.value in
     match Dtype.of_string s with Some d -> d | None -> invalid_arg (op ^ ": unknown OPTIM_DTYPE " ^ s) in
@@ -67,13 +78,16 @@ let base ~op ?device ?fused (params : T.t list) lr =
   let lr_t =
     if Helpers.const_lr.value <> 0 then T.full ~dtype:lr_dtype ~device [||] lr
     else Tensor_base.from_py_floats ~device lr_dtype [| lr |] in
+  let lr_t = on_devices devices lr_t in
   let pos_params =
     if fused then List.rev (List.fold_left (fun acc p -> (List.hd acc + T.numel p) :: acc) [ 0 ] ps) else [] in
-  fun algo -> { params = ps; buffers; device; param_dtype; fused; lr = lr_t; pos_params; algo }
+  fun algo -> { params = ps; buffers; devices; param_dtype; fused; lr = lr_t; pos_params; algo }
 
 (* tinygrad: Optimizer._new_optim_param *)
-let new_optim_param ~device ~param_dtype ~fused ~pos_params params =
-  if fused then [ T.zeros ~dtype:param_dtype ~device [| Helpers.last pos_params |] ]
+let new_optim_param ~devices ~param_dtype ~fused ~pos_params params =
+  let device = List.hd devices in
+  if fused then [ on_devices devices (T.zeros ~dtype:param_dtype ~device [| Helpers.last pos_params |]) ]
+  else if is_multi devices then List.map (fun p -> T.zeros_like ~dtype:param_dtype p) params
   else List.map (fun p -> T.zeros ~dtype:param_dtype ~device (T.shape p)) params
 
 let rec params = function Optimizer o -> o.params | Group os -> List.concat_map params os
@@ -147,7 +161,7 @@ let lamb_step (o : optimizer) (l : lamb) (params : T.t list) (grads : T.t list) 
   ignore (T.assign l.b2_t (T.mul l.b2_t (scalar l.b2)));
   let ret = List.mapi (fun i (t, g) ->
       let m = List.nth l.m i and v = List.nth l.v i in
-      let g = if T.device g <> T.device m then T.to_device (T.contiguous g) (T.device m) else g in
+      let g = if T.devices g <> T.devices m then to_like (T.contiguous g) m else g in
       ignore (T.assign m (T.cast (T.add (T.mul (scalar l.b1) m) (T.mul (scalar (1.0 -. l.b1)) g)) (T.dtype m)));
       ignore (T.assign v (T.cast (T.add (T.mul (scalar l.b2) v) (T.mul (scalar (1.0 -. l.b2)) (T.mul g g))) (T.dtype v)));
       let m_hat = T.div m (T.sub (scalar 1.0) l.b1_t) in
@@ -188,7 +202,7 @@ let rec schedule_step = function
              T.reshape (T.getitem out0 [ T.S (Some pos.(i), Some pos.(i + 1), None) ]) (T.shape tt)) o.params, extra)
       end else step_algo o o.params (List.map grad_of o.params) in
     (* tinygrad: Optimizer._apply_update *)
-    List.iter2 (fun tt up -> ignore (T.assign tt (T.sub (T.detach tt) (T.to_device up (T.device tt))))) o.params updates;
+    List.iter2 (fun tt up -> ignore (T.assign tt (T.sub (T.detach tt) (to_like up tt)))) o.params updates;
     extra @ o.params @ o.buffers
 
 (* tinygrad: Optimizer.step *)
@@ -204,7 +218,7 @@ let lars ?(lr = 0.001) ?(momentum = 0.9) ?(weight_decay = 1e-4) ?(ns_steps = 0) 
   let mk = base ~op:"lars" ?device ?fused params lr in
   let o0 = mk (Lars { momentum; lars_wd = weight_decay; ns_steps; ns_coefficients; nesterov; classic; pre_wd; tcoef; b = [] }) in
   let b = if momentum <> 0. then
-      new_optim_param ~device:o0.device ~param_dtype:o0.param_dtype ~fused:o0.fused ~pos_params:o0.pos_params o0.params
+      new_optim_param ~devices:o0.devices ~param_dtype:o0.param_dtype ~fused:o0.fused ~pos_params:o0.pos_params o0.params
     else [] in
   Optimizer { o0 with algo = Lars { momentum; lars_wd = weight_decay; ns_steps; ns_coefficients; nesterov; classic; pre_wd;
                                     tcoef; b } }
@@ -226,10 +240,12 @@ let lamb ?(lr = 0.001) ?(b1 = 0.9) ?(b2 = 0.999) ?(eps = 1e-6) ?(weight_decay = 
   let mk = base ~op:"lamb" ?device ?fused params lr in
   let dummy = T.scalar 0. in
   let o0 = mk (Lamb { b1; b2; eps; lamb_wd = weight_decay; adam; b1_t = dummy; b2_t = dummy; m = []; v = [] }) in
-  let ones () = let t = T.ones ~dtype:Dtype.float32 ~device:o0.device [| 1 |] in Tensor_base.set_is_param t false; t in
+  let ones () =
+    let t = on_devices o0.devices (T.ones ~dtype:Dtype.float32 ~device:(List.hd o0.devices) [| 1 |]) in
+    Tensor_base.set_is_param t false; t in
   let b1_t = ones () in
   let b2_t = ones () in
-  let npar () = new_optim_param ~device:o0.device ~param_dtype:o0.param_dtype ~fused:o0.fused ~pos_params:o0.pos_params o0.params in
+  let npar () = new_optim_param ~devices:o0.devices ~param_dtype:o0.param_dtype ~fused:o0.fused ~pos_params:o0.pos_params o0.params in
   let m = npar () in
   let v = npar () in
   Optimizer { o0 with algo = Lamb { b1; b2; eps; lamb_wd = weight_decay; adam; b1_t; b2_t; m; v } }

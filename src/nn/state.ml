@@ -213,7 +213,8 @@ let replace (v : Tensor.t) (x : Tensor.t) =
     invalid_arg (Printf.sprintf "replace: shape mismatch %s != %s" (shape_str (Tensor.shape v)) (shape_str (Tensor.shape x)));
   Tensor_base.set_uop v (Tensor.uop x)
 
-(* tinygrad: nn/state.py load_state_dict (single device: no sharding, no [consume]) *)
+(* tinygrad: nn/state.py load_state_dict (no [consume]); a sharded or replicated model tensor gets the value on
+   its devices, split along its axis *)
 let load_state_dict ?(strict = true) ?(verbose = true) ?(realize = true) (model : obj)
     (state_dict : (string * Tensor.t) list) : Tensor.t list =
   let start_mem_used = !Global_counters.mem_used in
@@ -237,7 +238,8 @@ let load_state_dict ?(strict = true) ?(verbose = true) ?(realize = true) (model 
           else invalid_arg (Printf.sprintf
                               "load_state_dict: Shape mismatch in layer `%s`: Expected shape %s, but found %s in state dict." k
                               (shape_str (Tensor.shape v)) (shape_str (Tensor.shape s))) in
-        replace v (Tensor.to_device s (Tensor.device v));
+        replace v (if Tensor.is_sharded v then (if Tensor.is_sharded s then s else Tensor.shard_like s v)
+                   else Tensor.to_device s (Tensor.device v));
         if realize then ignore (Tensor.realize v);
         Some v) model_state_dict in
   if verbose then begin

@@ -41,10 +41,10 @@ val get_parameters : obj -> Tensor.t list
 val replace : Tensor.t -> Tensor.t -> unit
 
 (** [load_state_dict model sd]: every tensor of the model takes the state dict's tensor of the same key (moved to its
-    device, a [()] / [(1,)] shape difference reshaped; realized unless [realize] is false); returns the loaded tensors.
+    device; to a sharded model tensor's devices, split along its axis; a [()] / [(1,)] shape difference reshaped; realized unless [realize] is false); returns the loaded tensors.
     A missing key raises [Invalid_argument] unless [strict] is false (default true); a shape mismatch raises
     [Invalid_argument]. [verbose] (default true) prints the time taken, as tinygrad's [Timing].
-    tinygrad [load_state_dict] (no [consume], single device). *)
+    tinygrad [load_state_dict] (no [consume]). *)
 val load_state_dict :
   ?strict:bool -> ?verbose:bool -> ?realize:bool -> obj -> (string * Tensor.t) list -> Tensor.t list
 

@@ -1,7 +1,8 @@
 (* tinygrad: tensor.py "callify" — transform a tensor graph into a CALL UOp such that all state is properly scoped
    (AllocCtx, add_tags, pm_early_transform_tensor_graph, finalize_after, pm_finalize_call, pm_replace_buf,
-   transform_to_call) and _apply_map_to_tensors. Precompiled FUNCTIONs, DISK/TINYFS and multi-device (UNSHARD)
-   rules are not ported: the CPU backend has none of them. *)
+   transform_to_call) and _apply_map_to_tensors. Precompiled FUNCTIONs, DISK/TINYFS and the multi-device view of
+   contiguous_mops_to_view (an UNSHARD's movement ops resolved to a buffer view) are not ported: a sharded value's
+   movement ops become kernels. *)
 
 open Uop
 module P = Upat
@@ -36,7 +37,7 @@ let tag_uop ctx (x : Uop.t) =
   end
 
 let starts_with p s = String.length s >= String.length p && String.sub s 0 (String.length p) = p
-let dev_starts u ps = match Buffers.device u with Some d -> List.exists (fun p -> starts_with p d) ps | None -> false
+let dev_starts u ps = match Buffers.mdevice u with Some (One d) -> List.exists (fun p -> starts_with p d) ps | _ -> false
 
 (* tinygrad: disk_like *)
 let disk_like u = dev_starts u [ "DISK"; "TINYFS" ]
@@ -102,6 +103,26 @@ let rec buffer ?(op = "buffer") (u : Uop.t) : Device.Buffer.t =
          Buffers.set u v;
          v)
   | _ -> Buffers.buffer u
+
+(* tinygrad: UOp.buffer, one Buffer per device: a multi-device BUFFER's (MultiBuffer.bufs), an MSELECT's pick of
+   them, an MSTACK's per-device buffers, a contiguous view of a multi-device BUFFER viewed on each device; a
+   single-device node is its one buffer *)
+let rec device_buffers ?(op = "buffer") (u : Uop.t) : Device.Buffer.t list =
+  match u.op with
+  | _ when not (Buffers.is_multi u) && u.op <> Ops.Mselect -> [ buffer ~op u ]
+  | Ops.Mselect ->
+    (match u.arg with Int i -> [ List.nth (device_buffers ~op u.src.(0)) i ] | _ -> invalid_arg "MSELECT arg")
+  | Ops.Mstack -> List.concat_map (device_buffers ~op) (Array.to_list u.src)
+  | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After ->
+    device_buffers ~op u.src.(0)
+  | Ops.Buffer -> Buffers.multi_buffers u
+  | _ when u != base u || u.op == Ops.Bitcast ->
+    (match contiguous_view u with
+     | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
+     | Some (b, offset) ->
+       List.map (fun d -> Device.Buffer.view d (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype))
+         (device_buffers ~op (base b)))
+  | _ -> invalid_arg (op ^ ": must be a multi-device BUFFER, got " ^ Ops.to_string u.op)
 
 (* tinygrad: _make_buffer_view *)
 let make_buffer_view (src : Uop.t) : Uop.t option =
@@ -188,7 +209,7 @@ let replace_input_buffer ctx (b : Uop.t) =
   let slot = ctx.n_replacements - 1 in
   if Buffers.is_bound_var b || is_variable b then Some (Buffers.param_like slot b)
   else
-    Some (param slot b.dtype ~shape:(shape b) ?device:(Buffers.device b)
+    Some (param slot b.dtype ~shape:(shape b) ?device:(Buffers.mdevice b)
             ~addrspace:(match addrspace b with Some a -> a | None -> Dtype.Global))
 
 let replace_input_view ctx b = if Tbl.mem ctx.views b then replace_input_buffer ctx b else None

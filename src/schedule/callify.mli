@@ -19,6 +19,10 @@ val contiguous_view : Uop.t -> (Uop.t * int) option
     tinygrad [UOp.buffer]. *)
 val buffer : ?op:string -> Uop.t -> Device.Buffer.t
 
+(** The Buffer of each device of a node: a multi-device BUFFER's (tinygrad [MultiBuffer.bufs]), an MSELECT's
+    pick, an MSTACK's per-device buffers, views of those; [[buffer u]] for a single-device node. *)
+val device_buffers : ?op:string -> Uop.t -> Device.Buffer.t list
+
 (** tinygrad [pm_early_transform_tensor_graph]: tagged nodes get CONTIGUOUS, CONTIGUOUS becomes STORE+AFTER. *)
 val pm_early_transform_tensor_graph : alloc_ctx Upat.matcher
 

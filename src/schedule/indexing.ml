@@ -1,6 +1,6 @@
 (* tinygrad: schedule/indexing.py — the definition of the movement ops on index ranges (apply_movement_op)
    and run_rangeify: ranges flow from consumers to producers, realized nodes become STAGE + INDEX.
-   Not ported: multi-device (tuple) devices; cpu_profile / rewrite_group / Context(SPEC) are no-ops here. *)
+   Not ported: cpu_profile / rewrite_group / Context(SPEC) are no-ops here. *)
 
 open Uop
 module P = Upat
@@ -128,11 +128,11 @@ let gate_kernel_sink (x : Uop.t) =
   else true
 
 (* tinygrad: UOp.device, with STAGE (its BufferizeOpts device) *)
-let device_of (u : Uop.t) : string option =
+let device_of (u : Uop.t) : Uop.device option =
   match u.op, u.arg with
   | Ops.Stage, Bufferize_opts { bdevice = Bdev d; _ } -> Some d
   | Ops.Stage, Bufferize_opts _ -> None
-  | _ -> device u
+  | _ -> mdevice u
 
 let mem (ctx : indexing_context) u = Tbl.mem ctx.realize_map u
 
@@ -306,7 +306,7 @@ let pm_apply_rangeify : indexing_context P.matcher =
       P.rule_ctx (P.ops Ops.Group.movement ~name:"x") (on remove_movement_op_after_rangeify) ]
 
 (* tinygrad: schedule/indexing.py pm_fix_deviceless *)
-let pm_fix_deviceless : string option P.matcher =
+let pm_fix_deviceless : Uop.device option P.matcher =
   P.matcher
     [ P.rule_ctx (P.pat Ops.Stage ~name:"b") (fun ctx m ->
           let b = P.get m "b" in

@@ -94,7 +94,7 @@ val remove_movement_op_after_rangeify : indexing_context -> Uop.t -> Uop.t optio
 val pm_apply_rangeify : indexing_context Upat.matcher
 
 (** tinygrad [pm_fix_deviceless]: a GLOBAL STAGE without a device gets the context device. *)
-val pm_fix_deviceless : string option Upat.matcher
+val pm_fix_deviceless : Uop.device option Upat.matcher
 
 (** tinygrad [render_ranges *rngs_list realized]: the debug text of lists of ranges, realized axes in
     yellow. *)

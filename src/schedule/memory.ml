@@ -135,8 +135,10 @@ let starts_with p s = String.length s >= String.length p && String.sub s 0 (Stri
 (* tinygrad: _can_plan *)
 let can_plan (b : Uop.t) held_bufs =
   if List.memq b held_bufs then false
-  else match Buffers.device b with
-    | Some d -> not (List.exists (fun p -> starts_with p d) [ "DISK"; "TINYFS"; "CL"; "WEBGPU" ])
+  else match Buffers.mdevice b with
+    | Some d ->
+      List.for_all (fun d -> not (List.exists (fun p -> starts_with p d) [ "DISK"; "TINYFS"; "CL"; "WEBGPU" ]))
+        (Uop.device_list d)
     | None -> true
 
 (* tinygrad: memory_plan_rewrite — internal buffers become SHRINK/BITCAST views into one arena per device and lane
@@ -159,7 +161,7 @@ let memory_plan_rewrite ?(held_bufs : Uop.t list = []) (linear : Uop.t) : Uop.t 
     if bufs = [] then linear
     else begin
       (* separate copy and compute buffers into different lanes to avoid introducing dependencies (copy->compute->copy) *)
-      let key b = (Option.value (Buffers.device b) ~default:"", if Tbl.mem copy_bufs b then 1 else 0) in
+      let key b = (Option.value (Buffers.mdevice b) ~default:(One ""), if Tbl.mem copy_bufs b then 1 else 0) in
       let buf_hold b = if Tbl.mem copy_bufs b then Tbl.find last_appearance b - Tbl.find first_appearance b + 1 else 0 in
       (* suballocation: build sorted open/close events, then alloc/free in order *)
       let block_size = 256 in
@@ -171,7 +173,7 @@ let memory_plan_rewrite ?(held_bufs : Uop.t list = []) (linear : Uop.t) : Uop.t 
       let events = List.stable_sort (fun (t1, o1, _) (t2, o2, _) -> compare (t1, o1) (t2, o2)) events in
       let total_memory = List.fold_left (fun a b -> a + nbytes b) 0 bufs * 2 in
       let offsets : int Tbl.t = Tbl.create 16 in
-      let peaks : ((string * int) * (int ref * Tlsf.t)) list ref = ref [] in
+      let peaks : ((Uop.device * int) * (int ref * Tlsf.t)) list ref = ref [] in
       let lane k = match List.assoc_opt k !peaks with
         | Some p -> p
         | None ->
@@ -184,7 +186,7 @@ let memory_plan_rewrite ?(held_bufs : Uop.t list = []) (linear : Uop.t) : Uop.t 
           peak := max !peak (Tbl.find offsets buf + raw_nbytes buf)) events;
       let arena_sizes = List.map (fun (k, (peak, _)) -> (k, Helpers.round_up !peak block_size)) !peaks in
       (* build replace_map: each buffer becomes a SHRINK/BITCAST into a shared per-device-lane arena *)
-      let arenas = List.map (fun ((dev, lane), sz) -> ((dev, lane), Buffers.new_buffer dev sz Dtype.Int8)) arena_sizes in
+      let arenas = List.map (fun ((dev, lane), sz) -> ((dev, lane), Buffers.new_mbuffer dev sz Dtype.Int8)) arena_sizes in
       let replace_map = List.map (fun b ->
           let off = Tbl.find offsets b in
           let arena = List.assoc (key b) arenas in

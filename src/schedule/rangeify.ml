@@ -70,7 +70,7 @@ let unsharded_base (u : Uop.t) =
   if Ops.Group.is_movement u.op || u.op == Ops.Detach || u.op == Ops.Unshard then base u.src.(0) else u
 
 (* tinygrad: UOp.device, with STAGE (its arg's device) *)
-let device (u : Uop.t) = if u.op == Ops.Stage then bdevice_opt (bopts u) else Uop.device u
+let device (u : Uop.t) = if u.op == Ops.Stage then bdevice_opt (bopts u) else Uop.mdevice u
 
 (* tinygrad: UOp._rop — REDUCE over [axis] (reduced axes permuted to the front) *)
 let rop (x : Uop.t) (op : Ops.t) (axis : int list) =
@@ -85,11 +85,13 @@ let rop (x : Uop.t) (op : Ops.t) (axis : int list) =
     if axis <> reduce_axis then M.reshape ret kept else ret
   end
 
-(* tinygrad: UOp.copy_to_device (single device, no MSELECT) *)
-let copy_to_device (x : Uop.t) (dev : string) =
-  if Dtype.is_weak x.dtype then invalid_arg ("copy_to_device: cannot create storage for weak dtype " ^ Dtype.to_string x.dtype);
-  let padded = M.pad_to x (List.map (fun i -> Some (Sint i)) (max_shape x)) in
-  M.shrink_to (create Ops.Copy ~src:[| padded |] ~arg:(Str dev)) (List.map Option.some (shape x))
+(* tinygrad: UOp.copy_to_device — [mselect] copies that device's part of a multi-device value *)
+let copy_to_device ?mselect (x : Uop.t) (dev : Uop.device) =
+  let inp = match mselect with None -> x | Some i -> create Ops.Mselect ~src:[| x |] ~arg:(Int i) in
+  if Dtype.is_weak inp.dtype then
+    invalid_arg ("copy_to_device: cannot create storage for weak dtype " ^ Dtype.to_string inp.dtype);
+  let padded = M.pad_to inp (List.map (fun i -> Some (Sint i)) (max_shape inp)) in
+  M.shrink_to (create Ops.Copy ~src:[| padded |] ~arg:(arg_of_device dev)) (List.map Option.some (shape inp))
 
 (* tinygrad: uop/ops.py pm_contiguous_view_offset (ctx: the viewed node) *)
 let pm_contiguous_view_offset : Uop.t P.matcher =
@@ -227,7 +229,7 @@ let resolve_function ?(allow_param_mismatch = true) (c : Uop.t) : Uop.t option =
 let expand_bitcast (bc : Uop.t) : Uop.t option =
   let x = bc.src.(0) in
   let ns = Dtype.itemsize bc.dtype and os = Dtype.itemsize x.dtype in
-  let disk = match device x with Some d -> String.length d >= 4 && (String.sub d 0 4 = "DISK" || (String.length d >= 6 && String.sub d 0 6 = "TINYFS")) | None -> false in
+  let disk = match device x with Some (Multi _) -> false | Some (One d) -> String.length d >= 4 && (String.sub d 0 4 = "DISK" || (String.length d >= 6 && String.sub d 0 6 = "TINYFS")) | None -> false in
   if ns = os || disk then None
   else begin
     let uint n = match Dtype.of_string (Printf.sprintf "uint%d" (8 * n)) with Some d -> d | None -> invalid_arg "expand_bitcast: no uint" in
@@ -248,7 +250,7 @@ let expand_bitcast (bc : Uop.t) : Uop.t option =
     end
   end
 
-(* tinygrad: schedule/rangeify.py earliest_rewrites (ALLREDUCE is multi-device: not ported) *)
+(* tinygrad: schedule/rangeify.py earliest_rewrites (ALLREDUCE is lowered by multi_pm before: Multi.run) *)
 let earliest_rewrites : unit P.matcher =
   P.(Movement.mop_cleanup @@@ matcher
     [ (* resolve FUNCTION calls (inline the body) *)
@@ -506,7 +508,10 @@ let limit_bufs (ctx : limit_bufs_context) (root : Uop.t) : Uop.t option =
   match device root with
   | None -> None  (* no device, index related calculations *)
   | Some dev ->
-    let dev = match String.index_opt dev ':' with Some i -> String.sub dev 0 i | None -> dev in
+    (* tinygrad's DEVICE_MAX_BUFS has no tuple keys: a multi-device kernel is not limited *)
+    let dev = match dev with
+      | One dev -> (match String.index_opt dev ':' with Some i -> String.sub dev 0 i | None -> dev)
+      | Multi _ -> "" in
     let max_bufs = if Helpers.max_kernel_buffers.value <> 0 then Helpers.max_kernel_buffers.value
       else Option.value ~default:0 (List.assoc_opt dev device_max_bufs) in
     if max_bufs = 0 then None
@@ -664,9 +669,8 @@ let debuf (ctx : local_add_buffer_context) (buf : Uop.t) : Uop.t option =
   (* Variables (ALU buffers with a value range) are scalar symbolic values, not real buffers *)
   if is_variable buf then Some (replace buf ~op:Ops.Param)
   else begin
-    let pa = param_arg buf in
     let param = create Ops.Param ~dtype:buf.dtype ~src:[| const_int (max_numel buf) |]
-        ~arg:(Param { default_param with slot = ctx.dg; pdtype = buf.dtype; addrspace = addrspace buf; device = pa.device }) in
+        ~arg:(Param { default_param with slot = ctx.dg; pdtype = buf.dtype; addrspace = addrspace buf; device = mdevice buf }) in
     let ms = List.map (fun i -> Sint i) (max_shape buf) in
     let ret = M.reshape param ms in
     (* if the buffer has symbolic shape, shrink the max-sized view to the actual shape *)
@@ -829,7 +833,8 @@ let kernel_graph_after_rangeify (tsink : Uop.t) : Uop.t =
   if Helpers.spec.value > 0 then Spec.type_verify ~enter_calls:false Spec.spec_kernel_graph tsink;
   tsink
 
-(* tinygrad: schedule/rangeify.py get_kernel_graph (multi_pm and the OPENPILOT_HACKS fold are not ported) *)
+(* tinygrad: schedule/rangeify.py get_kernel_graph after multi_pm (Multi.get_kernel_graph runs it first); the
+   OPENPILOT_HACKS fold is not ported *)
 let get_kernel_graph (sink_ : Uop.t) : Uop.t =
   (* prepare for rangeify *)
   let tsink = kernel_graph_before_rangeify sink_ in

@@ -1,7 +1,7 @@
 (** tinygrad: [schedule/rangeify.py] — the tensor graph to the kernel graph: earliest rewrites, movement ops on
     INDEX, removing needless buffers (the cost function), buffers for STAGE, and splitting into kernels
-    ([get_kernel_graph]). Range propagation itself is [Indexing.run_rangeify]. Not ported: multi-device
-    ([multi_pm], ALLREDUCE, MSELECT/MSTACK device tuples), OPENPILOT_HACKS ([pm_fold_moved_after]), CONTIGUOUS
+    ([get_kernel_graph]). Range propagation itself is [Indexing.run_rangeify]. Its first step,
+    [multi_pm], is {!Multi.get_kernel_graph}'s (Multi builds on this module). Not ported: OPENPILOT_HACKS ([pm_fold_moved_after]), CONTIGUOUS
     args carrying Opts, FUNCTION's CallInfo (never precompiled). *)
 
 (** tinygrad [_mop_index r idx]: push an INDEX through the movement op [r]. *)
@@ -16,13 +16,14 @@ val pm_mops : unit Upat.matcher
 val unsharded_base : Uop.t -> Uop.t
 
 (** tinygrad [UOp.device], including STAGE (the device in its BufferizeOpts). *)
-val device : Uop.t -> string option
+val device : Uop.t -> Uop.device option
 
 (** [rop x op axis]: tinygrad [UOp._rop], a REDUCE over [axis] (reduced axes permuted to the front). *)
 val rop : Uop.t -> Ops.t -> int list -> Uop.t
 
-(** tinygrad [UOp.copy_to_device] (single device). *)
-val copy_to_device : Uop.t -> string -> Uop.t
+(** tinygrad [UOp.copy_to_device]: a COPY to the device; [mselect] copies that device's part of a multi-device
+    value. *)
+val copy_to_device : ?mselect:int -> Uop.t -> Uop.device -> Uop.t
 
 (** tinygrad [pm_contiguous_view_offset] (uop/ops.py); the context is the viewed node. *)
 val pm_contiguous_view_offset : Uop.t Upat.matcher

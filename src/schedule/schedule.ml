@@ -127,8 +127,8 @@ let create_new_buffer (ctx : Uop.t Tbl.t * Uop.t array) (b : Uop.t) =
   match Tbl.find_opt (fst ctx) b with
   | Some r -> r
   | None ->
-    let d = match Buffers.device b with Some d -> d | None -> failwith "create_new_buffer: no device" in
-    let r = Buffers.new_buffer d (max_numel b) b.dtype in
+    let d = match Buffers.mdevice b with Some d -> d | None -> failwith "create_new_buffer: no device" in
+    let r = Buffers.new_mbuffer d (max_numel b) b.dtype in
     Tbl.replace (fst ctx) b r;
     r
 
@@ -203,16 +203,18 @@ let pm_schedule : (Uop.t -> Uop.t) P.matcher =
 
 (* tinygrad: assert_all_same_devices *)
 let assert_all_same_devices (ast : Uop.t) =
-  let devs = Helpers.dedup (List.filter_map (fun (x : Uop.t) -> if x.op == Ops.Param then Buffers.device x else None) (toposort ast)) in
-  if List.length devs >= 2 then invalid_arg ("realize: all buffers of a kernel must be on the same device: " ^ String.concat ", " devs);
+  let devs = Helpers.dedup (List.filter_map (fun (x : Uop.t) -> if x.op == Ops.Param then Buffers.mdevice x else None) (toposort ast)) in
+  if List.length devs >= 2 then
+    invalid_arg ("realize: all buffers of a kernel must be on the same device: " ^ String.concat ", " (List.map Uop.device_to_string devs));
   None
 
 (* tinygrad: copy_kernel_to_copy_uop *)
 let copy_kernel_to_copy_uop (call : Uop.t) (dst : Uop.t) (src : Uop.t) =
-  let dd = Buffers.device dst and sd = Buffers.device src in
-  if dd = sd && not (match dd with Some d -> String.length d >= 4 && String.sub d 0 4 = "DISK" | None -> false) then None
+  let dd = Buffers.mdevice dst and sd = Buffers.mdevice src in
+  if dd = sd && not (match dd with Some (One d) -> String.length d >= 4 && String.sub d 0 4 = "DISK" | _ -> false) then None
   else
-    Some (replace call ~src:(Array.append [| create Ops.Copy ~src:[| src |] ~arg:(Str (Option.get dd)) |] (Array.sub call.src 1 (Array.length call.src - 1))))
+    Some (replace call ~src:(Array.append [| create Ops.Copy ~src:[| src |] ~arg:(arg_of_device (Option.get dd)) |]
+                               (Array.sub call.src 1 (Array.length call.src - 1))))
 
 (* tinygrad: pm_copy_from_store (simplify_copy_kernel is for SDMA devices and is not ported) *)
 let pm_copy_from_store : unit P.matcher =
@@ -232,7 +234,7 @@ let pm_copy_from_store : unit P.matcher =
 
 (* tinygrad: create_linear_with_vars — the CALL from transform_to_call to a memory-planned LINEAR of kernel calls on
    buffers, and the values of the Variables it uses *)
-let create_linear_with_vars ?(get_kernel_graph = Rangeify.get_kernel_graph) (big_sink : Uop.t)
+let create_linear_with_vars ?(get_kernel_graph = Multi.get_kernel_graph) (big_sink : Uop.t)
   : Uop.t * (string * int) list =
   (* big_sink srcs are all the Tensors *)
   let linear_call = P.graph_rewrite ~enter_calls:true ~name:"schedule to linear" pm_schedule get_kernel_graph big_sink in
@@ -272,7 +274,7 @@ let create_linear_with_vars ?(get_kernel_graph = Rangeify.get_kernel_graph) (big
    are the buffers the tensors see, and the becomes map *)
 let schedule_with_call ?get_kernel_graph ?(op = "realize") ~(apply_map : (Uop.t * Uop.t) list -> unit) (big_sink : Uop.t) =
   (* weakness ends where storage begins *)
-  if Array.exists (fun (u : Uop.t) -> Dtype.is_weak u.dtype && Buffers.device u <> None) big_sink.src then
+  if Array.exists (fun (u : Uop.t) -> Dtype.is_weak u.dtype && Buffers.mdevice u <> None) big_sink.src then
     invalid_arg (op ^ ": cannot realize a weak dtype; cast to a concrete dtype first");
   let call, becomes_map = Callify.transform_to_call big_sink in
   apply_map becomes_map;

@@ -193,7 +193,7 @@ let pm_pyrender (ctx : ctx) (x : t) : string =
     (fun () -> match x.op, x.arg with
        | Ops.Buffer, Param p when nsrc = 1 && addrspace x = Some Dtype.Global ->
          Some (Printf.sprintf "UOp.new_buffer(%s, %d, %s, %d)"
-                 (match p.device with Some d -> "'" ^ d ^ "'" | None -> "None") (max_numel x) (Dtype.to_string x.dtype) p.slot)
+                 (match p.device with Some d -> device_to_string d | None -> "None") (max_numel x) (Dtype.to_string x.dtype) p.slot)
        | _ -> None);
     (fun () -> if x.op == Ops.Copy && nsrc = 1 then
          Some (Printf.sprintf "%s.copy_to_device(%s)" (c x.src.(0)) (arg_repr x.arg)) else None);

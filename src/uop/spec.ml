@@ -141,8 +141,8 @@ let spec_shared : t =
 
 (* an MSTACK of device buffers, or of one device-less node *)
 let valid_mstack (x : Uop.t) =
-  Array.for_all (fun s -> Uop.device s <> None) x.src
-  || (Helpers.all_same (Array.to_list (Array.map (fun (s : Uop.t) -> s.id) x.src)) && Uop.device x.src.(0) = None)
+  Array.for_all (fun s -> match Uop.mdevice s with Some (Uop.One _) -> true | _ -> false) x.src
+  || (Helpers.all_same (Array.to_list (Array.map (fun (s : Uop.t) -> s.id) x.src)) && Uop.mdevice x.src.(0) = None)
 
 (* tinygrad: spec.py valid_gettuple *)
 let valid_gettuple (gt : Uop.t) (t : Uop.t) =
@@ -192,11 +192,13 @@ let spec_tensor : t =
     (* COPY *)
     (pat ~name:"copy" ~src:(src [ v "x" ]) Ops.Copy, fun m ->
         let c = g m "copy" in
-        Some (matches_dtype (g m "x") c.dtype && (match c.arg with Uop.Str _ -> true | _ -> false)));
+        Some (matches_dtype (g m "x") c.dtype && Uop.device_of_arg c.arg <> None));
     (pat ~name:"red" ~src:(src [ v "x" ]) Ops.Allreduce, fun m ->
         let r = g m "red" in
         Some (matches_dtype (g m "x") r.dtype
-              && (match r.arg with Uop.Tuple [ Uop.Op op; Uop.Str _ ] -> Ops.Group.is_reduce op | _ -> false)));
+              && (match r.arg with
+                  | Uop.Tuple [ Uop.Op op; d ] -> Ops.Group.is_reduce op && Uop.device_of_arg d <> None
+                  | _ -> false)));
     (* UNSHARD carries the value and one sharding range per sharded axis *)
     (pat ~name:"multi" Ops.Unshard, fun m ->
         let u = g m "multi" in
@@ -204,8 +206,12 @@ let spec_tensor : t =
             | Uop.Ints l -> Array.length u.src = 1 + List.length l && matches_dtype u.src.(0) u.dtype
                             && List.for_all (fun (r : Uop.t) -> Dtype.is_weak r.dtype) (srcs_from 1 u)
             | _ -> false));
-    (* single-device port: a device is a string, so an MSELECT never has a device tuple to select from *)
-    (pat Ops.Mselect, no);
+    (* an MSELECT picks one device of its source's tuple *)
+    (pat ~name:"x" Ops.Mselect, fun m ->
+        let x = g m "x" in
+        Some (match Uop.mdevice x.src.(0), x.arg with
+            | Some (Uop.Multi ds), Uop.Int i -> i >= 0 && i < List.length ds
+            | _ -> false));
     (pat ~name:"x" Ops.Mstack, fun m -> Some (valid_mstack (g m "x")));
     (* CONTIGUOUS makes the source realize *)
     (P.ops ~name:"root" ~src:(src [ v "x" ]) ~arg:Uop.No_arg Ops.[ Detach; Contiguous; Contiguous_backward ], fun m ->
@@ -270,7 +276,11 @@ let spec_kernel_graph : t =
     (pat ~name:"x" Ops.Buffer, fun m -> let x = g m "x" in Some (is_param_arg x && in_addrspaces x [ Dtype.Global; Dtype.Alu ]));
     (* RESHAPE/BITCAST are NOOPs in the kernel graph *)
     (P.ops Ops.[ Reshape; Bitcast ], yes);
-    (pat Ops.Mselect, no);
+    (pat ~name:"x" Ops.Mselect, fun m ->
+        let x = g m "x" in
+        Some (match Uop.mdevice x.src.(0), x.arg with
+            | Some (Uop.Multi ds), Uop.Int i -> i >= 0 && i < List.length ds
+            | _ -> false));
     (pat ~name:"x" Ops.Mstack, fun m -> Some (valid_mstack (g m "x")));
     (* all calls are on sinks *)
     (pat ~src:(src [ P.ops Ops.[ Sink; Linear; Program; Custom_function ] ]) ~allow_any_len:true Ops.Call, yes);

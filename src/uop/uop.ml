@@ -5,6 +5,9 @@ open Dtype
 type axis_type =
   | Device | Global | Warp | Local | Weak | Group_reduce | Reduce | Upcast | Unroll | Thread | Placeholder | Loop
 
+(* tinygrad: a device is a str, or a tuple of str for a multi-device value *)
+type device = One of string | Multi of string list
+
 type param_arg = {
   slot : int;
   pdtype : Dtype.t;
@@ -13,7 +16,7 @@ type param_arg = {
   name : string option;
   addrspace : addrspace option;
   axis : int option;
-  device : string option;
+  device : device option;
   volatile : bool;
 }
 
@@ -47,7 +50,7 @@ and wmma_arg = {
 
 (* tinygrad schedule/indexing.py BufferizeOpts: the arg of STAGE (on LOCAL, device is the id) *)
 and bufferize_opts = { bdevice : bdevice; baddrspace : Dtype.addrspace; removable : bool }
-and bdevice = Bdev_none | Bdev of string | Bdev_id of int
+and bdevice = Bdev_none | Bdev of device | Bdev_id of int
 
 (* tinygrad KernelInfo: the arg of a kernel SINK *)
 and kernel_info = {
@@ -85,7 +88,7 @@ and t = {
   mutable shape_c : shape_cache;
   mutable minmax_c : (const * const) option;
   mutable ranges_c : t list option;
-  mutable device_c : string option option;  (* None: not computed yet *)
+  mutable device_c : device option option;  (* None: not computed yet *)
   mutable addrspace_c : Dtype.addrspace option option;  (* None: not computed yet *)
 }
 
@@ -987,6 +990,11 @@ let range_str u = match u.arg with
 let addrspace_to_string (a : Dtype.addrspace) = match a with
   | Global -> "AddrSpace.GLOBAL" | Local -> "AddrSpace.LOCAL" | Reg -> "AddrSpace.REG" | Alu -> "AddrSpace.ALU"
 
+(* Python's repr of a device: 'CPU' or ('CPU', 'CPU:1') *)
+let device_to_string = function
+  | One d -> "'" ^ d ^ "'"
+  | Multi ds -> "(" ^ String.concat ", " (List.map (fun d -> "'" ^ d ^ "'") ds) ^ (if List.length ds = 1 then ",)" else ")")
+
 let rec arg_to_string = function
   | No_arg -> "None"
   | Const (F f) -> "ConstFloat(" ^ float_repr f ^ ")"  (* tinygrad: dtype.py ConstFloat.__repr__ *)
@@ -1002,7 +1010,7 @@ let rec arg_to_string = function
         Option.map (fun n -> Printf.sprintf "name='%s'" n) p.name;
         (match p.addrspace with Some Dtype.Global -> None | Some a -> Some ("addrspace=" ^ addrspace_to_string a) | None -> Some "addrspace=None");
         Option.map (fun a -> Printf.sprintf "axis=%d" a) p.axis;
-        Option.map (fun d -> Printf.sprintf "device='%s'" d) p.device;
+        Option.map (fun d -> "device=" ^ device_to_string d) p.device;
         (if p.volatile then Some "volatile=True" else None) ] in
     Printf.sprintf "ParamArg(%s)" (String.concat ", " ([ string_of_int p.slot; Dtype.to_string p.pdtype ] @ opt))
   | Reduce_arg (op, n) -> Printf.sprintf "(%s, %d)" (Ops.to_string op) n
@@ -1025,7 +1033,7 @@ let rec arg_to_string = function
       (String.concat ", " (List.map pairs w.wupcast_axes))
   | Bufferize_opts b ->
     Printf.sprintf "BufferizeOpts(device=%s, addrspace=%s, removable=%s)"
-      (match b.bdevice with Bdev_none -> "None" | Bdev d -> "'" ^ d ^ "'" | Bdev_id i -> string_of_int i)
+      (match b.bdevice with Bdev_none -> "None" | Bdev d -> device_to_string d | Bdev_id i -> string_of_int i)
       (addrspace_to_string b.baddrspace) (if b.removable then "True" else "False")
 
 (* tinygrad pretty_print: shared nodes are named x<N>:= on first print, referenced after *)
@@ -1133,7 +1141,7 @@ let rec compare_arg_py a b =
             p.vmin_vmax q.vmin_vmax;
           cmp_opt Stdlib.compare p.multiple_of q.multiple_of; cmp_opt String.compare p.name q.name;
           cmp_opt Stdlib.compare p.addrspace q.addrspace; cmp_opt Stdlib.compare p.axis q.axis;
-          cmp_opt String.compare p.device q.device; Stdlib.compare p.volatile q.volatile ]
+          cmp_opt Stdlib.compare p.device q.device; Stdlib.compare p.volatile q.volatile ]
   | Range (i0 :: e0, t0), Range (i1 :: e1, t1) ->
     lex [ Stdlib.compare i0 i1; Stdlib.compare t0 t1; Stdlib.compare e0 e1 ]
   | Str x, Str y -> String.compare x y
@@ -1267,20 +1275,44 @@ let max_numel u = List.fold_left ( * ) 1 (max_shape u)
 
 (* ---------- devices and buffers: tinygrad UOp.device, is_virtual, has_buffer_identity, without_after ---------- *)
 
-(* tinygrad: UOp.device (a recursive_property: cached on the node). Multi-device tuples are not ported. *)
-let compute_device u : string option =
+(* tinygrad: to_tuple over a device *)
+let device_list = function One d -> [ d ] | Multi ds -> ds
+
+(* the device an arg names: a COPY's target, the device of an ALLREDUCE *)
+let device_of_arg = function
+  | Str d -> Some (One d)
+  | Tuple ds when ds <> [] && List.for_all (function Str _ -> true | _ -> false) ds ->
+    Some (Multi (List.map (function Str d -> d | _ -> assert false) ds))
+  | _ -> None
+
+(* the arg a COPY to [d] carries *)
+let arg_of_device = function One d -> Str d | Multi ds -> Tuple (List.map (fun d -> Str d) ds)
+
+(* tinygrad: UOp.device (a recursive_property: cached on the node) *)
+let compute_device u : device option =
   let go (s : t) = match s.device_c with Some d -> d | None -> None in
   let open Ops in
   match u.op, u.arg with
   | (Param | Buffer), Param p -> p.device
   | After, _ -> go u.src.(0)
-  | Copy, Str d -> Some d
+  | Mselect, Int i ->
+    (match go u.src.(0) with
+     | Some (Multi ds) when i < List.length ds -> Some (One (List.nth ds i))
+     | _ -> invalid_arg "mselect: the source must be on a tuple of devices")
+  | Mstack, _ when Array.for_all (fun s -> go s = None) u.src -> None
+  | Mstack, _ ->
+    Some (Multi (List.map (fun s -> match go s with
+        | Some (One d) -> d
+        | _ -> invalid_arg "mstack: every source must be on one device") (Array.to_list u.src)))
+  | Copy, a -> device_of_arg a
+  | Allreduce, Tuple [ _; d ] -> device_of_arg d
   | _ ->
     let n = Array.length u.src in
     let rec first i = if i >= n then None else match go u.src.(i) with Some d -> Some d | None -> first (i + 1) in
     first 0
 
-let device u : string option =
+(* tinygrad: UOp.device, the whole device (a tuple for a multi-device value) *)
+let mdevice u : device option =
   match u.device_c with
   | Some d -> d
   | None ->
@@ -1288,8 +1320,20 @@ let device u : string option =
       (toposort ~gate:(fun n -> n.device_c = None) u);
     (match u.device_c with Some d -> d | None -> None)
 
+(* the single device of a node; a multi-device node is refused, so single-device code never sees a tuple *)
+let device u : string option =
+  match mdevice u with
+  | None -> None
+  | Some (One d) -> Some d
+  | Some (Multi ds) ->
+    invalid_arg (Printf.sprintf "%s: on the devices (%s) where one device is needed" (Ops.to_string u.op)
+                   (String.concat ", " ds))
+
+(* tinygrad: isinstance(u.device, tuple) *)
+let is_multi u = match mdevice u with Some (Multi _) -> true | _ -> false
+
 (* tinygrad: UOp.is_virtual — no device means no place to store, weak means no width to store *)
-let is_virtual u = device u = None || Dtype.is_weak u.dtype
+let is_virtual u = mdevice u = None || Dtype.is_weak u.dtype
 
 (* tinygrad: UOp.has_buffer_identity — a RESHAPE/UNSHARD/MSELECT chain down to a BUFFER/PARAM *)
 let rec has_buffer_identity ?(after_ok = false) u =
@@ -1300,3 +1344,102 @@ let rec has_buffer_identity ?(after_ok = false) u =
 
 (* tinygrad: UOp.without_after *)
 let without_after u = if u.op == Ops.After then u.src.(0) else u
+
+(* ---------- multi-device: tinygrad UOp.unshard, sharding, axis, shard_shape ---------- *)
+
+(* tinygrad: UOp.range(n, -1, AxisType.DEVICE) — hash-consed, so every DEVICE range over n devices is one node *)
+let device_range n = range ~axis_type:Device (Sint n) (-1)
+
+(* tinygrad: int(rng.vmax)+1, the number of shards a sharding range makes *)
+let range_count r = Z.to_int (zi (vmax r)) + 1
+
+(* tinygrad: UOp.unshard — the value and one sharding range per sharded axis, sorted by axis *)
+let unshard u (axes : int list) (rngs : t list) =
+  if List.length axes <> List.length rngs || List.length (List.sort_uniq Stdlib.compare axes) <> List.length axes then
+    invalid_arg "unshard: one distinct axis per sharding range";
+  let pairs = List.stable_sort (fun (a, _) (b, _) -> Stdlib.compare a b) (List.combine axes rngs) in
+  create Ops.Unshard ~src:(Array.of_list (u :: List.map snd pairs)) ~arg:(Ints (List.map fst pairs))
+
+(* tinygrad: UOp.unshard(axis) without a range: the DEVICE range over the node's devices *)
+let unshard_devices u axis =
+  match mdevice u with
+  | Some (Multi ds) -> unshard u [ axis ] [ device_range (List.length ds) ]
+  | _ -> invalid_arg (Printf.sprintf "unshard: %s is not on a tuple of devices" (Ops.to_string u.op))
+
+(* tinygrad: UOp.sharding *)
+let sharding u =
+  match u.op, u.arg with
+  | Ops.Unshard, Ints axes -> List.combine axes (List.tl (Array.to_list u.src))
+  | _ -> []
+
+(* tinygrad: UOp.axis (a cached_property there; memoised over one walk here) *)
+let axis (root : t) : int option =
+  let memo : int option Tbl.t = Tbl.create 16 in
+  let rec go u =
+    match Tbl.find_opt memo u with
+    | Some a -> a
+    | None -> let a = compute u in Tbl.replace memo u a; a
+  and compute (u : t) =
+    match u.op, u.arg with
+    | Ops.Copy, _ -> None
+    | Ops.Unshard, Ints [ a ] -> Some a
+    | Ops.Unshard, _ -> invalid_arg "axis: the value is sharded on several axes, use its sharding"
+    | Ops.Gettuple, Int i ->
+      let t = if u.src.(0).op == Ops.Function then u.src.(0).src.(0) else u.src.(0) in
+      if t.op == Ops.Tuple then go t.src.(i) else None
+    | Ops.Param, Param p -> p.axis
+    | op, _ when Ops.Group.is_alu op || op == Ops.Stack ->
+      let n = match shape_opt u with Some s -> List.length s | None -> 0 in
+      let axes = List.filter_map (fun (x : t) ->
+          match go x, shape_opt x with
+          | Some a, Some s -> Some (a + n - List.length s)
+          | Some a, None -> Some a
+          | None, _ -> None) (Array.to_list u.src) in
+      (match List.rev (Helpers.dedup axes) with a :: _ -> Some a | [] -> None)
+    | _ when Array.length u.src = 0 -> None
+    | op, _ ->
+      match go u.src.(0) with
+      | None -> None
+      | Some a ->
+        let sshape = shape u.src.(0) in
+        match op, marg_opt u with
+        | Ops.Shrink, Some (`Pairs pairs) ->
+          let (st, sz) = List.nth pairs a in
+          if equal_sint st (Sint 0) && equal_sint sz (List.nth sshape a) then Some a else None
+        | Ops.Reduce, _ -> (match u.arg with Reduce_arg (_, n) -> if a < n then None else Some (a - n) | _ -> None)
+        | Ops.Reshape, Some (`Shape new_shape) ->
+          let acc = List.rev (List.fold_left (fun l s -> sint_mul (List.hd l) s :: l) [ Sint 1 ] new_shape) in
+          let target = sprod (List.filteri (fun i _ -> i < a) sshape) in
+          let moved () = invalid_arg (Printf.sprintf "reshape %s -> %s moved items between shards"
+                                        (shape_str sshape) (shape_str new_shape)) in
+          let idxs = List.filteri (fun _ x -> x >= 0) (List.mapi (fun i s -> if equal_sint s target then i else -1) acc) in
+          (match List.rev idxs with
+           | [] -> moved ()
+           | new_axis :: _ ->
+             let dcount = match mdevice u with
+               | Some (Multi ds) -> List.length ds
+               | _ ->
+                 (match List.find_opt (fun (x : t) -> x.op == Ops.Unshard) (toposort u.src.(0)) with
+                  | Some m -> range_count m.src.(1)
+                  | None -> 1) in
+             (match List.nth new_shape new_axis with
+              | Sint s when s mod dcount <> 0 -> moved ()
+              | _ -> Some new_axis))
+        | Ops.Permute, Some (`Perm p) ->
+          let rec idx k = function [] -> None | x :: t -> if x = a then Some k else idx (k + 1) t in
+          idx 0 p
+        | Ops.Expand, Some (`Shape s) -> Some (a + List.length s)
+        | _ -> Some a
+  and marg_opt u = try Some (marg u) with Invalid_argument _ -> None in
+  go root
+
+(* tinygrad: UOp.shard_shape — the shape of one device's shard *)
+let shard_shape u =
+  match mdevice u, axis u with
+  | Some (Multi ds), Some a ->
+    let dcount = if u.op == Ops.Unshard then range_count u.src.(1) else List.length ds in
+    List.mapi (fun i s -> if i <> a then s
+      else match s with
+        | Sint x -> Sint (x / dcount)
+        | Suop x -> sint_of_uop (ssimplify (alu Ops.Floordiv [ x; const_int dcount ]))) (shape u)
+  | _ -> shape u

@@ -12,6 +12,9 @@ type axis_type =
   | Device | Global | Warp | Local | Weak | Group_reduce | Reduce | Upcast | Unroll | Thread | Placeholder
   | Loop
 
+(** tinygrad's device: a name ([str]), or the tuple of names of a multi-device value. *)
+type device = One of string | Multi of string list
+
 (** tinygrad [ParamArg]: the arg of a PARAM / BUFFER (kernel argument or Variable). *)
 type param_arg = {
   slot : int;  (** argument position ([-1] for a Variable) *)
@@ -21,7 +24,7 @@ type param_arg = {
   name : string option;  (** the Variable name ([expr]) *)
   addrspace : Dtype.addrspace option;  (** [Some Alu] for a Variable *)
   axis : int option;  (** the sharded axis *)
-  device : string option;  (** the device of a buffer *)
+  device : device option;  (** the device of a buffer (a tuple for a multi-device buffer) *)
   volatile : bool;  (** tinygrad [volatile=True] *)
 }
 
@@ -62,7 +65,7 @@ and bufferize_opts = {
 }
 
 (** The [device] field of {!bufferize_opts}: [None], a device name or an id. *)
-and bdevice = Bdev_none | Bdev of string | Bdev_id of int
+and bdevice = Bdev_none | Bdev of device | Bdev_id of int
 
 (** tinygrad [KernelInfo]: the arg of a kernel SINK. *)
 and kernel_info = {
@@ -101,7 +104,7 @@ and t = private {
   mutable shape_c : shape_cache;  (** cache of {!shape_opt} *)
   mutable minmax_c : (Dtype.const * Dtype.const) option;  (** cache of {!min_max} *)
   mutable ranges_c : t list option;  (** cache of the ranges of the sources *)
-  mutable device_c : string option option;  (** cache of [device] *)
+  mutable device_c : device option option;  (** cache of [device] *)
   mutable addrspace_c : Dtype.addrspace option option;  (** cache of [addrspace] *)
 }
 
@@ -278,11 +281,11 @@ val expr : t -> string
 
 (** [placeholder_param ~slot dtype size]: a 1-d PARAM buffer of [size] elements.
     tinygrad [UOp.placeholder]. *)
-val placeholder_param : ?addrspace:Dtype.addrspace -> ?device:string -> slot:int -> Dtype.t -> int -> t
+val placeholder_param : ?addrspace:Dtype.addrspace -> ?device:device -> slot:int -> Dtype.t -> int -> t
 
 (** [param slot dtype]: a PARAM (kernel argument); weak dtypes are refused. tinygrad [UOp.param]. *)
 val param :
-  ?shape:sint list -> ?device:string -> ?vmin_vmax:Dtype.const * Dtype.const -> ?multiple_of:int ->
+  ?shape:sint list -> ?device:device -> ?vmin_vmax:Dtype.const * Dtype.const -> ?multiple_of:int ->
   ?name:string -> ?addrspace:Dtype.addrspace -> ?axis:int -> ?volatile:bool -> int -> Dtype.t -> t
 
 (** [bind var value]: the Variable bound to [value], as [AFTER(var, STORE(var, value))].
@@ -649,9 +652,28 @@ end
 
 (** {1 Devices and buffers} *)
 
-(** The device of the node (the first source's that has one), [None] for device-less nodes (CONSTs).
-    tinygrad [UOp.device] (single devices only; {!Buffers.device} is the memoised one). *)
+(** The whole device of the node: a COPY's or ALLREDUCE's target, an MSELECT's pick of its source's tuple, an
+    MSTACK's tuple, else the first source's that has one; [None] for device-less nodes (CONSTs). tinygrad
+    [UOp.device]. *)
+val mdevice : t -> device option
+
+(** {!mdevice} for single-device code: [Invalid_argument] naming the op when the node is on a tuple of devices. *)
 val device : t -> string option
+
+(** The node is on a tuple of devices. tinygrad [isinstance(u.device, tuple)]. *)
+val is_multi : t -> bool
+
+(** tinygrad [to_tuple] of a device: its names. *)
+val device_list : device -> string list
+
+(** Python's repr of a device: ['CPU'] or [('CPU', 'CPU:1')]. *)
+val device_to_string : device -> string
+
+(** The device a COPY's or ALLREDUCE's arg names ([Str] or a [Tuple] of [Str]). *)
+val device_of_arg : arg -> device option
+
+(** The arg of a COPY to a device. *)
+val arg_of_device : device -> arg
 
 (** No device or a weak dtype: nothing can back it. tinygrad [UOp.is_virtual]. *)
 val is_virtual : t -> bool
@@ -666,3 +688,28 @@ val without_after : t -> t
 (** [broadcasted ?reverse x y]: both operands promoted to their least upper dtype, weak CONSTs kept weak.
     tinygrad [ElementwiseMixin._broadcasted]. *)
 val broadcasted : ?reverse:bool -> t -> t -> t * t
+
+(** {1 Multi-device} *)
+
+(** The DEVICE range over [n] devices (one node for every use: hash-consed). tinygrad
+    [UOp.range(n, -1, AxisType.DEVICE)]. *)
+val device_range : int -> t
+
+(** The number of shards a sharding range makes ([vmax + 1]). *)
+val range_count : t -> int
+
+(** [unshard u axes ranges]: the value [u] sharded along [axes], one sharding range each (sorted by axis).
+    tinygrad [UOp.unshard]. *)
+val unshard : t -> int list -> t list -> t
+
+(** [unshard_devices u axis]: {!unshard} along one axis by the DEVICE range over [u]'s devices. *)
+val unshard_devices : t -> int -> t
+
+(** The (axis, range) pairs an UNSHARD is sharded over; [[]] for any other node. tinygrad [UOp.sharding]. *)
+val sharding : t -> (int * t) list
+
+(** The sharded axis of a multi-device value, [None] when it is replicated. tinygrad [UOp.axis]. *)
+val axis : t -> int option
+
+(** The shape of one device's shard. tinygrad [UOp.shard_shape]. *)
+val shard_shape : t -> sint list

@@ -166,7 +166,9 @@ let allocator () =
       free = (fun _ _ _ -> ());  (* the GC finds host memory unreachable; its finaliser gives it back for reuse *)
       copyin; copyout;
       addr = (fun o -> ba_addr (host o));
-      free_cache = free_pool; reclaim = collect_young }
+      free_cache = free_pool; reclaim = collect_young;
+      (* tinygrad: CPUAllocator._as_buffer — host memory is every CPU device's, so copies between them are one blit *)
+      as_host = Some (fun o off n -> Array1.sub (host o) off n); transfer = None }
 
 (* a loaded kernel: the entry's address *)
 type program = { name : string; lib : string; entry : nativeint; core_id : int option }

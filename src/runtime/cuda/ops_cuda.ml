@@ -105,6 +105,8 @@ let copy_bytes d ~dst ~src n =
 let ba_nbytes (a : ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t) =
   Bigarray.Array1.dim a * Bigarray.kind_size_in_bytes (Bigarray.Array1.kind a)
 
+let opened : (string, dev) Hashtbl.t = Hashtbl.create 2
+
 (* tinygrad: CUDAAllocator (host=true buffers are device memory too: cudajit 0.7.2 has no cuMemHostAlloc) *)
 let raw_allocator d : Device.allocator =
   let alloc size (spec : Device.buffer_spec) =
@@ -143,8 +145,28 @@ let raw_allocator d : Device.allocator =
         Cuda.Deviceptr.mem_free tmp
       end
     end in
+  (* tinygrad: CUDAAllocator._transfer — a copy from another CUDA device: cuMemcpyPeer between the two devices'
+     contexts (a copy within the device when both are one), after the source's pending work; a view at an offset
+     (cudajit 0.7.2's copies take none) goes through the host *)
+  let transfer ~dst ~dst_offset ~src ~src_offset ~src_device n =
+    let s = match Hashtbl.find_opt opened src_device with
+      | Some s -> s
+      | None -> invalid_arg (Printf.sprintf "CUDA transfer: %s is not an open CUDA device" src_device) in
+    synchronize s;
+    if n > 0 then begin
+      if dst_offset = 0 && src_offset = 0 then begin
+        set_current d;
+        if s.ordinal = d.ordinal then Cuda.Deviceptr.memcpy_D_to_D ~size_in_bytes:n ~dst:(dptr dst) ~src:(dptr src) ()
+        else Cuda.Deviceptr.memcpy_peer ~size_in_bytes:n ~dst:(dptr dst) ~dst_ctx:d.context ~src:(dptr src)
+            ~src_ctx:s.context ()
+      end else begin
+        let tmp = Bigarray.Array1.create Bigarray.char Bigarray.c_layout n in
+        (Device.get src_device).allocator.copyout tmp src src_offset;
+        copyin dst dst_offset tmp
+      end
+    end in
   { alloc; free; copyin; copyout; addr = (fun o -> address (dptr o));
-    free_cache = (fun () -> ()); reclaim = (fun () -> ()) }
+    free_cache = (fun () -> ()); reclaim = (fun () -> ()); as_host = None; transfer = Some transfer }
 
 (* ---------- the compiler ---------- *)
 
@@ -208,7 +230,6 @@ let load d ~name ~lib =
 
 (* ---------- the device ---------- *)
 
-let opened : (string, dev) Hashtbl.t = Hashtbl.create 2
 
 (* tinygrad: CUDADevice *)
 let create name =
