@@ -1,0 +1,91 @@
+(* tinygrad's llm (src/llm): GGUF loading against the `gguf` package (test/fixtures/llm/types.gguf holds a tensor of
+   random blocks for every supported ggml type, dequant_<TYPE>.npy the package's dequantized values, both written by
+   gen_dequant_fixture.py). *)
+
+open Test_util
+open Tinygrad
+module Gguf = Tinygrad_llm.Gguf
+
+let fixture name =
+  let cands = [ Filename.concat "test/fixtures/llm" name; Filename.concat "fixtures/llm" name ] in
+  match List.find_opt Sys.file_exists cands with Some p -> p | None -> fail "fixture %s not found" name
+
+let types_gguf = lazy (Gguf.gguf_load (fixture "types.gguf"))
+
+let read_file fn =
+  let ic = open_in_bin fn in
+  Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic))
+
+(* the dtype the gguf package dequantizes to: the native dtype, float16 for Q1_0, float32 for the others *)
+let bits_equal (exp : Npy.t) (t : Tensor.t) what =
+  check_eq ~pp:Dtype.to_string ~eq:( == ) ~what:(what ^ " dtype") exp.dtype (Tensor.dtype t);
+  check_eq ~pp:(fun l -> String.concat "," (List.map string_of_int l)) ~eq:( = ) ~what:(what ^ " shape") exp.shape
+    (Array.to_list (Tensor.shape t));
+  (* the raw bytes: bit for bit, signed zeros included *)
+  let got = State.tensor_data t in
+  if got <> exp.data then begin
+    let ef = Npy.to_floats exp and gf = Tensor.to_float_array t in
+    let i = ref 0 in
+    while !i < Array.length ef && Int64.bits_of_float ef.(!i) = Int64.bits_of_float gf.(!i) do incr i done;
+    fail "%s: element %d: expected %h, got %h" what !i ef.(min !i (Array.length ef - 1)) gf.(min !i (Array.length gf - 1))
+  end
+
+let dequant_case typ =
+  let name = Gguf.ggml_type_name typ in
+  ("dequant_" ^ name, fun () ->
+      let _, sd = Lazy.force types_gguf in
+      let t = match List.assoc_opt name sd with Some t -> t | None -> fail "types.gguf has no tensor %s" name in
+      (* the package widens bfloat16 to float32, exactly *)
+      let t = if typ = Gguf.BF16 then Tensor.cast t Dtype.Float32 else t in
+      bits_equal (Npy.read (fixture ("dequant_" ^ name ^ ".npy"))) t name)
+
+(* a GGUF file's bytes, written here field by field: the header with [kv] and one F32 tensor "w" of [n] values *)
+let le n v = String.init n (fun i -> Char.chr ((v lsr (8 * i)) land 0xff))
+let gstr s = le 8 (String.length s) ^ s
+
+let tiny_gguf ?(magic = "GGUF") ?(version = 3) ?(kv = []) ?(typ = 0) ?(offset = 0) ?(n = 4) ?(name = "w") () =
+  let kvs = String.concat "" (List.map (fun (k, vtyp, payload) -> gstr k ^ le 4 vtyp ^ payload) kv) in
+  let header = magic ^ le 4 version ^ le 8 1 ^ le 8 (List.length kv) ^ kvs
+               ^ gstr name ^ le 4 1 ^ le 8 n ^ le 4 typ ^ le 8 offset in
+  let pad = String.make ((32 - String.length header mod 32) mod 32) '\000' in
+  let data = String.concat "" (List.init n (fun i -> le 4 (Int32.to_int (Int32.bits_of_float (float_of_int i))))) in
+  header ^ pad ^ data
+
+let load_bytes s = Gguf.gguf_load_tensor (State.tensor_of_bytes s)
+
+let malformed what s =
+  (what, fun () -> check_invalid_arg ~what (fun () -> let _, sd = load_bytes s in List.map (fun (_, t) -> Tensor.realize t) sd))
+
+let gguf_tests =
+  List.map dequant_case Gguf.all_ggml_types
+  @ [ ("metadata", fun () ->
+        let kv, _ = Lazy.force types_gguf in
+        check_eq ~pp:(fun s -> s) ~eq:( = ) ~what:"architecture" "llama"
+          (Option.get (Gguf.get_string kv "general.architecture"));
+        check_eq ~pp:(fun s -> s) ~eq:( = ) ~what:"utf-8 string" "h\xc3\xa9llo" (Option.get (Gguf.get_string kv "test.string"));
+        check_bool ~what:"ints" true (List.assoc "test.ints" kv = Gguf.Array [ Int 1; Int 2; Int 3 ]);
+        check_bool ~what:"float" true (Gguf.get_float kv "test.float" = Some 0.25);
+        check_bool ~what:"bool" true (List.assoc "test.bool" kv = Gguf.Bool true));
+      ("file_and_tensor_agree", fun () ->
+        let _, a = Gguf.gguf_load (fixture "types.gguf") in
+        let _, b = load_bytes (read_file (fixture "types.gguf")) in
+        check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"names" (List.map fst a) (List.map fst b);
+        List.iter2 (fun (k, x) (_, y) ->
+            check_bool ~what:k true (State.tensor_data x = State.tensor_data y)) a b);
+      ("tiny_file_values", fun () ->
+        let kv, sd = load_bytes (tiny_gguf ~kv:[ ("a.b", 4, le 4 7) ] ()) in
+        check_bool ~what:"kv" true (kv = [ ("a.b", Gguf.Int 7) ]);
+        check_bool ~what:"values" true (Tensor.to_float_array (List.assoc "w" sd) = [| 0.; 1.; 2.; 3. |]));
+      malformed "bad magic" (tiny_gguf ~magic:"GGUX" ());
+      malformed "bad version" (tiny_gguf ~version:7 ());
+      malformed "truncated header" (String.sub (tiny_gguf ()) 0 30);
+      malformed "truncated data" (let s = tiny_gguf () in String.sub s 0 (String.length s - 3));
+      malformed "offset past the end" (tiny_gguf ~offset:64 ());
+      malformed "unknown tensor type" (tiny_gguf ~typ:19 ());
+      malformed "unknown value type" (tiny_gguf ~kv:[ ("k", 13, le 4 0) ] ());
+      malformed "string not utf-8" (tiny_gguf ~kv:[ ("k", 8, gstr "\xff\xfe") ] ());
+      malformed "string length past the end" (tiny_gguf ~kv:[ ("k", 8, le 8 1_000_000) ] ());
+      malformed "array length past the end" (tiny_gguf ~kv:[ ("k", 9, le 4 4 ^ le 8 1_000_000_000) ] ());
+      malformed "partial quant block" (tiny_gguf ~typ:8 ~n:20 ()) ]
+
+let tests = gguf_tests
