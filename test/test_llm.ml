@@ -88,4 +88,49 @@ let gguf_tests =
       malformed "array length past the end" (tiny_gguf ~kv:[ ("k", 9, le 4 4 ^ le 8 1_000_000_000) ] ());
       malformed "partial quant block" (tiny_gguf ~typ:8 ~n:20 ()) ]
 
-let tests = gguf_tests
+
+(* ---- the Transformer against transformers ----
+   test/fixtures/llm/<arch>-<type>.gguf are tiny random models written by llama.cpp's converter, <arch>-<type>.json
+   and .logits.npy transformers' outputs on the GGUF's dequantized weights (gen_model_fixtures.py). *)
+
+module Model = Tinygrad_llm.Model
+module Json = State.Json
+
+type expected = { prompt_ids : int list; greedy_16 : int list; tokenizer_cases : (string * int list) list }
+
+let ints_of = function Json.List l -> List.map (function Json.Int i -> i | _ -> fail "not an int") l | _ -> fail "not a list"
+
+let expected_of base =
+  let fields = match Json.of_string (read_file (fixture (base ^ ".json"))) with Json.Assoc l -> l | _ -> fail "json" in
+  let field k = match List.assoc_opt k fields with Some v -> v | None -> fail "%s.json has no %s" base k in
+  let cases = match field "tokenizer_cases" with
+    | Json.List l -> List.map (function Json.List [ Json.String s; ids ] -> (s, ints_of ids) | _ -> fail "case") l
+    | _ -> fail "tokenizer_cases" in
+  { prompt_ids = ints_of (field "prompt_ids"); greedy_16 = ints_of (field "greedy_16"); tokenizer_cases = cases }
+
+let show l = "[" ^ String.concat "; " (List.map string_of_int l) ^ "]"
+
+(* within [tol] of the largest expected logit *)
+let check_logits ~what ~tol (exp : float array) (got : float array) =
+  check_int ~what:(what ^ " size") (Array.length exp) (Array.length got);
+  let scale = Array.fold_left (fun m v -> Float.max m (Float.abs v)) 0. exp in
+  Array.iteri (fun i e ->
+      if Float.abs (got.(i) -. e) > tol *. scale then fail "%s: logit %d: expected %g, got %g" what i e got.(i)) exp
+
+let load base = fst (Model.from_gguf ~half:false ~max_context:64 (fixture (base ^ ".gguf")))
+
+let model_cases arch typ =
+  let base = arch ^ "-" ^ typ in
+  [ (base ^ "_logits", fun () ->
+        let e = expected_of base and m = load base in
+        let l = Model.logits m (Tensor.of_int_array [| 1; 32 |] (Array.of_list e.prompt_ids)) ~start_pos:(Sint.of_int 0) in
+        check_logits ~what:base ~tol:1e-4 (Npy.to_floats (Npy.read (fixture (base ^ ".logits.npy")))) (Tensor.to_float_array l));
+    (base ^ "_greedy_16", fun () ->
+        let e = expected_of base and m = load base in
+        check_eq ~pp:show ~eq:( = ) ~what:"greedy 16" e.greedy_16 (Model.generate m e.prompt_ids 16)) ]
+
+let model_tests =
+  List.concat_map (fun arch -> List.concat_map (model_cases arch) [ "f32"; "f16"; "q8_0" ])
+    [ "llama"; "qwen3"; "qwen3moe"; "olmoe" ]
+
+let tests = gguf_tests @ model_tests
