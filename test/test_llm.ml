@@ -133,4 +133,33 @@ let model_tests =
   List.concat_map (fun arch -> List.concat_map (model_cases arch) [ "f32"; "f16"; "q8_0" ])
     [ "llama"; "qwen3"; "qwen3moe"; "olmoe" ]
 
-let tests = gguf_tests @ model_tests
+(* ---- the tokenizer against the `tokenizers` package (the cases of gen_model_fixtures.py) ---- *)
+
+module Tokenizer = Tinygrad_llm.Tokenizer
+
+let tokenizer_of base = Tokenizer.of_gguf_kv (fst (Gguf.gguf_load (fixture (base ^ ".gguf"))))
+
+let tokenizer_tests =
+  List.concat_map (fun base ->
+      [ (base ^ "_tokenizer_encode", fun () ->
+            let t = tokenizer_of base in
+            List.iter (fun (s, ids) -> check_eq ~pp:show ~eq:( = ) ~what:(Printf.sprintf "encode %S" s) ids (Tokenizer.encode t s))
+              (expected_of base).tokenizer_cases);
+        (base ^ "_tokenizer_roundtrip", fun () ->
+            let t = tokenizer_of base in
+            List.iter (fun (s, ids) ->
+                check_str ~what:"decode" s (Tokenizer.decode t ids);
+                let d = Tokenizer.stream_decoder t in
+                let streamed = String.concat "" (List.map (fun i -> d (Some i)) ids) ^ d None in
+                check_str ~what:"stream" s streamed) (expected_of base).tokenizer_cases) ])
+    [ "llama-f32"; "qwen3-f32"; "olmoe-f32" ]
+  @ [ ("tokenizer_replaces_invalid_utf8", fun () ->
+        (* a lone continuation byte (0x80, U+0122 in GPT-2's byte alphabet) and a truncated 3-byte sequence (0xE2
+           0x82, "\xc3\xa2" and U+0124): one U+FFFD each, as Python's errors="replace" *)
+        let t = Tokenizer.create ~preset:"llama-bpe" ~tokens:[| "\xc4\xa2"; "a"; "\xc3\xa2\xc4\xa4" |]
+            ~token_types:[| 1; 1; 1 |] () in
+        check_str ~what:"decode" "\xef\xbf\xbda\xef\xbf\xbd" (Tokenizer.decode t [ 0; 1; 2 ]));
+      ("tokenizer_bad_preset", fun () ->
+        check_invalid_arg ~what:"preset" (fun () -> Tokenizer.create ~preset:"bloom" ~tokens:[||] ~token_types:[||] ())) ]
+
+let tests = gguf_tests @ model_tests @ tokenizer_tests
