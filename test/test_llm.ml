@@ -132,6 +132,40 @@ let model_cases arch typ =
 let model_tests =
   List.concat_map (fun arch -> List.concat_map (model_cases arch) [ "f32"; "f16"; "q8_0" ])
     [ "llama"; "qwen3"; "qwen3moe"; "olmoe" ]
+  @ [ ("rollout_jit_captures_once", fun () ->
+        let e = expected_of "llama-f32" and m = load "llama-f32" in
+        ignore (Model.generate m e.prompt_ids 16);
+        let j = Model.rollout_jit m in
+        (* the prompt runs outside the JIT, then 15 one-token steps: run, capture, 13 replays *)
+        check_int ~what:"calls" 15 (Tiny_jit.cnt j);
+        check_bool ~what:"captured" true (Option.is_some (Tiny_jit.captured j));
+        (* a second generation from another prompt length replays the same capture *)
+        Model.reset_cache m;
+        let g = Model.generate m (List.filteri (fun i _ -> i < 20) e.prompt_ids) 6 in
+        check_int ~what:"calls after" 20 (Tiny_jit.cnt j);
+        check_int ~what:"tokens" 6 (List.length g));
+      ("temperature_sampling", fun () ->
+        let e = expected_of "qwen3-f32" in
+        (* a fresh model each time: a JIT replays the RNG counter buffer it captured, which manual_seed replaces *)
+        let sample () = Tensor.manual_seed 7; Model.generate ~temperature:1.0 (load "qwen3-f32") e.prompt_ids 16 in
+        let a = sample () and b = sample () in
+        check_eq ~pp:show ~eq:( = ) ~what:"same seed, same tokens" a b;
+        List.iter (fun t -> check (t >= 0 && t < 384) "token %d outside the vocabulary" t) a;
+        (* at temperature 1 over 384 tokens, 16 samples that all equal the argmax would be a broken sampler *)
+        check (a <> e.greedy_16) "temperature 1 gave the greedy tokens %s" (show a));
+      ("half_weights_and_cache", fun () ->
+        (* the f16 file's weights are exact in float16; the float16 KV cache rounds the keys and values *)
+        let e = expected_of "llama-f16" in
+        let m = fst (Model.from_gguf ~max_context:64 (fixture "llama-f16.gguf")) in
+        let l = Model.logits m (Tensor.of_int_array [| 1; 32 |] (Array.of_list e.prompt_ids)) ~start_pos:(Sint.of_int 0) in
+        check_logits ~what:"half" ~tol:5e-3 (Npy.to_floats (Npy.read (fixture "llama-f16.logits.npy")))
+          (Tensor.to_float_array l));
+      ("from_gguf_errors", fun () ->
+        check_invalid_arg ~what:"no tensors" (fun () -> Model.from_gguf (fixture "types.gguf"));
+        let m = load "llama-f32" in
+        check_invalid_arg ~what:"past the context" (fun () ->
+            Model.logits m (Tensor.of_int_array [| 1; 2 |] [| 1; 2 |]) ~start_pos:(Sint.of_int 63));
+        check_invalid_arg ~what:"empty prompt" (fun () -> Model.generate m [] 4)) ]
 
 (* ---- the tokenizer against the `tokenizers` package (the cases of gen_model_fixtures.py) ---- *)
 
