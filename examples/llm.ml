@@ -18,11 +18,13 @@ type args = {
   mutable half : bool;
   mutable prompt_ids : int list option;
   mutable repeat : int;
+  mutable realize : bool;
 }
 
 let parse_args () =
   let a = { gguf = None; prompt = "Hello, I am"; count = 64; temperature = 0.0; seed = None; max_context = 4096;
-            half = true; prompt_ids = None; repeat = 1 } in
+            half = true; prompt_ids = None; repeat = 1;
+            realize = true } in
   let ids s =
     try List.map int_of_string (List.filter (( <> ) "") (String.split_on_char ',' s))
     with Failure _ -> raise (Arg.Bad ("--prompt-ids: expected comma-separated ints, got " ^ s)) in
@@ -35,6 +37,8 @@ let parse_args () =
     ("--max-context", Arg.Int (fun n -> a.max_context <- n), "N  KV cache length, at most the file's (4096)");
     ("--prompt-ids", Arg.String (fun s -> a.prompt_ids <- Some (ids s)), "IDS  the prompt as comma-separated ids");
     ("--repeat", Arg.Int (fun n -> a.repeat <- n), "N  generate N times, timing each (1)");
+    ("--lazy", Arg.Unit (fun () -> a.realize <- false),
+     " keep the weights as graphs over the file's bytes, dequantized inside the kernels that use them");
     ("--f32", Arg.Unit (fun () -> a.half <- false), " keep the weights and the KV cache in float32 (tinygrad: HALF=0)");
   ] in
   Arg.parse (Arg.align spec) (fun s -> raise (Arg.Bad ("unexpected argument " ^ s))) "llm.exe --gguf FILE [options]";
@@ -45,7 +49,7 @@ let () =
   let fn = match a.gguf with Some f -> f | None -> prerr_endline "llm: --gguf FILE is required"; exit 2 in
   Option.iter Tensor.manual_seed a.seed;
   let t0 = Unix.gettimeofday () in
-  let model, kv = Model.from_gguf ~max_context:a.max_context ~half:a.half fn in
+  let model, kv = Model.from_gguf ~max_context:a.max_context ~half:a.half ~realize:a.realize fn in
   let tok = Tokenizer.of_gguf_kv kv in
   Printf.eprintf "loaded %s in %.2f s\n%!" fn (Unix.gettimeofday () -. t0);
   let prompt = match a.prompt_ids with

@@ -153,6 +153,17 @@ let model_tests =
         List.iter (fun t -> check (t >= 0 && t < 384) "token %d outside the vocabulary" t) a;
         (* at temperature 1 over 384 tokens, 16 samples that all equal the argmax would be a broken sampler *)
         check (a <> e.greedy_16) "temperature 1 gave the greedy tokens %s" (show a));
+      (* the weights left as graphs over the file's bytes, dequantized inside the kernels that use them *)
+      ("lazy_weights_q8_0", fun () ->
+        List.iter (fun base ->
+            let e = expected_of base in
+            let m = fst (Model.from_gguf ~half:false ~realize:false ~max_context:64 (fixture (base ^ ".gguf"))) in
+            let l = Model.logits m (Tensor.of_int_array [| 1; 32 |] (Array.of_list e.prompt_ids)) ~start_pos:(Sint.of_int 0) in
+            check_logits ~what:base ~tol:1e-4 (Npy.to_floats (Npy.read (fixture (base ^ ".logits.npy"))))
+              (Tensor.to_float_array l);
+            Model.reset_cache m;
+            check_eq ~pp:show ~eq:( = ) ~what:(base ^ " greedy") (List.filteri (fun i _ -> i < 4) e.greedy_16)
+              (Model.generate m e.prompt_ids 4)) [ "llama-q8_0"; "qwen3moe-q8_0" ]);
       ("half_weights_and_cache", fun () ->
         (* the f16 file's weights are exact in float16; the float16 KV cache rounds the keys and values *)
         let e = expected_of "llama-f16" in
