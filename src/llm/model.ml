@@ -415,7 +415,8 @@ let from_gguf_kv ?max_context ?(half = true) ?(realize = true) (kv, sd) =
           if ends "attn_q.weight" then (k, unpermute_rows v ~heads:cfg.n_heads ~prefix:(cfg.head_dim - cfg.rope_dim))
           else if ends "attn_k.weight" then (k, unpermute_rows v ~heads:cfg.n_kv_heads ~prefix:0)
           else (k, v)) sd in
-  (* the weights are realized once, so that a step does not unpack them again (tinygrad's REALIZE) *)
+  (* realized once (tinygrad's REALIZE=1), a step does not unpack the weights again; lazy, the kernels that read a
+     weight dequantize it *)
   let sd = if realize then List.map (fun (k, v) -> (k, Tensor.contiguous v)) sd else sd in
   if realize then Tensor.realize_all (List.map snd sd);
   (of_state_dict ~half cfg sd, kv)

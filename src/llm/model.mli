@@ -52,7 +52,9 @@ val pairwise_topk : Tensor.t -> int -> Tensor.t * Tensor.t
 
 (** [from_gguf fn]: the model of a GGUF file and its metadata. [max_context] caps the context (default the file's
     [context_length]); [half] (default true, tinygrad's [HALF=1]) casts the weights and the KV cache to float16,
-    else both stay float32; [realize] (default true, tinygrad's [REALIZE]) dequantizes the weights once at load.
+    else both stay float32; [realize] (default true; tinygrad's [REALIZE], which defaults to 0 there) dequantizes
+    the weights into buffers once at load, where false keeps each weight a graph over the file's bytes that the
+    kernels using it dequantize (a Q8_0 matrix-vector product then reads the quantized bytes).
     [Invalid_argument] for a missing tensor or metadata, a wrong shape, or an architecture not ported.
     tinygrad [Transformer.from_gguf]. *)
 val from_gguf :
