@@ -1,8 +1,7 @@
-(* tinygrad's llm (python -m tinygrad.llm) without the chat app: a GGUF model (Llama 3, Qwen3, Qwen3-MoE, OLMoE, ...)
-   and its tokenizer from the file, the prompt's tokens streamed after it, then the prefill and decode speeds. The
-   model is src/llm/model.ml (library tinygrad.llm).
-
-     dune exec examples/llm.exe -- --gguf FILE --prompt "Hello" --count 64 --temperature 0.7 --seed 1 *)
+(* tinygrad's llm (python -m tinygrad.llm) without the chat app: a GGUF model (Llama 3, Qwen3, Qwen3-MoE,
+   OLMoE, ...) and its tokenizer from the file, the prompt's tokens streamed after it, then the prefill and
+   decode speeds. The model is src/llm/model.ml (library tinygrad.llm).  dune exec examples/llm.exe -- --gguf
+   FILE --prompt "Hello" --count 64 --temperature 0.7 --seed 1 *)
 
 open Tinygrad
 module Model = Tinygrad_llm.Model

@@ -1,6 +1,6 @@
-(* tinygrad's llm (src/llm): GGUF loading against the `gguf` package (test/fixtures/llm/types.gguf holds a tensor of
-   random blocks for every supported ggml type, dequant_<TYPE>.npy the package's dequantized values, both written by
-   gen_dequant_fixture.py). *)
+(* tinygrad's llm (src/llm): GGUF loading against the `gguf` package (test/fixtures/llm/types.gguf holds a
+   tensor of random blocks for every supported ggml type, dequant_<TYPE>.npy the package's dequantized
+   values, both written by gen_dequant_fixture.py). *)
 
 open Test_util
 open Tinygrad
@@ -39,7 +39,8 @@ let dequant_case typ =
       let t = if typ = Gguf.BF16 then Tensor.cast t Dtype.Float32 else t in
       bits_equal (Npy.read (fixture ("dequant_" ^ name ^ ".npy"))) t name)
 
-(* a GGUF file's bytes, written here field by field: the header with [kv] and one F32 tensor "w" of [n] values *)
+(* a GGUF file's bytes, written here field by field: the header with [kv] and one F32 tensor "w" of [n]
+   values *)
 let le n v = String.init n (fun i -> Char.chr ((v lsr (8 * i)) land 0xff))
 let gstr s = le 8 (String.length s) ^ s
 
@@ -89,9 +90,9 @@ let gguf_tests =
       malformed "partial quant block" (tiny_gguf ~typ:8 ~n:20 ()) ]
 
 
-(* ---- the Transformer against transformers ----
-   test/fixtures/llm/<arch>-<type>.gguf are tiny random models written by llama.cpp's converter, <arch>-<type>.json
-   and .logits.npy transformers' outputs on the GGUF's dequantized weights (gen_model_fixtures.py). *)
+(* ---- the Transformer against transformers ---- test/fixtures/llm/<arch>-<type>.gguf are tiny random models
+   written by llama.cpp's converter, <arch>-<type>.json and .logits.npy transformers' outputs on the GGUF's
+   dequantized weights (gen_model_fixtures.py). *)
 
 module Model = Tinygrad_llm.Model
 module Json = State.Json
@@ -146,12 +147,14 @@ let model_tests =
         check_int ~what:"tokens" 6 (List.length g));
       ("temperature_sampling", fun () ->
         let e = expected_of "qwen3-f32" in
-        (* a fresh model each time: a JIT replays the RNG counter buffer it captured, which manual_seed replaces *)
+        (* a fresh model each time: a JIT replays the RNG counter buffer it captured, which manual_seed
+           replaces *)
         let sample () = Tensor.manual_seed 7; Model.generate ~temperature:1.0 (load "qwen3-f32") e.prompt_ids 16 in
         let a = sample () and b = sample () in
         check_eq ~pp:show ~eq:( = ) ~what:"same seed, same tokens" a b;
         List.iter (fun t -> check (t >= 0 && t < 384) "token %d outside the vocabulary" t) a;
-        (* at temperature 1 over 384 tokens, 16 samples that all equal the argmax would be a broken sampler *)
+        (* at temperature 1 over 384 tokens, 16 samples that all equal the argmax would be a broken sampler
+           *)
         check (a <> e.greedy_16) "temperature 1 gave the greedy tokens %s" (show a));
       (* the weights left as graphs over the file's bytes, dequantized inside the kernels that use them *)
       ("lazy_weights_q8_0", fun () ->
@@ -199,8 +202,8 @@ let tokenizer_tests =
                 check_str ~what:"stream" s streamed) (expected_of base).tokenizer_cases) ])
     [ "llama-f32"; "qwen3-f32"; "olmoe-f32" ]
   @ [ ("tokenizer_replaces_invalid_utf8", fun () ->
-        (* a lone continuation byte (0x80, U+0122 in GPT-2's byte alphabet) and a truncated 3-byte sequence (0xE2
-           0x82, "\xc3\xa2" and U+0124): one U+FFFD each, as Python's errors="replace" *)
+        (* a lone continuation byte (0x80, U+0122 in GPT-2's byte alphabet) and a truncated 3-byte sequence
+           (0xE2 0x82, "\xc3\xa2" and U+0124): one U+FFFD each, as Python's errors="replace" *)
         let t = Tokenizer.create ~preset:"llama-bpe" ~tokens:[| "\xc4\xa2"; "a"; "\xc3\xa2\xc4\xa4" |]
             ~token_types:[| 1; 1; 1 |] () in
         check_str ~what:"decode" "\xef\xbf\xbda\xef\xbf\xbd" (Tokenizer.decode t [ 0; 1; 2 ]));

@@ -1,7 +1,7 @@
 (* GGUF files: the header, the metadata and the tensors, dequantized with tensor ops. tinygrad: llm/gguf.py.
    tinygrad reads the header through a DISK tensor; here the file is mapped (Unix.map_file, private, as
-   State.safe_load) and the header parsed from the mapping with a bound check on every read, so a malformed file
-   raises Invalid_argument instead of reading past its end. Multi-part splits are not merged. *)
+   State.safe_load) and the header parsed from the mapping with a bound check on every read, so a malformed
+   file raises Invalid_argument instead of reading past its end. Multi-part splits are not merged. *)
 open Tinygrad
 
 type value = Int of int | Float of float | Bool of bool | String of string | Array of value list
@@ -67,8 +67,8 @@ let ( ||| ) = Tensor.bitwise_or
 let ( >>> ) a s = Tensor.rshift a (ci s)
 let ( <<< ) a s = Tensor.lshift a (ci s)
 
-(* tinygrad: llm/gguf.py ggml_data_to_tensor q_to_uint8 — the [b]-bit fields of each byte, lowest first, the fields
-   of one position of every byte before the next position *)
+(* tinygrad: llm/gguf.py ggml_data_to_tensor q_to_uint8 — the [b]-bit fields of each byte, lowest first, the
+   fields of one position of every byte before the next position *)
 let q_to_uint8 t b =
   let shifts = ints (Tensor.dtype t) (Array.init (8 / b) (fun i -> 1 lsl (i * b))) in
   let q = Tensor.div ~rounding_mode:`Trunc (unsq t (-1)) shifts &&& (0xff lsr (8 - b)) in
@@ -98,8 +98,8 @@ let dequantize typ blocks =
     let qh = Tensor.bitcast (Tensor.flatten ~start_dim:(-2) (Tensor.transpose ~dim0:(-1) ~dim1:(-2)
                                                                 (reshape qh [| -1; 8; 4 |]))) i8 in
     let q = Tensor.add (Tensor.bitcast (q_to_uint8 (cols blocks (qh_off + 4) bytes) 4) i8) (Tensor.mul qh (ci 16)) in
-    (* Q5_0 as ggml's dequantize_row_q5_0, (q - 16) * d, where tinygrad writes q * d - 16 * d: equal values, but a
-       zero takes the sign of d as in ggml *)
+    (* Q5_0 as ggml's dequantize_row_q5_0, (q - 16) * d, where tinygrad writes q * d - 16 * d: equal values,
+       but a zero takes the sign of d as in ggml *)
     if typ = Q5_1 then Tensor.add (Tensor.mul q d) (half_at blocks 2) else Tensor.mul (Tensor.sub q (ci 16)) d
   | Q8_0 -> Tensor.mul (half_at blocks 0) (Tensor.bitcast (cols blocks 2 bytes) i8)
   | Q4_K | Q5_K ->
@@ -198,8 +198,8 @@ let ggml_data_to_tensor t n typ =
                    (ggml_type_name typ) need len);
   let data = Tensor.shrink t [| (0, need) |] in
   match layout typ with
-  (* tinygrad makes the bytes contiguous first; the port's realize resolves a bitcast of the file's view directly,
-     as State.safe_load does, and a contiguous of that view is the view itself *)
+  (* tinygrad makes the bytes contiguous first; the port's realize resolves a bitcast of the file's view
+     directly, as State.safe_load does, and a contiguous of that view is the view itself *)
   | Native dt -> Tensor.bitcast data dt
   | Blocks (_, bytes) -> reshape (dequantize typ (Tensor.contiguous (reshape data [| -1; bytes |]))) [| n |]
 

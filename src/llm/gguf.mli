@@ -1,7 +1,7 @@
-(** GGUF files: the header, the metadata (kv) and the tensors, the quantized ones dequantized with tensor ops (no
-    host loops). tinygrad: [llm/gguf.py] ([gguf_load], [ggml_data_to_tensor], [_gguf_parse]). A file is mapped
-    privately, as {!Tinygrad.State.safe_load} maps one: each tensor is a lazy graph over the mapping's bytes.
-    Multi-part splits ([split.count] > 1) are not merged. *)
+(** GGUF files: the header, the metadata (kv) and the tensors, the quantized ones dequantized with tensor ops
+    (no host loops). tinygrad: [llm/gguf.py] ([gguf_load], [ggml_data_to_tensor], [_gguf_parse]). A file is
+    mapped privately, as {!Tinygrad.State.safe_load} maps one: each tensor is a lazy graph over the mapping's
+    bytes. Multi-part splits ([split.count] > 1) are not merged. *)
 
 open Tinygrad
 
@@ -29,15 +29,15 @@ val ggml_type_name : ggml_type -> string
 (** The bytes that [n] elements of a type take; [Invalid_argument] when [n] is not whole blocks. *)
 val nbytes : ggml_type -> int -> int
 
-(** [ggml_data_to_tensor t n typ]: the [n] elements (1-d) that the uint8 tensor [t] holds from its start as [typ]:
-    native types bitcast, quantized ones dequantized to float32 (float16 for Q1_0, as tinygrad). [Invalid_argument]
-    when [t] is too short. tinygrad [ggml_data_to_tensor]. *)
+(** [ggml_data_to_tensor t n typ]: the [n] elements (1-d) that the uint8 tensor [t] holds from its start as
+    [typ]: native types bitcast, quantized ones dequantized to float32 (float16 for Q1_0, as tinygrad).
+    [Invalid_argument] when [t] is too short. tinygrad [ggml_data_to_tensor]. *)
 val ggml_data_to_tensor : Tensor.t -> int -> ggml_type -> Tensor.t
 
 (** [gguf_load fn]: the metadata, in file order, and the state dict (tensors in file order, shaped as ggml's
-    dimensions reversed). A malformed file raises [Invalid_argument] naming the file and the problem: a bad magic or
-    version, a truncated header, an unknown metadata or tensor type, a string that is not UTF-8, tensor data past
-    the end of the file. tinygrad [gguf_load]. *)
+    dimensions reversed). A malformed file raises [Invalid_argument] naming the file and the problem: a bad
+    magic or version, a truncated header, an unknown metadata or tensor type, a string that is not UTF-8,
+    tensor data past the end of the file. tinygrad [gguf_load]. *)
 val gguf_load : string -> (string * value) list * (string * Tensor.t) list
 
 (** {!gguf_load} of a 1-d uint8 tensor holding a GGUF file. *)

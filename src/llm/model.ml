@@ -1,7 +1,7 @@
-(* tinygrad's llm Transformer (llm/model.py): RoPE, RMSNorm, GQA, SwiGLU, QK-norm and mixture-of-experts, with a KV
-   cache at a symbolic start_pos under TinyJit, loaded from GGUF with tinygrad's architecture mapping. Left out: MLA
-   (MLATransformerBlock: deepseek2, kimi), the gated delta-net blocks (qwen35, kimi-linear) and the AMD kernels;
-   from_gguf refuses those files by name. *)
+(* tinygrad's llm Transformer (llm/model.py): RoPE, RMSNorm, GQA, SwiGLU, QK-norm and mixture-of-experts,
+   with a KV cache at a symbolic start_pos under TinyJit, loaded from GGUF with tinygrad's architecture
+   mapping. Left out: MLA (MLATransformerBlock: deepseek2, kimi), the gated delta-net blocks (qwen35,
+   kimi-linear) and the AMD kernels; from_gguf refuses those files by name. *)
 open Tinygrad
 
 type expert_gating = Softmax | Sigmoid | Softmax_weight | Sqrt_softplus
@@ -74,14 +74,16 @@ let dims sh = String.concat ", " (Array.to_list (Array.map string_of_int sh))
 (* the value of a start position: an int, or a bound Variable's value *)
 let value (p : Sint.t) = match p with Sint i -> i | Suop _ -> Variable.value p
 
-(* tinygrad: llm/model.py precompute_freqs_cis — (end, dim): the cosines then the sines of each position's angles *)
+(* tinygrad: llm/model.py precompute_freqs_cis — (end, dim): the cosines then the sines of each position's
+   angles *)
 let precompute_freqs_cis dim end_ theta =
   let half = Tensor.shrink (Tensor.arange ~step:2 dim) [| (0, dim / 2) |] in
   let freqs = Tensor.div (Tensor.scalar 1.0) (Tensor.pow (Tensor.scalar theta) (Tensor.div half (Tensor.scalar_int dim))) in
   let freqs = Tensor.mul (Tensor.unsqueeze (Tensor.arange end_) 1) (Tensor.unsqueeze freqs 0) in
   Tensor.realize (Tensor.contiguous (Tensor.cat ~dim:(-1) [ Tensor.cos freqs; Tensor.sin freqs ]))
 
-(* tinygrad: llm/model.py apply_rope — the half-split rotation (the weights were permuted at load to match) *)
+(* tinygrad: llm/model.py apply_rope — the half-split rotation (the weights were permuted at load to match)
+   *)
 let apply_rope x freqs_cis =
   let sh = Tensor.shape x in
   let t = sh.(2) in
@@ -91,8 +93,8 @@ let apply_rope x freqs_cis =
     Tensor.cat ~dim:(-1) Tensor.O.[ x1 * cos - x2 * sin; x2 * cos + x1 * sin ]
   | _ -> invalid_arg (Printf.sprintf "apply_rope: x (%s) has an odd last axis" (dims sh))
 
-(* tinygrad: llm/model.py pairwise_topk — the [k] largest of the last axis (values, indices) without a sort: each
-   element's rank is the count of elements it beats, ties broken by position *)
+(* tinygrad: llm/model.py pairwise_topk — the [k] largest of the last axis (values, indices) without a sort:
+   each element's rank is the count of elements it beats, ties broken by position *)
 let pairwise_topk x k =
   let sh = Tensor.shape x in
   let n = sh.(Array.length sh - 1) in
@@ -188,8 +190,8 @@ let attention b ~freqs_cis ~keep x ~(start_pos : Sint.t) =
   let cache = cache_of b ~bsz in
   let stop = Sint.(start_pos + of_int t) in
   let window = [| (s 0, s 2); (s 0, s bsz); (s 0, s c.n_kv_heads); (start_pos, stop); (s 0, s c.head_dim) |] in
-  (* tinygrad orders the read after the write with a STORE and an AFTER; here the write is realized first, with the
-     block's input so that the later layers read it instead of computing the earlier ones again *)
+  (* tinygrad orders the read after the write with a STORE and an AFTER; here the write is realized first,
+     with the block's input so that the later layers read it instead of computing the earlier ones again *)
   Tensor.realize_all
     (Tensor.assign (Tensor.Sym.shrink cache window) (Tensor.cast (Tensor.stack [ k; v ]) b.cache_dtype) :: keep);
   let cached i =
@@ -224,8 +226,9 @@ let hidden m tokens ~start_pos =
 let logits m tokens ~start_pos =
   Tensor.float (lin m.output (Nn.RMSNorm.forward m.output_norm (hidden m tokens ~start_pos)))
 
-(* tinygrad: llm/model.py Transformer.forward — the next token (B, 1) from the last position's logits, sampled by the
-   Gumbel-max trick: argmax(logits / temperature - log(-log(u))) samples softmax(logits / temperature) *)
+(* tinygrad: llm/model.py Transformer.forward — the next token (B, 1) from the last position's logits,
+   sampled by the Gumbel-max trick: argmax(logits / temperature - log(-log(u))) samples softmax(logits /
+   temperature) *)
 let forward m tokens ~start_pos ~temperature =
   let x = hidden m tokens ~start_pos in
   let sh = Tensor.shape x in
@@ -257,8 +260,8 @@ let step ?(jit = true) m tokens ~start_pos ~temperature =
     Tiny_jit.call_v (rollout_jit m) [ tokens; temperature ] [ Variable.bind (start_pos_var m) sp ]
   else Tensor.realize (forward m tokens ~start_pos:(s sp) ~temperature)
 
-(* tinygrad: llm/model.py Transformer.generate — the prompt in one step, then one JIT step per token, its position a
-   bound Variable; stops after [count] tokens or at the context's end *)
+(* tinygrad: llm/model.py Transformer.generate — the prompt in one step, then one JIT step per token, its
+   position a bound Variable; stops after [count] tokens or at the context's end *)
 let generate ?(temperature = 0.0) ?(jit = true) ?(on_token = ignore) m prompt count =
   let n = List.length prompt in
   if n = 0 then invalid_arg "llm generate: empty prompt";
@@ -287,8 +290,8 @@ let float_of kv key = match Gguf.get_float kv key with
 
 let int_or kv key d = Option.value (Gguf.get_int kv key) ~default:d
 
-(* tinygrad: llm/model.py from_gguf — "n (h two) d -> n (two h) d": each head's interleaved rotary pairs become the
-   half-split layout apply_rope uses *)
+(* tinygrad: llm/model.py from_gguf — "n (h two) d -> n (two h) d": each head's interleaved rotary pairs
+   become the half-split layout apply_rope uses *)
 let unpermute_rows w ~heads ~prefix =
   match Tensor.shape w with
   | [| rows; cols |] ->
@@ -415,8 +418,8 @@ let from_gguf_kv ?max_context ?(half = true) ?(realize = true) (kv, sd) =
           if ends "attn_q.weight" then (k, unpermute_rows v ~heads:cfg.n_heads ~prefix:(cfg.head_dim - cfg.rope_dim))
           else if ends "attn_k.weight" then (k, unpermute_rows v ~heads:cfg.n_kv_heads ~prefix:0)
           else (k, v)) sd in
-  (* realized once (tinygrad's REALIZE=1), a step does not unpack the weights again; lazy, the kernels that read a
-     weight dequantize it *)
+  (* realized once (tinygrad's REALIZE=1), a step does not unpack the weights again; lazy, the kernels that
+     read a weight dequantize it *)
   let sd = if realize then List.map (fun (k, v) -> (k, Tensor.contiguous v)) sd else sd in
   if realize then Tensor.realize_all (List.map snd sd);
   (of_state_dict ~half cfg sd, kv)

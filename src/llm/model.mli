@@ -1,9 +1,9 @@
-(** tinygrad's llm Transformer ([llm/model.py]): token embedding, blocks of RMSNorm, attention with RoPE, grouped
-    query heads and optional QK-norm, a SwiGLU feed-forward or a mixture of experts (with an optional shared
-    expert), and a KV cache at a symbolic [start_pos] under TinyJit. Loaded from GGUF with tinygrad's architecture
-    mapping ([from_gguf]); tested on [llama], [qwen3], [qwen3moe] and [olmoe]. Not ported: multi-head latent
-    attention (deepseek2, kimi) and the gated delta-net blocks (qwen35, kimi-linear): [from_gguf] refuses them by
-    name. *)
+(** tinygrad's llm Transformer ([llm/model.py]): token embedding, blocks of RMSNorm, attention with RoPE,
+    grouped query heads and optional QK-norm, a SwiGLU feed-forward or a mixture of experts (with an optional
+    shared expert), and a KV cache at a symbolic [start_pos] under TinyJit. Loaded from GGUF with tinygrad's
+    architecture mapping ([from_gguf]); tested on [llama], [qwen3], [qwen3moe] and [olmoe]. Not ported:
+    multi-head latent attention (deepseek2, kimi) and the gated delta-net blocks (qwen35, kimi-linear):
+    [from_gguf] refuses them by name. *)
 
 open Tinygrad
 
@@ -43,7 +43,8 @@ type t
 (** The hyperparameters. *)
 val config : t -> config
 
-(** [(end, dim)]: the cosines then the sines of each position's rotary angles. tinygrad [precompute_freqs_cis]. *)
+(** [(end, dim)]: the cosines then the sines of each position's rotary angles. tinygrad
+    [precompute_freqs_cis]. *)
 val precompute_freqs_cis : int -> int -> float -> Tensor.t
 
 (** The [k] largest values of the last axis of a 3-d tensor and their indices, without a sort. tinygrad
@@ -69,18 +70,19 @@ val from_gguf_kv :
     [start_pos...], writing the cache. [Invalid_argument] for tokens not 2-d or positions past the context. *)
 val logits : t -> Tensor.t -> start_pos:Sint.t -> Tensor.t
 
-(** [forward m tokens ~start_pos ~temperature]: the next token (batch, 1) of the last position, sampled at the
-    temperature (a (1,) tensor; 0 is greedy) by the Gumbel-max trick. Lazy. tinygrad [Transformer.forward]. *)
+(** [forward m tokens ~start_pos ~temperature]: the next token (batch, 1) of the last position, sampled at
+    the temperature (a (1,) tensor; 0 is greedy) by the Gumbel-max trick. Lazy. tinygrad
+    [Transformer.forward]. *)
 val forward : t -> Tensor.t -> start_pos:Sint.t -> temperature:Tensor.t -> Tensor.t
 
 (** {!forward}, realized; a one-token step goes through the rollout JIT (when [jit], default true) with
     [start_pos] as a bound Variable, so one capture serves every position. tinygrad [Transformer.__call__]. *)
 val step : ?jit:bool -> t -> Tensor.t -> start_pos:Sint.t -> temperature:Tensor.t -> Tensor.t
 
-(** [generate m prompt count]: up to [count] new tokens after [prompt] (fewer at the end of the context): the prompt
-    in one step from position 0, then one JIT step per token. [temperature] defaults to 0 (greedy); [on_token]
-    sees each token as soon as it is known. [Invalid_argument] for an empty prompt or one that fills the context.
-    tinygrad [Transformer.generate] (without chunked prefill and prefix reuse). *)
+(** [generate m prompt count]: up to [count] new tokens after [prompt] (fewer at the end of the context): the
+    prompt in one step from position 0, then one JIT step per token. [temperature] defaults to 0 (greedy);
+    [on_token] sees each token as soon as it is known. [Invalid_argument] for an empty prompt or one that
+    fills the context. tinygrad [Transformer.generate] (without chunked prefill and prefix reuse). *)
 val generate : ?temperature:float -> ?jit:bool -> ?on_token:(int -> unit) -> t -> int list -> int -> int list
 
 (** Forget the KV caches (the next step starts a new sequence). *)

@@ -1,6 +1,7 @@
-(* The byte-level BPE tokenizer of a GGUF vocabulary. tinygrad: llm/cli.py SimpleTokenizer. Text is split at the
-   special tokens, then into words by llama-3's pre-tokenizer pattern (llama.cpp's LLAMA3 regex, which tinygrad uses
-   for every preset it accepts), and each word's bytes are merged greedily, lowest token id first. *)
+(* The byte-level BPE tokenizer of a GGUF vocabulary. tinygrad: llm/cli.py SimpleTokenizer. Text is split at
+   the special tokens, then into words by llama-3's pre-tokenizer pattern (llama.cpp's LLAMA3 regex, which
+   tinygrad uses for every preset it accepts), and each word's bytes are merged greedily, lowest token id
+   first. *)
 
 type t = {
   normal : (string, int) Hashtbl.t;  (* a normal token's bytes -> id *)
@@ -73,8 +74,9 @@ let is_space cp = (cp >= 0x09 && cp <= 0x0D) || cp = 0x85 || (cp >= 0 && in_rang
 let is_other cp = not (is_space cp || is_letter cp || is_number cp)
 
 (* tinygrad: llm/cli.py SimpleTokenizer._split_to_word — the pattern
-   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{N}\p{L}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{N}\p{L}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-   as Python's re.findall runs it: at each position the first alternative that matches, with backtracking *)
+   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{N}\p{L}]?\p{L}+|\p{N}{1,3}|
+   ?[^\s\p{N}\p{L}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+ as Python's re.findall runs it: at each position the
+   first alternative that matches, with backtracking *)
 let pretokenize s =
   let cps = ref [] and i = ref 0 in
   while !i < String.length s do
@@ -122,7 +124,8 @@ let pretokenize s =
 
 (* ---- the vocabulary ---- *)
 
-(* GPT-2's bytes_to_unicode, inverted: the printable Latin-1 bytes stand for themselves, the others for 256, ... *)
+(* GPT-2's bytes_to_unicode, inverted: the printable Latin-1 bytes stand for themselves, the others for 256,
+   ... *)
 let byte_decoder =
   let h = Hashtbl.create 256 in
   let printable b = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255) in
@@ -180,8 +183,8 @@ let of_gguf_kv kv =
     ?eot_id:(Gguf.get_int kv "tokenizer.ggml.eot_token_id")
     ~preset ~tokens:(strings "tokenizer.ggml.tokens") ~token_types:(ints "tokenizer.ggml.token_type") ()
 
-(* tinygrad: llm/cli.py SimpleTokenizer._encode_word — merge the adjacent pair whose token has the lowest id until
-   no pair is a token *)
+(* tinygrad: llm/cli.py SimpleTokenizer._encode_word — merge the adjacent pair whose token has the lowest id
+   until no pair is a token *)
 let encode_word t word =
   match Hashtbl.find_opt t.normal word with
   | Some id -> [ id ]

@@ -9,9 +9,9 @@ type t
 (** The presets tinygrad accepts ([tokenizer.ggml.pre]); all split text with llama-3's pattern. *)
 val presets : string list
 
-(** [create ~preset ~tokens ~token_types ()]: the tokenizer of a vocabulary (tokens in GPT-2's byte alphabet, ggml
-    token types). [Invalid_argument] for an unknown preset, lengths that differ, or a normal token with a character
-    outside the byte alphabet. tinygrad [SimpleTokenizer.__init__]. *)
+(** [create ~preset ~tokens ~token_types ()]: the tokenizer of a vocabulary (tokens in GPT-2's byte alphabet,
+    ggml token types). [Invalid_argument] for an unknown preset, lengths that differ, or a normal token with
+    a character outside the byte alphabet. tinygrad [SimpleTokenizer.__init__]. *)
 val create :
   ?bos_id:int -> ?eos_id:int -> ?eot_id:int -> preset:string -> tokens:string array -> token_types:int array ->
   unit -> t
@@ -26,12 +26,13 @@ val pretokenize : string -> string list
     [SimpleTokenizer.encode]. *)
 val encode : t -> string -> int list
 
-(** The text of ids; bytes that are not UTF-8 become U+FFFD, as Python's [errors="replace"]. [Invalid_argument] for
-    an id outside the vocabulary. tinygrad [SimpleTokenizer.decode]. *)
+(** The text of ids; bytes that are not UTF-8 become U+FFFD, as Python's [errors="replace"].
+    [Invalid_argument] for an id outside the vocabulary. tinygrad [SimpleTokenizer.decode]. *)
 val decode : t -> int list -> string
 
-(** A decoder for a stream of ids: each call gives the text completed so far (a character split across tokens comes
-    out whole, with the token that ends it); [None] flushes. tinygrad [SimpleTokenizer.stream_decoder]. *)
+(** A decoder for a stream of ids: each call gives the text completed so far (a character split across tokens
+    comes out whole, with the token that ends it); [None] flushes. tinygrad [SimpleTokenizer.stream_decoder].
+    *)
 val stream_decoder : t -> int option -> string
 
 (** Whether an id ends a generation (the EOS or EOT token). tinygrad [SimpleTokenizer.is_end]. *)
