@@ -12,9 +12,9 @@ type ggml_type =
 
 (* ggml.h's enum ggml_type, for the types tinygrad's ggml_data_to_tensor supports *)
 let ggml_type_ids =
-  [ (F32, 0); (F16, 1); (Q4_0, 2); (Q4_1, 3); (Q5_0, 6); (Q5_1, 7); (Q8_0, 8); (Q4_K, 12); (Q5_K, 13); (Q6_K, 14);
-    (IQ3_XXS, 18); (IQ3_S, 21); (IQ2_S, 22); (IQ4_XS, 23); (I8, 24); (I16, 25); (I32, 26); (I64, 27); (F64, 28);
-    (BF16, 30); (MXFP4, 39); (Q1_0, 41) ]
+  [ (F32, 0); (F16, 1); (Q4_0, 2); (Q4_1, 3); (Q5_0, 6); (Q5_1, 7); (Q8_0, 8); (Q4_K, 12); (Q5_K, 13);
+    (Q6_K, 14); (IQ3_XXS, 18); (IQ3_S, 21); (IQ2_S, 22); (IQ4_XS, 23); (I8, 24); (I16, 25); (I32, 26);
+    (I64, 27); (F64, 28); (BF16, 30); (MXFP4, 39); (Q1_0, 41) ]
 
 let all_ggml_types = List.map fst ggml_type_ids
 let ggml_type_id t = List.assoc t ggml_type_ids
@@ -22,8 +22,9 @@ let ggml_type_of_id id = List.find_map (fun (t, i) -> if i = id then Some t else
 
 let ggml_type_name = function
   | F32 -> "F32" | F16 -> "F16" | Q4_0 -> "Q4_0" | Q4_1 -> "Q4_1" | Q5_0 -> "Q5_0" | Q5_1 -> "Q5_1"
-  | Q8_0 -> "Q8_0" | Q4_K -> "Q4_K" | Q5_K -> "Q5_K" | Q6_K -> "Q6_K" | IQ3_XXS -> "IQ3_XXS" | IQ3_S -> "IQ3_S"
-  | IQ2_S -> "IQ2_S" | IQ4_XS -> "IQ4_XS" | I8 -> "I8" | I16 -> "I16" | I32 -> "I32" | I64 -> "I64" | F64 -> "F64"
+  | Q8_0 -> "Q8_0" | Q4_K -> "Q4_K" | Q5_K -> "Q5_K" | Q6_K -> "Q6_K" | IQ3_XXS -> "IQ3_XXS"
+  | IQ3_S -> "IQ3_S" | IQ2_S -> "IQ2_S" | IQ4_XS -> "IQ4_XS" | I8 -> "I8" | I16 -> "I16" | I32 -> "I32"
+  | I64 -> "I64" | F64 -> "F64"
   | BF16 -> "BF16" | MXFP4 -> "MXFP4" | Q1_0 -> "Q1_0"
 
 type layout = Native of Dtype.t | Blocks of int * int
@@ -34,7 +35,8 @@ let layout = function
   | I16 -> Native Dtype.Int16 | I32 -> Native Dtype.Int32 | I64 -> Native Dtype.Int64
   | F64 -> Native Dtype.Float64 | BF16 -> Native Dtype.Bfloat16
   | Q4_0 -> Blocks (32, 18) | Q4_1 -> Blocks (32, 20) | Q5_0 -> Blocks (32, 22) | Q5_1 -> Blocks (32, 24)
-  | Q8_0 -> Blocks (32, 34) | Q4_K -> Blocks (256, 144) | Q5_K -> Blocks (256, 176) | Q6_K -> Blocks (256, 210)
+  | Q8_0 -> Blocks (32, 34) | Q4_K -> Blocks (256, 144) | Q5_K -> Blocks (256, 176)
+  | Q6_K -> Blocks (256, 210)
   | IQ3_XXS -> Blocks (256, 98) | IQ3_S -> Blocks (256, 110) | IQ2_S -> Blocks (256, 82)
   | IQ4_XS -> Blocks (256, 136) | MXFP4 -> Blocks (32, 17) | Q1_0 -> Blocks (128, 18)
 
@@ -88,8 +90,10 @@ let dequantize typ blocks =
   let nb = (Tensor.shape blocks).(0) in
   let bytes = (Tensor.shape blocks).(1) in
   match typ with
-  | Q4_0 -> Tensor.mul (Tensor.sub (Tensor.bitcast (q_to_uint8 (cols blocks 2 bytes) 4) i8) (ci 8)) (half_at blocks 0)
-  | Q4_1 -> Tensor.add (Tensor.mul (Tensor.bitcast (q_to_uint8 (cols blocks 4 bytes) 4) i8) (half_at blocks 0))
+  | Q4_0 ->
+    Tensor.mul (Tensor.sub (Tensor.bitcast (q_to_uint8 (cols blocks 2 bytes) 4) i8) (ci 8)) (half_at blocks 0)
+  | Q4_1 ->
+    Tensor.add (Tensor.mul (Tensor.bitcast (q_to_uint8 (cols blocks 4 bytes) 4) i8) (half_at blocks 0))
               (half_at blocks 2)
   | Q5_0 | Q5_1 ->
     let d = half_at blocks 0 in
@@ -97,7 +101,8 @@ let dequantize typ blocks =
     let qh = q_to_uint8 (cols blocks qh_off (qh_off + 4)) 1 in
     let qh = Tensor.bitcast (Tensor.flatten ~start_dim:(-2) (Tensor.transpose ~dim0:(-1) ~dim1:(-2)
                                                                 (reshape qh [| -1; 8; 4 |]))) i8 in
-    let q = Tensor.add (Tensor.bitcast (q_to_uint8 (cols blocks (qh_off + 4) bytes) 4) i8) (Tensor.mul qh (ci 16)) in
+    let ql = Tensor.bitcast (q_to_uint8 (cols blocks (qh_off + 4) bytes) 4) i8 in
+    let q = Tensor.add ql (Tensor.mul qh (ci 16)) in
     (* Q5_0 as ggml's dequantize_row_q5_0, (q - 16) * d, where tinygrad writes q * d - 16 * d: equal values,
        but a zero takes the sign of d as in ggml *)
     if typ = Q5_1 then Tensor.add (Tensor.mul q d) (half_at blocks 2) else Tensor.mul (Tensor.sub q (ci 16)) d
@@ -111,37 +116,39 @@ let dequantize typ blocks =
     let qs_off = if typ = Q5_K then 48 else 16 in
     let qs = reshape (cols blocks qs_off (qs_off + 128)) [| -1; 4; 32 |] in
     let q = reshape (Tensor.stack ~dim:2 [ qs &&& 0xF; qs >>> 4 ]) [| -1; 8; 32 |] in
-    let q = if typ = Q5_K then Tensor.add q (Tensor.mul (reshape (q_to_uint8 (cols blocks 16 48) 1) [| -1; 8; 32 |])
-                                                (ci 16))
+    let q = if typ = Q5_K then
+        Tensor.add q (Tensor.mul (reshape (q_to_uint8 (cols blocks 16 48) 1) [| -1; 8; 32 |]) (ci 16))
       else q in
     Tensor.flatten ~start_dim:(-2)
       (Tensor.sub (Tensor.mul (Tensor.mul d (unsq sc (-1))) q) (Tensor.mul dmin (unsq mn (-1))))
   | Q6_K ->
     let xl = q_to_uint8 (reshape (cols blocks 0 128) [| -1; 2; 64 |]) 4 in
     let xh = q_to_uint8 (reshape (cols blocks 128 192) [| -1; 2; 32 |]) 2 <<< 4 in
-    let scales = reshape (Tensor.expand (unsq (Tensor.bitcast (cols blocks 192 208) i8) (-1)) [| -1; 16; 16 |])
-        [| -1; 256 |] in
+    let scales = Tensor.expand (unsq (Tensor.bitcast (cols blocks 192 208) i8) (-1)) [| -1; 16; 16 |] in
+    let scales = reshape scales [| -1; 256 |] in
     let d = half_at blocks (bytes - 2) in
-    Tensor.mul (Tensor.mul d (Tensor.flatten ~start_dim:(-2) (Tensor.sub (Tensor.bitcast (xl ||| xh) i8) (ci 32))))
-      scales
+    let q = Tensor.flatten ~start_dim:(-2) (Tensor.sub (Tensor.bitcast (xl ||| xh) i8) (ci 32)) in
+    Tensor.mul (Tensor.mul d q) scales
   | IQ3_XXS ->
     let d = reshape (half_at blocks 0) [| -1; 1; 1; 1 |] in
     let scale_words = Tensor.bitcast (cols blocks 66 98) Dtype.Uint32 in
     let db = Tensor.mul (Tensor.mul d (reshape (Tensor.add (Tensor.cast (scale_words >>> 28) f32) (cf 0.5))
                                           [| -1; 8; 1; 1 |])) (cf 0.5) in
-    let sign_idx = Tensor.cast (reshape (Tensor.rshift (unsq scale_words (-1)) (ints Dtype.Uint32 [| 0; 7; 14; 21 |])
-                                         &&& 0x7F) [| -1; 32 |]) Dtype.Int32 in
+    let shifted = Tensor.rshift (unsq scale_words (-1)) (ints Dtype.Uint32 [| 0; 7; 14; 21 |]) in
+    let sign_idx = Tensor.cast (reshape (shifted &&& 0x7F) [| -1; 32 |]) Dtype.Int32 in
     let even_signs = ints u8 (Array.init 128 (fun i -> i lor (if popcount i mod 2 = 1 then 0x80 else 0))) in
     let sel = reshape (Tensor.getitem even_signs [ T sign_idx ]) [| -1; 32; 1 |] in
     let signs = reshape (signs_of_bits (q_to_uint8 sel 1)) [| -1; 8; 4; 8 |] in
-    let grid = reshape (Tensor.getitem (iq_grid Ggml_common.iq3xxs_grid) [ T (cols blocks 2 66) ]) [| -1; 8; 4; 8 |] in
+    let grid = Tensor.getitem (iq_grid Ggml_common.iq3xxs_grid) [ T (cols blocks 2 66) ] in
+    let grid = reshape grid [| -1; 8; 4; 8 |] in
     Tensor.flatten ~start_dim:(-3) (Tensor.mul (Tensor.mul db grid) signs)
   | IQ3_S ->
     let d = reshape (half_at blocks 0) [| -1; 1; 1; 1 |] in
     let sc = q_to_uint8 (reshape (cols blocks 106 110) [| -1; 4; 1 |]) 4 in
     let scales = reshape (Tensor.cast (Tensor.add (ci 1) (Tensor.mul (ci 2) (reshape sc [| -1; 8 |]))) f32)
         [| -1; 8; 1; 1 |] in
-    let qh = Tensor.cast (reshape (q_to_uint8 (reshape (cols blocks 66 74) [| -1; 8; 1 |]) 1) [| -1; 64 |]) Dtype.Uint16 in
+    let qh = reshape (q_to_uint8 (reshape (cols blocks 66 74) [| -1; 8; 1 |]) 1) [| -1; 64 |] in
+    let qh = Tensor.cast qh Dtype.Uint16 in
     let signs = reshape (signs_of_bits (reshape (q_to_uint8 (reshape (cols blocks 74 106) [| -1; 32; 1 |]) 1)
                                           [| -1; 256 |])) [| -1; 8; 4; 8 |] in
     let q = Tensor.add (Tensor.cast (cols blocks 2 66) Dtype.Uint16) (qh <<< 8) in
@@ -154,7 +161,8 @@ let dequantize typ blocks =
         (cf 0.25) in
     let signs = reshape (signs_of_bits (q_to_uint8 (reshape (cols blocks 34 66) [| -1; 32; 1 |]) 1))
         [| -1; 16; 2; 8 |] in
-    let qh = Tensor.cast (reshape (q_to_uint8 (reshape (cols blocks 66 74) [| -1; 8; 1 |]) 2) [| -1; 32 |]) Dtype.Uint16 in
+    let qh = reshape (q_to_uint8 (reshape (cols blocks 66 74) [| -1; 8; 1 |]) 2) [| -1; 32 |] in
+    let qh = Tensor.cast qh Dtype.Uint16 in
     let q = Tensor.add (Tensor.cast (cols blocks 2 34) Dtype.Uint16) (qh <<< 8) in
     let grid = reshape (Tensor.getitem (iq_grid Ggml_common.iq2s_grid) [ T q ]) [| -1; 16; 2; 8 |] in
     Tensor.flatten ~start_dim:(-3) (Tensor.mul (Tensor.mul db grid) signs)
@@ -163,11 +171,11 @@ let dequantize typ blocks =
     let lut = floats (Array.map float_of_int Ggml_common.kvalues_iq4nl) in
     let sl = cols blocks 4 8 in
     let scales_l = reshape (Tensor.stack ~dim:2 [ sl &&& 0xF; sl >>> 4 ]) [| -1; 8 |] in
-    let scales_h = Tensor.cast (reshape (Tensor.rshift (unsq (Tensor.bitcast (cols blocks 2 4) Dtype.Uint16) (-1))
-                                           (ints Dtype.Uint16 [| 0; 2; 4; 6; 8; 10; 12; 14 |]) &&& 0x03)
-                                  [| -1; 8 |]) u8 in
-    let scales = reshape (Tensor.cast (Tensor.sub (Tensor.bitcast (scales_l ||| (scales_h <<< 4)) i8) (ci 32)) f32)
-        [| -1; 8; 1 |] in
+    let sh = Tensor.rshift (unsq (Tensor.bitcast (cols blocks 2 4) Dtype.Uint16) (-1))
+        (ints Dtype.Uint16 [| 0; 2; 4; 6; 8; 10; 12; 14 |]) in
+    let scales_h = Tensor.cast (reshape (sh &&& 0x03) [| -1; 8 |]) u8 in
+    let sc = Tensor.sub (Tensor.bitcast (scales_l ||| (scales_h <<< 4)) i8) (ci 32) in
+    let scales = reshape (Tensor.cast sc f32) [| -1; 8; 1 |] in
     let qs = reshape (cols blocks 8 bytes) [| -1; 8; 16 |] in
     let q = Tensor.cat ~dim:2 [ qs &&& 0xF; qs >>> 4 ] in
     Tensor.flatten ~start_dim:(-2) (Tensor.mul (Tensor.mul d scales) (Tensor.getitem lut [ T q ]))
@@ -211,7 +219,8 @@ type reader = { what : string; get : int -> char; len : int; mutable pos : int }
 let fail r fmt = Printf.ksprintf (fun s -> invalid_arg (Printf.sprintf "gguf_load: %s: %s" r.what s)) fmt
 
 let take r n what =
-  if n < 0 || r.pos + n > r.len then fail r "truncated: %s of %d bytes at byte %d, the file has %d" what n r.pos r.len;
+  if n < 0 || r.pos + n > r.len then
+    fail r "truncated: %s of %d bytes at byte %d, the file has %d" what n r.pos r.len;
   let p = r.pos in
   r.pos <- p + n; p
 
@@ -219,7 +228,9 @@ let take r n what =
 let read_int r n ~signed what =
   let p = take r n what in
   let v = ref 0L in
-  for i = n - 1 downto 0 do v := Int64.logor (Int64.shift_left !v 8) (Int64.of_int (Char.code (r.get (p + i)))) done;
+  for i = n - 1 downto 0 do
+    v := Int64.logor (Int64.shift_left !v 8) (Int64.of_int (Char.code (r.get (p + i))))
+  done;
   let bits = 8 * n in
   if signed && n < 8 && Int64.logand !v (Int64.shift_left 1L (bits - 1)) <> 0L then
     Int64.sub !v (Int64.shift_left 1L bits)
@@ -243,10 +254,12 @@ let valid_utf8 s =
       else if c >= 0xc2 && c < 0xe0 then cont (i + 1) && go (i + 2)
       else if c >= 0xe0 && c < 0xf0 then
         cont (i + 1) && cont (i + 2)
-        && (let c1 = Char.code s.[i + 1] in (c <> 0xe0 || c1 >= 0xa0) && (c <> 0xed || c1 < 0xa0)) && go (i + 3)
+        && (let c1 = Char.code s.[i + 1] in (c <> 0xe0 || c1 >= 0xa0) && (c <> 0xed || c1 < 0xa0))
+        && go (i + 3)
       else if c >= 0xf0 && c < 0xf5 then
         cont (i + 1) && cont (i + 2) && cont (i + 3)
-        && (let c1 = Char.code s.[i + 1] in (c <> 0xf0 || c1 >= 0x90) && (c <> 0xf4 || c1 < 0x90)) && go (i + 4)
+        && (let c1 = Char.code s.[i + 1] in (c <> 0xf0 || c1 >= 0x90) && (c <> 0xf4 || c1 < 0x90))
+        && go (i + 4)
       else false in
   go 0
 
@@ -262,7 +275,8 @@ let read_str r =
 let rec read_value r typ =
   let int n signed = Int (Int64.to_int (read_int r n ~signed "value")) in
   match typ with
-  | 0 -> int 1 false | 1 -> int 1 true | 2 -> int 2 false | 3 -> int 2 true | 4 -> int 4 false | 5 -> int 4 true
+  | 0 -> int 1 false | 1 -> int 1 true | 2 -> int 2 false | 3 -> int 2 true
+  | 4 -> int 4 false | 5 -> int 4 true
   | 6 -> Float (Int32.float_of_bits (Int64.to_int32 (read_int r 4 ~signed:false "float32")))
   | 7 -> Bool (read_int r 1 ~signed:false "bool" <> 0L)
   | 8 -> String (read_str r)
@@ -289,7 +303,8 @@ let parse_header r =
   let version = read_u32 r "version" in
   if version <> 2 && version <> 3 then fail r "unsupported GGUF version %d" version;
   let n_tensors = read_u64 r "tensor count" and n_kv = read_u64 r "metadata count" in
-  if n_kv > r.len || n_tensors > r.len then fail r "counts %d tensors, %d metadata past the file's size" n_tensors n_kv;
+  if n_kv > r.len || n_tensors > r.len then
+    fail r "counts %d tensors, %d metadata past the file's size" n_tensors n_kv;
   let kv = List.init n_kv (fun _ ->
       let k = read_str r in
       let typ = Int64.to_int (read_int r 4 ~signed:true "value type") in
@@ -342,7 +357,8 @@ let gguf_load_tensor t =
 (* the file mapped privately: writes through a tensor never reach it *)
 let map_file fn =
   let fd = try Unix.openfile fn [ Unix.O_RDONLY; Unix.O_CLOEXEC ] 0
-    with Unix.Unix_error (e, _, _) -> invalid_arg (Printf.sprintf "gguf_load: %s: %s" fn (Unix.error_message e)) in
+    with Unix.Unix_error (e, _, _) ->
+      invalid_arg (Printf.sprintf "gguf_load: %s: %s" fn (Unix.error_message e)) in
   Fun.protect ~finally:(fun () -> Unix.close fd) (fun () ->
       let len = (Unix.fstat fd).Unix.st_size in
       if len = 0 then Bigarray.Array1.create Bigarray.char Bigarray.c_layout 0
