@@ -5,8 +5,8 @@
 
 open Tinygrad
 
-(** A metadata value. Every GGUF integer type is [Int] (a uint64 above [max_int] raises); float32 and float64 are
-    [Float]. *)
+(** A metadata value. Every GGUF integer type is [Int] (a uint64 above [max_int] raises); float32 and float64
+    are [Float]. *)
 type value = Int of int | Float of float | Bool of bool | String of string | Array of value list
 
 (** The ggml tensor types tinygrad 0.14.0's [ggml_data_to_tensor] supports. *)

@@ -164,10 +164,10 @@ let cache_of b ~bsz =
                                                  [| 2; bsz; b.cfg.n_kv_heads; b.cfg.max_context; b.cfg.head_dim |])) in
     b.cache_kv <- Some c; c
 
-(* tinygrad: llm/model.py TransformerBlock._attention — the keys and values of this step are written into the cache
-   at [start_pos] (an assign to a shrink, realized with the block's input), then the cache's first
-   [start_pos + T] positions are attended to. With a bound Variable as [start_pos] those shapes are symbolic and one
-   set of kernels serves every position. *)
+(* tinygrad: llm/model.py TransformerBlock._attention — the keys and values of this step are written into the
+   cache at [start_pos] (an assign to a shrink, realized with the block's input), then the cache's first
+   [start_pos + T] positions are attended to. With a bound Variable as [start_pos] those shapes are symbolic
+   and one set of kernels serves every position. *)
 let attention b ~freqs_cis ~keep x ~(start_pos : Sint.t) =
   let c = b.cfg in
   let bsz, t = match Tensor.shape x with [| bb; tt; _ |] -> (bb, tt) | sh -> invalid_arg ("llm attention: x is " ^ dims sh) in

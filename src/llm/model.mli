@@ -51,13 +51,13 @@ val precompute_freqs_cis : int -> int -> float -> Tensor.t
     [pairwise_topk]. *)
 val pairwise_topk : Tensor.t -> int -> Tensor.t * Tensor.t
 
-(** [from_gguf fn]: the model of a GGUF file and its metadata. [max_context] caps the context (default the file's
-    [context_length]); [half] (default true, tinygrad's [HALF=1]) casts the weights and the KV cache to float16,
-    else both stay float32; [realize] (default true; tinygrad's [REALIZE], which defaults to 0 there) dequantizes
-    the weights into buffers once at load, where false keeps each weight a graph over the file's bytes that the
-    kernels using it dequantize (a Q8_0 matrix-vector product then reads the quantized bytes).
-    [Invalid_argument] for a missing tensor or metadata, a wrong shape, or an architecture not ported.
-    tinygrad [Transformer.from_gguf]. *)
+(** [from_gguf fn]: the model of a GGUF file and its metadata. [max_context] caps the context (default the
+    file's [context_length]); [half] (default true, tinygrad's [HALF=1]) casts the weights and the KV cache
+    to float16, else both stay float32; [realize] (default true; tinygrad's [REALIZE], which defaults to 0
+    there) dequantizes the weights into buffers once at load, where false keeps each weight a graph over the
+    file's bytes that the kernels using it dequantize (a Q8_0 matrix-vector product then reads the quantized
+    bytes). [Invalid_argument] for a missing tensor or metadata, a wrong shape, or an architecture not
+    ported. tinygrad [Transformer.from_gguf]. *)
 val from_gguf :
   ?max_context:int -> ?half:bool -> ?realize:bool -> string -> t * (string * Gguf.value) list
 
@@ -66,8 +66,9 @@ val from_gguf_kv :
   ?max_context:int -> ?half:bool -> ?realize:bool -> (string * Gguf.value) list * (string * Tensor.t) list ->
   t * (string * Gguf.value) list
 
-(** [logits m tokens ~start_pos]: float32 logits (batch, seqlen, vocab) of the tokens (batch, seqlen) at positions
-    [start_pos...], writing the cache. [Invalid_argument] for tokens not 2-d or positions past the context. *)
+(** [logits m tokens ~start_pos]: float32 logits (batch, seqlen, vocab) of the tokens (batch, seqlen) at
+    positions [start_pos...], writing the cache. [Invalid_argument] for tokens not 2-d or positions past the
+    context. *)
 val logits : t -> Tensor.t -> start_pos:Sint.t -> Tensor.t
 
 (** [forward m tokens ~start_pos ~temperature]: the next token (batch, 1) of the last position, sampled at
@@ -76,7 +77,8 @@ val logits : t -> Tensor.t -> start_pos:Sint.t -> Tensor.t
 val forward : t -> Tensor.t -> start_pos:Sint.t -> temperature:Tensor.t -> Tensor.t
 
 (** {!forward}, realized; a one-token step goes through the rollout JIT (when [jit], default true) with
-    [start_pos] as a bound Variable, so one capture serves every position. tinygrad [Transformer.__call__]. *)
+    [start_pos] as a bound Variable, so one capture serves every position. tinygrad [Transformer.__call__].
+    *)
 val step : ?jit:bool -> t -> Tensor.t -> start_pos:Sint.t -> temperature:Tensor.t -> Tensor.t
 
 (** [generate m prompt count]: up to [count] new tokens after [prompt] (fewer at the end of the context): the

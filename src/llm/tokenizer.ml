@@ -38,12 +38,16 @@ let utf8_decode s i =
 let invalid_len s i =
   let n = String.length s in
   let c = Char.code s.[i] in
-  let want = if c >= 0xC2 && c <= 0xDF then 2 else if c >= 0xE0 && c <= 0xEF then 3 else if c >= 0xF0 && c <= 0xF4 then 4
+  let want =
+    if c >= 0xC2 && c <= 0xDF then 2
+    else if c >= 0xE0 && c <= 0xEF then 3
+    else if c >= 0xF0 && c <= 0xF4 then 4
     else 1 in
   let lo k = if k = 1 && c = 0xE0 then 0xA0 else if k = 1 && c = 0xF0 then 0x90 else 0x80 in
   let hi k = if k = 1 && c = 0xED then 0x9F else if k = 1 && c = 0xF4 then 0x8F else 0xBF in
-  let rec go k = if k < want && i + k < n && Char.code s.[i + k] >= lo k && Char.code s.[i + k] <= hi k then go (k + 1)
-    else k in
+  let rec go k =
+    let b = if i + k < n then Char.code s.[i + k] else -1 in
+    if k < want && b >= lo k && b <= hi k then go (k + 1) else k in
   go 1
 
 (* bytes as text, each invalid sequence replaced by U+FFFD as Python's bytes.decode(errors="replace") *)
@@ -61,8 +65,10 @@ let decode_replace s =
 
 let in_ranges (r : (int * int) array) cp =
   let rec go lo hi =
-    lo < hi && (let m = (lo + hi) / 2 in let a, b = r.(m) in if cp < a then go lo m else if cp > b then go (m + 1) hi
-                else true) in
+    lo < hi
+    && (let m = (lo + hi) / 2 in
+        let a, b = r.(m) in
+        if cp < a then go lo m else if cp > b then go (m + 1) hi else true) in
   go 0 (Array.length r)
 
 let is_letter cp = cp >= 0 && in_ranges Unicode_tables.letters cp
@@ -70,7 +76,8 @@ let is_number cp = cp >= 0 && in_ranges Unicode_tables.numbers cp
 let is_newline cp = cp = 0x0A || cp = 0x0D
 
 (* tinygrad's r_ws: \t \n \v \f \r, U+0085 and Unicode's separators *)
-let is_space cp = (cp >= 0x09 && cp <= 0x0D) || cp = 0x85 || (cp >= 0 && in_ranges Unicode_tables.separators cp)
+let is_space cp =
+  (cp >= 0x09 && cp <= 0x0D) || cp = 0x85 || (cp >= 0 && in_ranges Unicode_tables.separators cp)
 let is_other cp = not (is_space cp || is_letter cp || is_number cp)
 
 (* tinygrad: llm/cli.py SimpleTokenizer._split_to_word — the pattern
@@ -97,8 +104,8 @@ let pretokenize s =
         String.iteri (fun q c -> if lower (cp (k + 1 + q)) <> Char.code c then ok := false) suf;
         if !ok then Some (k + 1 + m) else None) [ "s"; "t"; "re"; "ve"; "m"; "ll"; "d" ] in
   let letters k =
-    let start = if k < n && not (is_newline (cp k) || is_number (cp k) || is_letter (cp k)) && is_letter (cp (k + 1))
-      then k + 1 else k in
+    let prefix c = not (is_newline c || is_number c || is_letter c) in
+    let start = if k < n && prefix (cp k) && is_letter (cp (k + 1)) then k + 1 else k in
     if is_letter (cp start) then Some (run start is_letter) else None in
   let numbers k = if is_number (cp k) then Some (min (run k is_number) (k + 3)) else None in
   let others k =
@@ -130,7 +137,8 @@ let byte_decoder =
   let h = Hashtbl.create 256 in
   let printable b = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255) in
   List.iter (fun b -> Hashtbl.replace h b b) (List.filter printable (List.init 256 Fun.id));
-  List.iteri (fun i b -> Hashtbl.replace h (256 + i) b) (List.filter (fun b -> not (printable b)) (List.init 256 Fun.id));
+  List.iteri (fun i b -> Hashtbl.replace h (256 + i) b)
+    (List.filter (fun b -> not (printable b)) (List.init 256 Fun.id));
   h
 
 let token_to_bytes tok =
@@ -140,7 +148,9 @@ let token_to_bytes tok =
       let cp, len = utf8_decode tok i in
       (match Hashtbl.find_opt byte_decoder cp with
        | Some byte -> Buffer.add_char b (Char.chr byte)
-       | None -> invalid_arg (Printf.sprintf "tokenizer: token %S has a character outside GPT-2's byte alphabet" tok));
+       | None ->
+         invalid_arg (Printf.sprintf "tokenizer: token %S has a character outside GPT-2's byte alphabet"
+                        tok));
       go (i + len)
     end in
   go 0;
@@ -149,9 +159,11 @@ let token_to_bytes tok =
 (* tinygrad: llm/cli.py SimpleTokenizer.__init__ *)
 let create ?bos_id ?(eos_id = 0) ?eot_id ~preset ~tokens ~token_types () =
   let preset = match preset with "qwen35" | "qwen35moe" -> "qwen2" | p -> p in
-  if not (List.mem preset presets) then invalid_arg (Printf.sprintf "tokenizer: Invalid tokenizer preset '%s'" preset);
+  if not (List.mem preset presets) then
+    invalid_arg (Printf.sprintf "tokenizer: Invalid tokenizer preset '%s'" preset);
   if Array.length tokens <> Array.length token_types then
-    invalid_arg (Printf.sprintf "tokenizer: %d tokens but %d token types" (Array.length tokens) (Array.length token_types));
+    invalid_arg (Printf.sprintf "tokenizer: %d tokens but %d token types" (Array.length tokens)
+                   (Array.length token_types));
   let normal = Hashtbl.create (Array.length tokens) in
   let specials = ref [] in
   let tok_bytes = Array.mapi (fun id tok ->
@@ -167,17 +179,18 @@ let create ?bos_id ?(eos_id = 0) ?eot_id ~preset ~tokens ~token_types () =
 
 (* tinygrad: llm/cli.py SimpleTokenizer.from_gguf_kv *)
 let of_gguf_kv kv =
-  let strings key = match List.assoc_opt key kv with
-    | Some (Gguf.Array l) -> Array.of_list (List.map (function Gguf.String s -> s
-                                                             | _ -> invalid_arg ("tokenizer: " ^ key ^ " holds a non-string")) l)
+  let array key conv what = match List.assoc_opt key kv with
+    | Some (Gguf.Array l) ->
+      Array.of_list (List.map (fun v -> match conv v with
+          | Some x -> x
+          | None -> invalid_arg (Printf.sprintf "tokenizer: %s holds a non-%s" key what)) l)
     | _ -> invalid_arg ("tokenizer: the file has no " ^ key) in
-  let ints key = match List.assoc_opt key kv with
-    | Some (Gguf.Array l) -> Array.of_list (List.map (function Gguf.Int i -> i
-                                                             | _ -> invalid_arg ("tokenizer: " ^ key ^ " holds a non-integer")) l)
-    | _ -> invalid_arg ("tokenizer: the file has no " ^ key) in
+  let strings key = array key (function Gguf.String s -> Some s | _ -> None) "string" in
+  let ints key = array key (function Gguf.Int i -> Some i | _ -> None) "integer" in
   let preset = match Gguf.get_string kv "tokenizer.ggml.pre" with
     | Some p -> p | None -> invalid_arg "tokenizer: the file has no tokenizer.ggml.pre" in
-  let add_bos = match List.assoc_opt "tokenizer.ggml.add_bos_token" kv with Some (Gguf.Bool b) -> b | _ -> true in
+  let add_bos =
+    match List.assoc_opt "tokenizer.ggml.add_bos_token" kv with Some (Gguf.Bool b) -> b | _ -> true in
   create ?bos_id:(if add_bos then Gguf.get_int kv "tokenizer.ggml.bos_token_id" else None)
     ~eos_id:(Option.value (Gguf.get_int kv "tokenizer.ggml.eos_token_id") ~default:0)
     ?eot_id:(Gguf.get_int kv "tokenizer.ggml.eot_token_id")
@@ -227,7 +240,8 @@ let encode t text =
 
 let token_bytes t id =
   if id < 0 || id >= Array.length t.tok_bytes then
-    invalid_arg (Printf.sprintf "tokenizer decode: id %d outside the vocabulary of %d" id (Array.length t.tok_bytes));
+    invalid_arg (Printf.sprintf "tokenizer decode: id %d outside the vocabulary of %d" id
+                   (Array.length t.tok_bytes));
   t.tok_bytes.(id)
 
 (* tinygrad: llm/cli.py SimpleTokenizer.decode *)

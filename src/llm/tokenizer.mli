@@ -1,7 +1,7 @@
-(** The byte-level BPE tokenizer of a GGUF vocabulary (the llama-3 and gpt2 BPE kinds). tinygrad: [llm/cli.py]
-    [SimpleTokenizer]. Special tokens (token type other than 1) are matched whole; the text between them is split
-    by llama-3's pre-tokenizer pattern, and each piece's bytes are merged greedily, the pair whose token has the
-    lowest id first. *)
+(** The byte-level BPE tokenizer of a GGUF vocabulary (the llama-3 and gpt2 BPE kinds). tinygrad:
+    [llm/cli.py] [SimpleTokenizer]. Special tokens (token type other than 1) are matched whole; the text
+    between them is split by llama-3's pre-tokenizer pattern, and each piece's bytes are merged greedily, the
+    pair whose token has the lowest id first. *)
 
 (** A tokenizer. *)
 type t
@@ -13,8 +13,8 @@ val presets : string list
     ggml token types). [Invalid_argument] for an unknown preset, lengths that differ, or a normal token with
     a character outside the byte alphabet. tinygrad [SimpleTokenizer.__init__]. *)
 val create :
-  ?bos_id:int -> ?eos_id:int -> ?eot_id:int -> preset:string -> tokens:string array -> token_types:int array ->
-  unit -> t
+  ?bos_id:int -> ?eos_id:int -> ?eot_id:int -> preset:string -> tokens:string array ->
+  token_types:int array -> unit -> t
 
 (** The tokenizer of a GGUF file's metadata ([tokenizer.ggml.*]). tinygrad [SimpleTokenizer.from_gguf_kv]. *)
 val of_gguf_kv : (string * Gguf.value) list -> t
