@@ -54,7 +54,8 @@ type block = {
   qk_norms : (Nn.RMSNorm.t * Nn.RMSNorm.t) option;
   ffn : ffn;
   cache_dtype : Dtype.t;
-  mutable cache_kv : Tensor.t option;  (* (2, batch, n_kv_heads, max_context, head_dim), made on the first call *)
+  (* (2, batch, n_kv_heads, max_context, head_dim), made on the first call *)
+  mutable cache_kv : Tensor.t option;
 }
 
 type t = {
@@ -78,7 +79,8 @@ let value (p : Sint.t) = match p with Sint i -> i | Suop _ -> Variable.value p
    angles *)
 let precompute_freqs_cis dim end_ theta =
   let half = Tensor.shrink (Tensor.arange ~step:2 dim) [| (0, dim / 2) |] in
-  let freqs = Tensor.div (Tensor.scalar 1.0) (Tensor.pow (Tensor.scalar theta) (Tensor.div half (Tensor.scalar_int dim))) in
+  let exponent = Tensor.div half (Tensor.scalar_int dim) in
+  let freqs = Tensor.div (Tensor.scalar 1.0) (Tensor.pow (Tensor.scalar theta) exponent) in
   let freqs = Tensor.mul (Tensor.unsqueeze (Tensor.arange end_) 1) (Tensor.unsqueeze freqs 0) in
   Tensor.realize (Tensor.contiguous (Tensor.cat ~dim:(-1) [ Tensor.cos freqs; Tensor.sin freqs ]))
 
@@ -140,13 +142,15 @@ let feed_forward b x =
     let probs = if gating = Softmax_weight then Tensor.softmax ~axis:(-1) probs else probs in
     let probs = if normalize then Tensor.div probs (Tensor.sum ~axis:[ -1 ] ~keepdim:true probs) else probs in
     let probs = Tensor.mul probs (Tensor.scalar b.cfg.routed_scaling_factor) in
-    let gated = Tensor.mul (Tensor.silu (expert_forward experts.gate_exps sel h)) (expert_forward experts.up_exps sel h) in
+    let gate = Tensor.silu (expert_forward experts.gate_exps sel h) in
+    let gated = Tensor.mul gate (expert_forward experts.up_exps sel h) in
     let x_down = expert_forward experts.down_exps sel (Tensor.contiguous gated) in
     let out = Tensor.sum ~axis:[ 2 ] (Tensor.mul x_down (Tensor.unsqueeze probs (-1))) in
     (match shexp with
      | None -> out
      | Some sh ->
-       let e = lin sh.down_shexp (Tensor.mul (Tensor.contiguous (Tensor.silu (lin sh.gate_shexp x))) (lin sh.up_shexp x)) in
+       let g = Tensor.contiguous (Tensor.silu (lin sh.gate_shexp x)) in
+       let e = lin sh.down_shexp (Tensor.mul g (lin sh.up_shexp x)) in
        let e = match sh.gate_inp_shexp with
          | None -> e
          | Some g -> Tensor.mul e (Tensor.sigmoid (Tensor.sum ~axis:[ -1 ] ~keepdim:true (Tensor.mul x g))) in
@@ -160,8 +164,8 @@ let cache_of b ~bsz =
   match b.cache_kv with
   | Some c -> c
   | None ->
-    let c = Tensor.realize (Tensor.contiguous (Tensor.zeros ~dtype:b.cache_dtype
-                                                 [| 2; bsz; b.cfg.n_kv_heads; b.cfg.max_context; b.cfg.head_dim |])) in
+    let shape = [| 2; bsz; b.cfg.n_kv_heads; b.cfg.max_context; b.cfg.head_dim |] in
+    let c = Tensor.realize (Tensor.contiguous (Tensor.zeros ~dtype:b.cache_dtype shape)) in
     b.cache_kv <- Some c; c
 
 (* tinygrad: llm/model.py TransformerBlock._attention — the keys and values of this step are written into the
@@ -170,7 +174,9 @@ let cache_of b ~bsz =
    and one set of kernels serves every position. *)
 let attention b ~freqs_cis ~keep x ~(start_pos : Sint.t) =
   let c = b.cfg in
-  let bsz, t = match Tensor.shape x with [| bb; tt; _ |] -> (bb, tt) | sh -> invalid_arg ("llm attention: x is " ^ dims sh) in
+  let bsz, t = match Tensor.shape x with
+    | [| bb; tt; _ |] -> (bb, tt)
+    | sh -> invalid_arg ("llm attention: x is " ^ dims sh) in
   let q = lin b.attn_q x and k = lin b.attn_k x and v = lin b.attn_v x in
   let q, k = match b.qk_norms with
     | Some (qn, kn) when c.qk_norm <> c.head_dim -> (Nn.RMSNorm.forward qn q, Nn.RMSNorm.forward kn k)
@@ -180,7 +186,8 @@ let attention b ~freqs_cis ~keep x ~(start_pos : Sint.t) =
   let q, k = match b.qk_norms with
     | Some (qn, kn) when c.qk_norm = c.head_dim -> (Nn.RMSNorm.forward qn q, Nn.RMSNorm.forward kn k)
     | _ -> (q, k) in
-  let freqs = Tensor.Sym.shrink freqs_cis [| (start_pos, Sint.(start_pos + of_int t)); (s 0, s c.rope_dim) |] in
+  let stop = Sint.(start_pos + of_int t) in
+  let freqs = Tensor.Sym.shrink freqs_cis [| (start_pos, stop); (s 0, s c.rope_dim) |] in
   let rope y =
     let n = (Tensor.shape y).(1) in
     let part a z = Tensor.shrink y [| (0, bsz); (0, n); (0, t); (a, z) |] in
@@ -188,18 +195,20 @@ let attention b ~freqs_cis ~keep x ~(start_pos : Sint.t) =
     else Tensor.cat ~dim:(-1) [ apply_rope (part 0 c.rope_dim) freqs; part c.rope_dim c.head_dim ] in
   let q = rope q and k = rope k in
   let cache = cache_of b ~bsz in
-  let stop = Sint.(start_pos + of_int t) in
-  let window = [| (s 0, s 2); (s 0, s bsz); (s 0, s c.n_kv_heads); (start_pos, stop); (s 0, s c.head_dim) |] in
+  let all n = (s 0, s n) in
+  let window = [| all 2; all bsz; all c.n_kv_heads; (start_pos, stop); all c.head_dim |] in
   (* tinygrad orders the read after the write with a STORE and an AFTER; here the write is realized first,
      with the block's input so that the later layers read it instead of computing the earlier ones again *)
   Tensor.realize_all
-    (Tensor.assign (Tensor.Sym.shrink cache window) (Tensor.cast (Tensor.stack [ k; v ]) b.cache_dtype) :: keep);
+    (Tensor.assign (Tensor.Sym.shrink cache window) (Tensor.cast (Tensor.stack [ k; v ]) b.cache_dtype)
+     :: keep);
   let cached i =
     Tensor.Sym.reshape
-      (Tensor.Sym.shrink cache [| (s i, s (i + 1)); (s 0, s bsz); (s 0, s c.n_kv_heads); (s 0, stop); (s 0, s c.head_dim) |])
+      (Tensor.Sym.shrink cache [| (s i, s (i + 1)); all bsz; all c.n_kv_heads; (s 0, stop); all c.head_dim |])
       [| s bsz; s c.n_kv_heads; stop; s c.head_dim |] in
   let k = Tensor.cast (cached 0) (Tensor.dtype q) and v = Tensor.cast (cached 1) (Tensor.dtype q) in
-  let attn_mask = if t <> 1 then Some (causal_mask (Tensor.dtype x) ~start_pos:(value start_pos) ~t) else None in
+  let attn_mask =
+    if t <> 1 then Some (causal_mask (Tensor.dtype x) ~start_pos:(value start_pos) ~t) else None in
   let attn = Tensor.scaled_dot_product_attention ?attn_mask ~enable_gqa:true q k v in
   lin b.attn_output (Tensor.reshape (Tensor.transpose ~dim0:1 ~dim1:2 attn) [| bsz; t; -1 |])
 
@@ -235,7 +244,8 @@ let forward m tokens ~start_pos ~temperature =
   let last = Tensor.shrink x [| (0, sh.(0)); (sh.(1) - 1, sh.(1)); (0, sh.(2)) |] in
   let lg = Tensor.reshape (lin m.output (Nn.RMSNorm.forward m.output_norm last)) [| sh.(0); -1 |] in
   let lg = Tensor.float lg in
-  let gumbel = Tensor.log (Tensor.neg (Tensor.log (Tensor.maximum (Tensor.rand_like lg) (Tensor.scalar 1e-12)))) in
+  let u = Tensor.maximum (Tensor.rand_like lg) (Tensor.scalar 1e-12) in
+  let gumbel = Tensor.log (Tensor.neg (Tensor.log u)) in
   Tensor.argmax ~axis:(-1) ~keepdim:true
     (Tensor.sub (Tensor.div lg (Tensor.maximum temperature (Tensor.scalar 1e-12))) gumbel)
 
@@ -248,7 +258,8 @@ let rollout_jit m =
   | None ->
     let j = Tiny_jit.create_v (fun inputs vars ->
         match inputs, vars with
-        | [ tokens; temperature ], [ start_pos ] -> forward m (Tensor.contiguous tokens) ~start_pos ~temperature
+        | [ tokens; temperature ], [ start_pos ] ->
+          forward m (Tensor.contiguous tokens) ~start_pos ~temperature
         | _ -> invalid_arg "llm rollout: expected tokens, temperature and start_pos") in
     m.rollout_jit <- Some j; j
 
@@ -266,7 +277,8 @@ let generate ?(temperature = 0.0) ?(jit = true) ?(on_token = ignore) m prompt co
   let n = List.length prompt in
   if n = 0 then invalid_arg "llm generate: empty prompt";
   if n >= m.config.max_context then
-    invalid_arg (Printf.sprintf "llm generate: %d prompt tokens fill the context of %d" n m.config.max_context);
+    invalid_arg
+      (Printf.sprintf "llm generate: %d prompt tokens fill the context of %d" n m.config.max_context);
   let temp = Tensor.realize (Tensor.of_float_array [| 1 |] [| temperature |]) in
   let ids l = Tensor.of_int_array [| 1; List.length l |] (Array.of_list l) in
   let rec go tokens start_pos acc k =
@@ -298,9 +310,10 @@ let unpermute_rows w ~heads ~prefix =
     let hd = rows / heads in
     let w = Tensor.reshape w [| heads; hd; cols |] in
     let rot = Tensor.shrink w [| (0, heads); (prefix, hd); (0, cols) |] in
-    let rot = Tensor.reshape (Tensor.permute (Tensor.reshape rot [| heads; (hd - prefix) / 2; 2; cols |]) [| 0; 2; 1; 3 |])
-        [| heads; hd - prefix; cols |] in
-    let w = if prefix = 0 then rot else Tensor.cat ~dim:1 [ Tensor.shrink w [| (0, heads); (0, prefix); (0, cols) |]; rot ] in
+    let pairs = Tensor.reshape rot [| heads; (hd - prefix) / 2; 2; cols |] in
+    let rot = Tensor.reshape (Tensor.permute pairs [| 0; 2; 1; 3 |]) [| heads; hd - prefix; cols |] in
+    let w = if prefix = 0 then rot
+      else Tensor.cat ~dim:1 [ Tensor.shrink w [| (0, heads); (0, prefix); (0, cols) |]; rot ] in
     Tensor.reshape w [| rows; cols |]
   | sh -> invalid_arg (Printf.sprintf "from_gguf: a rotary weight of shape (%s)" (dims sh))
 
@@ -319,13 +332,16 @@ let config_of_kv kv ~has ~qk_norm ~max_context =
   let key k = arch ^ "." ^ k in
   (match arch with
    | "qwen35" | "qwen35moe" | "kimi-linear" ->
-     invalid_arg (Printf.sprintf "from_gguf: architecture %s needs the gated delta-net blocks, not ported" arch)
+     invalid_arg
+       (Printf.sprintf "from_gguf: architecture %s needs the gated delta-net blocks, not ported" arch)
    | _ -> ());
   if int_or kv (key "attention.kv_lora_rank") 0 > 0 then
-    invalid_arg (Printf.sprintf "from_gguf: architecture %s uses multi-head latent attention (MLA), not ported" arch);
+    invalid_arg
+      (Printf.sprintf "from_gguf: architecture %s uses multi-head latent attention (MLA), not ported" arch);
   let context = int_of kv (key "context_length") in
   let max_context = match max_context with Some c -> min c context | None -> context in
-  let n_heads = int_of kv (key "attention.head_count") and n_kv_heads = int_of kv (key "attention.head_count_kv") in
+  let n_heads = int_of kv (key "attention.head_count") in
+  let n_kv_heads = int_of kv (key "attention.head_count_kv") in
   let dim = int_of kv (key "embedding_length") in
   let head_dim = int_or kv (key "attention.key_length") (dim / n_heads) in
   let leading = int_or kv (key "leading_dense_block_count") 0 in
@@ -334,9 +350,11 @@ let config_of_kv kv ~has ~qk_norm ~max_context =
     num_blocks = int_of kv (key "block_count") - int_or kv (key "nextn_predict_layers") 0;
     dim; hidden_dim; n_heads; n_kv_heads; norm_eps = float_of kv (key "attention.layer_norm_rms_epsilon");
     vocab_size = array_length kv "tokenizer.ggml.tokens"; head_dim;
-    rope_theta = float_of kv (key "rope.freq_base"); rope_dim = int_or kv (key "rope.dimension_count") head_dim;
+    rope_theta = float_of kv (key "rope.freq_base");
+    rope_dim = int_or kv (key "rope.dimension_count") head_dim;
     max_context; qk_norm;
-    num_experts = int_or kv (key "expert_count") 0; num_experts_per_tok = int_or kv (key "expert_used_count") 0;
+    num_experts = int_or kv (key "expert_count") 0;
+    num_experts_per_tok = int_or kv (key "expert_used_count") 0;
     norm_topk_prob = (match Gguf.get_int kv (key "expert_weights_norm") with
         | Some v -> v <> 0 | None -> arch = "qwen3moe");
     expert_gating_func = gating_of_int (int_or kv (key "expert_gating_func") 1);
@@ -358,11 +376,13 @@ let of_state_dict ?(half = true) cfg sd =
     | None -> invalid_arg (Printf.sprintf "from_gguf: the file has no tensor %s" name)
     | Some t ->
       if Tensor.shape t <> shape then
-        invalid_arg (Printf.sprintf "from_gguf: %s has shape (%s), expected (%s)" name (dims (Tensor.shape t)) (dims shape));
+        invalid_arg (Printf.sprintf "from_gguf: %s has shape (%s), expected (%s)" name (dims (Tensor.shape t))
+                       (dims shape));
       t in
   let opt name shape = if Hashtbl.mem tbl name then Some (get name shape) else None in
   let linear ?(bias = false) name o i =
-    { Nn.Linear.weight = get (name ^ ".weight") [| o; i |]; bias = (if bias then Some (get (name ^ ".bias") [| o |]) else None) } in
+    { Nn.Linear.weight = get (name ^ ".weight") [| o; i |];
+      bias = (if bias then Some (get (name ^ ".bias") [| o |]) else None) } in
   let norm name n = { Nn.RMSNorm.eps = cfg.norm_eps; weight = Some (get (name ^ ".weight") [| n |]) } in
   let block i =
     let p = Printf.sprintf "blk.%d." i in
@@ -378,15 +398,19 @@ let of_state_dict ?(half = true) cfg sd =
             Some { gate_shexp = linear (p ^ "ffn_gate_shexp") c.shared_expert_dim c.dim;
                    up_shexp = linear (p ^ "ffn_up_shexp") c.shared_expert_dim c.dim;
                    down_shexp = linear (p ^ "ffn_down_shexp") c.dim c.shared_expert_dim;
-                   gate_inp_shexp = (if c.shared_expert_gate then Some (get (p ^ "ffn_gate_inp_shexp.weight") [| c.dim |])
-                                     else None) }
+                   gate_inp_shexp =
+                     (if c.shared_expert_gate then Some (get (p ^ "ffn_gate_inp_shexp.weight") [| c.dim |])
+                      else None) }
           else None in
         Moe { ffn_gate_inp = linear (p ^ "ffn_gate_inp") c.num_experts c.dim;
-              exp_probs_b = (if c.expert_bias then Some (get (p ^ "exp_probs_b.bias") [| c.num_experts |]) else None);
-              experts = { gate_exps = e "ffn_gate_exps" c.hidden_dim c.dim; up_exps = e "ffn_up_exps" c.hidden_dim c.dim;
+              exp_probs_b =
+                (if c.expert_bias then Some (get (p ^ "exp_probs_b.bias") [| c.num_experts |]) else None);
+              experts = { gate_exps = e "ffn_gate_exps" c.hidden_dim c.dim;
+                          up_exps = e "ffn_up_exps" c.hidden_dim c.dim;
                           down_exps = e "ffn_down_exps" c.dim c.hidden_dim };
               shexp }
-      else Dense { ffn_gate = linear (p ^ "ffn_gate") c.hidden_dim c.dim; ffn_up = linear (p ^ "ffn_up") c.hidden_dim c.dim;
+      else Dense { ffn_gate = linear (p ^ "ffn_gate") c.hidden_dim c.dim;
+                   ffn_up = linear (p ^ "ffn_up") c.hidden_dim c.dim;
                    ffn_down = linear (p ^ "ffn_down") c.dim c.hidden_dim } in
     let qk_norms = if c.qk_norm > 0 then
         let kn = if c.qk_norm = c.head_dim then c.qk_norm else kv_out in
@@ -400,7 +424,8 @@ let of_state_dict ?(half = true) cfg sd =
       qk_norms; ffn; cache_dtype = (if half then Dtype.Float16 else Dtype.Float32); cache_kv = None } in
   let token_embd = get "token_embd.weight" [| cfg.vocab_size; cfg.dim |] in
   (* some models (Llama 3.2) tie the output to the token embedding *)
-  let output = match opt "output.weight" [| cfg.vocab_size; cfg.dim |] with Some w -> w | None -> token_embd in
+  let output =
+    match opt "output.weight" [| cfg.vocab_size; cfg.dim |] with Some w -> w | None -> token_embd in
   { config = cfg; blk = Array.init cfg.num_blocks block; token_embd = { Nn.Embedding.weight = token_embd };
     output_norm = norm "output_norm" cfg.dim; output = { Nn.Linear.weight = output; bias = None };
     freqs_cis = lazy (precompute_freqs_cis cfg.rope_dim cfg.max_context cfg.rope_theta); rollout_jit = None }
@@ -409,13 +434,15 @@ let of_state_dict ?(half = true) cfg sd =
 let from_gguf_kv ?max_context ?(half = true) ?(realize = true) (kv, sd) =
   let sd = if half then List.map (fun (k, v) -> (k, Tensor.cast v Dtype.Float16)) sd else sd in
   let has k = List.mem_assoc k sd in
-  let qk_norm = match List.assoc_opt "blk.0.attn_q_norm.weight" sd with Some t -> (Tensor.shape t).(0) | None -> 0 in
+  let qk_norm =
+    match List.assoc_opt "blk.0.attn_q_norm.weight" sd with Some t -> (Tensor.shape t).(0) | None -> 0 in
   let arch, cfg = config_of_kv kv ~has ~qk_norm ~max_context in
   (* llama's q and k weights are stored with interleaved rotary pairs (llama.cpp's rope) *)
   let sd = if arch <> "llama" then sd else
       List.map (fun (k, v) ->
           let ends suf = Filename.check_suffix k suf in
-          if ends "attn_q.weight" then (k, unpermute_rows v ~heads:cfg.n_heads ~prefix:(cfg.head_dim - cfg.rope_dim))
+          if ends "attn_q.weight" then
+            (k, unpermute_rows v ~heads:cfg.n_heads ~prefix:(cfg.head_dim - cfg.rope_dim))
           else if ends "attn_k.weight" then (k, unpermute_rows v ~heads:cfg.n_kv_heads ~prefix:0)
           else (k, v)) sd in
   (* realized once (tinygrad's REALIZE=1), a step does not unpack the weights again; lazy, the kernels that
