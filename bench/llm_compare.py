@@ -17,6 +17,8 @@ import argparse, os, re, subprocess, sys, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PROMPT = [(i * 7919) % 120000 + 100 for i in range(64)]
+MODES = {"half": "float16 weights and cache", "f32": "float32 weights and cache",
+         "lazy": "weights dequantized in the kernels, float16", "lazy-f32": "weights dequantized in the kernels"}
 
 MAKE_MODEL = r'''
 import sys, torch
@@ -104,6 +106,7 @@ def main():
   ap.add_argument("--count", type=int, default=32)
   ap.add_argument("--repeat", type=int, default=3)
   ap.add_argument("--only", default="ours,llama.cpp,torch-f32,torch-bf16")
+  ap.add_argument("--ours-modes", default="half,f32,lazy-f32", help="half, f32, lazy, lazy-f32 (examples/llm.exe)")
   a = ap.parse_args()
   only = a.only.split(",")
   if not os.path.exists(os.path.join(a.dir, "config.json")):
@@ -116,10 +119,11 @@ def main():
   rows = []
   env = dict(os.environ, THREADS="2")
   for typ, f in files.items():
-    if "ours" in only:
+    for mode in (a.ours_modes.split(",") if "ours" in only else []):
+      flags = {"half": [], "f32": ["--f32"], "lazy-f32": ["--f32", "--lazy"], "lazy": ["--lazy"]}[mode]
       out = run([os.path.join(ROOT, "_build/default/examples/llm.exe"), "--gguf", f, "--prompt-ids", ids, "--count",
-                 str(a.count), "--repeat", str(a.repeat), "--max-context", "256"], env)
-      rows.append((f"this port, {typ} (float16 weights)", best(out, "prefill"), best(out, "decode")))
+                 str(a.count), "--repeat", str(a.repeat), "--max-context", "256", *flags], env)
+      rows.append((f"this port, {typ}, {MODES[mode]}", best(out, "prefill"), best(out, "decode")))
     if "llama.cpp" in only:
       out = run([a.python, "-c", LLAMA_CPP, f, ids, str(a.count), str(a.repeat)])
       rows.append((f"llama.cpp, {typ}", best(out, "prefill"), best(out, "decode")))
