@@ -54,7 +54,7 @@ import sys, time
 import numpy as np
 from llama_cpp import Llama
 path, ids, count, repeat = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), int(sys.argv[4])
-llm = Llama(model_path=path, n_ctx=256, n_threads=2, n_threads_batch=2, n_batch=64, verbose=False)
+llm = Llama(model_path=path, n_ctx=256, n_threads=2, n_threads_batch=2, n_batch=64, logits_all=True, verbose=False)
 for run in range(1, repeat + 1):
   llm.reset()
   t0 = time.perf_counter()
