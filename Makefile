@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
+.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-llm bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -93,6 +93,15 @@ bench-quick: build
 GPT2_ARGS ?=
 bench-gpt2: build
 	python3 bench/gpt2_compare.py --python $(PYTHON) $(GPT2_ARGS)
+
+# language-model speed on a Llama-3.2-1B-shaped random model at Q8_0 and F16 (made in $$TMPDIR when missing): this port,
+# llama.cpp and torch (f32, bf16), prefill and decode tok/s. LLM_PYTHON imports torch, transformers and llama_cpp;
+# LLAMA_CPP is a llama.cpp source tree (its convert_hf_to_gguf.py writes the GGUF files)
+LLM_PYTHON ?= $(PYTHON)
+LLAMA_CPP ?=
+LLM_ARGS ?=
+bench-llm: build
+	python3 bench/llm_compare.py --python $(LLM_PYTHON) --llama-cpp $(LLAMA_CPP) $(LLM_ARGS)
 
 # micro benchmarks: symbolic simplifier, kernel launch overhead and the thread pool, scheduler (side by side with
 # tinygrad when PYTHON imports it)

@@ -40,8 +40,8 @@ let in_ranges (r : (int * int) array) cp =
   in
   go 0 (Array.length r)
 
-let is_letter cp = cp >= 0 && in_ranges Unicode_tables.letters cp
-let is_number cp = cp >= 0 && in_ranges Unicode_tables.numbers cp
+let is_letter cp = cp >= 0 && in_ranges Tinygrad_llm.Unicode_tables.letters cp
+let is_number cp = cp >= 0 && in_ranges Tinygrad_llm.Unicode_tables.numbers cp
 
 (* Unicode's White_Space property, the pattern's \s *)
 let is_space cp =

@@ -6,3 +6,6 @@ val letters : (int * int) array
 
 (** Numbers: categories Nd, Nl, No (the pattern class [\p{N}]). *)
 val numbers : (int * int) array
+
+(** Separators: categories Zs, Zl, Zp (with the control whitespace, llama-3's pattern class [\s]). *)
+val separators : (int * int) array
