@@ -17,7 +17,7 @@ CUDA_LIB := $(shell ocamlfind query cudajit.cuda >/dev/null 2>&1 && echo src/run
 
 build: deps
 	dune build @install $(CUDA_LIB) test/test_main.exe bench/bench_symbolic.exe bench/bench_launch.exe bench/bench_schedule.exe bench/bench_ops.exe examples/demo.exe examples/beautiful_mnist.exe \
-	  examples/readme_example.exe examples/train_mlp.exe docs/gen_tour.exe test/fuzz/fuzz_runner.exe examples/gpt2.exe
+	  examples/readme_example.exe examples/train_mlp.exe docs/gen_tour.exe test/fuzz/fuzz_runner.exe examples/gpt2.exe examples/llm.exe
 	@if [ -n "$(CUDA_LIB)" ]; then cd _build/default/src/runtime/cuda && \
 	  sh $(CURDIR)/src/runtime/cuda/link_plugin.sh tinygrad_cuda_plugin.cmxs tinygrad_cuda.cmxa; fi
 
