@@ -295,6 +295,12 @@ let disallow_broadcast = int_var "DISALLOW_BROADCAST" 0
 (* renderer/cstyle.py reads getenv("THREADS", 1) for has_threads; a ContextVar here so tests can flip it *)
 let threads = int_var "THREADS" 1
 
+(* tinygrad: codegen/__init__.py to_program_config — the integer knobs that change the generated programs
+   (also NO_COLOR and THREADS, which the C renderer reads), so they are part of the program cache key *)
+let to_program_config =
+  [ noopt; nolocals; use_tc; image; disable_fast_idiv; transcendental; tc_select; tc_opt; no_color;
+    allow_tf32; num_cpu_threads; threads ]
+
 (* ---------- CPU kernel shape (not in tinygrad) ---------- *)
 
 (* how CPU kernels are shaped: tinygrad 0.14.0's kernels byte for byte, or this port's faster ones *)

@@ -282,6 +282,10 @@ val disallow_broadcast : int context_var
 (** [THREADS] (1): the Clang renderer has threads (tinygrad reads it with getenv in cstyle.py). *)
 val threads : int context_var
 
+(** tinygrad's [to_program_config]: the integer knobs that change the generated programs ([NO_COLOR] and
+    [THREADS] besides tinygrad's), in the order of the program cache key. *)
+val to_program_config : int context_var list
+
 (** {1 CPU kernel shape} Not tinygrad knobs. *)
 
 (** How CPU kernels are shaped. [Cpu_tinygrad] renders tinygrad 0.14.0's kernels byte for byte (float4 at most,
