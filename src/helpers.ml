@@ -351,27 +351,6 @@ let assert_compile = int_var "ASSERT_COMPILE" 0
 let cc = string_var "CC" ""
 let rewrite_stack_limit = int_var "REWRITE_STACK_LIMIT" 250000
 
-(* ---------- global counters ---------- *)
-
-module Global_counters = struct
-  let global_ops = ref 0
-  let global_mem = ref 0
-  let time_sum_s = ref 0.0
-  let kernel_count = ref 0
-  let compute_kernel_count = ref 0  (* kernel_count without copies (the API's Global_counters.kernel_count) *)
-  let mem_used = ref 0
-  let mem_used_per_device : (string, int) Hashtbl.t = Hashtbl.create 4
-
-  let reset () = global_ops := 0; global_mem := 0; time_sum_s := 0.0; kernel_count := 0; compute_kernel_count := 0
-
-  let add_mem_used device n =
-    mem_used := !mem_used + n;
-    Hashtbl.replace mem_used_per_device device
-      (n + Option.value ~default:0 (Hashtbl.find_opt mem_used_per_device device))
-
-  let mem_used_on device = Option.value ~default:0 (Hashtbl.find_opt mem_used_per_device device)
-end
-
 (* ---------- clocks ---------- *)
 
 external time_ns : unit -> (int [@untagged]) = "tg_time_ns_byte" "tg_time_ns" [@@noalloc]

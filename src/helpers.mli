@@ -400,38 +400,6 @@ val cc : string context_var
     ["infinite loop in graph_rewrite (stack too big)"]. *)
 val rewrite_stack_limit : int context_var
 
-(** {1 Global counters} *)
-
-(** tinygrad's GlobalCounters. *)
-module Global_counters : sig
-  (** Operations counted by the kernels run. *)
-  val global_ops : int ref
-
-  (** Bytes moved by the kernels run. *)
-  val global_mem : int ref
-
-  (** Seconds spent in kernels (when timed). *)
-  val time_sum_s : float ref
-
-  (** Kernels run. *)
-  val kernel_count : int ref
-
-  (** Compiled kernels run (kernel_count without the copies). *)
-  val compute_kernel_count : int ref
-
-  (** Bytes allocated on all devices (not reset). *)
-  val mem_used : int ref
-
-  (** Resets ops, mem, time and kernel count (not mem_used). *)
-  val reset : unit -> unit
-
-  (** Adds (or with a negative count, removes) allocated bytes on a device. *)
-  val add_mem_used : string -> int -> unit
-
-  (** Bytes allocated on a device. *)
-  val mem_used_on : string -> int
-end
-
 (** {1 Clocks} *)
 
 (** Monotonic clock in nanoseconds. *)

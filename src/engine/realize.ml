@@ -4,7 +4,7 @@
 
 open Uop
 module P = Upat
-module GC = Helpers.Global_counters
+module GC = Global_counters
 
 (* **************** Helpers **************** *)
 
@@ -57,17 +57,13 @@ let ansipad s n = s ^ String.make (max 0 (n - Helpers.ansilen s)) ' '
 let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option) =
   let ops, lds, mem = estimate_uop var_vals call in
   if update_stats then begin
-    incr GC.kernel_count;
-    if call.src.(0).op != Ops.Copy then incr GC.compute_kernel_count;
-    GC.global_ops := !GC.global_ops + ops;
-    GC.global_mem := !GC.global_mem + mem;
-    (match et with Some t -> GC.time_sum_s := !GC.time_sum_s +. t | None -> ())
+    GC.count_run ~copy:(call.src.(0).op == Ops.Copy) ~ops ~mem et
   end;
   if Helpers.debug.value >= 2 && update_stats then begin
     let device = match Buffers.device call.src.(1) with Some d -> d | None -> "?" in
     let dev7 = if String.length device > 7 then String.sub device 0 7 else device in
     let fresh = not (Tbl.mem first_run_cache call.src.(0)) in
-    let header = Printf.sprintf "*** %-7s %4d" dev7 !GC.kernel_count in
+    let header = Printf.sprintf "*** %-7s %4d" dev7 (GC.kernel_and_copy_count ()) in
     let header = if fresh && Helpers.no_color.value = 0 then "\027[32m" ^ header ^ "\027[0m" else header in
     let et_v = Option.value et ~default:0.0 in
     let d = if et_v > 0.0 then et_v else 1e-20 in
@@ -76,10 +72,10 @@ let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option
     let mem_str = if membw < 1e13 && ldsbw < 1e15 then Printf.sprintf "%4.0f|%-6.0f GB/s" (membw *. 1e-9) (ldsbw *. 1e-9)
       else Printf.sprintf "%4.0f|%-6.0f TB/s" (membw *. 1e-12) (ldsbw *. 1e-12) in
     Printf.printf "%s %s arg %2d mem %6.2f GB%s\n%!" header (ansipad (get_call_name call) 46) nargs
-      (float_of_int !GC.mem_used /. 1e9)
+      (float_of_int (GC.mem_used ()) /. 1e9)
       (match et with
        | None -> ""
-       | Some t -> Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (!GC.time_sum_s *. 1e3) flops_str mem_str);
+       | Some t -> Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (GC.time_sum_s () *. 1e3) flops_str mem_str);
     Tbl.replace first_run_cache call.src.(0) ()
   end
 
@@ -235,4 +231,10 @@ let free_internal_buffers ~(held : Uop.t list) (linear : Uop.t) =
 exception Jit_error of string
 
 (* tinygrad: capturing — the JITs capturing schedules (their add_linear) *)
-let capturing : (Uop.t -> (string * int) list -> unit) list ref = ref []
+let capturing_now : (Uop.t -> (string * int) list -> unit) option ref = ref None
+
+let capturing () = !capturing_now
+
+let with_capturing add_linear f =
+  capturing_now := Some add_linear;
+  Fun.protect ~finally:(fun () -> capturing_now := None) f
