@@ -27,8 +27,8 @@ let count_run ~copy ~ops:n ~mem:m time =
   mem := !mem + m;
   Option.iter (fun t -> time_sum := !time_sum +. t) time
 
+let mem_used_on device = Option.value ~default:0 (Hashtbl.find_opt used_per_device device)
+
 let add_mem_used device n =
   used := !used + n;
-  Hashtbl.replace used_per_device device (n + Option.value ~default:0 (Hashtbl.find_opt used_per_device device))
-
-let mem_used_on device = Option.value ~default:0 (Hashtbl.find_opt used_per_device device)
+  Hashtbl.replace used_per_device device (n + mem_used_on device)

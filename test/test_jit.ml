@@ -319,13 +319,15 @@ let tests : case list = [
       let pre = Global_counters.mem_used () in
       Tiny_jit.free_intermediates c;
       (* tinygrad: expected_savings = (t1 and t2) + out *)
-      check (pre - Global_counters.mem_used () >= (5 * 4 * 2) + 4) "free_intermediates saves t1, t2 and out (%d bytes)"
+      check (pre - Global_counters.mem_used () >= (5 * 4 * 2) + 4)
+        "free_intermediates saves t1, t2 and out (%d bytes)"
         (pre - Global_counters.mem_used ());
       close ~what:"after free" [| 136. |] [| Tensor.item (Tiny_jit.call j [ arr1 [ 11.; 1.; 2.; 3.; 4. ] ]) |];
       let pre = Global_counters.mem_used () in
       Tiny_jit.free_intermediates c;
       Tiny_jit.free_intermediates c;  (* 2nd time to validate *)
-      check (pre - Global_counters.mem_used () >= (5 * 4 * 2) + 4) "2nd free_intermediates saves t1, t2 and out (%d bytes)"
+      check (pre - Global_counters.mem_used () >= (5 * 4 * 2) + 4)
+        "2nd free_intermediates saves t1, t2 and out (%d bytes)"
         (pre - Global_counters.mem_used ());
       close ~what:"after 2nd free" [| 136. |] [| Tensor.item (Tiny_jit.call j [ arr1 [ 11.; 1.; 2.; 3.; 4. ] ]) |]);
   ("updated_not_freed", fun () ->

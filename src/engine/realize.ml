@@ -75,7 +75,9 @@ let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (et : float option
       (float_of_int (GC.mem_used ()) /. 1e9)
       (match et with
        | None -> ""
-       | Some t -> Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (GC.time_sum_s () *. 1e3) flops_str mem_str);
+       | Some t ->
+         Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (GC.time_sum_s () *. 1e3)
+           flops_str mem_str);
     Tbl.replace first_run_cache call.src.(0) ()
   end
 
