@@ -20,12 +20,12 @@ let code ?(lang = "") s =
 (* the named graph_rewrites run by [f] at the outermost level (the passes), each with its input and output *)
 let trace_passes f =
   let depth = ref 0 and log = ref [] in
-  Upat.rewrite_tracer := Some (fun name inp run ->
-      incr depth;
-      let out = Fun.protect ~finally:(fun () -> decr depth) run in
-      if !depth = 0 then log := (name, inp, out) :: !log;
-      out);
-  let r = Fun.protect ~finally:(fun () -> Upat.rewrite_tracer := None) f in
+  let trace name inp run =
+    incr depth;
+    let out = Fun.protect ~finally:(fun () -> decr depth) run in
+    if !depth = 0 then log := (name, inp, out) :: !log;
+    out in
+  let r = Upat.with_rewrite_tracer trace f in
   (r, List.rev !log)
 
 (* what [f] prints on stdout (the DEBUG printers write there), ANSI colors removed *)
@@ -356,7 +356,7 @@ let c = Tensor.(sum ~axis:[ 1 ] (relu (add a b)))|};
   p "";
   p "Module: `src/codegen/codegen.ml` (tinygrad `codegen/__init__.py`). `full_rewrite_to_sink` is a list of \
      `graph_rewrite` calls, each a named list of rules. The generator records every named pass with \
-     `Upat.rewrite_tracer` (the names are tinygrad's). First without the optimizer, `NOOPT=1`:";
+     `Upat.with_rewrite_tracer` (the names are tinygrad's). First without the optimizer, `NOOPT=1`:";
   p "";
   let noopt = [ Helpers.Bind (Helpers.noopt, 1) ] in
   let sink0, log0 = Helpers.context noopt (fun () -> trace_passes (fun () -> Codegen.full_rewrite_to_sink ast ren)) in
@@ -444,11 +444,11 @@ let c = Tensor.(sum ~axis:[ 1 ] (relu (add a b)))|};
      it once, and `Realize.run_linear` calls the entry for each CALL of the schedule with the CALL's buffers. On \
      the CPU the global size is the number of `core_id` shards (1 here: no THREAD opt). Realizing `c` runs it:";
   p "";
-  Helpers.Global_counters.reset ();
+  Global_counters.reset ();
   let values = Helpers.context noopt (fun () -> Tensor.to_float_array c) in
   code (Printf.sprintf "Tensor.to_float_array c = [| %s |]   (kernels run: %d)"
           (String.concat "; " (Array.to_list (Array.map (Printf.sprintf "%g") values)))
-          !Helpers.Global_counters.kernel_count);
+          (Global_counters.kernel_and_copy_count ()));
 
   (* ---- opts ---- *)
   p "### 9. The same kernel with the optimizer";

@@ -234,12 +234,12 @@ module Buffer = struct
      | Some bs ->
        if bs.opaque = None then begin
          bs.opaque <- Some ((allocator bs).alloc (max 1 (nbytes bs)) (spec bs));
-         Helpers.Global_counters.add_mem_used bs.device (nbytes bs)
+         Global_counters.add_mem_used bs.device (nbytes bs)
        end;
        bs.allocated_views <- bs.allocated_views + 1
      | None ->
        b.opaque <- Some ((allocator b).alloc (max 1 (nbytes b)) (spec b));
-       Helpers.Global_counters.add_mem_used b.device (nbytes b));
+       Global_counters.add_mem_used b.device (nbytes b));
     b
 
   let ensure_allocated b = if is_allocated b then b else allocate b
@@ -263,7 +263,7 @@ module Buffer = struct
     match b.base_buf with
     | Some bs -> bs.allocated_views <- bs.allocated_views - 1
     | None ->
-      Helpers.Global_counters.add_mem_used b.device (- (nbytes b));
+      Global_counters.add_mem_used b.device (- (nbytes b));
       (match b.opaque with Some o -> (allocator b).free o (max 1 (nbytes b)) (spec b) | None -> ());
       b.opaque <- None
 
@@ -333,7 +333,7 @@ module Buffer = struct
       let bytes = ba_bytes_alias ba n in
       (* the alias does not keep [ba] alive: its finaliser's closure does, until the alias is unreachable *)
       Gc.finalise (fun _ -> ignore (Sys.opaque_identity ba)) bytes;
-      Helpers.Global_counters.add_mem_used device n;
+      Global_counters.add_mem_used device n;
       (* nolru: when freed, this memory must never be handed to another buffer *)
       { device; size; dtype; options = Some { default_spec with nolru = true }; offset = 0; base_buf = None;
         opaque = Some (Host bytes); allocated_views = 0; uop_refcount = 0 }

@@ -299,6 +299,12 @@ let disallow_broadcast = int_var "DISALLOW_BROADCAST" 0
 (* renderer/cstyle.py reads getenv("THREADS", 1) for has_threads; a ContextVar here so tests can flip it *)
 let threads = int_var "THREADS" 1
 
+(* tinygrad: codegen/__init__.py to_program_config — the integer knobs that change the generated programs
+   (also NO_COLOR and THREADS, which the C renderer reads), so they are part of the program cache key *)
+let to_program_config =
+  [ noopt; nolocals; use_tc; image; disable_fast_idiv; transcendental; tc_select; tc_opt; no_color;
+    allow_tf32; num_cpu_threads; threads ]
+
 (* ---------- CPU kernel shape (not in tinygrad) ---------- *)
 
 (* how CPU kernels are shaped: tinygrad 0.14.0's kernels byte for byte, or this port's faster ones *)
@@ -348,27 +354,6 @@ let const_lr = int_var "CONST_LR" 0
 let assert_compile = int_var "ASSERT_COMPILE" 0
 let cc = string_var "CC" ""
 let rewrite_stack_limit = int_var "REWRITE_STACK_LIMIT" 250000
-
-(* ---------- global counters ---------- *)
-
-module Global_counters = struct
-  let global_ops = ref 0
-  let global_mem = ref 0
-  let time_sum_s = ref 0.0
-  let kernel_count = ref 0
-  let compute_kernel_count = ref 0  (* kernel_count without copies (the API's Global_counters.kernel_count) *)
-  let mem_used = ref 0
-  let mem_used_per_device : (string, int) Hashtbl.t = Hashtbl.create 4
-
-  let reset () = global_ops := 0; global_mem := 0; time_sum_s := 0.0; kernel_count := 0; compute_kernel_count := 0
-
-  let add_mem_used device n =
-    mem_used := !mem_used + n;
-    Hashtbl.replace mem_used_per_device device
-      (n + Option.value ~default:0 (Hashtbl.find_opt mem_used_per_device device))
-
-  let mem_used_on device = Option.value ~default:0 (Hashtbl.find_opt mem_used_per_device device)
-end
 
 (* ---------- clocks ---------- *)
 

@@ -294,6 +294,10 @@ val disallow_broadcast : int context_var
 (** [THREADS] (1): the Clang renderer has threads (tinygrad reads it with getenv in cstyle.py). *)
 val threads : int context_var
 
+(** tinygrad's [to_program_config]: the integer knobs that change the generated programs ([NO_COLOR] and
+    [THREADS] besides tinygrad's), in the order of the program cache key. *)
+val to_program_config : int context_var list
+
 (** {1 CPU kernel shape} Not tinygrad knobs. *)
 
 (** How CPU kernels are shaped. [Cpu_tinygrad] renders tinygrad 0.14.0's kernels byte for byte (float4 at most,
@@ -407,38 +411,6 @@ val cc : string context_var
 (** tinygrad's [REWRITE_STACK_LIMIT] (250000): a graph_rewrite whose stack grows past it fails with
     ["infinite loop in graph_rewrite (stack too big)"]. *)
 val rewrite_stack_limit : int context_var
-
-(** {1 Global counters} *)
-
-(** tinygrad's GlobalCounters. *)
-module Global_counters : sig
-  (** Operations counted by the kernels run. *)
-  val global_ops : int ref
-
-  (** Bytes moved by the kernels run. *)
-  val global_mem : int ref
-
-  (** Seconds spent in kernels (when timed). *)
-  val time_sum_s : float ref
-
-  (** Kernels run. *)
-  val kernel_count : int ref
-
-  (** Compiled kernels run (kernel_count without the copies). *)
-  val compute_kernel_count : int ref
-
-  (** Bytes allocated on all devices (not reset). *)
-  val mem_used : int ref
-
-  (** Resets ops, mem, time and kernel count (not mem_used). *)
-  val reset : unit -> unit
-
-  (** Adds (or with a negative count, removes) allocated bytes on a device. *)
-  val add_mem_used : string -> int -> unit
-
-  (** Bytes allocated on a device. *)
-  val mem_used_on : string -> int
-end
 
 (** {1 Clocks} *)
 

@@ -246,7 +246,7 @@ let uop_buffer op (u : Uop.t) : Device.Buffer.t = Callify.buffer ~op u
 
 (* tinygrad: Tensor._buffer — contiguous, realized, on a device *)
 let buffer_of op x =
-  if !Realize.capturing <> [] && Helpers.unsafe_allow_jit_buffer.value = 0 then
+  if Realize.capturing () <> None && Helpers.unsafe_allow_jit_buffer.value = 0 then
     raise (Realize.Jit_error (op ^ ": cannot access tensor data during JIT capture, the value will be baked in"));
   let x = if Dtype.is_weak (uop x).dtype then cast x (Dtype.strong_dtype (uop x).dtype) else x in
   let c = contiguous x in

@@ -78,6 +78,7 @@ module Compiler = struct
   module Renderer = Renderer
   module Schedule = Schedule
   module Search = Search
+  module Search_cpu = Search_cpu
   module Simplify = Simplify
   module Sint = Sint
   module Spec = Spec

@@ -269,7 +269,8 @@ let call_static name (a : args) : v =
                            | V_tuple l -> Uop.Multi (List.map (function V_str s -> s | v -> err "pyrender: bad device %s" (describe v)) l)
                            | v -> err "pyrender: ParamArg: bad device %s" (describe v))
                            (g "device");
-                       volatile = to_bool (g "volatile") })
+                       volatile = to_bool (g "volatile");
+                       vector_acc = false })
   | "Opt" ->
     let g = bind ~fn:"Opt" [ ("op", None); ("axis", Some V_none); ("arg", Some V_none) ] a in
     let op = (match g "op" with V_optops o -> o | v -> err "pyrender: Opt: bad op %s" (describe v)) in

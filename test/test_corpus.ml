@@ -219,10 +219,10 @@ let run_program ?(mode = Noopt) id (prog : Corpus_programs.program) =
      Helpers.context (mode_bindings mode) (fun () ->
          let inputs = List.map (fun n -> (n, make_input id n)) exp.inputs in
          let inp n = match List.assoc_opt n inputs with Some t -> t | None -> invalid_arg ("no input " ^ n) in
-         Helpers.Global_counters.reset ();
+         Global_counters.reset ();
          let outs = prog inp in
          let ran = realize_captured outs in
-         let counted = !Helpers.Global_counters.kernel_count in
+         let counted = Global_counters.kernel_and_copy_count () in
          if List.length ran <> exp.n_kernels then
            err "%d kernels run by the realize, expected %d" (List.length ran) exp.n_kernels;
          if counted <> exp.n_compute then

@@ -275,8 +275,8 @@ let tests : case list = [
       for _ = 1 to 4 do
         Global_counters.reset ();
         ignore (Tiny_jit.call j [ a; b ]);
-        check (!Global_counters.global_mem > 0) "global_mem > 0";
-        check (!Global_counters.global_ops > 0) "global_ops > 0";
+        check (Global_counters.global_mem () > 0) "global_mem > 0";
+        check (Global_counters.global_ops () > 0) "global_ops > 0";
         check_int ~what:"kernel_count" 3 (Global_counters.kernel_count ())
       done);
   ("simple_prune", fun () ->
@@ -316,26 +316,28 @@ let tests : case list = [
           [| Tensor.item (Tiny_jit.call j [ arr1 [ float_of_int i; 1.; 2.; 3.; 4. ] ]) |]
       done;
       let c = Option.get (Tiny_jit.captured j) in
-      let pre = !Global_counters.mem_used in
+      let pre = Global_counters.mem_used () in
       Tiny_jit.free_intermediates c;
       (* tinygrad: expected_savings = (t1 and t2) + out *)
-      check (pre - !Global_counters.mem_used >= (5 * 4 * 2) + 4) "free_intermediates saves t1, t2 and out (%d bytes)"
-        (pre - !Global_counters.mem_used);
+      check (pre - Global_counters.mem_used () >= (5 * 4 * 2) + 4)
+        "free_intermediates saves t1, t2 and out (%d bytes)"
+        (pre - Global_counters.mem_used ());
       close ~what:"after free" [| 136. |] [| Tensor.item (Tiny_jit.call j [ arr1 [ 11.; 1.; 2.; 3.; 4. ] ]) |];
-      let pre = !Global_counters.mem_used in
+      let pre = Global_counters.mem_used () in
       Tiny_jit.free_intermediates c;
       Tiny_jit.free_intermediates c;  (* 2nd time to validate *)
-      check (pre - !Global_counters.mem_used >= (5 * 4 * 2) + 4) "2nd free_intermediates saves t1, t2 and out (%d bytes)"
-        (pre - !Global_counters.mem_used);
+      check (pre - Global_counters.mem_used () >= (5 * 4 * 2) + 4)
+        "2nd free_intermediates saves t1, t2 and out (%d bytes)"
+        (pre - Global_counters.mem_used ());
       close ~what:"after 2nd free" [| 136. |] [| Tensor.item (Tiny_jit.call j [ arr1 [ 11.; 1.; 2.; 3.; 4. ] ]) |]);
   ("updated_not_freed", fun () ->
       let x = Tensor.realize (arr1 [ 1. ]) in
       let j = Tiny_jit.create (function [ y ] -> Tensor.assign x (Tensor.add x y) | _ -> fail "one input") in
       for _ = 1 to 5 do ignore (Tiny_jit.call j [ arr1 [ 1. ] ]) done;
       close ~what:"x" [| 6. |] [| Tensor.item x |];
-      let pre = !Global_counters.mem_used in
+      let pre = Global_counters.mem_used () in
       Tiny_jit.free_intermediates (Option.get (Tiny_jit.captured j));
-      check_int ~what:"savings" 0 (pre - !Global_counters.mem_used);
+      check_int ~what:"savings" 0 (pre - Global_counters.mem_used ());
       ignore (Tiny_jit.call j [ arr1 [ 2. ] ]);
       close ~what:"x" [| 8. |] [| Tensor.item x |]);
   ("replay_does_not_call_function", fun () ->

@@ -176,7 +176,7 @@ let count_of f =
   let out = f () in
   Global_counters.reset ();
   ignore (T.realize out);
-  !Helpers.Global_counters.kernel_count
+  Global_counters.kernel_and_copy_count ()
 
 let kernel_count_tests : case list =
   let expected name = match List.assoc_opt name Multitensor_counts_oracle.counts with

@@ -66,9 +66,9 @@ let test_schedule_and_run () =
           (* tinygrad's LIN: CALL(ast1, BUFFER out1, a, b), CALL(ast2, BUFFER out2, a, b) *)
           check (linear.src.(0).src.(1) == call.src.(1) && linear.src.(0).src.(2) == a && linear.src.(1).src.(1) == call.src.(4))
             "call args are the callified buffers";
-          Helpers.Global_counters.reset ();
+          Global_counters.reset ();
           Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Realize.run_linear ~var_vals linear);
-          check_int ~what:"kernel_count" 2 !Helpers.Global_counters.kernel_count;
+          check_int ~what:"kernel_count" 2 (Global_counters.kernel_and_copy_count ());
           let got_s = Device.Buffer.to_floats (Buffers.buffer (List.assq s bm)) in
           let got_m = Device.Buffer.to_floats (Buffers.buffer (List.assq m bm)) in
           check (got_s = [| 110. |]) "sum = 110, got %g" got_s.(0);
@@ -115,9 +115,9 @@ let test_chain_run () =
           check_int ~what:"kernels" 2 (Array.length linear.src);
           (* tinygrad's LIN: CALL(ast1, BUFFER(4), a, b), CALL(ast2, BUFFER(5), BUFFER(4)) *)
           check (linear.src.(1).src.(2) == linear.src.(0).src.(1) && linear.src.(0).src.(2) == a) "buffers of the LINEAR";
-          Helpers.Global_counters.reset ();
+          Global_counters.reset ();
           Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Realize.run_linear linear);
-          check_int ~what:"kernel_count" 2 !Helpers.Global_counters.kernel_count;
+          check_int ~what:"kernel_count" 2 (Global_counters.kernel_and_copy_count ());
           let got = Device.Buffer.to_floats (Buffers.buffer (List.assq e bm)) in
           check (got = [| 220. |]) "sum((a+b)*2) = 220, got %g" got.(0)))
 
@@ -206,9 +206,9 @@ let realize_uops (outs : U.t list) : U.t list * int =
   let linear, var_vals = Schedule.linear_with_vars
       ~apply_map:(Callify.apply_map_to_tensors ~get:(fun t -> t.u) ~set:(fun t u -> t.u <- u) ts)
       (List.filter Schedule.needs_realize outs) in
-  Helpers.Global_counters.reset ();
+  Global_counters.reset ();
   Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () -> Realize.run_linear ~var_vals linear);
-  (List.map (fun t -> t.u) ts, !Helpers.Global_counters.kernel_count)
+  (List.map (fun t -> t.u) ts, Global_counters.kernel_and_copy_count ())
 
 let test_end_to_end () =
   let a () = buffer_of_floats [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |] and b () = buffer_of_floats [| 10.; 20.; 30.; 40.; 50.; 60.; 70.; 80. |] in

@@ -82,13 +82,13 @@ let test_shrink_loops () =
     let hc = Postrange.hand_coded ~heuristic:Codegen.hand_coded_optimizations s in
     let size k types = List.fold_left ( * ) 1 (List.map (fun a -> Postrange.sint_int (List.nth (Postrange.full_shape k) a))
                                                  (Postrange.axes_of k types)) in
-    let cut, ratio = Search.shrink_loops hc 8. in
+    let cut, ratio = Search_cpu.shrink_loops hc 8. in
     let loops = Uop.[ Global; Loop; Weak ] in
     check (size hc loops > 8) "the hand-coded kernel has %d output loop iterations" (size hc loops);
     check (Float.abs (ratio -. float_of_int (size hc loops) /. float_of_int (size cut loops)) < 1e-9) "ratio %g" ratio;
     check (ratio >= 8. && ratio <= 16.) "ratio %g, expected about 8" ratio;
     List.iter (fun t -> check_int ~what:"size kept" (size hc [ t ]) (size cut [ t ])) Uop.[ Reduce; Upcast; Unroll; Thread ];
-    let same, r1 = Search.shrink_loops hc 1.5 in
+    let same, r1 = Search_cpu.shrink_loops hc 1.5 in
     check (same == hc && r1 = 1.) "a fraction under 2 cut the kernel"
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 

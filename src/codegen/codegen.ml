@@ -316,8 +316,8 @@ let fix_group_for_reduce (x : Uop.t) =
     Some (create Ops.Reduce ~src:(Array.of_list (buf :: reduce_loop)) ~arg:(Reduce_arg (op, 0)))
   end
 
-(* tinygrad: ReduceContext; not in tinygrad: [vector_acc], the CPU mode's float32 lengths (Codegen_cpu.passes) *)
-type reduce_context = { mutable acc_num : int; vector_acc : int list option }
+(* tinygrad: ReduceContext; not in tinygrad: [reduce_to_acc], the CPU mode's accumulators (Codegen_cpu) *)
+type reduce_context = { mutable acc_num : int; reduce_to_acc : Codegen_cpu.reduce_to_acc option }
 
 let mergeable = Str "mergeable"
 
@@ -355,17 +355,18 @@ let merge_reduce_ends (sink : Uop.t) =
   if !subs = [] then None else Some (Upat.substitute sink (List.rev !subs))
 
 (* tinygrad: reduce_ranges_to_acc's accumulator for [r]: a REG buffer of [shp] initialised before the reduce ranges
-   and updated with [inp] over them, [name]d when given; the accumulator after its loop *)
+   and updated with [inp] over them; the accumulator after its loop. Not in tinygrad: [vector_acc] marks the
+   buffer as one of the CPU mode's vector accumulators *)
 let accumulator (ctx : reduce_context) (r : Uop.t) =
   let op, _ = reduce_arg r in
   let topo = toposort r.src.(0) in
   let red_rngs = srcs_from r 1 in
   let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
   let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
-  fun ?name shp inp ->
+  fun ?(vector_acc = false) shp inp ->
     let acc = placeholder shp r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
-    let acc = match name, acc.arg with
-      | Some _, Param p -> Uop.replace ~arg:(Param { p with name }) acc
+    let acc = match acc.arg with
+      | Param p when vector_acc -> Uop.replace ~arg:(Param { p with vector_acc }) acc
       | _ -> acc in
     ctx.acc_num <- ctx.acc_num + 1;
     let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
@@ -376,30 +377,6 @@ let accumulator (ctx : reduce_context) (r : Uop.t) =
 let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =
   let _, n = reduce_arg r in
   accumulator ctx r (max_shape r) (if n <> 0 then create Ops.Reduce ~src:[| r.src.(0) |] ~arg:r.arg else r.src.(0))
-
-(* not in tinygrad: the CPU mode's vector accumulators ([ctx.vector_acc], Codegen_cpu.passes). With unrolled axes
-   (n > 0) and a single output lane, the accumulator keeps the unrolled lanes (the shape of the REDUCE's input) and is
-   updated lane by lane, so the loop carries vector accumulators; the lanes are folded by a horizontal REDUCE once,
-   after the loop (tinygrad folds them inside the loop, a serial chain). With several outputs
-   (Coalesce_cpu.vector_acc_fits), each output gets such an accumulator. Only for a reduce of one output lane (a row
-   sum, softmax's max), or of a few that fit the registers: with more upcast outputs (a convolution's register tile)
-   the lanes multiply the accumulators past the registers, and the tile already carries independent chains. *)
-let reduce_to_vector_acc (ctx : reduce_context) (r : Uop.t) =
-  let _, n = reduce_arg r in
-  let in_shape = max_shape r.src.(0) in
-  let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (Helpers.take n in_shape) in
-  match ctx.vector_acc with
-  | Some lengths when n = 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs ->
-    (* the outputs first, then the lanes of each *)
-    let nd = List.length in_shape in
-    let inp = permute r.src.(0) (List.init (nd - 1) (fun i -> i + 1) @ [ 0 ]) in
-    let accumulate = accumulator ctx r in
-    let accs = List.map (fun o -> accumulate ~name:Coalesce_cpu.vector_acc_name [ lanes ] (index inp (List.map iconst o)))
-        (product (List.tl in_shape)) in
-    Some (reshape (ustack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:r.arg) accs)) (shape r))
-  | Some _ when n <> 0 && outs = 1 ->
-    Some (create Ops.Reduce ~src:[| accumulator ctx r in_shape r.src.(0) |] ~arg:r.arg)
-  | _ -> None
 
 (* tinygrad: expand_horizontal_reduce — a REDUCE without ranges reduces its leading axes in place *)
 let expand_horizontal_reduce (r : Uop.t) =
@@ -419,7 +396,9 @@ let pm_reduce_local : reduce_context Upat.matcher =
       (* remove reduces *)
       rule_ctx (pat ~name:"r" ~allow_any_len:true ~src:(In_order [ wild; wild ]) Ops.Reduce) (fun ctx c ->
           let r = get c "r" in
-          match reduce_to_vector_acc ctx r with Some acc -> Some acc | None -> Some (reduce_ranges_to_acc ctx r));
+          let cpu = Option.bind ctx.reduce_to_acc (fun f ->
+              f ~accumulate:(fun ~vector_acc -> accumulator ctx r ~vector_acc) r) in
+          match cpu with Some acc -> Some acc | None -> Some (reduce_ranges_to_acc ctx r));
       rule (pat ~name:"r" ~src:(In_order [ wild ]) Ops.Reduce) (fun c -> Some (expand_horizontal_reduce (get c "r")));
       rule (pat ~name:"sink" Ops.Sink) (fun c -> merge_reduce_ends (get c "sink")) ]
         @@@ lift Symbolic.pm_clean_up_group_sink)
@@ -556,7 +535,8 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   let sink = gr ~name:"expander" expander2 (build_range_map sink) sink in
   (* remove reduce *)
   let sink = passes.before_reduces sink in
-  let sink = gr ~name:"remove reduces" pm_remove_reduces { acc_num = 0; vector_acc = passes.vector_acc } sink in
+  let sink = gr ~name:"remove reduces" pm_remove_reduces
+      { acc_num = 0; reduce_to_acc = passes.reduce_to_acc } sink in
   (* add locals *)
   let sink = gr ~name:"add local buffers" pm_add_local_buffers (ref 0) sink in
   (* add gpu dims (late). this works after devectorize, but it's faster here *)
@@ -585,9 +565,12 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   (* late decomps + move gates from unrenderable INVALID where *)
   let sink = gr ~name:"decomp dtypes" Upat.(Decomp_dtype.pm_dtype_decomps @@@ lift Weak.pm_commit_weak)
       (Hashtbl.create 8, ren) sink in
+  let force_transcendental = Helpers.transcendental.value >= 2 in
   let pm_decomp = Upat.(lift pm_decomp
-                        @@@ Decomp_op.get_late_rewrite_patterns supported_ops (Helpers.disable_fast_idiv.value <> 0)
-                        @@@ Transcendental.get_transcendental_patterns supported_ops (Helpers.transcendental.value >= 2)) in
+                        @@@ Decomp_op.get_late_rewrite_patterns ?fuse_reciprocal:passes.fuse_reciprocal
+                          supported_ops (Helpers.disable_fast_idiv.value <> 0)
+                        @@@ lift (passes.decomps supported_ops force_transcendental)
+                        @@@ Transcendental.get_transcendental_patterns supported_ops force_transcendental) in
   let sink = gr ~name:"late decompositions" pm_decomp ren sink in
   let sink = gr ~name:"move gates from index" Gater.pm_move_gates_from_index () sink in
   (* final rules for the renderer (without sym) *)
@@ -728,14 +711,12 @@ let do_to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
     | _ -> Uop.replace ~arg:(Program_info (program_info_from_sink prg.src.(0))) prg in
   Upat.graph_rewrite ~name:"linearize/render" pm_to_program ren prg
 
-(* tinygrad: to_program_config — knobs that change the generated program, so they are part of the cache key *)
+(* tinygrad: to_program_key's knob values (Helpers.to_program_config, the CPU mode's and the dtypes) *)
 let to_program_config () =
   let open Helpers in
-  String.concat "," (List.map string_of_int
-                       [ noopt.value; nolocals.value; use_tc.value; image.value; disable_fast_idiv.value;
-                         transcendental.value; tc_select.value; tc_opt.value; no_color.value; allow_tf32.value;
-                         num_cpu_threads.value; threads.value ])
-  ^ "," ^ Codegen_cpu.config () ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
+  String.concat "," (List.map (fun (v : int context_var) -> string_of_int v.value) to_program_config)
+  ^ "," ^ Codegen_cpu.config () ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ())
+  ^ Dtype.to_string (Dtype.default_int ())
 
 (* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is hash-consed, so a table
    keyed by the node is keyed by its key *)

@@ -20,10 +20,9 @@ val ew_devectorizer : unit Upat.matcher
 (** tinygrad's [devectorizer2]: [ew_devectorizer] for loads/stores too, and INDEX/RESHAPE/EXPAND unpacking. *)
 val devectorizer2 : unit Upat.matcher
 
-(** tinygrad's [ReduceContext]: the number of REG accumulators made so far; [vector_acc] (not in tinygrad): the float32
-    lengths of the CPU mode, under which a reduce over loop ranges with unrolled axes keeps its unrolled lanes in
-    vector accumulators and folds them horizontally once, after the loop. *)
-type reduce_context = { mutable acc_num : int; vector_acc : int list option }
+(** tinygrad's [ReduceContext]: the number of REG accumulators made so far; [reduce_to_acc] (not in
+    tinygrad): the CPU mode's accumulators ({!Codegen_cpu.reduce_to_vector_acc}), tried before tinygrad's. *)
+type reduce_context = { mutable acc_num : int; reduce_to_acc : Codegen_cpu.reduce_to_acc option }
 
 (** tinygrad's [pm_reduce_local]: REDUCEs become REG accumulators (init, update, mergeable END). *)
 val pm_reduce_local : reduce_context Upat.matcher

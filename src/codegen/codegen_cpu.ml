@@ -63,6 +63,55 @@ let gate_reduce_loops (sink : Uop.t) : Uop.t =
   | [] -> sink
   | subs -> Upat.substitute sink subs
 
+(* The CPU mode's vector accumulators. With unrolled axes (n > 0) and a single output lane, the accumulator
+   keeps the unrolled lanes (the shape of the REDUCE's input) and is updated lane by lane, so the loop
+   carries vector accumulators; the lanes are folded by a horizontal REDUCE once, after the loop (tinygrad
+   folds them inside the loop, a serial chain). With several outputs (Coalesce_cpu.vector_acc_fits), each
+   output gets such an accumulator, a REG buffer marked [vector_acc] that the coalescer loads and stores
+   whole. Only for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the
+   registers: with more upcast outputs (a convolution's register tile) the lanes multiply the accumulators
+   past the registers, and the tile already carries independent chains. *)
+type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
+
+let reduce_to_vector_acc lengths : reduce_to_acc = fun ~accumulate r ->
+  let n = match r.arg with Reduce_arg (_, n) -> n | _ -> invalid_arg "reduce_to_vector_acc: REDUCE arg" in
+  let in_shape = max_shape r.src.(0) in
+  let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (Helpers.take n in_shape) in
+  if n = 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs then begin
+    (* the outputs first, then the lanes of each *)
+    let nd = List.length in_shape in
+    let inp = Mixin_movement.permute r.src.(0) (List.init (nd - 1) (fun i -> i + 1) @ [ 0 ]) in
+    let accs = List.map (fun o ->
+        accumulate ~vector_acc:true [ lanes ] (index inp (List.map (fun i -> const_int i) o)))
+        (Helpers.product (List.tl in_shape)) in
+    let stacked = stack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:r.arg) accs) in
+    let shp = shape r in
+    Some (if List.length shp = List.length (shape stacked) && equal_sints shp (shape stacked) then stacked
+          else mop Ops.Reshape stacked (`Shape shp))
+  end
+  else if n <> 0 && outs = 1 then
+    Some (create Ops.Reduce ~src:[| accumulate ~vector_acc:false in_shape r.src.(0) |] ~arg:r.arg)
+  else None
+
+(* a*(1/b) stays a product where b is computed outside a loop that a runs in (softmax's division by its row
+   sum): clang computes 1/b once, outside the loop, and the loop multiplies (a division per element bounded
+   softmax's last kernel; the product may differ from the quotient in the last bit). Elsewhere it becomes a/b,
+   as in tinygrad's late decompositions *)
+let fuse_reciprocal (a : Uop.t) (b : Uop.t) =
+  not (List.exists (fun r -> not (List.memq r (ranges b))) (ranges a))
+
+(* float32 EXP2 decomposed with its input clamped (Transcendental.xexp2_clamped), where tinygrad's
+   transcendental rules decompose EXP2: rules placed before them *)
+let exp2_clamped = lazy (Upat.matcher [
+    Upat.rule (Upat.pat Ops.Exp2 ~dtype:[ Dtype.Float32 ] ~src:(Upat.In_order [ Upat.var "d" ])) (fun c ->
+        let d = Upat.get c "d" in
+        if d.dtype == Dtype.Float32 then Some (Transcendental.xexp2_clamped d) else None) ])
+
+let no_rules : unit Upat.matcher Lazy.t = lazy (Upat.matcher [])
+
+let decomp_exp2 (ops : Ops.t list) (force_transcendental : bool) : unit Upat.matcher =
+  Lazy.force (if force_transcendental || not (List.memq Ops.Exp2 ops) then exp2_clamped else no_rules)
+
 (* the CPU mode's knobs, which change the generated programs: part of Codegen.to_program's cache key *)
 let config () =
   string_of_int Helpers.cpu_vec.value ^ (match Helpers.cpu_opt.value with Cpu_tinygrad -> ",tinygrad" | Cpu_fast -> ",fast")
@@ -72,18 +121,24 @@ type passes = {
   hand_coded : Postrange.t -> Postrange.t;
   loop_opts : bool;
   before_reduces : Uop.t -> Uop.t;
-  vector_acc : int list option;
+  reduce_to_acc : reduce_to_acc option;
+  fuse_reciprocal : (Uop.t -> Uop.t -> bool) option;
+  decomps : Ops.t list -> bool -> unit Upat.matcher;
   coalescing : Coalesce.policy option;
 }
 
 (* tinygrad's pipeline *)
 let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = false; before_reduces = Fun.id;
-                 vector_acc = None; coalescing = None }
+                 reduce_to_acc = None; fuse_reciprocal = None; decomps = (fun _ _ -> Lazy.force no_rules);
+                 coalescing = None }
 
 (* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles, matvec,
    vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), gated reduce
-   loops, vector accumulators (Codegen.reduce_to_vector_acc), coalescing to the host's vectors (Coalesce_cpu)
-   *)
+   loops, vector accumulators (reduce_to_vector_acc), coalescing to the host's vectors (Coalesce_cpu),
+   products by loop-invariant reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late
+   decompositions *)
 let fast (ren : Renderer.t) =
   { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true; before_reduces = gate_reduce_loops;
-    vector_acc = Some (Renderer.float_lengths ren); coalescing = Some (Coalesce_cpu.policy ren) }
+    reduce_to_acc = Some (reduce_to_vector_acc (Renderer.float_lengths ren));
+    fuse_reciprocal = Some fuse_reciprocal; decomps = decomp_exp2;
+    coalescing = Some (Coalesce_cpu.policy ren) }

@@ -6,6 +6,23 @@
     runs its loops where any lane's gate holds and keeps the WHERE. *)
 val gate_reduce_loops : Uop.t -> Uop.t
 
+(** How a REDUCE becomes an accumulator, given [accumulate ~vector_acc shape input] (tinygrad's REG
+    accumulator of [shape] updated with [input] over the reduce's loops, the buffer marked [vector_acc] when
+    asked): [None] leaves it to tinygrad's [reduce_ranges_to_acc]. *)
+type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
+
+(** [reduce_to_vector_acc lengths]: a reduce over loop ranges with unrolled axes keeps its unrolled lanes in
+    vector accumulators (of the float32 [lengths]) and folds them horizontally once, after the loop. *)
+val reduce_to_vector_acc : int list -> reduce_to_acc
+
+(** [fuse_reciprocal a b]: whether a*(1/b) becomes a/b in the late decompositions: not where b is computed
+    outside a loop that a runs in (the reciprocal is then computed once, outside the loop). *)
+val fuse_reciprocal : Uop.t -> Uop.t -> bool
+
+(** [decomp_exp2 ops force]: where tinygrad's transcendental rules decompose EXP2 (not in [ops], or [force]),
+    float32 EXP2 as {!Transcendental.xexp2_clamped}, to be placed before them; else no rules. *)
+val decomp_exp2 : Ops.t list -> bool -> unit Upat.matcher
+
 (** The CPU mode's knobs ([CPU_VEC], [CPU_OPT]) as a string, for the program cache key. *)
 val config : unit -> string
 
@@ -14,7 +31,9 @@ type passes = {
   hand_coded : Postrange.t -> Postrange.t;  (** the heuristic of [apply_opts] *)
   loop_opts : bool;  (** [apply_opt] takes SWAP of two CPU loops and BLOCK *)
   before_reduces : Uop.t -> Uop.t;  (** run before the reduces are removed *)
-  vector_acc : int list option;  (** the float32 lengths of vector accumulators, if a reduce may keep them *)
+  reduce_to_acc : reduce_to_acc option;  (** the accumulators tried before tinygrad's *)
+  fuse_reciprocal : (Uop.t -> Uop.t -> bool) option;  (** whether a*(1/b) becomes a/b (tinygrad: always) *)
+  decomps : Ops.t list -> bool -> unit Upat.matcher;  (** rules before tinygrad's transcendental ones *)
   coalescing : Coalesce.policy option;  (** the policy of [memory_coalescing] *)
 }
 

@@ -5,7 +5,7 @@
 
 open Uop
 module P = Upat
-module GC = Helpers.Global_counters
+module GC = Global_counters
 
 (* **************** Helpers **************** *)
 
@@ -65,20 +65,17 @@ let call_devices (call : Uop.t) =
 let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (ets : float option list) =
   let ops, lds, mem = estimate_uop var_vals call in
   let devices = call_devices call in
-  let n = List.length devices in
   if update_stats then begin
-    GC.kernel_count := !GC.kernel_count + n;
-    if call.src.(0).op != Ops.Copy then GC.compute_kernel_count := !GC.compute_kernel_count + n;
-    GC.global_ops := !GC.global_ops + n * ops;
-    GC.global_mem := !GC.global_mem + n * mem;
-    List.iter (function Some t -> GC.time_sum_s := !GC.time_sum_s +. t | None -> ()) ets
+    List.iteri (fun i _ ->
+        let et = match List.nth_opt ets i with Some e -> e | None -> None in
+        GC.count_run ~copy:(call.src.(0).op == Ops.Copy) ~ops ~mem et) devices
   end;
   if Helpers.debug.value >= 2 && update_stats then
   List.iteri (fun i device ->
     let et = match List.nth_opt ets i with Some e -> e | None -> None in
     let dev7 = if String.length device > 7 then String.sub device 0 7 else device in
     let fresh = not (Tbl.mem first_run_cache call.src.(0)) in
-    let header = Printf.sprintf "*** %-7s %4d" dev7 !GC.kernel_count in
+    let header = Printf.sprintf "*** %-7s %4d" dev7 (GC.kernel_and_copy_count ()) in
     let header = if fresh && Helpers.no_color.value = 0 then "\027[32m" ^ header ^ "\027[0m" else header in
     let et_v = Option.value et ~default:0.0 in
     let d = if et_v > 0.0 then et_v else 1e-20 in
@@ -87,10 +84,12 @@ let track_stats ~update_stats ~var_vals ~nargs (call : Uop.t) (ets : float optio
     let mem_str = if membw < 1e13 && ldsbw < 1e15 then Printf.sprintf "%4.0f|%-6.0f GB/s" (membw *. 1e-9) (ldsbw *. 1e-9)
       else Printf.sprintf "%4.0f|%-6.0f TB/s" (membw *. 1e-12) (ldsbw *. 1e-12) in
     Printf.printf "%s %s arg %2d mem %6.2f GB%s\n%!" header (ansipad (get_call_name call) 46) nargs
-      (float_of_int !GC.mem_used /. 1e9)
+      (float_of_int (GC.mem_used ()) /. 1e9)
       (match et with
        | None -> ""
-       | Some t -> Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (!GC.time_sum_s *. 1e3) flops_str mem_str);
+       | Some t ->
+         Printf.sprintf " tm %s/%9.2fms (%s %s)" (Helpers.time_to_str ~w:9 t) (GC.time_sum_s () *. 1e3)
+           flops_str mem_str);
     Tbl.replace first_run_cache call.src.(0) ()) devices
 
 (* **************** runtime cache **************** *)
@@ -267,4 +266,10 @@ let free_internal_buffers ~(held : Uop.t list) (linear : Uop.t) =
 exception Jit_error of string
 
 (* tinygrad: capturing — the JITs capturing schedules (their add_linear) *)
-let capturing : (Uop.t -> (string * int) list -> unit) list ref = ref []
+let capturing_now : (Uop.t -> (string * int) list -> unit) option ref = ref None
+
+let capturing () = !capturing_now
+
+let with_capturing add_linear f =
+  capturing_now := Some add_linear;
+  Fun.protect ~finally:(fun () -> capturing_now := None) f

@@ -24,7 +24,7 @@ val lower_and_compile : Uop.t -> Uop.t
 val compile_linear : ?beam:int -> Uop.t -> Uop.t
 
 (** tinygrad [run_linear linear var_vals]: compile (unless [jit]) and execute every call in order, updating
-    [Helpers.Global_counters] (unless [update_stats] is false) and printing the DEBUG=2 line. *)
+    [Global_counters] (unless [update_stats] is false) and printing the DEBUG=2 line. *)
 val run_linear :
   ?var_vals:(string * int) list -> ?input_uops:Uop.t array -> ?update_stats:bool -> ?jit:bool -> ?wait:bool -> Uop.t -> unit
 
@@ -41,6 +41,10 @@ val free_internal_buffers : held:Uop.t list -> Uop.t -> unit
 (** tinygrad [JitError] (engine/jit.py): misuse of the JIT (re-exported as [Tiny_jit.Jit_error]). *)
 exception Jit_error of string
 
-(** tinygrad [capturing]: the [add_linear] of the JIT capturing now (at most one); while non-empty (and
-    CAPTURING=1) [Schedule.create_linear_with_vars] hands its LINEAR here and returns an empty one. *)
-val capturing : (Uop.t -> (string * int) list -> unit) list ref
+(** tinygrad [capturing]: the [add_linear] of the JIT capturing now (at most one); while there is one (and
+    CAPTURING=1) [Schedule.create_linear_with_vars] hands its LINEAR to it and returns an empty one. *)
+val capturing : unit -> (Uop.t -> (string * int) list -> unit) option
+
+(** [with_capturing add_linear f] runs [f] with [add_linear] as the JIT capturing (tinygrad:
+    [capturing.append(self)] ... [capturing.clear()]), none again afterwards, even when [f] raises. *)
+val with_capturing : (Uop.t -> (string * int) list -> unit) -> (unit -> 'a) -> 'a

@@ -175,7 +175,8 @@ let table () =
 (* the realizes the cache serves: not under the JIT's capture, DEBUG output or SCACHE=0. Under BEAM a hit runs the
    kernels its first realize searched (BEAM is a knob of the key) *)
 let usable () =
-  (!Realize.capturing = [] || Helpers.capturing.value = 0) && Helpers.debug.value = 0 && Helpers.scache.value <> 0
+  (Realize.capturing () = None || Helpers.capturing.value = 0)
+  && Helpers.debug.value = 0 && Helpers.scache.value <> 0
 
 type table = filed Ktbl.t
 

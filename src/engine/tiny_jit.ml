@@ -229,13 +229,11 @@ let call_v (j : 'r t) (args : Tensor.t list) (vars : Sint.t list) : 'r =
     end else if j.cnt = 1 then begin
       (* jit capture *)
       let fxn = get_fxn j in
-      if !Realize.capturing <> [] then
-        failwith (Printf.sprintf "having TinyJit inside another TinyJit is not supported len(capturing)=%d"
-                    (List.length !Realize.capturing));
+      if Realize.capturing () <> None then
+        failwith "having TinyJit inside another TinyJit is not supported len(capturing)=1";
       j.linears <- [];
-      Realize.capturing := [ (fun linear _var_vals -> j.linears <- linear :: j.linears) ];
       let ret =
-        Fun.protect ~finally:(fun () -> Realize.capturing := [])
+        Realize.with_capturing (fun linear _var_vals -> j.linears <- linear :: j.linears)
           (fun () ->
              let ret = fxn args vars in
              (match j.outputs ret with [] -> () | params -> Tensor.realize_all params);

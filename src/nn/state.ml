@@ -217,7 +217,7 @@ let replace (v : Tensor.t) (x : Tensor.t) =
    its devices, split along its axis *)
 let load_state_dict ?(strict = true) ?(verbose = true) ?(realize = true) (model : obj)
     (state_dict : (string * Tensor.t) list) : Tensor.t list =
-  let start_mem_used = !Global_counters.mem_used in
+  let start_mem_used = Global_counters.mem_used () in
   let st = Helpers.perf_counter () in
   let model_state_dict = get_state_dict model in
   let debug = Helpers.debug.value in
@@ -244,7 +244,7 @@ let load_state_dict ?(strict = true) ?(verbose = true) ?(realize = true) (model 
         Some v) model_state_dict in
   if verbose then begin
     let et = Helpers.perf_counter () -. st in
-    let b = float_of_int (!Global_counters.mem_used - start_mem_used) in
+    let b = float_of_int (Global_counters.mem_used () - start_mem_used) in
     Printf.printf "loaded weights in %7.2f ms, %.2f GB loaded at %.2f GB/s\n%!" (et *. 1e3) (b /. 1e9)
       (if et > 0. then b /. (et *. 1e9) else 0.)
   end;

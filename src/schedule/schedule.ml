@@ -261,8 +261,8 @@ let create_linear_with_vars ?(get_kernel_graph = Multi.get_kernel_graph) (big_si
         end
       end) big_sink.src;
   (* jit captures this schedule, no need to execute. *)
-  match !Realize.capturing with
-  | add_linear :: _ when Helpers.capturing.value <> 0 ->
+  match Realize.capturing () with
+  | Some add_linear when Helpers.capturing.value <> 0 ->
     add_linear linear !var_vals;
     (create Ops.Linear ~src:[||], !var_vals)
   | _ ->

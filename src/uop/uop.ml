@@ -18,6 +18,7 @@ type param_arg = {
   axis : int option;
   device : device option;
   volatile : bool;
+  vector_acc : bool;
 }
 
 type arg =
@@ -102,7 +103,7 @@ let rec equal_arg a b =
   | Const x, Const y -> equal_const x y
   | Param p, Param q ->
     p.slot = q.slot && p.pdtype = q.pdtype && p.multiple_of = q.multiple_of && p.name = q.name && p.addrspace = q.addrspace
-    && p.axis = q.axis && p.device = q.device && p.volatile = q.volatile
+    && p.axis = q.axis && p.device = q.device && p.volatile = q.volatile && p.vector_acc = q.vector_acc
     && (match p.vmin_vmax, q.vmin_vmax with
         | None, None -> true
         | Some (a, b), Some (c, d) -> equal_const a c && equal_const b d
@@ -564,7 +565,8 @@ let default_kernel_info = { kname = "test"; axis_types = []; dont_use_locals = f
                             opts_to_apply = None; estimates = None; beam = 0 }
 
 let default_param = { slot = -1; pdtype = Weakint; vmin_vmax = None; multiple_of = None; name = None;
-                      addrspace = Some Dtype.Global; axis = None; device = None; volatile = false }
+                      addrspace = Some Dtype.Global; axis = None; device = None; volatile = false;
+                      vector_acc = false }
 
 let variable ?(dtype = Weakint) ?(multiple_of = 1) ?(param = false) name (min_v : const) (max_v : const) =
   let arg = Param { default_param with pdtype = dtype; name = Some name; vmin_vmax = Some (min_v, max_v);
@@ -1011,7 +1013,8 @@ let rec arg_to_string = function
         (match p.addrspace with Some Dtype.Global -> None | Some a -> Some ("addrspace=" ^ addrspace_to_string a) | None -> Some "addrspace=None");
         Option.map (fun a -> Printf.sprintf "axis=%d" a) p.axis;
         Option.map (fun d -> "device=" ^ device_to_string d) p.device;
-        (if p.volatile then Some "volatile=True" else None) ] in
+        (if p.volatile then Some "volatile=True" else None);
+        (if p.vector_acc then Some "vector_acc=True" else None) ] in
     Printf.sprintf "ParamArg(%s)" (String.concat ", " ([ string_of_int p.slot; Dtype.to_string p.pdtype ] @ opt))
   | Reduce_arg (op, n) -> Printf.sprintf "(%s, %d)" (Ops.to_string op) n
   | Ints l -> "(" ^ String.concat ", " (List.map string_of_int l) ^ (if List.length l = 1 then ",)" else ")")
@@ -1193,7 +1196,8 @@ let param ?shape ?device ?vmin_vmax ?multiple_of ?name ?(addrspace = Dtype.Globa
   if Dtype.is_weak dtype then invalid_arg ("param: cannot create param for weak dtype " ^ Dtype.to_string dtype);
   let src = match shape with None -> create Ops.Noop | Some s -> shape_to_shape_arg s in
   create Ops.Param ~src:[| src |]
-    ~arg:(Param { slot; pdtype = dtype; vmin_vmax; multiple_of; name; addrspace = Some addrspace; axis; device; volatile })
+    ~arg:(Param { slot; pdtype = dtype; vmin_vmax; multiple_of; name; addrspace = Some addrspace; axis;
+                  device; volatile; vector_acc = false })
 
 (* tinygrad: UOp.bind — a bound Variable is AFTER(var, STORE(var, CONST)) *)
 let bind u (value : t) =

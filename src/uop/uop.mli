@@ -26,6 +26,9 @@ type param_arg = {
   axis : int option;  (** the sharded axis *)
   device : device option;  (** the device of a buffer (a tuple for a multi-device buffer) *)
   volatile : bool;  (** tinygrad [volatile=True] *)
+  vector_acc : bool;
+  (** not in tinygrad: a REG accumulator of the CPU mode whose lanes stay a vector through the loop
+      (Codegen_cpu.reduce_to_vector_acc), loaded and stored whole by the coalescer *)
 }
 
 (** The [arg] of a UOp: the Python values tinygrad stores there, as a variant. *)

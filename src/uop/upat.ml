@@ -531,6 +531,10 @@ let rewrite_fns ?(walk = false) ?(enter_calls = false) ~pm ~bpm sink =
 (* tinygrad: the name given to graph_rewrite is what VIZ shows; here an optional tracer sees each named pass *)
 let rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) option ref = ref None
 
+let with_rewrite_tracer trace f =
+  rewrite_tracer := Some trace;
+  Fun.protect ~finally:(fun () -> rewrite_tracer := None) f
+
 (* tinygrad: graph_rewrite *)
 let graph_rewrite ?(bottom_up = false) ?bpm ?walk ?enter_calls ?name pm ctx sink =
   let run () =

@@ -251,11 +251,11 @@ val graph_rewrite :
   ?bottom_up:bool -> ?bpm:'ctx matcher -> ?walk:bool -> ?enter_calls:bool -> ?name:string -> 'ctx matcher -> 'ctx ->
   Uop.t -> Uop.t
 
-(** A tracer of named passes (tinygrad's VIZ / TRACK_MATCH_STATS in spirit): when set, every [graph_rewrite]
-    given a [~name] calls [trace name input run], where [run ()] performs the rewrite and returns its result;
-    the tracer must return that result. [None] (the default) costs one test per call. A registry, as tinygrad's
-    [tracked_ctxs] is a module-level list, not a cycle breaker: docs/gen_tour.ml sets it to print the passes. *)
-val rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) option ref
+(** [with_rewrite_tracer trace f] runs [f] with a tracer of named passes (tinygrad's VIZ /
+    TRACK_MATCH_STATS in spirit): every [graph_rewrite] given a [~name] calls [trace name input run], where
+    [run ()] performs the rewrite and returns its result; the tracer must return that result. Without a
+    tracer (outside [f]) a rewrite costs one test more. docs/gen_tour.ml prints the passes with it. *)
+val with_rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) -> (unit -> 'a) -> 'a
 
 (** tinygrad's [_substitute]: every node found in the context table is replaced by its value. *)
 val substitute_pm : Uop.t Uop.Tbl.t matcher

@@ -157,11 +157,16 @@ let get_simplifying_rewrite_patterns (ops : Ops.t list) : unit P.matcher =
     Hashtbl.replace simplifying_cache ops m;
     m
 
-let late_cache : (Ops.t list * bool, Renderer.t P.matcher) Hashtbl.t = Hashtbl.create 4
+let late_cache : (Ops.t list * bool * bool, Renderer.t P.matcher) Hashtbl.t = Hashtbl.create 4
 
-(* tinygrad: get_late_rewrite_patterns (functools.cache'd); the context is the renderer *)
-let get_late_rewrite_patterns (ops : Ops.t list) (disable_fast_idiv : bool) : Renderer.t P.matcher =
-  match Hashtbl.find_opt late_cache (ops, disable_fast_idiv) with
+(* tinygrad: get_late_rewrite_patterns (functools.cache'd); the context is the renderer. Not in tinygrad:
+   [fuse_reciprocal a b], whether a*(1/b) becomes a/b (always in tinygrad; a CPU mode's Codegen_cpu passes can
+   keep a product); the cache keeps one such function *)
+let get_late_rewrite_patterns ?fuse_reciprocal (ops : Ops.t list) (disable_fast_idiv : bool)
+    : Renderer.t P.matcher =
+  let key = (ops, disable_fast_idiv, Option.is_some fuse_reciprocal) in
+  let fuse = Option.value fuse_reciprocal ~default:(fun _ _ -> true) in
+  match Hashtbl.find_opt late_cache key with
   | Some m -> m
   | None ->
     let has op = List.memq op ops in
@@ -232,15 +237,11 @@ let get_late_rewrite_patterns (ops : Ops.t list) (disable_fast_idiv : bool) : Re
     (* some backends emit FDIV for RECIP, in that case: a*(1/b) -> a/b *)
     if has Ops.Fdiv then begin
       push (P.rule (P.reciprocal (P.var "x")) (fun c -> Some (alu Ops.Fdiv [ const_float 1.0; g c "x" ])));
-      (* not in tinygrad: under CPU_OPT=fast on the CPU, a*(1/b) stays a product where b is computed outside a loop
-         that a runs in (softmax's division by its row sum): clang computes 1/b once, outside the loop, and the loop
-         multiplies (a division per element bounded softmax's last kernel, 4% of its time; the product may differ
-         from the quotient in the last bit) *)
-      let invariant_divisor ren a b =
-        Renderer.cpu_fast ren && List.exists (fun r -> not (List.memq r (Uop.ranges b))) (Uop.ranges a) in
-      push (P.rule_ctx P.O.(P.var "a" * P.pat Ops.Fdiv ~dtype:Dtype.floats ~src:(P.In_order [ P.const (Dtype.I Z.one); P.var "b" ]))
-              (fun ren c -> if invariant_divisor ren (g c "a") (g c "b") then None else Some (alu Ops.Fdiv [ g c "a"; g c "b" ])))
+      let one_over_b = P.pat Ops.Fdiv ~dtype:Dtype.floats
+          ~src:(P.In_order [ P.const (Dtype.I Z.one); P.var "b" ]) in
+      push (P.rule P.O.(P.var "a" * one_over_b)
+              (fun c -> if fuse (g c "a") (g c "b") then Some (alu Ops.Fdiv [ g c "a"; g c "b" ]) else None))
     end;
     let m = P.matcher !pat in
-    Hashtbl.replace late_cache (ops, disable_fast_idiv) m;
+    Hashtbl.replace late_cache key m;
     m

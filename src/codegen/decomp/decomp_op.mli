@@ -18,5 +18,8 @@ val floormod_to_mod : Uop.t -> Uop.t -> Uop.t
 (** The simplifying decompositions for a renderer's op set (cached per [ops]). *)
 val get_simplifying_rewrite_patterns : Ops.t list -> unit Upat.matcher
 
-(** The late decompositions ([ops], [disable_fast_idiv]); the pass context is the renderer (cached). *)
-val get_late_rewrite_patterns : Ops.t list -> bool -> Renderer.t Upat.matcher
+(** The late decompositions ([ops], [disable_fast_idiv]); the pass context is the renderer (cached). Not in
+    tinygrad: [fuse_reciprocal a b] says whether a*(1/b) becomes a/b (always without it); one such function is
+    cached, the CPU mode's ([Codegen_cpu.fuse_reciprocal]). *)
+val get_late_rewrite_patterns :
+  ?fuse_reciprocal:(Uop.t -> Uop.t -> bool) -> Ops.t list -> bool -> Renderer.t Upat.matcher

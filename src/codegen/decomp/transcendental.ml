@@ -218,11 +218,12 @@ let xexp2 d =
   (* exp2(NaN) = NaN *)
   where (ne d d) (fc d nan) u
 
-(* not in tinygrad: xexp2 for float32 with fewer selects, under CPU_OPT=fast on the CPU. The input is clamped to
-   [-150, 128] (NaN and -inf to -150) instead of masking +-inf and NaN to 0; then the scaling by 2^q already gives
-   +inf at 128 and 0 at -150 (2^-150 rounds to 0), so only the NaN select remains of the three after the
-   polynomial: 4 compares and selects per value instead of 12 (softmax's exp kernels spend most of their work in
-   exp2). Same polynomial and scaling as xexp2, so the finite results are xexp2's. *)
+(* not in tinygrad: xexp2 for float32 with fewer selects, for the CPU mode (Codegen_cpu.decomp_exp2). The
+   input is clamped to [-150, 128] (NaN and -inf to -150) instead of masking +-inf and NaN to 0; then the
+   scaling by 2^q already gives +inf at 128 and 0 at -150 (2^-150 rounds to 0), so only the NaN select
+   remains of the three after the polynomial: 4 compares and selects per value instead of 12 (softmax's exp
+   kernels spend most of their work in exp2). Same polynomial and scaling as xexp2, so the finite results are
+   xexp2's. *)
 let xexp2_clamped d =
   check_dt d;
   let x = where (ge d (fl (-150.0))) (where (lt d (fl 128.0)) d (fc d 128.0)) (fc d (-150.0)) in
@@ -278,9 +279,8 @@ let get_transcendental_patterns (ops : Ops.t list) (force_transcendental : bool)
     let other_floats = List.filter (fun d -> not (List.memq d transcendental_dtypes)) Dtype.floats in
     let pats = List.concat_map (fun (op, f) ->
         if not (List.memq op ops) || force_transcendental then
-          [ Upat.rule_ctx (Upat.pat op ~dtype:transcendental_dtypes ~src:(Upat.In_order [ Upat.var "d" ])) (fun ren c ->
-                let d = Upat.get c "d" in
-                if op == Ops.Exp2 && d.dtype == Dtype.Float32 && Renderer.cpu_fast ren then Some (xexp2_clamped d) else Some (f d));
+          [ Upat.rule (Upat.pat op ~dtype:transcendental_dtypes ~src:(Upat.In_order [ Upat.var "d" ]))
+              (fun c -> Some (f (Upat.get c "d")));
             Upat.rule (Upat.pat op ~dtype:other_floats ~src:(Upat.In_order [ Upat.var "d" ]) ~name:"x") (fun c ->
                 let x = Upat.get c "x" in
                 Some (cast x.dtype (alu x.op [ cast Dtype.Float32 (Upat.get c "d") ]))) ]

@@ -56,7 +56,7 @@ val xsin : ?fast:bool -> ?switch_over:float -> Uop.t -> Uop.t
 val xexp2 : Uop.t -> Uop.t
 
 (** Not in tinygrad: float32 exp2 with its input clamped to [-150, 128] and one select (NaN) after the polynomial;
-    used under [CPU_OPT=fast] on the CPU. *)
+    the CPU mode's EXP2 ([Codegen_cpu.decomp_exp2]). *)
 val xexp2_clamped : Uop.t -> Uop.t
 
 (** LOG2 decomposed. *)

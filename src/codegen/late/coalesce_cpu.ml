@@ -52,8 +52,8 @@ let acc_registers ~widest = if widest >= 16 then 16 else 8
 (* a reduce of several outputs with one unrolled axis of at least 6 lanes (a convolution's weight gradient: co
    outputs, the image row ox unrolled) keeps one vector accumulator per output when they fit in the vector
    registers: [lanes] split as the coalescer splits a row (20 = 16 + 4: 2 registers) on each of the outputs,
-   at most half the register file, the rest holding the operands. Each is a REG buffer of its own, named
-   [vector_acc_name], which the coalescer loads and stores as whole vectors: a single buffer of all of them
+   at most half the register file, the rest holding the operands. Each is a REG buffer of its own, marked
+   [vector_acc], which the coalescer loads and stores as whole vectors: a single buffer of all of them
    had its rows straddle vectors (the 16-lane groups of 20-lane rows), and clang shuffled every update; as
    scalars, clang left the accumulators scalar. *)
 let vector_acc_fits lengths ~lanes ~outs =
@@ -61,12 +61,10 @@ let vector_acc_fits lengths ~lanes ~outs =
   | widest :: _ when lanes >= 6 -> outs * row_vectors lengths lanes <= acc_registers ~widest
   | _ -> false
 
-(* the name of the REG buffers that hold the vector accumulators of Codegen.reduce_ranges_to_acc *)
-let vector_acc_name = "vector_acc"
-
+(* a REG buffer that holds vector accumulators (Codegen_cpu.reduce_to_vector_acc) *)
 let rec is_vector_acc (u : Uop.t) =
   if u.op == Ops.After then is_vector_acc u.src.(0)
-  else match u.arg with Param { name = Some n; _ } -> n = vector_acc_name | _ -> false
+  else match u.arg with Param { vector_acc; _ } -> vector_acc | _ -> false
 
 (* float32 loads from a global buffer group without regard to their gates (the valid None): lanes gated one by
    one load as one vector under a mask of lanes, and their indices fold their quotients and remainders where

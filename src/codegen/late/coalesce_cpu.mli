@@ -18,11 +18,8 @@ val acc_registers : widest:int -> int
     heuristic sizes its tiles with it. *)
 val vector_acc_fits : int list -> lanes:int -> outs:int -> bool
 
-(** The name of the REG buffers holding the per-output vector accumulators of Codegen_cpu: the coalescer loads and
-    stores them as whole vectors. *)
-val vector_acc_name : string
-
-(** [u] (a buffer, or an AFTER of one) is such an accumulator. *)
+(** [u] (a buffer, or an AFTER of one) is a REG buffer marked [vector_acc] (the per-output vector
+    accumulators of Codegen_cpu): the coalescer loads and stores them as whole vectors. *)
 val is_vector_acc : Uop.t -> bool
 
 (** The CPU mode's policy for a renderer (its float32 vector lengths). *)

@@ -246,7 +246,7 @@ let cpu_conv_tile (k : K.t) : K.t option =
 
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
    unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
-   (Codegen.reduce_context's vector_acc) and are folded once after the loop. An upcast output axis would
+   (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
    interleave rows with lanes in the accumulator (clang then shuffles every iteration). *)
 let cpu_vector_reduce (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k, K.unrollable_dims k with

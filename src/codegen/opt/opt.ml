@@ -23,3 +23,8 @@ let to_string o =
   Printf.sprintf "Opt(op=%s, axis=%s, arg=%s)" (opt_ops_to_string o.op) axis arg
 
 let compare = Stdlib.compare
+
+(* tinygrad: search.py's comprehensions of actions,
+   [Opt(op, axis, amt) for amt in amts for axis in range(naxes)] *)
+let on_axes op amts naxes =
+  List.concat_map (fun amt -> List.init naxes (fun axis -> { op; axis = Some axis; arg = Int amt })) amts

@@ -25,3 +25,7 @@ val to_string : t -> string
 
 (** tinygrad's dataclass ordering (op, axis, arg). *)
 val compare : t -> t -> int
+
+(** [on_axes op amts naxes]: [op] by each of [amts] on each of the first [naxes] axes (search.py's
+    comprehensions of actions). *)
+val on_axes : opt_ops -> int list -> int -> t list

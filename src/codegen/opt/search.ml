@@ -2,25 +2,20 @@
    Differences: candidates are compiled one after another (tinygrad may use a worker pool; there is no compile
    timeout), duplicate candidates are recognised by their source (tinygrad: by the compiled library), and the disk
    cache is a file per key under [Helpers.cache_dir ()]/beam_search.
-   Not in tinygrad: under CPU_OPT=fast on the CPU (Heuristic's CPU branch) the search starts from the hand-coded
-   kernel, adds actions for the CPU's register tiles ([cpu_actions]), times candidates on a slice of their output
-   loops ([shrink_loops]), skips kernels too short to gain anything and bounds each kernel's search in time (the
-   [cpu_*] limits); each change is marked "not in tinygrad" where it is made. CPU_OPT=tinygrad keeps tinygrad's
-   search and action list. *)
+   Not in tinygrad: the stages where the CPU mode's search departs from tinygrad's (where it starts, the
+   actions added, the slice candidates are timed on, its limits, the pick on the whole kernel) come from
+   [Search_cpu.policy], asked once per kernel; CPU_OPT=tinygrad keeps tinygrad's search and action list. *)
 
 open Uop
 module K = Postrange
 
 let opt ?axis ?(arg = Opt.No_arg) op : Opt.t = { Opt.op; axis; arg }
 
-(* [op] by each of [amts] on each of the first [naxes] axes *)
-let mk_actions op amts naxes = List.concat_map (fun amt -> List.init naxes (fun axis -> opt op ~axis ~arg:(Opt.Int amt))) amts
-
 (* tinygrad: search.py actions *)
 let actions : Opt.t list Lazy.t = lazy begin
   let ( let* ) l f = List.concat_map f l in
   let range n = List.init n (fun i -> i) in
-  let mk = mk_actions in
+  let mk = Opt.on_axes in
   mk Opt.UPCAST [ 0; 2; 3; 4; 5; 7 ] 8
   @ mk Opt.UNROLL [ 0; 4; 7 ] 5
   @ mk Opt.LOCAL [ 2; 3; 4; 8; 13; 16; 29 ] 6
@@ -39,23 +34,11 @@ end
 
 (* ---------- the CPU search (not in tinygrad) ---------- *)
 
-(* not in tinygrad: the actions that express Heuristic's CPU tiles, which tinygrad's amounts (upcast 2..7, unroll 4
-   and 7) cannot: an upcast or unroll by each host vector width wider than float4 (a row of accumulators, a vector
-   accumulator of cpu_vector_reduce) and by 8 (the tile's rows), a THREAD by the core count where tinygrad's
-   amounts miss it, and a cache BLOCK of 2, 4 or 8 iterations of each of the first output loops
-   (Postrange.apply_opt). Appended after tinygrad's list, so tinygrad's action indices keep their meaning. *)
-let cpu_actions (ren : Renderer.t) : Opt.t list =
-  let widths = List.filter (fun w -> w > 4) (Renderer.float_lengths ren) in
-  let amts = List.sort_uniq compare (8 :: widths) in
-  let cores = match ren.global_max with Some (g :: _) when ren.has_threads -> [ g ] | _ -> [] in
-  let in_tinygrad c = List.exists (fun (a : Opt.t) -> a.op = Opt.THREAD && a.arg = Opt.Int c) (Lazy.force actions) in
-  mk_actions Opt.UPCAST amts 8 @ mk_actions Opt.UNROLL amts 5
-  @ mk_actions Opt.THREAD (List.filter (fun c -> c > 1 && not (in_tinygrad c)) cores) 3
-  @ mk_actions Opt.BLOCK [ 2; 4; 8 ] 3
+(* the stages of the search of a kernel for [ren] (not in tinygrad: the CPU mode's, Search_cpu) *)
+let policy ren = Search_cpu.policy ~tinygrad:(Lazy.force actions) ren
 
-(* the actions searched on kernels of [ren]: tinygrad's, then under CPU_OPT=fast the CPU's *)
-let kernel_actions (ren : Renderer.t) : Opt.t list =
-  Lazy.force actions @ (if Renderer.cpu_fast ren then cpu_actions ren else [])
+(* the actions searched on kernels of [ren]: tinygrad's, then the policy's *)
+let kernel_actions (ren : Renderer.t) : Opt.t list = Lazy.force actions @ (policy ren).extra_actions
 
 let sint_val vv = function Sint i -> i | Suop u -> Z.to_int (zi (sym_infer u vv))
 
@@ -119,51 +102,6 @@ let try_compile ?(uops_max = Helpers.beam_uops_max.value) (s : K.t) : (Uop.t * f
       None
     end else Some (prg, et)
   with e -> if Helpers.beam_strict_mode.value <> 0 then raise e else None
-
-(* not in tinygrad: tinygrad times a GPU candidate on a smaller launch (get_test_global_size); a CPU kernel's output
-   axes are loops inside it, so under CPU_OPT=fast a candidate is timed with its outer loops cut to about
-   1/[fraction] of their iterations, its times multiplied by the true ratio (returned). The outermost loops are cut
-   first: the inner ones, where the register tile and the cache reuse live, keep their sizes. Only the output
-   loops are cut (never a reduce, upcast or thread axis), so every index stays in bounds. *)
-let shrink_loops (k : K.t) (fraction : float) : K.t * float =
-  (* a slice of half or more of the kernel saves less than it costs to compile another copy *)
-  if fraction <= 2. then (k, 1.)
-  else begin
-    let loops = List.filter_map (fun ((r : Uop.t), t) -> match t, r.src.(0).op with
-        | (Global | Loop | Weak), Ops.Const -> (match K.sint_int (Suop r.src.(0)) with n when n > 1 -> Some (r, n) | _ -> None)
-        | _ -> None) (List.combine (K.rngs k) (K.axis_types k)) in
-    let total = float_of_int (List.fold_left (fun a (_, n) -> a * n) 1 loops) in
-    let target = total /. fraction in
-    let cur, pairs = List.fold_left (fun (cur, pairs) ((r : Uop.t), n) ->
-        if cur <= target then (cur, pairs)
-        else begin
-          let n' = max 1 (min n (int_of_float (float_of_int n *. target /. cur))) in
-          (cur /. float_of_int n *. float_of_int n',
-           if n' < n then (r, replace r ~src:[| const_int ~dtype:r.src.(0).dtype n' |]) :: pairs else pairs)
-        end) (total, []) loops in
-    if pairs = [] then (k, 1.)
-    else begin
-      let k = K.copy k in
-      k.ast <- Upat.substitute k.ast pairs;
-      (k, total /. cur)
-    end
-  end
-
-(* not in tinygrad: the limits of the CPU search. A kernel whose hand-coded time is below [cpu_min_time] seconds is
-   not searched (the most it could gain is less than that); candidates are timed on a slice of about
-   [cpu_test_time] seconds ([shrink_loops]); a level must gain [cpu_min_gain] of the best time to go on (a smaller
-   gain is timing noise on a shared machine); no candidate starts after [cpu_budget] seconds of search *)
-let cpu_min_time = 1e-3
-let cpu_test_time = 5e-3
-let cpu_min_gain = 0.02
-let cpu_budget = 20.
-
-(* the CPU search in the disk cache's key: its actions and limits, and the version of its procedure (a change to
-   the procedure bumps it) *)
-let cpu_search_key (ren : Renderer.t) =
-  String.concat "," ("cpu-search 6" :: Printf.sprintf "%d,%g,%g,%g,%g" Helpers.cpu_vec.value cpu_min_time cpu_test_time
-                                         cpu_min_gain cpu_budget
-                     :: List.map Opt.to_string (cpu_actions ren))
 
 (* *** external API *** *)
 
@@ -241,7 +179,7 @@ let cache_path (s : K.t) amt allow_test_size =
                                    s.ren.device; s.ren.suffix ]
             (* not in tinygrad's key: CPU_OPT and CPU_VEC change the programs and the search, so their searches are
                kept apart *)
-            ^ (if Renderer.cpu_fast s.ren then "\x00CPU_OPT=fast," ^ cpu_search_key s.ren else "") in
+            ^ (match (policy s.ren).cache_key with Some k -> "\x00" ^ k | None -> "") in
   Filename.concat (Filename.concat (Helpers.cache_dir ()) "beam_search") (Digest.to_hex (Digest.string key))
 
 (* an entry: "beam_search v2", the opts one per line, "end" (a file cut short has no "end"). [None]: no entry;
@@ -284,73 +222,9 @@ let apply_cached (s : K.t) opts =
 let search_count = ref 0
 let searches () = !search_count
 
-(* a timing of a program: its runs' times *)
-type timer = ?early_stop:float -> ?cnt:int -> ?scale:float -> Uop.t -> float list
-
-(* not in tinygrad: where the CPU search starts *)
-type cpu_start =
-  | Unsearched of K.t  (** the hand-coded kernel, which runs under the search's minimum time *)
-  | Beam of { beam : (K.t * float) list; fraction : float; hand_coded : (K.t * Uop.t) option }
-  (** the first beam, the slice of the loops candidates are timed on ([shrink_loops]), and the hand-coded kernel
-      with its whole program for the final check *)
-
-(* not in tinygrad: under CPU_OPT=fast the beam starts from the hand-coded kernel, timed, so the search never
-   returns a kernel slower than the heuristic's; tinygrad starts from the kernel without opts, whose children can run
-   for minutes on a CPU. The hand-coded kernel is what runs without BEAM, so it has no uops limit (a matmul's
-   blocked tile has thousands). It runs twice: the first run also faults the fresh buffers' pages in. *)
-let cpu_start ~(time : timer) ~min_time ~seen_libs (s : K.t) : cpu_start =
-  let unoptimized = Beam { beam = [ (s, infinity) ]; fraction = 1.; hand_coded = None } in
-  let hc = K.hand_coded ~heuristic:Codegen.hand_coded_optimizations s in
-  match Option.map fst (try_compile ~uops_max:0 hc) with
-  | None -> unoptimized
-  | Some hc_prg ->
-    match List.fold_left Float.min infinity (time ~cnt:2 hc_prg) with
-    | exception _ -> unoptimized
-    | t_full when t_full < min_time ->
-      if Helpers.debug.value >= 2 then
-        Printf.printf "BEAM: %s runs %s, not searched\n%!" (K.colored_shape hc) (Helpers.time_to_str ~w:0 t_full);
-      Unsearched hc
-    | t_full ->
-      let fraction = t_full /. cpu_test_time in
-      let hs, scale = shrink_loops hc fraction in
-      match try_compile ~uops_max:0 hs with
-      | None -> Beam { beam = [ (hc, t_full) ]; fraction = 1.; hand_coded = None }
-      | Some (prg, _) ->
-        Hashtbl.replace seen_libs (Codegen.program_source prg) ();
-        let t = match time ~scale prg with tms -> List.fold_left Float.min infinity tms | exception _ -> t_full in
-        if Helpers.debug.value >= 2 then
-          Printf.printf "   %s hand-coded %s (full run %s), timed on 1/%.0f of its loops\n%!"
-            (K.colored_shape hc) (Helpers.time_to_str ~w:0 t) (Helpers.time_to_str ~w:0 t_full) scale;
-        Beam { beam = [ (hc, t) ]; fraction; hand_coded = Some (hc, hc_prg) }
-
-(* not in tinygrad: the CPU search's pick. Up to 3 [finalists] are timed with the hand-coded kernel on the whole
-   kernel, 5 runs each, interleaved; the fastest is kept, a finalist only when faster than the hand-coded kernel
-   by [cpu_min_gain]: a slice's ranking can differ from the whole kernel's (caches), and timings taken minutes
-   apart on a shared machine differ. The kernel kept and its time; None without a finalist other than it. *)
-let pick_on_whole_kernel ~(time : timer) (hc, hc_prg) finalists : (K.t * float) option =
-  let others = Helpers.dedupq finalists |> List.filter (fun k -> k != hc) |> Helpers.take 3
-               |> List.filter_map (fun k -> match try_compile ~uops_max:0 k with
-                   | Some (p, _) -> Some (k, p)
-                   | None | (exception _) -> None) in
-  if others = [] then None else
-  let entries = Array.of_list ((hc, hc_prg) :: others) in
-  let times = Array.make (Array.length entries) infinity in
-  for _ = 1 to 5 do
-    Array.iteri (fun i (_, p) -> match time ~cnt:1 p with
-        | t :: _ -> times.(i) <- Float.min times.(i) t
-        | [] | (exception _) -> ()) entries
-  done;
-  let bi = ref 0 in
-  Array.iteri (fun i t -> if i > 0 && t < times.(!bi) && (!bi > 0 || t < times.(0) *. (1. -. cpu_min_gain)) then bi := i) times;
-  if Helpers.debug.value >= 2 then
-    Printf.printf "BEAM: whole kernel: hand-coded %s, found %s: %s kept\n%!" (Helpers.time_to_str ~w:0 times.(0))
-      (String.concat ", " (List.map (fun t -> Helpers.time_to_str ~w:0 t) (List.tl (Array.to_list times))))
-      (if !bi = 0 then "hand-coded" else Printf.sprintf "finalist %d" !bi);
-  Some (fst entries.(!bi), times.(!bi))
-
 (* tinygrad: beam_search *)
 let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_cache = Helpers.ignore_beam_cache.value <> 0)
-    ?(min_time = cpu_min_time) (s : K.t) (amt : int) : K.t =
+    ?(min_time = Search_cpu.min_time) (s : K.t) (amt : int) : K.t =
   let path = cache_path s amt allow_test_size in
   let damaged why =
     if Helpers.debug.value >= 1 then Printf.printf "BEAM: ignoring the damaged cache entry %s (%s), searching again\n%!" path why;
@@ -363,10 +237,9 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
   | Some ret -> ret
   | None ->
     incr search_count;
-    let fast = Renderer.cpu_fast s.ren in
-    (* not in tinygrad: the CPU search's buffers are zeroed (their pages written) before any timing: untouched
-       pages all read one cached zero page, which favoured tiles that are slower on real data *)
-    let rawbufs, var_vals = args_from_ast ~zero:fast s.ast s.ren.device in
+    (* not in tinygrad: the policy's stages (Search_cpu) *)
+    let policy = policy s.ren in
+    let rawbufs, var_vals = args_from_ast ~zero:policy.zero_buffers s.ast s.ren.device in
     let beam_debug = Helpers.beam_debug.value in
     let debug = Helpers.debug.value in
     let seen_libs = Hashtbl.create 64 in
@@ -375,24 +248,20 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     if debug >= 2 then Printf.printf "   0.00s:                from   1 ->   1 actions %s\n%!" (K.colored_shape s);
     List.iter (fun (_, b) -> ignore (Device.Buffer.ensure_allocated b)) rawbufs;
     let st = Helpers.perf_counter () in
-    let time : timer = fun ?early_stop ?cnt ?scale prg ->
+    let time : Search_cpu.timer = fun ?early_stop ?cnt ?scale prg ->
       time_program ~device:s.ren.device prg (Codegen.program_source prg) var_vals rawbufs
         ~early_stop:(Option.value early_stop ~default:infinity) ~allow_test_size ?cnt ?scale () in
-    let start = if fast then cpu_start ~time ~min_time ~seen_libs s
-      else Beam { beam = [ (s, infinity) ]; fraction = 1.; hand_coded = None } in
-    match start with
-    | Unsearched hc ->
+    match policy.start ~try_compile ~time ~min_time ~seen_libs s with
+    | Search_cpu.Unsearched hc ->
       if Helpers.cachelevel.value >= 1 then diskcache_put path hc.applied_opts;
       hc
-    | Beam { beam = beam0; fraction; hand_coded } ->
+    | Search_cpu.Beam { beam = beam0; fraction; hand_coded } ->
     let beam = ref beam0 in
-    (* not in tinygrad: the CPU search's finalists, checked on the whole kernel at the end (the last level's best
+    (* not in tinygrad: the finalists a policy checks on the whole kernel at the end (the last level's best
        [amt] and the beam before it) *)
     let finalists = ref [] in
     let exiting = ref false in
-    (* not in tinygrad: the CPU search allows 4x BEAM_UPCAST_MAX, so that the hand-coded register tile (16x8 on
-       AVX-512) can still be unrolled or widened *)
-    let max_up = if fast then 4 * Helpers.beam_upcast_max.value else Helpers.beam_upcast_max.value in
+    let max_up = policy.max_upcast in
     while not !exiting do
       let candidates = Array.of_list (List.concat_map (fun (si, _) -> List.map snd (get_kernel_actions ~include_0:false ~max_up si)) !beam) in
       let timed = ref [] in
@@ -433,16 +302,15 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
             end
           end in
       (* tinygrad compiles the candidates in a pool of PARALLEL workers: here they are rendered in order, then
-         their sources compiled into the cache PARALLEL at a time, then timed one by one. Not in tinygrad: the CPU
-         search does that PARALLEL candidates at a time and starts no chunk once over its budget (the candidates of
-         a big kernel take seconds each to render and compile) *)
-      let over_budget () = fast && Helpers.perf_counter () -. st > cpu_budget in
-      let chunk = if fast then max 1 Helpers.parallel.value else max 1 (Array.length candidates) in
+         their sources compiled into the cache PARALLEL at a time, then timed one by one. Not in tinygrad: a
+         policy's chunks of candidates and its budget *)
+      let over_budget () = policy.over_budget (Helpers.perf_counter () -. st) in
+      let chunk = policy.chunk (Array.length candidates) in
       let rec chunks lo =
         if lo < Array.length candidates && not (over_budget ()) then begin
           let hi = min (Array.length candidates) (lo + chunk) in
           for i = lo to hi - 1 do
-            compiled.(i) <- (let c, scale = shrink_loops candidates.(i) fraction in
+            compiled.(i) <- (let c, scale = Search_cpu.shrink_loops candidates.(i) fraction in
                              Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c))
           done;
           (Device.get s.ren.device).compiler.compile_many
@@ -455,13 +323,13 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
       (* done *)
       let opts = List.stable_sort (fun (_, a) (_, b) -> compare a b) (List.rev !timed) in
       let best_beam = match !beam with (_, t) :: _ -> t | [] -> infinity in
-      (* not in tinygrad: the CPU search goes on only for a gain of [cpu_min_gain] and within its budget *)
-      let min_progress = if fast && best_beam < infinity then Float.max min_progress (cpu_min_gain *. best_beam) else min_progress in
+      (* not in tinygrad: the gain a policy asks of a level *)
+      let min_progress = policy.min_progress min_progress best_beam in
       (match opts with
        | [] -> exiting := true
        | (_, t0) :: _ ->
          exiting := t0 < min_progress || (!beam <> [] && best_beam -. t0 < min_progress) || over_budget ();
-         if !exiting && fast then finalists := List.map fst (Helpers.take amt opts @ !beam);
+         if !exiting && policy.keeps_finalists then finalists := List.map fst (Helpers.take amt opts @ !beam);
          if not !exiting then beam := Helpers.take amt opts
          else if t0 < best_beam then beam := Helpers.take 1 opts);
       if debug >= 2 then
@@ -471,7 +339,8 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     done;
     let best, best_tm =
       match Option.bind hand_coded (fun hc ->
-          pick_on_whole_kernel ~time hc (if !finalists = [] then List.map fst !beam else !finalists)) with
+          Search_cpu.pick_on_whole_kernel ~try_compile ~time hc
+            (if !finalists = [] then List.map fst !beam else !finalists)) with
       | Some picked -> picked
       | None -> List.hd !beam in
     if Helpers.cachelevel.value >= 1 then diskcache_put path best.applied_opts;

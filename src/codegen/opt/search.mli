@@ -4,15 +4,13 @@
 (** tinygrad's BEAM action list. *)
 val actions : Opt.t list Lazy.t
 
-(** Not in tinygrad: the actions searched on kernels of a renderer: tinygrad's [actions], then, under CPU_OPT=fast
-    on the CPU, upcasts and unrolls by the host vector widths wider than 4 and by 8, THREAD by the core count
-    where tinygrad's amounts miss it, and cache BLOCKs of 2, 4 and 8 iterations on the first three axes. *)
-val kernel_actions : Renderer.t -> Opt.t list
+(** Not in tinygrad: the stages of the search of a kernel for a renderer ([Search_cpu.policy] given tinygrad's
+    [actions]). *)
+val policy : Renderer.t -> Search_cpu.t
 
-(** Not in tinygrad: [shrink_loops k fraction] is [k] with its outer output loops cut to about [1/fraction] of their
-    iterations (outermost first) and the ratio of the iterations cut, by which a time of the copy is multiplied;
-    [(k, 1.)] when [fraction <= 2]. The CPU search times candidates on such a slice. *)
-val shrink_loops : Postrange.t -> float -> Postrange.t * float
+(** Not in tinygrad: the actions searched on kernels of a renderer: tinygrad's [actions], then the policy's
+    ([Search_cpu.actions] under CPU_OPT=fast on the CPU). *)
+val kernel_actions : Renderer.t -> Opt.t list
 
 (** [get_kernel_actions s]: (index in [kernel_actions s.ren] + 1, Scheduler after that action) for every action that
     applies within [max_up] (default [BEAM_UPCAST_MAX]) and [BEAM_LOCAL_MAX]; [(0, s)] first with [include_0]. *)
@@ -34,10 +32,10 @@ val cache_path : Postrange.t -> int -> bool -> string
 val searches : unit -> int
 
 (** tinygrad [beam_search s amt]: the best Scheduler found with beam width [amt]; cached on disk when
-    [CACHELEVEL >= 1] unless [disable_cache] ([IGNORE_BEAM_CACHE]).
-    Not in tinygrad: under CPU_OPT=fast on the CPU the beam starts from the hand-coded kernel (timed: the result is
-    never slower than it), searches [kernel_actions], times candidates on a slice of their loops ([shrink_loops]),
-    returns the hand-coded kernel unsearched when it runs under [min_time] seconds (default 1 ms), goes on only
-    while a level gains 2%, starts no new candidate after 20 seconds of search, and keeps a finalist over the
-    hand-coded kernel only when it is 2% faster on the whole kernel. *)
+    [CACHELEVEL >= 1] unless [disable_cache] ([IGNORE_BEAM_CACHE]). Not in tinygrad: under CPU_OPT=fast on
+    the CPU ({!Search_cpu}) the beam starts from the hand-coded kernel (timed: the result is never slower
+    than it), searches [kernel_actions], times candidates on a slice of their loops
+    ([Search_cpu.shrink_loops]), returns the hand-coded kernel unsearched when it runs under [min_time]
+    seconds (default 1 ms), goes on only while a level gains 2%, starts no new candidate after 20 seconds of
+    search, and keeps a finalist over the hand-coded kernel only when it is 2% faster on the whole kernel. *)
 val beam_search : ?allow_test_size:bool -> ?disable_cache:bool -> ?min_time:float -> Postrange.t -> int -> Postrange.t
