@@ -121,7 +121,8 @@ let mapped_bytes () =
   Sys.remove fn;
   Tensor.of_bigarray m
 
-(* the int32 values of [bitcast (contiguous (shrink bytes 4..20))] plus [add] and the compute kernels they ran *)
+(* the int32 values of [bitcast (contiguous (shrink bytes 4..20))], plus [add] when given, and the compute
+   kernels they ran *)
 let contiguous_view_ints ?add bytes =
   let x = Tensor.bitcast (Tensor.contiguous (Tensor.shrink bytes [| (4, 20) |])) Dtype.Int32 in
   let x = match add with Some a -> Tensor.add x (Tensor.scalar_int a) | None -> x in
@@ -129,8 +130,8 @@ let contiguous_view_ints ?add bytes =
   let v = ints x in
   (v, !Helpers.Global_counters.compute_kernel_count - before)
 
-(* tinygrad 0.14.0: t[4:20].contiguous().bitcast(dtypes.int32) of a realized uint8 buffer is a view (no kernel) whose
-   values are numpy's .view; the same view feeds a kernel (E_4, one kernel) *)
+(* tinygrad 0.14.0: t[4:20].contiguous().bitcast(dtypes.int32) of a realized uint8 buffer is a view (no
+   kernel) whose values are numpy's .view; the same view feeds a kernel (E_4, one kernel) *)
 let contiguous_view_tests : case list =
   let show v = String.concat " " (Array.to_list (Array.map string_of_int v)) in
   List.concat_map (fun (what, make) -> [
@@ -142,7 +143,8 @@ let contiguous_view_tests : case list =
             let v, kernels = contiguous_view_ints ~add:1 (make ()) in
             check (v = Array.map (fun i -> i + 1) view_ints) "values %s" (show v);
             check_int ~what:"compute kernels" 1 kernels) ])
-    [ ("a mapped file", mapped_bytes); ("a realized buffer", fun () -> State.tensor_of_bytes (float_bytes view_floats)) ]
+    [ ("a mapped file", mapped_bytes);
+      ("a realized buffer", fun () -> State.tensor_of_bytes (float_bytes view_floats)) ]
 
 let tests : case list = zero_copy_tests @ contiguous_view_tests @ [
   ("json like python json.dumps", fun () ->
