@@ -100,7 +100,53 @@ let zero_copy_tests : case list = [
           Sys.remove fn) [ ("aligned (viewed)", 0); ("8 bytes off (copied)", 8) ]);
 ]
 
-let tests : case list = zero_copy_tests @ [
+(* float32 [1.5; -2.25; 3e-3; 7; -0; 1e30; 6.5; -8] as bytes; numpy: a[1:5].view(np.int32) *)
+let view_floats = [| 1.5; -2.25; 3.0e-3; 7.0; -0.0; 1e30; 6.5; -8.0 |]
+let view_ints = [| -1072693248; 994352038; 1088421888; -2147483648 |]
+
+let float_bytes fs =
+  String.concat "" (Array.to_list (Array.map (fun f ->
+      let b = Int32.bits_of_float f in
+      String.init 4 (fun j -> Char.chr (Int32.to_int (Int32.shift_right_logical b (8 * j)) land 0xff))) fs))
+
+(* the bytes of [view_floats] as a uint8 tensor over a mapped file (a view of the mapping) *)
+let mapped_bytes () =
+  let fn = tmp "view.bin" in
+  let oc = open_out_bin fn in
+  output_string oc (float_bytes view_floats);
+  close_out oc;
+  let fd = Unix.openfile fn [ Unix.O_RDONLY ] 0 in
+  let m = Unix.map_file fd Bigarray.char Bigarray.c_layout false [| 32 |] in
+  Unix.close fd;
+  Sys.remove fn;
+  Tensor.of_bigarray m
+
+(* the int32 values of [bitcast (contiguous (shrink bytes 4..20))], plus [add] when given, and the compute
+   kernels they ran *)
+let contiguous_view_ints ?add bytes =
+  let x = Tensor.bitcast (Tensor.contiguous (Tensor.shrink bytes [| (4, 20) |])) Dtype.Int32 in
+  let x = match add with Some a -> Tensor.add x (Tensor.scalar_int a) | None -> x in
+  let before = !Helpers.Global_counters.compute_kernel_count in
+  let v = ints x in
+  (v, !Helpers.Global_counters.compute_kernel_count - before)
+
+(* tinygrad 0.14.0: t[4:20].contiguous().bitcast(dtypes.int32) of a realized uint8 buffer is a view (no
+   kernel) whose values are numpy's .view; the same view feeds a kernel (E_4, one kernel) *)
+let contiguous_view_tests : case list =
+  let show v = String.concat " " (Array.to_list (Array.map string_of_int v)) in
+  List.concat_map (fun (what, make) -> [
+        ("bitcast of a contiguous shrink of " ^ what ^ " equals numpy's view", fun () ->
+            let v, kernels = contiguous_view_ints (make ()) in
+            check (v = view_ints) "values %s" (show v);
+            check_int ~what:"compute kernels" 0 kernels);
+        ("bitcast of a contiguous shrink of " ^ what ^ " in a kernel", fun () ->
+            let v, kernels = contiguous_view_ints ~add:1 (make ()) in
+            check (v = Array.map (fun i -> i + 1) view_ints) "values %s" (show v);
+            check_int ~what:"compute kernels" 1 kernels) ])
+    [ ("a mapped file", mapped_bytes);
+      ("a realized buffer", fun () -> State.tensor_of_bytes (float_bytes view_floats)) ]
+
+let tests : case list = zero_copy_tests @ contiguous_view_tests @ [
   ("json like python json.dumps", fun () ->
       let open State.Json in
       check_str ~what:"header"

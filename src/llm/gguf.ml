@@ -206,9 +206,7 @@ let ggml_data_to_tensor t n typ =
                    (ggml_type_name typ) need len);
   let data = Tensor.shrink t [| (0, need) |] in
   match layout typ with
-  (* tinygrad makes the bytes contiguous first; the port's realize resolves a bitcast of the file's view
-     directly, as State.safe_load does, and a contiguous of that view is the view itself *)
-  | Native dt -> Tensor.bitcast data dt
+  | Native dt -> Tensor.bitcast (Tensor.contiguous data) dt
   | Blocks (_, bytes) -> reshape (dequantize typ (Tensor.contiguous (reshape data [| -1; bytes |]))) [| n |]
 
 (* ---- the header ---- *)

@@ -87,8 +87,10 @@ let replace_store_after_with_contig (u : Uop.t) (src : Uop.t) =
 let pm_contiguous_view_offset = Rangeify.pm_contiguous_view_offset
 let contiguous_view = Rangeify.contiguous_view
 
-(* tinygrad: UOp.buffer — a view of a buffer (movement ops that keep a contiguous range, SHRINK/BITCAST) is a
-   Buffer view at its offset; [op] names the caller in the error for a view that is not contiguous *)
+(* tinygrad: UOp.buffer — a view of a buffer (movement ops that keep a contiguous range, SHRINK/BITCAST) is
+   a Buffer view at its offset into the buffer of its source's base, itself resolved here since that base may
+   be a CONTIGUOUS of a view (a bitcast of a contiguous shrink); [op] names the caller in the error for a
+   view that is not contiguous *)
 let rec buffer ?(op = "buffer") (u : Uop.t) : Device.Buffer.t =
   match u.op with
   | Ops.Contiguous | Ops.Contiguous_backward | Ops.Reshape | Ops.Unshard | Ops.Detach | Ops.After -> buffer ~op u.src.(0)
@@ -99,7 +101,8 @@ let rec buffer ?(op = "buffer") (u : Uop.t) : Device.Buffer.t =
        match contiguous_view u with
        | None -> invalid_arg (op ^ ": non-contiguous view is not supported")
        | Some (b, offset) ->
-         let v = Device.Buffer.view (Buffers.buffer (base b)) (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
+         let v =
+           Device.Buffer.view (buffer ~op (base b)) (max_numel u) u.dtype (offset * Dtype.itemsize b.dtype) in
          Buffers.set u v;
          v)
   | _ -> Buffers.buffer u
