@@ -126,9 +126,9 @@ let mapped_bytes () =
 let contiguous_view_ints ?add bytes =
   let x = Tensor.bitcast (Tensor.contiguous (Tensor.shrink bytes [| (4, 20) |])) Dtype.Int32 in
   let x = match add with Some a -> Tensor.add x (Tensor.scalar_int a) | None -> x in
-  let before = !Helpers.Global_counters.compute_kernel_count in
+  let before = Global_counters.kernel_count () in
   let v = ints x in
-  (v, !Helpers.Global_counters.compute_kernel_count - before)
+  (v, Global_counters.kernel_count () - before)
 
 (* tinygrad 0.14.0: t[4:20].contiguous().bitcast(dtypes.int32) of a realized uint8 buffer is a view (no
    kernel) whose values are numpy's .view; the same view feeds a kernel (E_4, one kernel) *)
