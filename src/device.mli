@@ -21,9 +21,7 @@ type opaque += Host of bytes_ba
 exception Compile_error of { source : string; output : string }
 
 (** tinygrad's Allocator: raw alloc/free, copies from/to host Bigarrays at a byte offset, the raw address a
-    kernel sees, and [free_cache] (LRU). [reclaim] is not in tinygrad: it finds memory whose owner died, run
-    before a new tensor is made ({!reclaim}); the CPU allocator runs a minor collection when a recent
-    allocation missed its pool, the others do nothing. *)
+    kernel sees, and [free_cache] (LRU). *)
 type allocator = {
   alloc : int -> buffer_spec -> opaque;
   free : opaque -> int -> buffer_spec -> unit;
@@ -31,11 +29,10 @@ type allocator = {
   copyout : 'a 'b. ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> opaque -> int -> unit;
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
-  reclaim : unit -> unit;
 }
 
 (** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or
-    zero); [free_cache] also runs the base's, [reclaim] is the base's. *)
+    zero); [free_cache] also runs the base's. *)
 val lru_allocator : allocator -> allocator
 
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
@@ -108,10 +105,6 @@ val canonicalize : string option -> string
     backend (the message names the device and the reason). *)
 val get : string -> compiled
 
-(** Not in tinygrad: runs the [reclaim] of each opened device's allocator. [Tensor_base.wrap] runs it before
-    it makes a tensor, so it must be cheap. *)
-val reclaim : unit -> unit
-
 (** Registers the renderer of a device class (tinygrad's [Compiled.renderer]); the function gets the device. *)
 val register_renderer : string -> (string -> Renderer.t) -> unit
 
@@ -131,6 +124,7 @@ module Buffer : sig
     mutable opaque : opaque option;
     mutable allocated_views : int;
     mutable uop_refcount : int;
+    mutable released : bool;
   }
 
   (** A buffer on a device (canonicalized), allocated now only with [preallocate]. *)
@@ -156,6 +150,11 @@ module Buffer : sig
 
   (** Returns the memory to the allocator (the LRU cache keeps it). *)
   val deallocate : t -> unit
+
+  (** Deallocates a base buffer for good (its memory back in the allocator's cache) and marks it released: a later
+      allocation, of it or of a view, raises [Invalid_argument]. Not in tinygrad: the tensor layer releases a
+      realize's output once no tensor reaches it. *)
+  val release : t -> unit
 
   (** [view b size dtype offset]: [size] elements of [dtype] at byte [offset] of [b]. *)
   val view : t -> int -> Dtype.t -> int -> t

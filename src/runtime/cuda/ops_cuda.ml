@@ -144,7 +144,7 @@ let raw_allocator d : Device.allocator =
       end
     end in
   { alloc; free; copyin; copyout; addr = (fun o -> address (dptr o));
-    free_cache = (fun () -> ()); reclaim = (fun () -> ()) }
+    free_cache = (fun () -> ()) }
 
 (* ---------- the compiler ---------- *)
 
