@@ -18,9 +18,9 @@ let find u = ET.find_opt table u
 let set u b = ET.replace table u b
 let remove u = ET.remove table u
 
-(* not in tinygrad: the BUFFERs a realize made for its tensors that nothing but tensors holds, which the tensor
-   layer releases once no tensor reaches them (tinygrad's refcount frees them then). Weak like [table]: one that
-   stays reachable from a UOp outside the tensors is left to the GC *)
+(* not in tinygrad: the BUFFERs a realize made for its tensors that nothing but tensors holds, which the
+   tensor layer releases once no tensor reaches them (tinygrad's refcount frees them then). Weak like
+   [table]: one that stays reachable from a UOp outside the tensors is left to the GC *)
 let owned : unit ET.t = ET.create 64
 
 let own u = ET.replace owned u ()

@@ -221,8 +221,9 @@ module Buffer = struct
   let allocate b =
     if b.base_buf = None && b.opaque <> None then failwith "can't allocate already allocated buffer";
     if (base b).released then
-      invalid_arg (Printf.sprintf "Buffer.allocate: the memory of this %d-byte %s buffer went back to the allocator \
-                                   when the last tensor over it was dropped" (nbytes (base b)) b.device);
+      invalid_arg (Printf.sprintf "Buffer.allocate: the memory of this %d-byte %s buffer went back to the \
+                                   allocator when the last tensor over it was dropped"
+                     (nbytes (base b)) b.device);
     if Helpers.debug.value >= 7 then Printf.printf "buffer: allocate %d bytes on %s\n%!" (nbytes b) b.device;
     if b.size > Helpers.max_buffer_size.value && Helpers.max_buffer_size.value > 0 then
       failwith (Printf.sprintf "buffer of size %.2fM is too large" (float_of_int b.size /. 1e6));
@@ -263,8 +264,9 @@ module Buffer = struct
       (match b.opaque with Some o -> (allocator b).free o (max 1 (nbytes b)) (spec b) | None -> ());
       b.opaque <- None
 
-  (* not in tinygrad, whose Buffer lives while anything refers to it: the tensor layer hands back a realize's output
-     once no tensor reaches it (Tensor_base), and a later use must fail rather than allocate fresh memory *)
+  (* not in tinygrad, whose Buffer lives while anything refers to it: the tensor layer hands back a
+     realize's output once no tensor reaches it (Tensor_base), and a later use must fail rather than
+     allocate fresh memory *)
   let release b =
     if b.base_buf <> None then invalid_arg "Buffer.release: a view does not own its memory";
     if is_allocated b then deallocate b;

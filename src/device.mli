@@ -151,9 +151,9 @@ module Buffer : sig
   (** Returns the memory to the allocator (the LRU cache keeps it). *)
   val deallocate : t -> unit
 
-  (** Deallocates a base buffer for good (its memory back in the allocator's cache) and marks it released: a later
-      allocation, of it or of a view, raises [Invalid_argument]. Not in tinygrad: the tensor layer releases a
-      realize's output once no tensor reaches it. *)
+  (** Deallocates a base buffer for good (its memory back in the allocator's cache) and marks it released: a
+      later allocation, of it or of a view, raises [Invalid_argument]. Not in tinygrad: the tensor layer
+      releases a realize's output once no tensor reaches it. *)
   val release : t -> unit
 
   (** [view b size dtype offset]: [size] elements of [dtype] at byte [offset] of [b]. *)

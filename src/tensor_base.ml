@@ -3,8 +3,8 @@
 
 open Uop
 
-(* a tensor's state, what tinygrad's Tensor object holds; [handles] counts the handles on it that are not known
-   to be dropped, and the state leaves the registry when it reaches 0 *)
+(* a tensor's state, what tinygrad's Tensor object holds; [handles] counts the handles on it that are not
+   known to be dropped, and the state leaves the registry when it reaches 0 *)
 type state = {
   mutable uop : Uop.t;
   mutable grad : t option;
@@ -13,8 +13,8 @@ type state = {
   mutable handles : int;
 }
 
-(* a tensor, a handle on its state. The registry holds states, never handles, so a handle is reachable from the
-   program alone: one dropped young is found at the next minor collection, on OCaml 5 too (where a minor
+(* a tensor, a handle on its state. The registry holds states, never handles, so a handle is reachable from
+   the program alone: one dropped young is found at the next minor collection, on OCaml 5 too (where a minor
    collection promotes every young value that a weak array or an ephemeron refers to) *)
 and t = { st : state }
 
@@ -49,8 +49,8 @@ let pending (u : Uop.t) : pending =
   w
 
 (* the UOps that tensors stopped holding (dropped, or replaced by a realize or an assign) since the last
-   [find_candidates]: the owned BUFFERs under them may have lost their last tensor. A finaliser pushes here too,
-   so atomically *)
+   [find_candidates]: the owned BUFFERs under them may have lost their last tensor. A finaliser pushes here
+   too, so atomically *)
 let let_go : pending list Atomic.t = Atomic.make []
 
 let rec push_let_go u =
@@ -68,11 +68,12 @@ let set_state_uop st u =
     st.plain <- plain_view u
   end
 
-(* the output size from which a realize asks for a minor collection before the next tensor is made: about what
-   that collection costs in fresh pages *)
+(* the output size from which a realize asks for a minor collection before the next tensor is made: about
+   what that collection costs in fresh pages *)
 let prompt_release_bytes = 64 * 1024
 
-(* whether a realize made an owned output of at least [prompt_release_bytes] since the last minor collection *)
+(* whether a realize made an owned output of at least [prompt_release_bytes] since the last minor collection
+   *)
 let big_output_made = ref false
 
 (* the owned BUFFERs under the UOps let go join [candidates] *)
@@ -103,8 +104,9 @@ let reg_next = ref 0
 (* whether a state lost its last handle since the last [settle] *)
 let dropped_any = ref false
 
-(* the finaliser of a handle: a state whose last handle is gone lets its UOp go and holds nothing more (it stays
-   in the registry until the next [settle], which no registry work inside a finaliser would race with) *)
+(* the finaliser of a handle: a state whose last handle is gone lets its UOp go and holds nothing more (it
+   stays in the registry until the next [settle], which no registry work inside a finaliser would race with)
+   *)
 let on_drop st =
   st.handles <- st.handles - 1;
   if st.handles = 0 then begin
@@ -122,10 +124,12 @@ let handle st =
   x
 
 (* the registry is compacted when [reg_next] reaches [reg_limit]: twice the states found live at the last
-   compaction (at least 64), so a scan of the registry (every realize) costs about the number of live tensors *)
+   compaction (at least 64), so a scan of the registry (every realize) costs about the number of live
+   tensors *)
 let reg_limit = ref 64
 
-(* the collection budget: twice the states found live at the last compaction, at least 1024 (see [register]) *)
+(* the collection budget: twice the states found live at the last compaction, at least 1024 (see [register])
+   *)
 let gc_budget = ref 1024
 
 (* the states found live right after the last full collection *)
@@ -152,20 +156,20 @@ let live_states () =
   for i = !reg_next - 1 downto 0 do acc := a.(i) :: !acc done;
   !acc
 
-(* the live tensors whose UOp satisfies [p], in creation order (new handles on their states; a state is checked
-   live again right before, as a finaliser may have run since [live_states]) *)
+(* the live tensors whose UOp satisfies [p], in creation order (new handles on their states; a state is
+   checked live again right before, as a finaliser may have run since [live_states]) *)
 let live_tensors_with (p : Uop.t -> bool) =
   List.filter_map (fun st -> if p st.uop && st.handles > 0 then Some (handle st) else None) (live_states ())
 
 (* the live tensors, in creation order *)
 let all_tensors () = live_tensors_with (fun _ -> true)
 
-(* Python drops a dead tensor from all_tensors at once (refcounting); here its handle's finaliser does, at the next
-   minor collection for a handle dropped young, at the end of a major cycle for one the GC promoted (an eager
-   step's graph outlives several minor collections). When the states still live after [settle] exceed those found
-   live after the last full collection by more than an eighth of the budget, the GC lags behind the tensors'
-   deaths (dead promoted handles, whose states and lazy graphs every realize and backward would scan): only then
-   collect *)
+(* Python drops a dead tensor from all_tensors at once (refcounting); here its handle's finaliser does, at
+   the next minor collection for a handle dropped young, at the end of a major cycle for one the GC promoted
+   (an eager step's graph outlives several minor collections). When the states still live after [settle]
+   exceed those found live after the last full collection by more than an eighth of the budget, the GC lags
+   behind the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and
+   backward would scan): only then collect *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();
@@ -188,8 +192,8 @@ let register st =
   incr reg_next
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
-   mismatch raises here, naming the op. After a realize made a big owned output, a minor collection first finds
-   the handles dropped young since, before this tensor exists (it would promote it) *)
+   mismatch raises here, naming the op. After a realize made a big owned output, a minor collection first
+   finds the handles dropped young since, before this tensor exists (it would promote it) *)
 let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
@@ -200,14 +204,16 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   handle st
 
 
-(* tinygrad frees a realize's output when its last reference goes (refcount). Here: the owned BUFFERs under the
-   UOps let go since the last call that no live tensor reaches are released into the allocator's cache, for the
-   realize about to run. A UOp older than every such BUFFER cannot reach one, which bounds the walk *)
+(* tinygrad frees a realize's output when its last reference goes (refcount). Here: the owned BUFFERs under
+   the UOps let go since the last call that no live tensor reaches are released into the allocator's cache,
+   for the realize about to run. A UOp older than every such BUFFER cannot reach one, which bounds the walk
+   *)
 let release_unreached () =
   settle ();
   find_candidates ();
-  let cands = List.filter_map (fun w ->
-      match Stdlib.Weak.get w 0 with Some b when Buffers.is_owned b -> Some b | Some _ | None -> None) !candidates in
+  let owned w =
+    match Stdlib.Weak.get w 0 with Some b when Buffers.is_owned b -> Some b | Some _ | None -> None in
+  let cands = List.filter_map owned !candidates in
   candidates := [];
   if cands <> [] then begin
     let left = Uop.Tbl.create 8 in
@@ -225,8 +231,8 @@ let release_unreached () =
     Uop.Tbl.iter (fun b () -> Buffers.release b) left
   end
 
-(* the realize's outputs, the BUFFERs under [xs] newer than [big_sink] (made by this realize: an assign's target
-   is older), become owned *)
+(* the realize's outputs, the BUFFERs under [xs] newer than [big_sink] (made by this realize: an assign's
+   target is older), become owned *)
 let own_outputs ~(big_sink : Uop.t) (xs : t list) =
   List.iter (fun x ->
       let b = Uop.base x.st.uop in

@@ -298,8 +298,9 @@ let tests : case list = [
           check (Array.for_all (fun e -> e = 1.5 +. float_of_int i) v) "result %d kept x + %d" i i) ys);
 
   ("cpu_dropped_output_still_read_by_a_lazy_tensor_is_kept", fun () ->
-      (* each y is dropped while z = y * 2 still reads its buffer: tinygrad keeps the buffer (z's graph holds it),
-         and so must the realizes of the same size in between, which reuse whatever memory was released *)
+      (* each y is dropped while z = y * 2 still reads its buffer: tinygrad keeps the buffer (z's graph
+         holds it), and so must the realizes of the same size in between, which reuse whatever memory was
+         released *)
       let n = 65536 in
       let x = Tensor.realize (Tensor.full [| n |] 1.5) in
       let zs = List.init 4 (fun i ->
@@ -309,11 +310,12 @@ let tests : case list = [
       for _ = 1 to 4 do ignore (Tensor.realize (Tensor.add x (Tensor.scalar 100.))) done;
       List.iteri (fun i z ->
           let v = Tensor.to_float_array z in
-          check (Array.for_all (fun e -> e = 2. *. (1.5 +. float_of_int i)) v) "z %d = 2 (1.5 + %d)" i i) zs);
+          let want = 2. *. (1.5 +. float_of_int i) in
+          check (Array.for_all (fun e -> e = want) v) "z %d = 2 (1.5 + %d)" i i) zs);
 
   ("cpu_buffer_used_after_its_last_tensor_is_dropped_raises", fun () ->
-      (* not in tinygrad, where a Buffer object keeps its memory: here a realize's output goes back with its last
-         tensor, and its Buffer then fails loudly instead of reading memory that another result owns *)
+      (* not in tinygrad, where a Buffer object keeps its memory: here a realize's output goes back with its
+         last tensor, and its Buffer then fails loudly instead of reading memory that another result owns *)
       let n = 65536 in
       let x = Tensor.realize (Tensor.full [| n |] 1.5) in
       let b = (fun () -> realized_buffer (Tensor.realize (Tensor.add x (Tensor.scalar 1.)))) () in
@@ -323,8 +325,8 @@ let tests : case list = [
       check_invalid_arg ~what:"reading the dropped result's buffer" (fun () -> Device.Buffer.to_floats b));
 
   ("tensor_registry_forgets_a_dropped_tensor_at_the_next_minor_collection", fun () ->
-      (* tinygrad's all_tensors loses a tensor with its last reference; here a handle dropped young is found at the
-         next minor collection, on OCaml 5 too (nothing weak refers to a handle) *)
+      (* tinygrad's all_tensors loses a tensor with its last reference; here a handle dropped young is found
+         at the next minor collection, on OCaml 5 too (nothing weak refers to a handle) *)
       Gc.minor ();
       let n0 = List.length (Tensor_base.all_tensors ()) in
       (fun () -> ignore (Sys.opaque_identity (Tensor.full [| 3 |] 2.))) ();

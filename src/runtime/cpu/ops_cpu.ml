@@ -39,16 +39,18 @@ let ba_nbytes a = Array1.dim a * kind_size_in_bytes (Array1.kind a)
 
 let host = function Device.Host a -> a | _ -> invalid_arg "CPU allocator: not a host buffer"
 
-(* Host memory, reused by size. tinygrad's Buffer.__del__ hands a dead buffer's memory to the LRUAllocator's cache at
-   once (refcounting). Here a buffer the engine frees (a realize's internal buffers, an output no tensor reaches
-   any more: Tensor_base) goes to the LRU allocator's cache the same way, at once. Any other buffer's memory comes
-   back when the GC finds it dead: the allocator owns the memory by address and hands out a Bigarray over it that
-   does not own it; Gc.finalise_last on that Bigarray gives the address back when the Bigarray is unreachable
-   (from buffers, launches, anything), and the next allocation of that size reuses it instead of taking fresh
-   pages (a page fault per 4 KiB, or per 2 MiB with huge pages, and the kernel zeroing them). Finalisers only push
-   onto [returned] (atomically: no Hashtbl work inside a finaliser); the allocator drains it.
+(* Host memory, reused by size. tinygrad's Buffer.__del__ hands a dead buffer's memory to the LRUAllocator's
+   cache at once (refcounting). Here a buffer the engine frees (a realize's internal buffers, an output no
+   tensor reaches any more: Tensor_base) goes to the LRU allocator's cache the same way, at once. Any other
+   buffer's memory comes back when the GC finds it dead: the allocator owns the memory by address and hands
+   out a Bigarray over it that does not own it; Gc.finalise_last on that Bigarray gives the address back when
+   the Bigarray is unreachable (from buffers, launches, anything), and the next allocation of that size
+   reuses it instead of taking fresh pages (a page fault per 4 KiB, or per 2 MiB with huge pages, and the
+   kernel zeroing them). Finalisers only push onto [returned] (atomically: no Hashtbl work inside a
+   finaliser); the allocator drains it.
    - Only memory taken from the system counts as dependent memory for the major GC's pace (cpu_stubs.c), so
-     reuse costs no GC work (reporting every allocation, reused or not, would run major cycles far more often).
+     reuse costs no GC work (reporting every allocation, reused or not, would run major cycles far more
+     often).
    - Past a budget of fresh memory, a full collection (see [fresh_bytes]). *)
 let returned : (nativeint * int) list Atomic.t = Atomic.make []
 
@@ -56,8 +58,8 @@ let rec give_back x =
   let l = Atomic.get returned in
   if not (Atomic.compare_and_set returned l (x :: l)) then give_back x
 
-(* free memory by size, and how many of each size are out (not yet found dead): [host_memory] reports the bytes
-   out *)
+(* free memory by size, and how many of each size are out (not yet found dead): [host_memory] reports the
+   bytes out *)
 let pool : (int, nativeint list) Hashtbl.t = Hashtbl.create 16
 let outstanding : (int, int) Hashtbl.t = Hashtbl.create 16
 
