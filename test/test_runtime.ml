@@ -313,16 +313,20 @@ let tests : case list = [
           let want = 2. *. (1.5 +. float_of_int i) in
           check (Array.for_all (fun e -> e = want) v) "z %d = 2 (1.5 + %d)" i i) zs);
 
-  ("cpu_buffer_used_after_its_last_tensor_is_dropped_raises", fun () ->
-      (* not in tinygrad, where a Buffer object keeps its memory: here a realize's output goes back with its
-         last tensor, and its Buffer then fails loudly instead of reading memory that another result owns *)
+  ("cpu_output_kept_by_its_uop_alone_is_released_with_its_last_tensor", fun () ->
+      (* not in tinygrad, where a UOp or a Buffer object keeps its memory: here a realize's output goes back
+         once no live tensor reaches it, even while the program keeps its UOp and its Buffer; the Buffer then
+         fails loudly instead of reading memory that another result owns *)
       let n = 65536 in
       let x = Tensor.realize (Tensor.full [| n |] 1.5) in
-      let b = (fun () -> realized_buffer (Tensor.realize (Tensor.add x (Tensor.scalar 1.)))) () in
+      let u, b = (fun () ->
+          let t = Tensor.realize (Tensor.add x (Tensor.scalar 1.)) in
+          (Tensor.uop t, realized_buffer t)) () in
       Gc.full_major ();
       let y = Tensor.realize (Tensor.add x (Tensor.scalar 2.)) in
       check (Array.for_all (fun e -> e = 3.5) (Tensor.to_float_array y)) "x + 2";
-      check_invalid_arg ~what:"reading the dropped result's buffer" (fun () -> Device.Buffer.to_floats b));
+      check_invalid_arg ~what:"reading the dropped result's buffer" (fun () -> Device.Buffer.to_floats b);
+      ignore (Sys.opaque_identity u));
 
   ("tensor_registry_forgets_a_dropped_tensor_at_the_next_minor_collection", fun () ->
       (* tinygrad's all_tensors loses a tensor with its last reference; here a handle dropped young is found
