@@ -48,14 +48,22 @@ let pending (u : Uop.t) : pending =
   Stdlib.Weak.set w 0 (Some u);
   w
 
-(* the UOps that tensors stopped holding (dropped, or replaced by a realize or an assign) since the last
-   [find_candidates]: the owned BUFFERs under them may have lost their last tensor. A finaliser pushes here
-   too, so atomically *)
+(* the owned BUFFERs under the plain views that tensors stopped holding (dropped, or replaced by a realize or
+   an assign) since the last [find_candidates]: they may have lost their last tensor. A finaliser pushes here
+   too, so atomically. A lazy graph let go is not walked for the owned BUFFERs it reads (a walk as big as the
+   step's graph on every realize): those wait for the GC, unless a plain view of them is let go later *)
 let let_go : pending list Atomic.t = Atomic.make []
 
-let rec push_let_go u =
+let rec push_let_go (b : Uop.t) =
   let l = Atomic.get let_go in
-  if not (Atomic.compare_and_set let_go l (pending u :: l)) then push_let_go u
+  if not (Atomic.compare_and_set let_go l (pending b :: l)) then push_let_go b
+
+(* lets go of a tensor's UOp: its BUFFER when it is a plain view of one *)
+let let_go_of ~plain (u : Uop.t) =
+  if plain then begin
+    let b = Uop.base u in
+    if b.op == Ops.Buffer then push_let_go b
+  end
 
 (* the owned BUFFERs found under the UOps let go, until the next [release_unreached] *)
 let candidates : pending list ref = ref []
@@ -63,7 +71,7 @@ let candidates : pending list ref = ref []
 (* a state no handle is left on keeps [dead_uop] *)
 let set_state_uop st u =
   if st.handles > 0 && st.uop != u then begin
-    push_let_go st.uop;
+    let_go_of ~plain:st.plain st.uop;
     st.uop <- u;
     st.plain <- plain_view u
   end
@@ -76,20 +84,20 @@ let prompt_release_bytes = 64 * 1024
    *)
 let big_output_made = ref false
 
-(* the owned BUFFERs under the UOps let go join [candidates] *)
+(* the owned BUFFERs let go join [candidates] *)
 let find_candidates () =
   match Atomic.exchange let_go [] with
   | [] -> ()
   | l ->
-    let seen = Uop.Tbl.create 64 in
-    List.iter (fun w -> Option.iter (fun b -> Uop.Tbl.replace seen b ()) (Stdlib.Weak.get w 0)) !candidates;
-    let rec go (u : Uop.t) =
-      if not (Uop.Tbl.mem seen u) then begin
-        Uop.Tbl.replace seen u ();
-        if u.op == Ops.Buffer then (if Buffers.is_owned u then candidates := pending u :: !candidates)
-        else Array.iter go u.src
-      end in
-    List.iter (fun w -> Option.iter go (Stdlib.Weak.get w 0)) l
+    let seen = Uop.Tbl.create 16 in
+    let add w =
+      match Stdlib.Weak.get w 0 with
+      | Some b when Buffers.is_owned b && not (Uop.Tbl.mem seen b) ->
+        Uop.Tbl.replace seen b (); candidates := w :: !candidates
+      | Some _ | None -> () in
+    List.iter add !candidates;
+    candidates := [];
+    List.iter add l
 
 (* ---------- all_tensors: tinygrad's dict of weakrefs, as states with counted handles ---------- *)
 
@@ -110,7 +118,7 @@ let dropped_any = ref false
 let on_drop st =
   st.handles <- st.handles - 1;
   if st.handles = 0 then begin
-    push_let_go st.uop;
+    let_go_of ~plain:st.plain st.uop;
     st.uop <- dead_uop;
     st.grad <- None;
     dropped_any := true
@@ -204,10 +212,10 @@ let wrap ?(op = "tensor") (u : Uop.t) =
   handle st
 
 
-(* tinygrad frees a realize's output when its last reference goes (refcount). Here: the owned BUFFERs under
-   the UOps let go since the last call that no live tensor reaches are released into the allocator's cache,
-   for the realize about to run. A UOp older than every such BUFFER cannot reach one, which bounds the walk
-   *)
+(* tinygrad frees a realize's output when its last reference goes (refcount). Here: the owned BUFFERs let go
+   since the last call ([let_go]) that no live tensor reaches are released into the allocator's cache, for
+   the realize about to run. A plain view reaches its own BUFFER alone, and a UOp older than every BUFFER
+   left cannot reach one, which bounds the walk of the lazy graphs *)
 let release_unreached () =
   settle ();
   find_candidates ();
@@ -218,17 +226,23 @@ let release_unreached () =
   if cands <> [] then begin
     let left = Uop.Tbl.create 8 in
     List.iter (fun b -> Uop.Tbl.replace left b ()) cands;
-    let min_id = List.fold_left (fun m (b : Uop.t) -> min m b.id) max_int cands in
-    let seen = Uop.Tbl.create 64 in
-    let rec reach (u : Uop.t) =
-      if u.id >= min_id && not (Uop.Tbl.mem seen u) then begin
-        Uop.Tbl.replace seen u ();
-        Uop.Tbl.remove left u;
-        Array.iter reach u.src
-      end in
     let a = !states in
-    for i = 0 to !reg_next - 1 do if Uop.Tbl.length left > 0 then reach a.(i).uop done;
-    Uop.Tbl.iter (fun b () -> Buffers.release b) left
+    (* a plain view reaches its BUFFER alone *)
+    for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (Uop.base a.(i).uop) done;
+    if Uop.Tbl.length left > 0 then begin
+      let min_id = Uop.Tbl.fold (fun (b : Uop.t) () m -> min m b.id) left max_int in
+      let seen = Uop.Tbl.create 64 in
+      let rec reach (u : Uop.t) =
+        if u.id >= min_id && not (Uop.Tbl.mem seen u) then begin
+          Uop.Tbl.replace seen u ();
+          Uop.Tbl.remove left u;
+          Array.iter reach u.src
+        end in
+      for i = 0 to !reg_next - 1 do
+        if Uop.Tbl.length left > 0 && not a.(i).plain then reach a.(i).uop
+      done;
+      Uop.Tbl.iter (fun b () -> Buffers.release b) left
+    end
   end
 
 (* the realize's outputs, the BUFFERs under [xs] newer than [big_sink] (made by this realize: an assign's
