@@ -18,6 +18,21 @@ let find u = ET.find_opt table u
 let set u b = ET.replace table u b
 let remove u = ET.remove table u
 
+(* not in tinygrad: the BUFFERs a realize made for its tensors that nothing but tensors holds, which the
+   tensor layer releases once no tensor reaches them (tinygrad's refcount frees them then). Weak like
+   [table]: one that stays reachable from a UOp outside the tensors is left to the GC *)
+let owned : unit ET.t = ET.create 64
+
+let own u = ET.replace owned u ()
+let is_owned u = ET.mem owned u
+let disown u = ET.remove owned u
+
+let release u =
+  if ET.mem owned u then begin
+    ET.remove owned u;
+    match find u with Some b when b.Device.Buffer.base_buf = None -> Device.Buffer.release b | _ -> ()
+  end
+
 (* tinygrad: UOp.unique_num *)
 let unique_num = ref 0
 

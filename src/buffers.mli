@@ -10,6 +10,23 @@ val set : Uop.t -> Device.Buffer.t -> unit
 (** Forgets the Buffer of a uop. *)
 val remove : Uop.t -> unit
 
+(** {1 Owned buffers}
+    Not in tinygrad, whose refcount frees a Buffer with its last reference: the BUFFERs a realize made for
+    its tensors, which the tensor layer releases once no live tensor reaches them. *)
+
+(** Marks a BUFFER as a realize's output that only tensors hold. *)
+val own : Uop.t -> unit
+
+(** Whether the BUFFER is owned (made by a realize for its tensors, not yet released or disowned). *)
+val is_owned : Uop.t -> bool
+
+(** Leaves the BUFFER to the GC: something besides tensors holds it (a JIT's captured kernels). *)
+val disown : Uop.t -> unit
+
+(** Releases an owned BUFFER's memory into the allocator's cache ({!Device.Buffer.release}); a later use of
+    its Buffer raises. Does nothing to a BUFFER that is not owned. *)
+val release : Uop.t -> unit
+
 (** tinygrad [UOp.unique_num]: the next BUFFER number. *)
 val unique_num : int ref
 

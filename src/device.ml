@@ -32,7 +32,6 @@ type allocator = {
   copyout : 'a 'b. ('a, 'b, c_layout) Array1.t -> opaque -> int -> unit;
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
-  reclaim : unit -> unit;
   as_host : (opaque -> int -> int -> bytes_ba) option;
   transfer : (dst:opaque -> dst_offset:int -> src:opaque -> src_offset:int -> src_device:string -> int -> unit) option;
 }
@@ -183,11 +182,6 @@ let get ix =
     Hashtbl.replace opened ix d;
     d
 
-(* not in tinygrad (refcounting frees a dead buffer at once): each opened device's allocator finds memory
-   whose owner died, before a new tensor is made *)
-let reclaim_device _ (d : compiled) = d.allocator.reclaim ()
-let reclaim () = Hashtbl.iter reclaim_device opened
-
 (* tinygrad: Compiled.renderer — the renderer of each device class; a backend registers it with its device class,
    the function gets the device ("CUDA:1") *)
 let renderers : (string, string -> Renderer.t) Hashtbl.t = Hashtbl.create 4
@@ -215,6 +209,7 @@ module Buffer = struct
     mutable opaque : opaque option;
     mutable allocated_views : int;
     mutable uop_refcount : int;
+    mutable released : bool;
   }
 
   let base b = match b.base_buf with Some x -> x | None -> b
@@ -227,6 +222,10 @@ module Buffer = struct
 
   let allocate b =
     if b.base_buf = None && b.opaque <> None then failwith "can't allocate already allocated buffer";
+    if (base b).released then
+      invalid_arg (Printf.sprintf "Buffer.allocate: the memory of this %d-byte %s buffer went back to the \
+                                   allocator when the last tensor over it was dropped"
+                     (nbytes (base b)) b.device);
     if Helpers.debug.value >= 7 then Printf.printf "buffer: allocate %d bytes on %s\n%!" (nbytes b) b.device;
     if b.size > Helpers.max_buffer_size.value && Helpers.max_buffer_size.value > 0 then
       failwith (Printf.sprintf "buffer of size %.2fM is too large" (float_of_int b.size /. 1e6));
@@ -247,7 +246,7 @@ module Buffer = struct
   let create ?options ?(preallocate = false) device size dtype =
     if size < 0 then invalid_arg (Printf.sprintf "Buffer.create: negative size %d" size);
     let b = { device = canonicalize (Some device); size; dtype; options; offset = 0; base_buf = None; opaque = None;
-              allocated_views = 0; uop_refcount = 0 } in
+              allocated_views = 0; uop_refcount = 0; released = false } in
     if preallocate then ignore (allocate b);
     b
 
@@ -266,6 +265,14 @@ module Buffer = struct
       Global_counters.add_mem_used b.device (- (nbytes b));
       (match b.opaque with Some o -> (allocator b).free o (max 1 (nbytes b)) (spec b) | None -> ());
       b.opaque <- None
+
+  (* not in tinygrad, whose Buffer lives while anything refers to it: the tensor layer hands back a
+     realize's output once no tensor reaches it (Tensor_base), and a later use must fail rather than
+     allocate fresh memory *)
+  let release b =
+    if b.base_buf <> None then invalid_arg "Buffer.release: a view does not own its memory";
+    if is_allocated b then deallocate b;
+    b.released <- true
 
   let opaque_of b =
     match (ensure_allocated b |> base).opaque with Some o -> o | None -> assert false
@@ -336,7 +343,7 @@ module Buffer = struct
       Global_counters.add_mem_used device n;
       (* nolru: when freed, this memory must never be handed to another buffer *)
       { device; size; dtype; options = Some { default_spec with nolru = true }; offset = 0; base_buf = None;
-        opaque = Some (Host bytes); allocated_views = 0; uop_refcount = 0 }
+        opaque = Some (Host bytes); allocated_views = 0; uop_refcount = 0; released = false }
     end else begin
       let b = create device size dtype in
       if n > 0 then begin

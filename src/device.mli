@@ -21,11 +21,9 @@ type opaque += Host of bytes_ba
 exception Compile_error of { source : string; output : string }
 
 (** tinygrad's Allocator: raw alloc/free, copies from/to host Bigarrays at a byte offset, the raw address a
-    kernel sees, and [free_cache] (LRU). [reclaim] is not in tinygrad: it finds memory whose owner died, run
-    before a new tensor is made ({!reclaim}); the CPU allocator runs a minor collection when a recent
-    allocation missed its pool, the others do nothing. [as_host] is tinygrad's [_as_buffer]: a view of [n] bytes
-    at an offset of memory the host can write (CPU); [transfer] is tinygrad's [_transfer]: a copy from a buffer of
-    another device of the same type, without the host (CUDA's peer copy). *)
+    kernel sees, and [free_cache] (LRU). [as_host] is tinygrad's [_as_buffer]: a view of [n] bytes at an offset
+    of memory the host can write (CPU); [transfer] is tinygrad's [_transfer]: a copy from a buffer of another
+    device of the same type, without the host (CUDA's peer copy). *)
 type allocator = {
   alloc : int -> buffer_spec -> opaque;
   free : opaque -> int -> buffer_spec -> unit;
@@ -33,13 +31,12 @@ type allocator = {
   copyout : 'a 'b. ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> opaque -> int -> unit;
   addr : opaque -> nativeint;
   free_cache : unit -> unit;
-  reclaim : unit -> unit;
   as_host : (opaque -> int -> int -> bytes_ba) option;
   transfer : (dst:opaque -> dst_offset:int -> src:opaque -> src_offset:int -> src_device:string -> int -> unit) option;
 }
 
 (** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or
-    zero); [free_cache] also runs the base's, [reclaim] is the base's. *)
+    zero); [free_cache] also runs the base's. *)
 val lru_allocator : allocator -> allocator
 
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
@@ -112,10 +109,6 @@ val canonicalize : string option -> string
     backend (the message names the device and the reason). *)
 val get : string -> compiled
 
-(** Not in tinygrad: runs the [reclaim] of each opened device's allocator. [Tensor_base.wrap] runs it before
-    it makes a tensor, so it must be cheap. *)
-val reclaim : unit -> unit
-
 (** Registers the renderer of a device class (tinygrad's [Compiled.renderer]); the function gets the device. *)
 val register_renderer : string -> (string -> Renderer.t) -> unit
 
@@ -135,6 +128,7 @@ module Buffer : sig
     mutable opaque : opaque option;
     mutable allocated_views : int;
     mutable uop_refcount : int;
+    mutable released : bool;
   }
 
   (** A buffer on a device (canonicalized), allocated now only with [preallocate]. *)
@@ -160,6 +154,11 @@ module Buffer : sig
 
   (** Returns the memory to the allocator (the LRU cache keeps it). *)
   val deallocate : t -> unit
+
+  (** Deallocates a base buffer for good (its memory back in the allocator's cache) and marks it released: a
+      later allocation, of it or of a view, raises [Invalid_argument]. Not in tinygrad: the tensor layer
+      releases a realize's output once no tensor reaches it. *)
+  val release : t -> unit
 
   (** [view b size dtype offset]: [size] elements of [dtype] at byte [offset] of [b]. *)
   val view : t -> int -> Dtype.t -> int -> t

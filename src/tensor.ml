@@ -82,6 +82,9 @@ let linear_with_vars (xs : t list) =
 (* tinygrad: Tensor.realize over several tensors; the schedule's internal buffers are freed once it ran (tinygrad:
    by refcount when the schedule is dropped) *)
 let realize_all (xs : t list) =
+  (* a JIT capturing holds the buffers its kernels use: no release, no owned outputs *)
+  let capturing = Realize.capturing () <> None in
+  if not capturing then Tensor_base.release_unreached ();
   let to_realize = List.filter (fun x -> Schedule.needs_realize (uop x)) xs in
   if to_realize <> [] then begin
     let big_sink = Uop.sink (List.map uop to_realize) in
@@ -92,12 +95,13 @@ let realize_all (xs : t list) =
       Realize.run_linear ~jit:true ~var_vals linear;
       if call.op == Ops.Call then Realize.free_internal_buffers ~held:(List.tl (Array.to_list call.src)) linear;
       (call, becomes_map, linear, var_vals) in
-    match Realize_cache.lookup big_sink with
-    | Realize_cache.Hit (entry, walk) -> Realize_cache.run entry walk ~apply_map:apply_map_to_tensors
-    | Realize_cache.Miss (walk, table) ->
-      let call, becomes_map, linear, var_vals = realize_now () in
-      Realize_cache.record walk table ~big_sink ~call ~becomes_map ~linear ~var_vals
-    | Realize_cache.Not_cached -> ignore (realize_now ())
+    (match Realize_cache.lookup big_sink with
+     | Realize_cache.Hit (entry, walk) -> Realize_cache.run entry walk ~apply_map:apply_map_to_tensors
+     | Realize_cache.Miss (walk, table) ->
+       let call, becomes_map, linear, var_vals = realize_now () in
+       Realize_cache.record walk table ~big_sink ~call ~becomes_map ~linear ~var_vals
+     | Realize_cache.Not_cached -> ignore (realize_now ()));
+    if not capturing then Tensor_base.own_outputs ~big_sink to_realize
   end
 
 (* tinygrad: Tensor.realize *)

@@ -3,11 +3,20 @@
 
 open Uop
 
-(* [view] is shared with the registry (see [views]), which reads it without touching the tensor *)
-type t = { mutable uop : Uop.t; mutable grad : t option; mutable is_param : bool; view : view }
+(* a tensor's state, what tinygrad's Tensor object holds; [handles] counts the handles on it that are not
+   known to be dropped, and the state leaves the registry when it reaches 0 *)
+type state = {
+  mutable uop : Uop.t;
+  mutable grad : t option;
+  mutable is_param : bool;
+  mutable plain : bool;  (* whether [uop] is a plain view of a buffer ([plain_view]) *)
+  mutable handles : int;
+}
 
-(* whether the tensor's UOp is a plain view of a buffer ([plain_view]) *)
-and view = { mutable plain : bool }
+(* a tensor, a handle on its state. The registry holds states, never handles, so a handle is reachable from
+   the program alone: one dropped young is found at the next minor collection, on OCaml 5 too (where a minor
+   collection promotes every young value that a weak array or an ephemeron refers to) *)
+and t = { st : state }
 
 (* one step of a chain of views down to a BUFFER: [u] is a BUFFER, or a movement op (or a BITCAST when
    [bitcast]) whose other sources, the shape arguments, satisfy [arg] and whose source satisfies [below] *)
@@ -29,102 +38,224 @@ let constant_arg (a : Uop.t) =
    realized tensors); an assign into a view maps the BUFFER itself *)
 let rec plain_view (u : Uop.t) = view_step ~bitcast:false ~arg:constant_arg ~below:plain_view u
 
-let set_uop_of x u = x.uop <- u; x.view.plain <- plain_view u
+(* ---------- owned buffers: released when no tensor reaches them ---------- *)
 
-(* ---------- all_tensors: tinygrad's dict of weakrefs ---------- *)
+(* a UOp held weakly: what waits for the next release holds no buffer the GC could otherwise free *)
+type pending = Uop.t Stdlib.Weak.t
 
-let registry : t Stdlib.Weak.t ref = ref (Stdlib.Weak.create 1024)
+let pending (u : Uop.t) : pending =
+  let w = Stdlib.Weak.create 1 in
+  Stdlib.Weak.set w 0 (Some u);
+  w
+
+(* the owned BUFFERs under the plain views that tensors stopped holding (dropped, or replaced by a realize or
+   an assign) since the last [find_candidates]: they may have lost their last tensor. A finaliser pushes here
+   too, so atomically. A lazy graph let go is not walked for the owned BUFFERs it reads (a walk as big as the
+   step's graph on every realize): those wait for the GC, unless a plain view of them is let go later *)
+let let_go : pending list Atomic.t = Atomic.make []
+
+let rec push_let_go (b : Uop.t) =
+  let l = Atomic.get let_go in
+  if not (Atomic.compare_and_set let_go l (pending b :: l)) then push_let_go b
+
+(* lets go of a tensor's UOp: its BUFFER when it is a plain view of one *)
+let let_go_of ~plain (u : Uop.t) =
+  if plain then begin
+    let b = Uop.base u in
+    if b.op == Ops.Buffer then push_let_go b
+  end
+
+(* the owned BUFFERs found under the UOps let go, until the next [release_unreached] *)
+let candidates : pending list ref = ref []
+
+(* a state no handle is left on keeps [dead_uop] *)
+let set_state_uop st u =
+  if st.handles > 0 && st.uop != u then begin
+    let_go_of ~plain:st.plain st.uop;
+    st.uop <- u;
+    st.plain <- plain_view u
+  end
+
+(* the output size from which a realize asks for a minor collection before the next tensor is made: about
+   what that collection costs in fresh pages *)
+let prompt_release_bytes = 64 * 1024
+
+(* whether a realize made an owned output of at least [prompt_release_bytes] since the last minor collection
+   *)
+let big_output_made = ref false
+
+(* the owned BUFFERs let go join [candidates] *)
+let find_candidates () =
+  match Atomic.exchange let_go [] with
+  | [] -> ()
+  | l ->
+    let seen = Uop.Tbl.create 16 in
+    let add w =
+      match Stdlib.Weak.get w 0 with
+      | Some b when Buffers.is_owned b && not (Uop.Tbl.mem seen b) ->
+        Uop.Tbl.replace seen b (); candidates := w :: !candidates
+      | Some _ | None -> () in
+    List.iter add !candidates;
+    candidates := [];
+    List.iter add l
+
+(* ---------- all_tensors: tinygrad's dict of weakrefs, as states with counted handles ---------- *)
+
+(* the UOp of a state no handle is left on *)
+let dead_uop = Uop.const_int 0
+
+let dummy = { uop = dead_uop; grad = None; is_param = false; plain = false; handles = 0 }
+
+let states : state array ref = ref (Array.make 1024 dummy)
 let reg_next = ref 0
 
-(* the [view] of the tensor in each slot of the registry (a dead tensor's until the slot is reused) *)
-let views : view array ref = ref (Array.make 1024 { plain = true })
+(* whether a state lost its last handle since the last [settle] *)
+let dropped_any = ref false
 
-(* the registry is compacted when [reg_next] reaches [reg_limit]: twice the slots found full at the last compaction
-   (at least 64), so a scan of the registry (every realize) costs about the number of live tensors *)
+(* the finaliser of a handle: a state whose last handle is gone lets its UOp go and holds nothing more (it
+   stays in the registry until the next [settle], which no registry work inside a finaliser would race with)
+   *)
+let on_drop st =
+  st.handles <- st.handles - 1;
+  if st.handles = 0 then begin
+    let_go_of ~plain:st.plain st.uop;
+    st.uop <- dead_uop;
+    st.grad <- None;
+    dropped_any := true
+  end
+
+(* a new handle on a state *)
+let handle st =
+  st.handles <- st.handles + 1;
+  let x = { st } in
+  Gc.finalise_last (fun () -> on_drop st) x;
+  x
+
+(* the registry is compacted when [reg_next] reaches [reg_limit]: twice the states found live at the last
+   compaction (at least 64), so a scan of the registry (every realize) costs about the number of live
+   tensors *)
 let reg_limit = ref 64
 
-(* the collection budget: twice the slots found full at the last compaction, at least 1024 (see [register]) *)
+(* the collection budget: twice the states found live at the last compaction, at least 1024 (see [register])
+   *)
 let gc_budget = ref 1024
 
-(* the slots found full right after the last collection: tensors that were live then *)
+(* the states found live right after the last full collection *)
 let reg_settled = ref 0
 
-(* the live tensors, in creation order *)
-let all_tensors () =
-  let r = !registry in
+(* the registry without the states no handle is left on *)
+let settle () =
+  if !dropped_any then begin
+    dropped_any := false;
+    let a = !states in
+    let n = ref 0 in
+    for i = 0 to !reg_next - 1 do
+      if a.(i).handles > 0 then begin a.(!n) <- a.(i); incr n end
+    done;
+    Array.fill a !n (!reg_next - !n) dummy;
+    reg_next := !n
+  end
+
+(* the live states, in creation order *)
+let live_states () =
+  settle ();
+  let a = !states in
   let acc = ref [] in
-  for i = !reg_next - 1 downto 0 do
-    match Stdlib.Weak.get r i with Some t -> acc := t :: !acc | None -> ()
-  done;
+  for i = !reg_next - 1 downto 0 do acc := a.(i) :: !acc done;
   !acc
 
-(* the live tensors whose UOp satisfies [p], in creation order; a slot is read as a copy first, so the tensors that
-   do not match are not kept alive by the scan (see [register]) *)
+(* the live tensors whose UOp satisfies [p], in creation order (new handles on their states; a state is
+   checked live again right before, as a finaliser may have run since [live_states]) *)
 let live_tensors_with (p : Uop.t -> bool) =
-  let r = !registry in
-  let acc = ref [] in
-  for i = !reg_next - 1 downto 0 do
-    if Stdlib.Weak.check r i then
-      match Stdlib.Weak.get_copy r i with
-      | Some c when p c.uop -> (match Stdlib.Weak.get r i with Some t -> acc := t :: !acc | None -> ())
-      | Some _ | None -> ()
-  done;
-  !acc
+  List.filter_map (fun st -> if p st.uop && st.handles > 0 then Some (handle st) else None) (live_states ())
 
-(* Python drops a dead tensor from all_tensors at once (refcounting); here the GC empties a dead tensor's slot: at
-   the next minor collection for a tensor that died young, at the end of a major cycle for one the GC promoted
-   (an eager step's graph outlives several minor collections). Reading a slot with [Weak.get] while the GC is
-   marking keeps the tensor alive for that cycle, so the scans on every realize and backward read slots with
-   [Weak.check] and [Weak.get_copy], which do not. *)
-let compact () =
-  let r = !registry in
-  let n = ref 0 in
-  for i = 0 to !reg_next - 1 do
-    if Stdlib.Weak.check r i then begin
-      if i <> !n then begin Stdlib.Weak.blit r i r !n 1; !views.(!n) <- !views.(i) end;
-      incr n
-    end
-  done;
-  Stdlib.Weak.fill r !n (!reg_next - !n) None;
-  reg_next := !n;
-  !n
+(* the live tensors, in creation order *)
+let all_tensors () = live_tensors_with (fun _ -> true)
 
-let register (x : t) =
+(* Python drops a dead tensor from all_tensors at once (refcounting); here its handle's finaliser does, at
+   the next minor collection for a handle dropped young, at the end of a major cycle for one the GC promoted
+   (an eager step's graph outlives several minor collections). When the states still live after [settle]
+   exceed those found live after the last full collection by more than an eighth of the budget, the GC lags
+   behind the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and
+   backward would scan): only then collect *)
+let register st =
   if !reg_next >= !reg_limit then begin
-    (* the budget: when the slots still full after compaction exceed those found live after the last collection by
-       more than an eighth of the budget, the GC lags behind the tensors' deaths (dead promoted tensors and their lazy
-       graphs, which every realize and backward would scan): only then collect. Measured on an eager MLP step
-       (ms/step, OCaml heap): 10.4-11.7 ms, 19 MB with an eighth; 16-17 ms, 29 MB with a half; major slices or one
-       finished cycle (Gc.major) 2-3x slower; 16.8 ms, 17 MB with a collection every 1024 registrations *)
-    let n = compact () in
-    let n =
-      if n - !reg_settled > !gc_budget / 8 then begin Gc.full_major (); reg_settled := compact (); !reg_settled end
-      else n in
+    settle ();
+    find_candidates ();
+    if !reg_next - !reg_settled > !gc_budget / 8 then begin
+      Gc.full_major ();
+      settle ();
+      reg_settled := !reg_next
+    end;
+    let n = !reg_next in
     gc_budget := max 1024 (2 * n);
     reg_limit := max 64 (2 * n);
-    if !reg_limit > Stdlib.Weak.length !registry then begin
-      let r' = Stdlib.Weak.create (2 * !reg_limit) in
-      Stdlib.Weak.blit !registry 0 r' 0 n;
-      registry := r';
-      let v' = Array.make (2 * !reg_limit) x.view in
-      Array.blit !views 0 v' 0 n;
-      views := v'
+    if !reg_limit >= Array.length !states then begin
+      let a = Array.make (2 * !reg_limit) dummy in
+      Array.blit !states 0 a 0 n;
+      states := a
     end
   end;
-  Stdlib.Weak.set !registry !reg_next (Some x);
-  !views.(!reg_next) <- x.view;
+  !states.(!reg_next) <- st;
   incr reg_next
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
-   mismatch raises here, naming the op *)
+   mismatch raises here, naming the op. After a realize made a big owned output, a minor collection first
+   finds the handles dropped young since, before this tensor exists (it would promote it) *)
 let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
-  Device.reclaim ();
-  let x = { uop = u; grad = None; is_param = true; view = { plain = plain_view u } } in
-  register x;
-  x
+  if !big_output_made then begin big_output_made := false; Gc.minor () end;
+  let st = { uop = u; grad = None; is_param = true; plain = plain_view u; handles = 0 } in
+  register st;
+  handle st
+
+
+(* tinygrad frees a realize's output when its last reference goes (refcount). Here: the owned BUFFERs let go
+   since the last call ([let_go]) that no live tensor reaches are released into the allocator's cache, for
+   the realize about to run. A plain view reaches its own BUFFER alone, and a UOp older than every BUFFER
+   left cannot reach one, which bounds the walk of the lazy graphs *)
+let release_unreached () =
+  settle ();
+  find_candidates ();
+  let owned w =
+    match Stdlib.Weak.get w 0 with Some b when Buffers.is_owned b -> Some b | Some _ | None -> None in
+  let cands = List.filter_map owned !candidates in
+  candidates := [];
+  if cands <> [] then begin
+    let left = Uop.Tbl.create 8 in
+    List.iter (fun b -> Uop.Tbl.replace left b ()) cands;
+    let a = !states in
+    (* a plain view reaches its BUFFER alone *)
+    for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (Uop.base a.(i).uop) done;
+    if Uop.Tbl.length left > 0 then begin
+      let min_id = Uop.Tbl.fold (fun (b : Uop.t) () m -> min m b.id) left max_int in
+      let seen = Uop.Tbl.create 64 in
+      let rec reach (u : Uop.t) =
+        if u.id >= min_id && not (Uop.Tbl.mem seen u) then begin
+          Uop.Tbl.replace seen u ();
+          Uop.Tbl.remove left u;
+          Array.iter reach u.src
+        end in
+      for i = 0 to !reg_next - 1 do
+        if Uop.Tbl.length left > 0 && not a.(i).plain then reach a.(i).uop
+      done;
+      Uop.Tbl.iter (fun b () -> Buffers.release b) left
+    end
+  end
+
+(* the realize's outputs, the BUFFERs under [xs] newer than [big_sink] (made by this realize: an assign's
+   target is older), become owned *)
+let own_outputs ~(big_sink : Uop.t) (xs : t list) =
+  List.iter (fun x ->
+      let b = Uop.base x.st.uop in
+      if b.op == Ops.Buffer && b.id > big_sink.id && not (Buffers.is_owned b) then begin
+        Buffers.own b;
+        match Buffers.find b with
+        | Some buf when Device.Buffer.nbytes buf >= prompt_release_bytes -> big_output_made := true
+        | Some _ | None -> ()
+      end) xs
 
 (* the keys of a map and the oldest key's id: a node is created after its sources, so a node older than every key
    neither is one nor reaches one *)
@@ -144,8 +275,7 @@ let settled_out_of_scope keys =
     older keys u || (not (Uop.Tbl.mem keys.tbl u) && view_step ~bitcast:true ~arg:no_key ~below:settled u) in
   settled
 
-(* tinygrad: _apply_map_to_tensors over the live tensors. Each slot is read as a copy (its UOp), which does not keep
-   a dead tensor alive; only a tensor whose UOp changes is read itself *)
+(* tinygrad: _apply_map_to_tensors over the live tensors *)
 let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
   if m <> [] then begin
     let tbl = Uop.Tbl.create 16 in
@@ -154,24 +284,18 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let settled = settled_out_of_scope keys in
     let skip_plain = List.for_all (fun ((k : Uop.t), _) ->
         not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || Ops.Group.is_movement k.op)) m in
-    let r = !registry and views = !views in
-    let slots = ref [] in
-    for i = !reg_next - 1 downto 0 do
-      if not (skip_plain && views.(i).plain) then
-        match Stdlib.Weak.get_copy r i with
-        | Some c when not (settled c.uop) -> slots := (i, c.uop) :: !slots
-        | Some _ | None -> ()
-    done;
-    Callify.apply_map_to_tensors ~get:snd
-      ~set:(fun (i, _) u -> match Stdlib.Weak.get r i with Some x -> set_uop_of x u | None -> ()) !slots m
+    let slots =
+      List.filter_map (fun st ->
+          if (skip_plain && st.plain) || settled st.uop then None else Some (st, st.uop)) (live_states ()) in
+    Callify.apply_map_to_tensors ~get:snd ~set:(fun (st, _) u -> set_state_uop st u) slots m
   end
 
-let uop x = x.uop
-let set_uop = set_uop_of
-let grad x = x.grad
-let set_grad x g = x.grad <- g
-let is_param x = x.is_param
-let set_is_param x b = x.is_param <- b
+let uop x = x.st.uop
+let set_uop x u = set_state_uop x.st u
+let grad x = x.st.grad
+let set_grad x g = x.st.grad <- g
+let is_param x = x.st.is_param
+let set_is_param x b = x.st.is_param <- b
 
 let named = Mixin_dtype.named
 

@@ -28,11 +28,12 @@ val set_is_param : t -> bool -> unit
 
 (** {1 Live tensors} *)
 
-(** The live (not yet collected) tensors, in creation order. tinygrad [all_tensors]. *)
+(** The live tensors, in creation order: new handles on them (a tensor's handles share its UOp, gradient and
+    flags). A tensor leaves when the GC has found every handle on it unreachable. tinygrad [all_tensors]. *)
 val all_tensors : unit -> t list
 
-(** The live tensors whose UOp satisfies the predicate, in creation order; unlike {!all_tensors} the scan does not
-    keep the others alive until the GC's next cycle. *)
+(** The live tensors whose UOp satisfies the predicate, in creation order (new handles, as {!all_tensors}).
+    *)
 val live_tensors_with : (Uop.t -> bool) -> t list
 
 (** A registered tensor around a UOp; its shape is computed so a broadcast mismatch raises now, naming [op].
@@ -41,6 +42,20 @@ val wrap : ?op:string -> Uop.t -> t
 
 (** Substitutes the map into every live tensor that reaches one of its keys. tinygrad [_apply_map_to_tensors]. *)
 val apply_map_to_tensors : (Uop.t * Uop.t) list -> unit
+
+(** {1 Buffer lifetimes}
+    Not in tinygrad, whose refcount frees a buffer with its last reference: a realize's outputs are owned by
+    the tensors ({!Buffers.own}) and released into the allocator's cache by the realize after the last
+    tensor over them was dropped or replaced, not when the GC finds their memory. *)
+
+(** Releases the owned BUFFERs that tensors let go of (dropped handles, UOps replaced by a realize or an
+    assign) and that no live tensor reaches. Run before a realize schedules. *)
+val release_unreached : unit -> unit
+
+(** [own_outputs ~big_sink xs]: the BUFFERs under the realized tensors [xs] that the realize of [big_sink]
+    made become owned; a big one has the next {!wrap} run a minor collection first, which finds the handles
+    dropped young since. *)
+val own_outputs : big_sink:Uop.t -> t list -> unit
 
 (** [named op f]: runs [f], putting ["op: "] in front of an [Invalid_argument] message that does not start with
     it, so an error raised below the public op still names it. *)

@@ -67,7 +67,7 @@ let fake_allocator ?(fail_on = []) () =
   let copyout : 'a 'b. ('a, 'b, Bigarray.c_layout) Bigarray.Array1.t -> Device.opaque -> int -> unit = fun _ _ _ -> () in
   let a : Device.allocator =
     { alloc; free; copyin; copyout; addr = (function Fake i -> Nativeint.of_int (i * 0x1000) | _ -> 0n);
-      free_cache = (fun () -> ()); reclaim = (fun () -> ()); as_host = None; transfer = None } in
+      free_cache = (fun () -> ()); as_host = None; transfer = None } in
   (a, fun () -> List.rev !log)
 
 let fake_id = function Fake i -> i | _ -> -1

@@ -297,6 +297,46 @@ let tests : case list = [
           let v = Tensor.to_float_array y in
           check (Array.for_all (fun e -> e = 1.5 +. float_of_int i) v) "result %d kept x + %d" i i) ys);
 
+  ("cpu_dropped_output_still_read_by_a_lazy_tensor_is_kept", fun () ->
+      (* each y is dropped while z = y * 2 still reads its buffer: tinygrad keeps the buffer (z's graph
+         holds it), and so must the realizes of the same size in between, which reuse whatever memory was
+         released *)
+      let n = 65536 in
+      let x = Tensor.realize (Tensor.full [| n |] 1.5) in
+      let zs = List.init 4 (fun i ->
+          let y = Tensor.realize (Tensor.add x (Tensor.scalar (float_of_int i))) in
+          Tensor.mul y (Tensor.scalar 2.)) in
+      Gc.full_major ();
+      for _ = 1 to 4 do ignore (Tensor.realize (Tensor.add x (Tensor.scalar 100.))) done;
+      List.iteri (fun i z ->
+          let v = Tensor.to_float_array z in
+          let want = 2. *. (1.5 +. float_of_int i) in
+          check (Array.for_all (fun e -> e = want) v) "z %d = 2 (1.5 + %d)" i i) zs);
+
+  ("cpu_output_kept_by_its_uop_alone_is_released_with_its_last_tensor", fun () ->
+      (* not in tinygrad, where a UOp or a Buffer object keeps its memory: here a realize's output goes back
+         once no live tensor reaches it, even while the program keeps its UOp and its Buffer; the Buffer then
+         fails loudly instead of reading memory that another result owns *)
+      let n = 65536 in
+      let x = Tensor.realize (Tensor.full [| n |] 1.5) in
+      let u, b = (fun () ->
+          let t = Tensor.realize (Tensor.add x (Tensor.scalar 1.)) in
+          (Tensor.uop t, realized_buffer t)) () in
+      Gc.full_major ();
+      let y = Tensor.realize (Tensor.add x (Tensor.scalar 2.)) in
+      check (Array.for_all (fun e -> e = 3.5) (Tensor.to_float_array y)) "x + 2";
+      check_invalid_arg ~what:"reading the dropped result's buffer" (fun () -> Device.Buffer.to_floats b);
+      ignore (Sys.opaque_identity u));
+
+  ("tensor_registry_forgets_a_dropped_tensor_at_the_next_minor_collection", fun () ->
+      (* tinygrad's all_tensors loses a tensor with its last reference; here a handle dropped young is found
+         at the next minor collection, on OCaml 5 too (nothing weak refers to a handle) *)
+      Gc.minor ();
+      let n0 = List.length (Tensor_base.all_tensors ()) in
+      (fun () -> ignore (Sys.opaque_identity (Tensor.full [| 3 |] 2.))) ();
+      Gc.minor ();
+      check_int ~what:"live tensors after a minor collection" n0 (List.length (Tensor_base.all_tensors ())));
+
   ("cpu_reused_memory_is_zeroed_for_zero_buffers_and_free_cache_returns_it", fun () ->
       (* a size no other test uses: the dead buffer's memory is the only one of its size in the pool *)
       let size = 300_017 in

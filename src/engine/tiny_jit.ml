@@ -264,6 +264,11 @@ let call_v (j : 'r t) (args : Tensor.t list) (vars : Sint.t list) : 'r =
           (List.filter (fun b -> Tbl.mem live b || Buffers.find b <> None)
              (List.concat_map (fun (si : Uop.t) -> List.concat_map Memory.collect_bufs (List.tl (Array.to_list si.src)))
                 (Array.to_list big_linear.src))) in
+      (* the captured kernels hold every buffer they use, as tinygrad's captured ExecItems do: none is
+         released when its tensors let go of it *)
+      let disown_args (si : Uop.t) =
+        Array.iteri (fun i a -> if i > 0 then List.iter Buffers.disown (Memory.collect_bufs a)) si.src in
+      Array.iter disown_args big_linear.src;
       let linear = jit_lower big_linear held_bufs input_buf_uops in
       let c = { ret; linear; expected_names = names; expected_input_info; expected_vars = var_names; written = None } in
       j.captured <- Some c;

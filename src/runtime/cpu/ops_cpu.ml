@@ -39,25 +39,18 @@ let ba_nbytes a = Array1.dim a * kind_size_in_bytes (Array1.kind a)
 
 let host = function Device.Host a -> a | _ -> invalid_arg "CPU allocator: not a host buffer"
 
-(* Host memory, reused by size. tinygrad's Buffer.__del__ hands a dead buffer's memory to the LRUAllocator's cache at
-   once (refcounting); here the GC must find a dead buffer first. The allocator owns the memory by address and hands
-   out a Bigarray over it that does not own it; Gc.finalise_last on that Bigarray gives the address back when the
-   Bigarray is unreachable (from buffers, launches, anything), and the next allocation of that size reuses it instead
-   of taking fresh pages (a page fault per 4 KiB, or per 2 MiB with huge pages, and the kernel zeroing them: 2 to
-   25 ms for 16 MiB on this 2-core VM, depending on load). Finalisers only push onto [returned] (atomically: no
-   Hashtbl work inside a finaliser); the allocator drains it.
-   - Memory that dies young: Gc.finalise_last, unlike Gc.finalise, sees a value that died in the minor heap at the
-     next minor collection. After a miss for a size of which some memory is out, [collect_young] (the allocator's
-     reclaim) runs a minor collection before the next tensor is made, and again before a later one as long as it
-     hands memory back: an eager op's output that nobody kept (softmax 4096x1024 realized in a loop) comes back
-     on the next step and the same 16 MiB is reused, as in tinygrad. It runs outside a realize: a minor collection
-     while a tensor is being realized promotes the tensor, whose UOp the realize then sets to its new BUFFER, and
-     an old tensor keeps that young memory alive until a major cycle. Measured on 300 such steps: 3 fresh
-     allocations and 7 major cycles (CPU time 1.76 s), where Gc.finalise took 16-21 fresh allocations, a pool of
-     up to 14 buffers (224 MiB) and 42 major cycles (2.55 s).
-   - Memory that dies old comes back at the end of a major cycle. Only memory taken from the system counts as
-     dependent memory for the major GC's pace (cpu_stubs.c), so reuse costs no GC work (reporting every allocation,
-     reused or not, as a custom block's memory did, ran a major cycle every 4-5 softmax steps).
+(* Host memory, reused by size. tinygrad's Buffer.__del__ hands a dead buffer's memory to the LRUAllocator's
+   cache at once (refcounting). Here a buffer the engine frees (a realize's internal buffers, an output no
+   tensor reaches any more: Tensor_base) goes to the LRU allocator's cache the same way, at once. Any other
+   buffer's memory comes back when the GC finds it dead: the allocator owns the memory by address and hands
+   out a Bigarray over it that does not own it; Gc.finalise_last on that Bigarray gives the address back when
+   the Bigarray is unreachable (from buffers, launches, anything), and the next allocation of that size
+   reuses it instead of taking fresh pages (a page fault per 4 KiB, or per 2 MiB with huge pages, and the
+   kernel zeroing them). Finalisers only push onto [returned] (atomically: no Hashtbl work inside a
+   finaliser); the allocator drains it.
+   - Only memory taken from the system counts as dependent memory for the major GC's pace (cpu_stubs.c), so
+     reuse costs no GC work (reporting every allocation, reused or not, would run major cycles far more
+     often).
    - Past a budget of fresh memory, a full collection (see [fresh_bytes]). *)
 let returned : (nativeint * int) list Atomic.t = Atomic.make []
 
@@ -65,27 +58,20 @@ let rec give_back x =
   let l = Atomic.get returned in
   if not (Atomic.compare_and_set returned l (x :: l)) then give_back x
 
-(* free memory by size, and how many of each size are out (not yet found dead): a miss for a size of which some
-   is out is when a minor collection may find it ([young_wanted]); [host_memory] reports the bytes out *)
+(* free memory by size, and how many of each size are out (not yet found dead): [host_memory] reports the
+   bytes out *)
 let pool : (int, nativeint list) Hashtbl.t = Hashtbl.create 16
 let outstanding : (int, int) Hashtbl.t = Hashtbl.create 16
 
 let count n = Option.value ~default:0 (Hashtbl.find_opt outstanding n)
 let add_outstanding n d = let c = count n + d in if c <= 0 then Hashtbl.remove outstanding n else Hashtbl.replace outstanding n c
 
-(* the smallest size that [collect_young] is run for: a minor collection costs about what fresh pages of this size do *)
-let young_reuse_bytes = 64 * 1024
-
-(* allocations of at least [young_reuse_bytes] *)
-let big_allocs = ref 0
-
-(* moves the memory handed back into the pool; returns how many of those were at least [young_reuse_bytes] *)
+(* moves the memory handed back into the pool *)
 let drain_returned () =
-  List.fold_left (fun big (p, n) ->
+  List.iter (fun (p, n) ->
       add_outstanding n (-1);
-      Hashtbl.replace pool n (p :: Option.value ~default:[] (Hashtbl.find_opt pool n));
-      if n >= young_reuse_bytes then big + 1 else big)
-    0 (Atomic.exchange returned [])
+      Hashtbl.replace pool n (p :: Option.value ~default:[] (Hashtbl.find_opt pool n)))
+    (Atomic.exchange returned [])
 
 let take n = match Hashtbl.find_opt pool n with
   | Some (p :: rest) -> if rest = [] then Hashtbl.remove pool n else Hashtbl.replace pool n rest; Some p
@@ -96,51 +82,33 @@ let take n = match Hashtbl.find_opt pool n with
    LRUAllocator.alloc) *)
 let free_pool () =
   Gc.full_major ();
-  ignore (drain_returned ());
+  drain_returned ();
   Hashtbl.iter (fun n ps -> List.iter (fun p -> host_free p n) ps) pool;
   Hashtbl.reset pool
 
 (* the bytes out now and the bytes kept for reuse *)
 let host_memory () =
-  ignore (drain_returned ());
+  drain_returned ();
   let sum t f = Hashtbl.fold (fun n v acc -> acc + n * f v) t 0 in
   (sum outstanding Fun.id, sum pool List.length)
 
-(* whether a minor collection is wanted (a miss found memory of its size out), and [big_allocs] when one last ran:
-   one more before a big allocation would find nothing new *)
-let young_wanted = ref false
-let big_allocs_at_minor = ref 0
-
-(* the allocator's reclaim: Device.reclaim runs it before each tensor is made, outside a realize. A minor
-   collection finds host memory whose owner died young but promotes whatever is alive then; before a tensor is
-   made, it cannot promote that tensor, whose UOp a realize sets to the BUFFER of its result (an old tensor
-   would keep that young memory alive until a major cycle) *)
-let collect_young () =
-  if !young_wanted && !big_allocs > !big_allocs_at_minor then begin
-    big_allocs_at_minor := !big_allocs;
-    Gc.minor ();
-    young_wanted := drain_returned () > 0
-  end
-
 (* fresh host bytes allocated since the last budget check. Past max(64 MiB, twice the OCaml heap) of fresh memory,
-   a full collection finds the dead buffers the major GC has not reached yet (measured on a loop of 16 MiB
-   elementwise outputs: a fraction of the page faults of that fresh memory, RSS flat) *)
+   a full collection finds the dead buffers the major GC has not reached yet (on a loop of 16 MiB elementwise
+   outputs: a fraction of the page faults of that fresh memory, RSS flat) *)
 let fresh_bytes = ref 0
 let collect_bytes = 64 * 1024 * 1024
 
 let host_alloc size zero =
   let n = max 1 size in
-  ignore (drain_returned ());
-  if n >= young_reuse_bytes then incr big_allocs;
+  drain_returned ();
   let reused = match take n with
     | Some p -> Some p
     | None ->
-      if n >= young_reuse_bytes && count n > 0 then young_wanted := true;
       fresh_bytes := !fresh_bytes + n;
       if !fresh_bytes >= max collect_bytes (2 * (Gc.quick_stat ()).heap_words * (Sys.word_size / 8)) then begin
         fresh_bytes := 0;
         Gc.full_major ();
-        ignore (drain_returned ());
+        drain_returned ();
         take n end
       else None in
   let p = match reused with
@@ -166,7 +134,7 @@ let allocator () =
       free = (fun _ _ _ -> ());  (* the GC finds host memory unreachable; its finaliser gives it back for reuse *)
       copyin; copyout;
       addr = (fun o -> ba_addr (host o));
-      free_cache = free_pool; reclaim = collect_young;
+      free_cache = free_pool;
       (* tinygrad: CPUAllocator._as_buffer — host memory is every CPU device's, so copies between them are one blit *)
       as_host = Some (fun o off n -> Array1.sub (host o) off n); transfer = None }
 

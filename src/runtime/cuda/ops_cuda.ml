@@ -166,7 +166,7 @@ let raw_allocator d : Device.allocator =
       end
     end in
   { alloc; free; copyin; copyout; addr = (fun o -> address (dptr o));
-    free_cache = (fun () -> ()); reclaim = (fun () -> ()); as_host = None; transfer = Some transfer }
+    free_cache = (fun () -> ()); as_host = None; transfer = Some transfer }
 
 (* ---------- the compiler ---------- *)
 

@@ -90,7 +90,7 @@ let raw_allocator d : Device.allocator =
     if n > 0 then Bigarray.Array1.blit (buffer_bytes b off n) t in
   { alloc; free = (fun _ _ _ -> ());  (* the GC releases the MTLBuffer *)
     copyin; copyout; addr = (fun o -> address (buffer o));
-    free_cache = (fun () -> ()); reclaim = (fun () -> ()); as_host = None; transfer = None }
+    free_cache = (fun () -> ()); as_host = None; transfer = None }
 
 (* ---------- the compiler ---------- *)
 
