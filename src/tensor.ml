@@ -196,7 +196,7 @@ let check_no_other_uses x (vu : Uop.t) =
   if Uop.op_in_backward_slice_with_self u [ Ops.Buffer ] then begin
     let shared = if Buffers.is_realized (Uop.base u) then Some (Uop.base u) else None in
     let v_bw = Uop.backward_slice vu in
-    let other_uses () = List.exists (fun t -> t != x) (live_tensors_with (fun tu ->
+    let other_uses () = List.exists (fun t -> not (Tensor_base.same t x)) (live_tensors_with (fun tu ->
         tu != vu && Uop.in_backward_slice_with_self u tu
         && (match shared with Some b -> Uop.base tu != b | None -> true)
         && not (List.memq tu v_bw))) in

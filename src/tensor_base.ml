@@ -169,6 +169,8 @@ let live_states () =
 let live_tensors_with (p : Uop.t -> bool) =
   List.filter_map (fun st -> if p st.uop && st.handles > 0 then Some (handle st) else None) (live_states ())
 
+let same (a : t) (b : t) = a.st == b.st
+
 (* the live tensors, in creation order *)
 let all_tensors () = live_tensors_with (fun _ -> true)
 

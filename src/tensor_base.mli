@@ -36,6 +36,10 @@ val all_tensors : unit -> t list
     *)
 val live_tensors_with : (Uop.t -> bool) -> t list
 
+(** Whether two handles are on one tensor (Python's [is] on tensors): {!all_tensors} gives new handles, so
+    physical equality does not tell. *)
+val same : t -> t -> bool
+
 (** A registered tensor around a UOp; its shape is computed so a broadcast mismatch raises now, naming [op].
     tinygrad [Tensor._apply_uop]. *)
 val wrap : ?op:string -> Uop.t -> t
