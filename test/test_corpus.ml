@@ -63,10 +63,11 @@ let input_names id =
     | _ -> List.rev acc in
   take [] (skip ls)
 
-(* the GPU golden file for the default device, when it is CUDA or METAL *)
+(* the GPU golden file for the default device, when it is CUDA or METAL, or the emulator rendering for one *)
 let gpu_file mode =
   let m = match mode with Noopt -> "noopt" | Default -> "default" in
-  match Device.default () with
+  let target = match Device.default () with "EMU" -> (Ops_emu.renderer ()).Renderer.device | d -> d in
+  match target with
   | "CUDA" -> Some ("cuda_" ^ m ^ ".json")
   | "METAL" -> Some ("metal_" ^ m ^ ".json")
   | _ -> None
