@@ -797,8 +797,8 @@ let to_program_config () =
   ^ "," ^ emulated_dtypes.value ^ "," ^ Dtype.to_string (Dtype.default_float ()) ^ Dtype.to_string (Dtype.default_int ())
 
 (* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is hash-consed, so a table
-   keyed by the node is keyed by its key. The renderer is its device and suffix (the emulator renders CUDA's and
-   Metal's programs under its own suffix) *)
+   keyed by the node is keyed by its key. The renderer is its device and suffix (the emulator renders CUDA's
+   and Metal's programs under a suffix of its own) *)
 let to_program_cache : (string, Uop.t Uop.Tbl.t) Hashtbl.t = Hashtbl.create 16
 
 (* tinygrad: to_program (cached) *)

@@ -1,14 +1,13 @@
-(** tinygrad's runtime/ops_python.py: the UOp emulator, a device ("EMU") that interprets the linearized program with
-    a GPU's semantics. [DEV=EMU::sm_75], [EMU::sm_80], [EMU::sm_89] or [EMU::METAL] render with that target's whole
-    renderer (launch limits, local memory, tensor cores, ops and rewrites), so the program run is the one the CUDA or
-    Metal renderer renders; [DEV=EMU] alone has tinygrad's generic renderer options.
+(** tinygrad's runtime/ops_python.py: the UOp emulator, a device ("EMU") that interprets the linearized
+    program with a GPU's semantics. [DEV=EMU::sm_75], [EMU::sm_80], [EMU::sm_89] or [EMU::METAL] render with
+    that target's whole renderer (launch limits, local memory, tensor cores, ops and rewrites), so the program
+    run is the one the CUDA or Metal renderer renders; [DEV=EMU] alone has tinygrad's generic renderer
+    options.  A workgroup's lanes run in lockstep (so a BARRIER holds by construction), DEFINE_LOCAL memory is
+    shared by the workgroup and DEFINE_REG memory is per lane, every LOAD and STORE is bounds-checked, WMMA
+    follows the tensor-core models of CUDA and Metal, and ALUs are {!Uop.exec_alu} on the dtype. *)
 
-    A workgroup's lanes run in lockstep (so a BARRIER holds by construction), DEFINE_LOCAL memory is shared by the
-    workgroup and DEFINE_REG memory is per lane, every LOAD and STORE is bounds-checked, WMMA follows the tensor-core
-    models of CUDA and Metal, and ALUs are {!Uop.exec_alu} on the dtype. *)
-
-(** A LOAD or STORE outside its buffer: the kernel, ["load"] or ["store"], the buffer (["data1"] for the kernel's
-    PARAM of slot 1, ["local0"], ["reg0"]), the element index and the buffer's size in elements. *)
+(** A LOAD or STORE outside its buffer: the kernel, ["load"] or ["store"], the buffer (["data1"] for the
+    kernel's PARAM of slot 1, ["local0"], ["reg0"]), the element index and the buffer's size in elements. *)
 exception Out_of_bounds of { kernel : string; access : string; buffer : string; index : int; size : int }
 
 (** One UOp of the program, its sources as positions in the program. *)
@@ -27,8 +26,8 @@ val program_of_source : name:string -> string -> program
 (** The instruction count of a program. *)
 val length : program -> int
 
-(** [run p ~bufs ~vars ~global_size ~local_size] runs every workgroup; each buffer is (bytes, byte offset of the
-    view, bytes from it), in the launch's order. tinygrad [PythonProgram.__call__]. *)
+(** [run p ~bufs ~vars ~global_size ~local_size] runs every workgroup; each buffer is (bytes, byte offset of
+    the view, bytes from it), in the launch's order. tinygrad [PythonProgram.__call__]. *)
 val run :
   program -> bufs:(Device.bytes_ba * int * int) array -> vars:int array -> global_size:int array ->
   local_size:int array -> unit
@@ -42,3 +41,7 @@ val renderer_for_arch : string -> Renderer.t
 
 (** The renderer of DEV's EMU target. *)
 val renderer : unit -> Renderer.t
+
+(** The target's own renderer (CUDA or Metal, rendering source), whose options {!renderer} shares: what a GPU
+    of DEV's EMU target would compile. The generic renderer for [DEV=EMU]. *)
+val target_renderer : unit -> Renderer.t
