@@ -182,6 +182,8 @@ let tc_case ~arch ~m ~n ~k ~din ~dout ~tc_opt expect () =
             List.iter (fun (c : Uop.t) ->
                 let prg = Codegen.to_program c.src.(0) ren in
                 check (count_wmma prg > 0) "tensor core not triggered: no WMMA in the program";
+                (* the listing DEBUG=4 prints *)
+                check (contains (Codegen.program_source prg) "Ops.WMMA") "the source DEBUG prints shows no WMMA";
                 check_int ~what:"TC opts applied" 1 (applied_tc prg)) kernels;
             Realize.run_linear linear;
             let atol, rtol = tc_tolerance ~din ~dout in
@@ -268,6 +270,17 @@ let ops_case arch (c : H.case) () =
 let ops_tests arch =
   List.map (fun (c : H.case) -> (Printf.sprintf "ops %s %s" arch c.case_id, ops_case arch c)) (ops_subset ())
 
+(* BEAM=1 on the emulator: the candidates are timed on EMU (the kernel's buffers' device), not on the CUDA device
+   the renderer names, and the kernel it picks computes the matmul *)
+let beam_test = ("beam: BEAM=1 searches on the emulator", fun () ->
+    let m, n, k = (8, 16, 4) and din = Dtype.Float32 and dout = Dtype.Float32 in
+    let want = cpu_noopt_matmul ~m ~n ~k ~din ~dout ~seed:9 in
+    on_target "sm_80" (fun () ->
+        Helpers.context Helpers.[ Bind (beam, 1); Bind (ignore_beam_cache, 1) ] (fun () ->
+            let a, b = matmul_inputs ~device:"EMU" ~m ~n ~k ~din ~seed:9 in
+            allclose ~what:"BEAM matmul vs CPU NOOPT" ~atol:1e-5 ~rtol:1e-5 want
+              (T.to_float_array (T.matmul ~dtype:dout a b)))))
+
 let tests =
-  bounds_tests @ ops_tests "sm_80" @ ops_tests "METAL" @ tc_tests "sm_80" @ tc_tests "METAL"
+  beam_test :: bounds_tests @ ops_tests "sm_80" @ ops_tests "METAL" @ tc_tests "sm_80" @ tc_tests "METAL"
   @ [ default_tc_test "sm_80"; default_tc_test "METAL" ]
