@@ -136,16 +136,21 @@ let allclose ~what ~atol ~rtol want got =
     want
 
 (* the matmul (m, k) @ (k, n) of dtype [din] accumulated in [dout], inputs from [seed]; on [device] *)
-let matmul_inputs ~device ~m ~n ~k ~din ~seed =
-  (T.of_float_array ~dtype:din ~device [| m; k |] (rand_floats seed (m * k)),
-   T.of_float_array ~dtype:din ~device [| k; n |] (rand_floats (seed + 1) (k * n)))
+let is_fp8 d = List.memq d Dtype.fp8s
 
-(* the oracle: the same matmul on the CPU, NOOPT. The host's clang has no __bf16: a bfloat16 matmul runs there
-   in float32 on the bfloat16-rounded inputs, its result rounded to bfloat16 when that is the output *)
+(* the matmul's inputs, realized; fp8 ones are cast from float32 on the device (no host conversion to fp8) *)
+let matmul_inputs ~device ~m ~n ~k ~din ~seed =
+  let make shape xs =
+    if is_fp8 din then T.realize (T.cast (T.of_float_array ~dtype:Dtype.Float32 ~device shape xs) din)
+    else T.of_float_array ~dtype:din ~device shape xs in
+  (make [| m; k |] (rand_floats seed (m * k)), make [| k; n |] (rand_floats (seed + 1) (k * n)))
+
+(* the oracle: the same matmul on the CPU, NOOPT. The host's clang has no __bf16 and no fp8 type: such a matmul
+   runs there in float32 on the inputs rounded to their dtype on the host, its result rounded to the output dtype *)
 let cpu_noopt_matmul ~m ~n ~k ~din ~dout ~seed =
   Helpers.context [ Helpers.Bind (Helpers.noopt, 1) ] (fun () ->
-      let bf16 d = d = Dtype.Bfloat16 in
-      if bf16 din || bf16 dout then begin
+      let host_rounded d = d = Dtype.Bfloat16 || is_fp8 d in
+      if host_rounded din || host_rounded dout then begin
         let round xs = Array.map (fun x -> Dtype.const_to_float (Dtype.truncate din (Dtype.F x))) xs in
         let f32 shape xs = T.of_float_array ~dtype:Dtype.Float32 ~device:"CPU" shape (round xs) in
         let a = f32 [| m; k |] (rand_floats seed (m * k))
@@ -281,6 +286,11 @@ let beam_test = ("beam: BEAM=1 searches on the emulator", fun () ->
             allclose ~what:"BEAM matmul vs CPU NOOPT" ~atol:1e-5 ~rtol:1e-5 want
               (T.to_float_array (T.matmul ~dtype:dout a b)))))
 
+(* the fp8 tensor cores of sm_89 (its other tensor cores are sm_80's) *)
+let fp8_tc_tests () =
+  List.filter (fun (name, _) -> contains name "fp8") (tc_tests "sm_89")
+
 let tests =
   beam_test :: bounds_tests @ ops_tests "sm_80" @ ops_tests "METAL" @ tc_tests "sm_80" @ tc_tests "METAL"
+  @ fp8_tc_tests ()
   @ [ default_tc_test "sm_80"; default_tc_test "METAL" ]
