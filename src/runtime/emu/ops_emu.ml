@@ -477,7 +477,7 @@ let run_workgroup (p : program) (st : launch_state) (args : launch_args) ~(gidx 
          else (None, None) in
        (match values.(u.src.(0)) with
         | Ptr (ms, offs) ->
-          let sz = Dtype.itemsize u.dtype in
+          let sz = Dtype.itemsize u.dtype and zero = Dtype.const u.dtype (Dtype.I Z.zero) in
           values.(i) <- of_elements (Array.init u.numel (fun j -> Array.init warp_size (fun t ->
               let on = match lgate with Some g -> Dtype.const_truthy g.(t) | None -> true in
               if on && gate.(t) then begin
@@ -486,7 +486,7 @@ let run_workgroup (p : program) (st : launch_state) (args : launch_args) ~(gidx 
                 read_const u.dtype ms.(t).data (ms.(t).base + off)
               end else match alt with
                 | Some a -> if Array.length a = 1 then a.(0).(t) else a.(j).(t)
-                | None -> Dtype.F 0.0)))
+                | None -> zero)))
         | v -> invalid_arg ("EMU: LOAD from a " ^ kind_of v))
      | Wmma ->
        (match u.arg with
