@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-llm bench-mnist tour doc clean
+.PHONY: deps build test test-emu gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-llm bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -43,6 +43,24 @@ N ?= 2000
 SEED ?= 0
 fuzz: build
 	PYTHON=$(PYTHON) python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe --n $(N) --seed $(SEED)
+
+# the UOp emulator (src/runtime/emu): the whole golden op suite and the corpus on DEV=EMU::sm_80 and
+# DEV=EMU::METAL with the default opts, then tinygrad's tensor-core tests (suite emu, TC=1, both targets);
+# the last line sums the runs: "N passed, N failed" (EMU_TARGETS="sm_80 METAL" by default)
+EMU_TARGETS ?= sm_80 METAL
+test-emu: build
+	@rm -f _build/test-emu.log; \
+	for t in $(EMU_TARGETS); do for s in ops_golden. corpus.; do \
+	  echo "== DEV=EMU::$$t TEST_FILTER=$$s"; \
+	  DEV=EMU::$$t OPS_ALL=1 TEST_FILTER=$$s dune exec --no-build test/test_main.exe 2>&1 \
+	    | tee -a _build/test-emu.log \
+	    | grep -v "^[0-9]* passed, [0-9]* failed" ; \
+	done; done; \
+	echo "== TC=1 TEST_FILTER=emu.tc"; \
+	TC=1 TEST_FILTER=emu.tc dune exec --no-build test/test_main.exe 2>&1 | tee -a _build/test-emu.log \
+	  | grep -v "^[0-9]* passed, [0-9]* failed"; \
+	grep -h "^[0-9]* passed, [0-9]* failed" _build/test-emu.log | \
+	  awk '{p += $$1; f += $$3} END {printf "\n%d passed, %d failed\n", p, f; exit (f > 0)}'
 
 # the golden op replay and the corpus on a GPU (GPU_DEV=CUDA by default, or METAL): needs the optional backend,
 # i.e. opam's cudajit >= 0.7.2 (CUDA toolkit at $$CUDA_PATH, default /usr/local/cuda) or metal >= 0.1.1 (macOS)

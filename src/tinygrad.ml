@@ -67,6 +67,7 @@ module Compiler = struct
   module Nn = Nn
   module Ops = Ops
   module Ops_cpu = Ops_cpu
+  module Ops_emu = Ops_emu
   module Opt = Opt
   module Optim = Optim
   module Pickle = Pickle

@@ -120,6 +120,7 @@ module Compiler : sig
   module Nn = Nn
   module Ops = Ops
   module Ops_cpu = Ops_cpu
+  module Ops_emu = Ops_emu
   module Opt = Opt
   module Optim = Optim
   module Pickle = Pickle

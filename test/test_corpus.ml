@@ -21,7 +21,18 @@ module T = Tinygrad.Tensor
 (* programs known to fail a check, with the reason; every other written program is expected to pass every
    check except the C-source count (which is only reported) and fails the suite if it does not *)
 let known_failures : (string * string) list = []
-let expected_to_pass id = not (List.mem_assoc id known_failures)
+
+(* on the emulator (DEV=EMU::<target>), programs whose GPU kernel computes other values than the CPU's
+   by design: the CUDA and Metal kernels multiply two halves in half (a rounded product, as __hmul and
+   Metal's half do) before the float sum, where clang's __fp16 arithmetic in the CPU kernel of the golden
+   values runs in float *)
+let half_product =
+  "the GPU kernel rounds each half product to half; the CPU golden's __fp16 product is a float"
+let emu_known_failures () =
+  if Device.default () <> "EMU" then []
+  else [ ("mm_half_out", half_product); ("cast_half_inputs", half_product) ]
+
+let expected_to_pass id = not (List.mem_assoc id (known_failures @ emu_known_failures ()))
 
 (* ---------- the corpus side ---------- *)
 
@@ -63,10 +74,11 @@ let input_names id =
     | _ -> List.rev acc in
   take [] (skip ls)
 
-(* the GPU golden file for the default device, when it is CUDA or METAL *)
+(* the GPU golden file for the default device, when it is CUDA or METAL, or the emulator rendering for one *)
 let gpu_file mode =
   let m = match mode with Noopt -> "noopt" | Default -> "default" in
-  match Device.default () with
+  let target = match Device.default () with "EMU" -> (Ops_emu.renderer ()).Renderer.device | d -> d in
+  match target with
   | "CUDA" -> Some ("cuda_" ^ m ^ ".json")
   | "METAL" -> Some ("metal_" ^ m ^ ".json")
   | _ -> None
@@ -111,12 +123,20 @@ let first_milestone () =
 
 type pkernel = { pname : string; psrc : string; pkey : string; popts : string list }
 
+(* the kernel's source; on the emulator, its linearized program rendered by the target's own renderer (CUDA or
+   Metal), to compare with the corpus's GPU sources *)
+let source_of (prg : Uop.t) =
+  if Device.default () <> "EMU" then Codegen.program_source prg
+  else match List.find_opt (fun (s : Uop.t) -> s.op == Ops.Linear) (Array.to_list prg.src) with
+    | Some lin -> Renderer.render (Ops_emu.target_renderer ()) (Array.to_list lin.src)
+    | None -> Codegen.program_source prg
+
 (* a compiled kernel CALL of a LINEAR: (program, scheduled ast) *)
 let kernel_of_program ~(ast : Uop.t) (prg : Uop.t) =
   let name = match prg.Uop.arg with Uop.Program_info p -> Helpers.ansistrip p.Uop.pname | _ -> "?" in
   let opts = match prg.Uop.src.(0).Uop.arg with
     | Uop.Kernel_info ki -> List.map Test_opts.our_opt ki.Uop.applied_opts | _ -> [] in
-  { pname = name; psrc = Codegen.program_source prg; pkey = String.sub (Golden.hex (Golden.uop_key ast)) 0 16;
+  { pname = name; psrc = source_of prg; pkey = String.sub (Golden.hex (Golden.uop_key ast)) 0 16;
     popts = opts }
 
 (* the kernels of a compiled LINEAR, in call order, with the scheduled AST of the same call *)
@@ -359,7 +379,18 @@ let tests = tests @ [ ("rand_programs", test_rand_programs) ]
    [default_known_failures]. "corpus default: ..." summary lines; CORPUS_VERBOSE / CORPUS_ONLY as above. *)
 
 (* programs known to differ in the default mode, with the reason (reported, not failed) *)
-let default_known_failures : (string * string) list = []
+let default_known : (string * string) list = []
+(* on the emulator, default mode: float32 sums the GPU kernel splits over locals and GROUP reduces, whose
+   rounding differs from the CPU kernel's order by more than the corpus's 1e-5; the emulator's values are
+   as close to the float64 sums as the golden ones (red_large_rows out0[732]: float64 0.1512803, emulator
+   0.1512823, golden 0.1512683) *)
+let sum_order =
+  "the GPU kernel's float32 sum runs in another order than the CPU's (within float32 rounding of the \
+   float64 sum)"
+let emu_default_known () =
+  if Device.default () <> "EMU" then []
+  else [ ("red_large_rows", sum_order); ("mm_vecmat", sum_order); ("mm_large", sum_order) ]
+let default_known_failures () = default_known @ emu_known_failures () @ emu_default_known ()
 
 let default_programs () =
   List.filter_map (fun id -> Option.map (fun p -> (id, p)) (List.assoc_opt id all_programs)) (first_milestone ())
@@ -388,15 +419,19 @@ let test_default_mode () =
     let pct a b = if b = 0 then 0.0 else 100.0 *. float_of_int a /. float_of_int b in
     Printf.printf "corpus default: %d programs (first_milestone + rn_*), %d pass (count, names, opts, values, sources), %d fail (%d known)\n"
       (List.length results) (List.length ok) (List.length results - List.length ok)
-      (List.length (List.filter (fun r -> r.errors <> [] && List.mem_assoc r.id default_known_failures) results));
+      (List.length (List.filter (fun r -> r.errors <> [] && List.mem_assoc r.id (default_known_failures ()))
+                      results));
     Printf.printf "corpus default: C sources equal to cpu_default.json: %d/%d (%.1f%%); applied opts equal: %d/%d; scheduled ASTs with the corpus ast_key: %d/%d\n%!"
       src_ok n_src (pct src_ok n_src) opts_ok n_src key_ok n_src;
     List.iter (fun r -> if r.errors <> [] then
                   Printf.printf "  corpus default %s: %s: %s\n" r.id
-                    (match List.assoc_opt r.id default_known_failures with Some why -> "known (" ^ why ^ ")" | None -> "UNEXPECTED")
+                    (match List.assoc_opt r.id (default_known_failures ()) with
+                     | Some why -> "known (" ^ why ^ ")"
+                     | None -> "UNEXPECTED")
                     (let m = String.concat "; " r.errors in if String.length m > 600 then String.sub m 0 600 ^ "..." else m))
       results;
-    let bad = List.filter (fun r -> r.errors <> [] && not (List.mem_assoc r.id default_known_failures)) results in
+    let known = default_known_failures () in
+    let bad = List.filter (fun r -> r.errors <> [] && not (List.mem_assoc r.id known)) results in
     if bad <> [] then fail "%d corpus programs failed in the default mode: %s" (List.length bad)
         (String.concat ", " (List.map (fun r -> r.id) bad))
   end

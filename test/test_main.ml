@@ -23,4 +23,5 @@ let () =
       ("bigarray", Test_bigarray.tests); ("gpt2_bpe", Test_gpt2_bpe.tests); ("gpt2", Test_gpt2.tests); ("fuzz", Test_fuzz.tests);
       ("symbolic_tensor", Test_symbolic_tensor.tests); ("realize_cache", Test_realize_cache.tests);
       ("setitem", Test_setitem.tests); ("torch_load", Test_torch_load.tests); ("multitensor", Test_multitensor.tests);
-      ("llm", Test_llm.tests) ]
+      ("llm", Test_llm.tests);
+      ("emu", Test_emu.tests) ]

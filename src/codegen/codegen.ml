@@ -719,12 +719,13 @@ let to_program_config () =
   ^ Dtype.to_string (Dtype.default_int ())
 
 (* tinygrad: to_program_cache, keyed by (ast.key, renderer, to_program_config); the AST is hash-consed, so a table
-   keyed by the node is keyed by its key *)
+   keyed by the node is keyed by its key. The renderer is its device and suffix (the emulator renders CUDA's
+   and Metal's programs under a suffix of its own) *)
 let to_program_cache : (string, Uop.t Uop.Tbl.t) Hashtbl.t = Hashtbl.create 16
 
 (* tinygrad: to_program (cached) *)
 let to_program (ast : Uop.t) (ren : Renderer.t) : Uop.t =
-  let key = ren.Renderer.device ^ "|" ^ to_program_config () in
+  let key = ren.Renderer.device ^ "|" ^ ren.Renderer.suffix ^ "|" ^ to_program_config () in
   let tbl = match Hashtbl.find_opt to_program_cache key with
     | Some t -> t
     | None -> let t = Uop.Tbl.create 64 in Hashtbl.replace to_program_cache key t; t in

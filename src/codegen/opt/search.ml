@@ -63,6 +63,16 @@ let args_from_ast ?(zero = false) (ast : Uop.t) dname : (int * Device.Buffer.t) 
   (List.map (fun x -> ((param_arg x).slot, Device.Buffer.create ~options dname (max_numel x) x.dtype)) glbls,
    List.map (fun v -> (expr v, Dtype.I (Z.div (Z.add (zi (vmax v)) (zi (vmin v))) (Z.of_int 2)))) (variables ast))
 
+(* the device a search runs its candidates on. Not in tinygrad (which takes the renderer's device): the kernel's
+   PARAMs name the device of its buffers, which differs from the renderer's where the emulator renders for CUDA or
+   Metal *)
+let run_device (s : K.t) =
+  let params = List.filter (fun (x : Uop.t) -> x.op == Ops.Param) (backward_slice s.ast) in
+  let first_device x = match (param_arg x).device with
+    | Some (Uop.One d) | Some (Uop.Multi (d :: _)) -> Some d
+    | Some (Uop.Multi []) | None -> None in
+  match List.find_map first_device params with Some d -> d | None -> s.ren.device
+
 (* tinygrad: _time_program. [None] when the program fails to run *)
 let time_program ~device (prg : Uop.t) src vv (rawbufs : (int * Device.Buffer.t) list) ~early_stop ~allow_test_size
     ?(max_global_size = 65536) ?(cnt = 3) ?(scale = 1.0) () : float list =
@@ -239,7 +249,8 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     incr search_count;
     (* not in tinygrad: the policy's stages (Search_cpu) *)
     let policy = policy s.ren in
-    let rawbufs, var_vals = args_from_ast ~zero:policy.zero_buffers s.ast s.ren.device in
+    let device = run_device s in
+    let rawbufs, var_vals = args_from_ast ~zero:policy.zero_buffers s.ast device in
     let beam_debug = Helpers.beam_debug.value in
     let debug = Helpers.debug.value in
     let seen_libs = Hashtbl.create 64 in
@@ -249,7 +260,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
     List.iter (fun (_, b) -> ignore (Device.Buffer.ensure_allocated b)) rawbufs;
     let st = Helpers.perf_counter () in
     let time : Search_cpu.timer = fun ?early_stop ?cnt ?scale prg ->
-      time_program ~device:s.ren.device prg (Codegen.program_source prg) var_vals rawbufs
+      time_program ~device prg (Codegen.program_source prg) var_vals rawbufs
         ~early_stop:(Option.value early_stop ~default:infinity) ~allow_test_size ?cnt ?scale () in
     match policy.start ~try_compile ~time ~min_time ~seen_libs s with
     | Search_cpu.Unsearched hc ->
@@ -313,7 +324,7 @@ let beam_search ?(allow_test_size = Helpers.beam_estimate.value <> 0) ?(disable_
             compiled.(i) <- (let c, scale = Search_cpu.shrink_loops candidates.(i) fraction in
                              Option.map (fun (prg, et) -> (prg, et, scale)) (try_compile c))
           done;
-          (Device.get s.ren.device).compiler.compile_many
+          (Device.get device).compiler.compile_many
             (List.filter_map (Option.map (fun (prg, _, _) -> Codegen.program_source prg))
                (Array.to_list (Array.sub compiled lo (hi - lo))));
           for i = lo to hi - 1 do time_candidate i candidates.(i) done;
