@@ -3,8 +3,7 @@
    matrix products), or values written by hand; never the sharded program itself. Left out: shard_empty and
    shard_no_recompile (expected failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped
    there), data_parallel_resnet_train_step (extra/models/resnet), shard_beam and assign_kv_cache_multi (not
-   ported: the GPT-2 test below runs a sharded model's KV cache under the JIT), Test2DShard (a value sharded on two
-   axes: UOp.axis of a 2-axis UNSHARD is refused where callify makes its buffer), TestMultiTransformer (tinygrad's
+   ported: the GPT-2 test below runs a sharded model's KV cache under the JIT), TestMultiTransformer (tinygrad's
    llm Transformer); the buffer-view tests check values only (tinygrad also asserts that no kernel runs). *)
 
 open Tinygrad.Compiler
@@ -530,3 +529,51 @@ let tests = tests @ [
       let s = T.to_string (T.shard ~axis:0 (T.of_float_array [| 2 |] [| 1.; 2. |]) devices_2) in
       if not (Test_bad_input.contains s "('CPU:1', 'CPU:2')") then fail "to_string: %s" s);
 ]
+
+(* ---------- tinygrad's Test2DShard: a value sharded on two axes over four devices ---------- *)
+
+(* tinygrad's _shard_2d: rows by the device number // 2, columns by the device number mod 2, on
+   f"{Device.DEFAULT}:{i}" for i in range(4); Tensor(uop) then copies the value onto the canonical spelling
+   (CPU:0 is CPU), which gathers the shards. *)
+let devices_2d = List.init 4 (Printf.sprintf "CPU:%d")
+
+let shard_2d ?(devices = devices_2d) (t : T.t) =
+  let rng = Uop.device_range 4 in
+  let two = Uop.const_int 2 in
+  let rng0 = Uop.O.(rng // two) and rng1 = Uop.O.(rng mod two) in
+  let copied = Rangeify.copy_to_device (T.uop t) (Uop.Multi devices) in
+  let s = Multi.shard_axis (Multi.shard_axis copied 0 rng0) 1 rng1 in
+  T.of_uop (Uop.unshard s [ 0; 1 ] [ rng0; rng1 ])
+
+let ints_as_floats t = Array.map float_of_int (T.to_int_array t)
+let arange_2d () = T.realize (T.contiguous (T.reshape (T.arange 16) [| 4; 4 |]))
+
+let shard_2d_tests : case list = [
+  ("2d_shard_basic", fun () ->
+      let out = T.realize (T.contiguous (shard_2d (arange_2d ()))) in
+      close ~what:"2-d sharded arange" (Array.init 16 float_of_int) (ints_as_floats out));
+  ("2d_shard_elementwise", fun () ->
+      let out = T.realize (T.contiguous (T.add (shard_2d (arange_2d ())) (T.scalar_int 1))) in
+      close ~what:"t + 1" (Array.init 16 (fun i -> float_of_int (i + 1))) (ints_as_floats out));
+  ("2d_shard_sum_all", fun () ->
+      let out = T.realize (T.contiguous (T.sum (shard_2d (arange_2d ())))) in
+      close ~what:"sum" [| 120. |] (ints_as_floats out));
+  ("2d_shard_sum_non_sharded_axis", fun () ->
+      let r = T.realize (T.contiguous (T.reshape (T.arange 32) [| 4; 4; 2 |])) in
+      let out = T.realize (T.contiguous (T.sum ~axis:[ 2 ] (shard_2d r))) in
+      close ~what:"sum(axis=2)" (Array.init 16 (fun i -> float_of_int ((4 * i) + 1))) (ints_as_floats out));
+  ("2d_shard_matmul", fun () ->
+      let a = arange_2d () and b = arange_2d () in
+      let out = T.realize (T.contiguous (T.matmul (shard_2d a) (shard_2d b))) in
+      let af = Array.init 16 float_of_int in
+      close ~what:"a @ b" (matmul 4 af af) (ints_as_floats out));
+  (* spelled canonically no copy gathers the shards, and the 2-axis UNSHARD reaches the buffer that callify makes
+     for the CONTIGUOUS: tinygrad 0.14.0 raises there too ("UOp is sharded on multiple axes (0, 1)") *)
+  ("2d_shard_canonical_devices_refused", fun () ->
+      let t = shard_2d ~devices:devices_4 (arange_2d ()) in
+      match T.realize (T.contiguous t) with
+      | _ -> fail "a value sharded on two axes got a buffer"
+      | exception Invalid_argument m when Test_bad_input.contains m "several axes" -> ());
+]
+
+let tests = tests @ shard_2d_tests
