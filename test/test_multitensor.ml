@@ -2,8 +2,7 @@
    oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima, products,
    matrix products), or values written by hand; never the sharded program itself. Left out: shard_empty and
    shard_no_recompile (expected failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped
-   there), data_parallel_resnet_train_step (extra/models/resnet), shard_beam and assign_kv_cache_multi (not
-   ported: the GPT-2 test below runs a sharded model's KV cache under the JIT), TestMultiTransformer (tinygrad's
+   there), data_parallel_resnet_train_step (extra/models/resnet), TestMultiTransformer (tinygrad's
    llm Transformer); the buffer-view tests check values only (tinygrad also asserts that no kernel runs). *)
 
 open Tinygrad.Compiler
@@ -463,6 +462,61 @@ let more_tests : case list = [
 ]
 
 let tests = tests @ more_tests
+
+(* the applied opts of the first kernel of a compiled LINEAR (the KernelInfo of its PROGRAM's SINK) *)
+let first_kernel_opts (compiled : Uop.t) =
+  let kernels = List.filter_map (fun (call : Uop.t) ->
+      let prg = call.src.(0) in
+      if prg.op <> Ops.Program then None
+      else match prg.src.(0).arg with Uop.Kernel_info k -> Some k.applied_opts | _ -> None)
+      (Array.to_list compiled.src) in
+  match kernels with o :: _ -> o | [] -> fail "the LINEAR holds no kernel"
+
+let shard_kv_tests : case list = [
+  ("shard_beam", fun () ->
+      (* BEAM searches a kernel with a DEVICE range (the copy of a sharded value onto the reversed devices) *)
+      let src = T.realize (T.shard ~axis:0 (T.ones [| 16 |]) [ d1; d2 ]) in
+      let linear, _ = T.linear_with_vars [ T.to_devices src [ d2; d1 ] ] in
+      let compiled = Helpers.context [ Helpers.Bind (Helpers.ignore_beam_cache, 1) ]
+          (fun () -> Realize.compile_linear ~beam:1 linear) in
+      if first_kernel_opts compiled = [] then fail "BEAM=1 applied no opt to the sharded copy's kernel";
+      (* the opts alone do not tell BEAM from the heuristic (both upcast this kernel): the searched program also runs *)
+      let moved = Helpers.context [ Helpers.Bind (Helpers.beam, 1); Helpers.Bind (Helpers.ignore_beam_cache, 1) ]
+          (fun () -> T.realize (T.to_devices src [ d2; d1 ])) in
+      close ~what:"ones on the reversed devices" (Array.make 16 1.) (floats moved));
+  ("assign_kv_cache_multi", fun () ->
+      (* tinygrad's Attn: a KV cache replicated on two devices, written under the JIT at a bound start_pos *)
+      let bsz = 2 and max_context = 8 in
+      let cache_k = ref None in
+      let cache () = match !cache_k with
+        | Some c -> c
+        | None ->
+          let c = T.realize (T.contiguous (T.shard (T.zeros [| bsz; max_context; 1; 1 |]) devices_2)) in
+          cache_k := Some c; c in
+      let step xk (start_pos : Sint.t) =
+        let seqlen = Sint.of_int (T.shape xk).(1) and c = cache () and z = Sint.of_int 0 and one = Sint.of_int 1 in
+        let keys = match start_pos with
+          | Sint 0 -> xk
+          | sp -> T.contiguous (T.cat ~dim:1 [ T.Sym.shrink c [| (z, Sint.of_int bsz); (z, sp); (z, one); (z, one) |];
+                                                xk ]) in
+        let fill = Sint.(of_int max_context - start_pos - seqlen) in
+        ignore (T.realize (T.assign c (T.contiguous (T.Sym.pad keys [| (z, z); (z, fill); (z, z); (z, z) |])))) in
+      let attn = Tiny_jit.create_unit_v (fun inputs vars -> match inputs, vars with
+          | [ xk ], [ start_pos ] -> step xk start_pos
+          | _ -> assert false) in
+      let xk n = T.contiguous (T.shard (T.ones [| bsz; n; 1; 1 |]) devices_2) in
+      (* tinygrad passes the int 0 through the jitted function's first (uncaptured) call; call_v takes bound
+         Variables only, so the int call runs the function outside the JIT *)
+      step (T.realize (xk 3)) (Sint.of_int 0);
+      (* tinygrad bounds start_pos by max_context; Sym.pad refuses a pad that may be negative, so one less here *)
+      let sv = Variable.create "start_pos" 1 (max_context - 1) in
+      for i = 3 to 5 do Tiny_jit.call_v attn [ xk 1 ] [ Variable.bind sv i ] done;
+      if Tiny_jit.jit_cache_len attn = 0 then fail "the JIT captured no calls";
+      close ~what:"cache_k" [| 1.; 1.; 1.; 1.; 1.; 1.; 0.; 0.; 1.; 1.; 1.; 1.; 1.; 1.; 0.; 0. |]
+        (floats (T.flatten (Option.get !cache_k))));
+]
+
+let tests = tests @ shard_kv_tests
 
 (* ---------- model parallelism: a GPT-2-small-shaped model with its attention and MLP weights split on 2 devices ---------- *)
 
