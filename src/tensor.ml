@@ -49,6 +49,19 @@ let from_host op ?device dt shp n (fill : Device.Buffer.t -> unit) =
   let u = Buffers.from_buffer b in
   wrap ~op (Mixin_movement.reshape u (sints shp))
 
+(* tinygrad: Tensor.__init__ with a UOp and no device: the UOp's device canonicalized, and a COPY when the spelling
+   differs (copy_multi gathers a sharded value) *)
+let of_uop (u : Uop.t) =
+  let canon d = Mixin_creation.canonicalize_device ~op:"of_uop" (Some d) in
+  match Buffers.mdevice u with
+  | None -> wrap ~op:"of_uop" u
+  | Some (One d) -> wrap ~op:"of_uop" (if canon d = d then u else copy_to_device u (canon d))
+  | Some (Multi ds) ->
+    (match List.map canon ds with
+     | cds when cds = ds -> wrap ~op:"of_uop" u
+     | [ d ] -> wrap ~op:"of_uop" (copy_to_device u d)
+     | cds -> wrap ~op:"of_uop" (Rangeify.copy_to_device u (Multi cds)))
+
 let of_float_array ?dtype ?device shp (data : float array) =
   let dt = match dtype with Some d -> d | None -> Dtype.default_float () in
   from_host "of_float_array" ?device dt shp (Array.length data) (fun b -> Device.Buffer.copyin_floats b data)

@@ -24,6 +24,11 @@ val uop : t -> Uop.t
 
 (** {1 Creation} *)
 
+(** [of_uop u]: a tensor of the UOp on its canonical device (or tuple of devices); a UOp whose device is spelled
+    otherwise ([CPU:0] for [CPU]) is copied there, a multi-device value gathered onto the canonical devices.
+    tinygrad [Tensor(uop)]. *)
+val of_uop : Uop.t -> t
+
 (** [of_float_array shape data]: a tensor of the data (C order), default float32 on the default device; fp8 dtypes
     are encoded on the host (round to nearest even, saturating past the largest value as tinygrad). *)
 val of_float_array : ?dtype:Dtype.t -> ?device:string -> int array -> float array -> t

@@ -64,6 +64,7 @@ let bad_calls : (string * (unit -> unit)) list = [
   ("setitem", u_ (fun () -> T.setitem (T.contiguous (r23 ())) [ T.I 0 ] (r [| 4 |])));
   ("setitem_const", u_ (fun () -> T.setitem_const (T.contiguous (r23 ())) [ T.I 5 ] 1.));
   ("to_device", t_ (fun () -> T.to_device (r23 ()) "NOSUCHDEV"));
+  ("of_uop", t_ (fun () -> T.of_uop (Rangeify.copy_to_device (T.uop (r23 ())) (Uop.One "NOSUCHDEV"))));
   (* several devices *)
   ("to_devices", t_ (fun () -> T.to_devices (r23 ()) [ "NOSUCHDEV"; "CPU:1" ]));
   ("shard", t_ (fun () -> T.shard ~axis:1 (r23 ()) [ "CPU:1"; "CPU:2" ]));

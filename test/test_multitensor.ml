@@ -2,9 +2,7 @@
    oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima, products,
    matrix products), or values written by hand; never the sharded program itself. Left out: shard_empty and
    shard_no_recompile (expected failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped
-   there), data_parallel_resnet_train_step (extra/models/resnet), shard_beam and assign_kv_cache_multi (not
-   ported: the GPT-2 test below runs a sharded model's KV cache under the JIT), Test2DShard (a value sharded on two
-   axes: UOp.axis of a 2-axis UNSHARD is refused where callify makes its buffer), TestMultiTransformer (tinygrad's
+   there), data_parallel_resnet_train_step (extra/models/resnet), TestMultiTransformer (tinygrad's
    llm Transformer); the buffer-view tests check values only (tinygrad also asserts that no kernel runs). *)
 
 open Tinygrad.Compiler
@@ -310,8 +308,8 @@ let mnist_step m opt bs shard = function
         loss)
   | _ -> fail "train_step: two inputs expected"
 
-let mnist_losses ?(opt = fun ps -> Nn.Optim.adam ps) ~devices ~steps ~bs () =
-  let x, y = Lazy.force Test_training.subset in
+let mnist_losses ?(opt = fun ps -> Nn.Optim.adam ps) ?(data = Test_training.subset) ~devices ~steps ~bs () =
+  let x, y = Lazy.force data in
   T.manual_seed 42;
   let m = Mnist_model.create () in
   let params = Mnist_model.parameters m in
@@ -348,7 +346,32 @@ let mnist_tests : case list = [
         (List.combine single dp));
 ]
 
-let tests = tests @ mnist_tests
+(* beautiful_mnist's own setup: float32, batch 512 sampled from Fashion-MNIST's 60,000 training images (the
+   synthetic set without it). The first loss is one forward pass of equal weights on an equal batch, so the two
+   runs differ there only by the order of the sums over the shards; from the second step Adam's normalized update
+   amplifies that difference, in tinygrad 0.14.0 as here, so later steps are printed and not held to 1e-4 *)
+let full_train_set = lazy (
+  match Nn.Datasets.mnist () with
+  | x, y, _, _ -> (x, y)
+  | exception (Invalid_argument _ | Sys_error _ | Failure _) -> Lazy.force Test_training.subset)
+
+let mnist_f32_tests : case list = [
+  ("data_parallel_beautiful_mnist_float32_batch_512", fun () ->
+      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
+      else
+      let steps = 20 and bs = 512 and data = full_train_set in
+      let single = mnist_losses ~data ~devices:None ~steps ~bs () in
+      let dp = mnist_losses ~data ~devices:(Some [ d0; d1 ]) ~steps ~bs () in
+      let rel = List.map2 (fun a b -> Float.abs (a -. b) /. Float.abs a) single dp in
+      Printf.printf "multitensor: float32 beautiful_mnist, batch 512, one device: %s\n  batch sharded on CPU:0, CPU:1: \
+                     %s\n  relative differences: %s\n%!"
+        (String.concat " " (List.map (Printf.sprintf "%.7f") single)) (String.concat " " (List.map (Printf.sprintf "%.7f") dp))
+        (String.concat " " (List.map (Printf.sprintf "%.1e") rel));
+      let first = List.hd rel in
+      if first > 1e-5 then fail "first loss: one device %.7f, data parallel %.7f" (List.hd single) (List.hd dp));
+]
+
+let tests = tests @ mnist_tests @ mnist_f32_tests
 
 (* ---------- load_state_dict into sharded models ---------- *)
 
@@ -465,6 +488,61 @@ let more_tests : case list = [
 
 let tests = tests @ more_tests
 
+(* the applied opts of the first kernel of a compiled LINEAR (the KernelInfo of its PROGRAM's SINK) *)
+let first_kernel_opts (compiled : Uop.t) =
+  let kernels = List.filter_map (fun (call : Uop.t) ->
+      let prg = call.src.(0) in
+      if prg.op <> Ops.Program then None
+      else match prg.src.(0).arg with Uop.Kernel_info k -> Some k.applied_opts | _ -> None)
+      (Array.to_list compiled.src) in
+  match kernels with o :: _ -> o | [] -> fail "the LINEAR holds no kernel"
+
+let shard_kv_tests : case list = [
+  ("shard_beam", fun () ->
+      (* BEAM searches a kernel with a DEVICE range (the copy of a sharded value onto the reversed devices) *)
+      let src = T.realize (T.shard ~axis:0 (T.ones [| 16 |]) [ d1; d2 ]) in
+      let linear, _ = T.linear_with_vars [ T.to_devices src [ d2; d1 ] ] in
+      let compiled = Helpers.context [ Helpers.Bind (Helpers.ignore_beam_cache, 1) ]
+          (fun () -> Realize.compile_linear ~beam:1 linear) in
+      if first_kernel_opts compiled = [] then fail "BEAM=1 applied no opt to the sharded copy's kernel";
+      (* the opts alone do not tell BEAM from the heuristic (both upcast this kernel): the searched program also runs *)
+      let moved = Helpers.context [ Helpers.Bind (Helpers.beam, 1); Helpers.Bind (Helpers.ignore_beam_cache, 1) ]
+          (fun () -> T.realize (T.to_devices src [ d2; d1 ])) in
+      close ~what:"ones on the reversed devices" (Array.make 16 1.) (floats moved));
+  ("assign_kv_cache_multi", fun () ->
+      (* tinygrad's Attn: a KV cache replicated on two devices, written under the JIT at a bound start_pos *)
+      let bsz = 2 and max_context = 8 in
+      let cache_k = ref None in
+      let cache () = match !cache_k with
+        | Some c -> c
+        | None ->
+          let c = T.realize (T.contiguous (T.shard (T.zeros [| bsz; max_context; 1; 1 |]) devices_2)) in
+          cache_k := Some c; c in
+      let step xk (start_pos : Sint.t) =
+        let seqlen = Sint.of_int (T.shape xk).(1) and c = cache () and z = Sint.of_int 0 and one = Sint.of_int 1 in
+        let keys = match start_pos with
+          | Sint 0 -> xk
+          | sp -> T.contiguous (T.cat ~dim:1 [ T.Sym.shrink c [| (z, Sint.of_int bsz); (z, sp); (z, one); (z, one) |];
+                                                xk ]) in
+        let fill = Sint.(of_int max_context - start_pos - seqlen) in
+        ignore (T.realize (T.assign c (T.contiguous (T.Sym.pad keys [| (z, z); (z, fill); (z, z); (z, z) |])))) in
+      let attn = Tiny_jit.create_unit_v (fun inputs vars -> match inputs, vars with
+          | [ xk ], [ start_pos ] -> step xk start_pos
+          | _ -> assert false) in
+      let xk n = T.contiguous (T.shard (T.ones [| bsz; n; 1; 1 |]) devices_2) in
+      (* tinygrad passes the int 0 through the jitted function's first (uncaptured) call; call_v takes bound
+         Variables only, so the int call runs the function outside the JIT *)
+      step (T.realize (xk 3)) (Sint.of_int 0);
+      (* tinygrad bounds start_pos by max_context; Sym.pad refuses a pad that may be negative, so one less here *)
+      let sv = Variable.create "start_pos" 1 (max_context - 1) in
+      for i = 3 to 5 do Tiny_jit.call_v attn [ xk 1 ] [ Variable.bind sv i ] done;
+      if Tiny_jit.jit_cache_len attn = 0 then fail "the JIT captured no calls";
+      close ~what:"cache_k" [| 1.; 1.; 1.; 1.; 1.; 1.; 0.; 0.; 1.; 1.; 1.; 1.; 1.; 1.; 0.; 0. |]
+        (floats (T.flatten (Option.get !cache_k))));
+]
+
+let tests = tests @ shard_kv_tests
+
 (* ---------- model parallelism: a GPT-2-small-shaped model with its attention and MLP weights split on 2 devices ---------- *)
 
 module Gpt = Gpt2.Model
@@ -530,3 +608,51 @@ let tests = tests @ [
       let s = T.to_string (T.shard ~axis:0 (T.of_float_array [| 2 |] [| 1.; 2. |]) devices_2) in
       if not (Test_bad_input.contains s "('CPU:1', 'CPU:2')") then fail "to_string: %s" s);
 ]
+
+(* ---------- tinygrad's Test2DShard: a value sharded on two axes over four devices ---------- *)
+
+(* tinygrad's _shard_2d: rows by the device number // 2, columns by the device number mod 2, on
+   f"{Device.DEFAULT}:{i}" for i in range(4); Tensor(uop) then copies the value onto the canonical spelling
+   (CPU:0 is CPU), which gathers the shards. *)
+let devices_2d = List.init 4 (Printf.sprintf "CPU:%d")
+
+let shard_2d ?(devices = devices_2d) (t : T.t) =
+  let rng = Uop.device_range 4 in
+  let two = Uop.const_int 2 in
+  let rng0 = Uop.O.(rng // two) and rng1 = Uop.O.(rng mod two) in
+  let copied = Rangeify.copy_to_device (T.uop t) (Uop.Multi devices) in
+  let s = Multi.shard_axis (Multi.shard_axis copied 0 rng0) 1 rng1 in
+  T.of_uop (Uop.unshard s [ 0; 1 ] [ rng0; rng1 ])
+
+let ints_as_floats t = Array.map float_of_int (T.to_int_array t)
+let arange_2d () = T.realize (T.contiguous (T.reshape (T.arange 16) [| 4; 4 |]))
+
+let shard_2d_tests : case list = [
+  ("2d_shard_basic", fun () ->
+      let out = T.realize (T.contiguous (shard_2d (arange_2d ()))) in
+      close ~what:"2-d sharded arange" (Array.init 16 float_of_int) (ints_as_floats out));
+  ("2d_shard_elementwise", fun () ->
+      let out = T.realize (T.contiguous (T.add (shard_2d (arange_2d ())) (T.scalar_int 1))) in
+      close ~what:"t + 1" (Array.init 16 (fun i -> float_of_int (i + 1))) (ints_as_floats out));
+  ("2d_shard_sum_all", fun () ->
+      let out = T.realize (T.contiguous (T.sum (shard_2d (arange_2d ())))) in
+      close ~what:"sum" [| 120. |] (ints_as_floats out));
+  ("2d_shard_sum_non_sharded_axis", fun () ->
+      let r = T.realize (T.contiguous (T.reshape (T.arange 32) [| 4; 4; 2 |])) in
+      let out = T.realize (T.contiguous (T.sum ~axis:[ 2 ] (shard_2d r))) in
+      close ~what:"sum(axis=2)" (Array.init 16 (fun i -> float_of_int ((4 * i) + 1))) (ints_as_floats out));
+  ("2d_shard_matmul", fun () ->
+      let a = arange_2d () and b = arange_2d () in
+      let out = T.realize (T.contiguous (T.matmul (shard_2d a) (shard_2d b))) in
+      let af = Array.init 16 float_of_int in
+      close ~what:"a @ b" (matmul 4 af af) (ints_as_floats out));
+  (* spelled canonically no copy gathers the shards, and the 2-axis UNSHARD reaches the buffer that callify makes
+     for the CONTIGUOUS: tinygrad 0.14.0 raises there too ("UOp is sharded on multiple axes (0, 1)") *)
+  ("2d_shard_canonical_devices_refused", fun () ->
+      let t = shard_2d ~devices:devices_4 (arange_2d ()) in
+      match T.realize (T.contiguous t) with
+      | _ -> fail "a value sharded on two axes got a buffer"
+      | exception Invalid_argument m when Test_bad_input.contains m "several axes" -> ());
+]
+
+let tests = tests @ shard_2d_tests

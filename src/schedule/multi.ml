@@ -296,8 +296,10 @@ let mstack_early_shrink (ms : Uop.t) (shrink : Uop.t) =
 (* tinygrad: lower_broadcast_copy — a copy of a one-device value to a tuple of devices is a copy to each *)
 let lower_broadcast_copy (c : Uop.t) (x : Uop.t) =
   match mdevice c, mdevice x with
-  | Some (Multi ds), Some (One _) -> Some (mstack (List.map (fun d -> copy_to_device x (One d)) ds))
-  | Some (Multi ds), None -> let sx = simplify x in Some (mstack (List.map (fun _ -> sx) ds))
+  | Some (Multi ds), Some (One _) ->
+    let sx = simplify x in
+    if mdevice sx = None then Some (mstack (List.map (fun _ -> sx) ds))
+    else Some (mstack (List.map (fun d -> copy_to_device x (One d)) ds))
   | _ -> None
 
 let replace_allreduce : unit P.matcher =
