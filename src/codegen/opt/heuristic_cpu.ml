@@ -244,18 +244,29 @@ let cpu_conv_tile (k : K.t) : K.t option =
         | None -> None))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
-   unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
-   (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
-   interleave rows with lanes in the accumulator (clang then shuffles every iteration). *)
-let cpu_vector_reduce (k : K.t) : K.t option =
-  match cpu_lengths k, K.reduceop k, K.unrollable_dims k with
-  | Some (widest :: _), Some _, (_ :: _ as ud) ->
+(* the loads contiguous along the innermost reduce axis, when the kernel has a reduce *)
+let reduce_contiguous_loads (k : K.t) =
+  match K.reduceop k, K.unrollable_dims k with
+  | Some _, (_ :: _ as ud) ->
     let last = Helpers.last ud in
     let rng = List.nth (K.rngs k) last in
     let _, loads = stores_loads k in
-    if full_shape_int k last mod widest = 0 && full_shape_int k last > widest
-       && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then
+    Some (last, List.filter (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads)
+  | _ -> None
+
+(* a float buffer narrower than float32 (float16, bfloat16, fp8): the CPU mode's vectors and accumulators are
+   float32's (Coalesce_cpu.policy), so its upcast lanes would be loaded and converted one by one *)
+let narrow_float (b : Uop.t) = Dtype.is_float b.dtype && Dtype.itemsize b.dtype < 4
+
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in a float32 input
+   is unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
+   (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
+   interleave rows with lanes in the accumulator (clang then shuffles every iteration). *)
+let cpu_vector_reduce (k : K.t) : K.t option =
+  match cpu_lengths k, reduce_contiguous_loads k with
+  | Some (widest :: _), Some (last, (_ :: _ as loads)) when not (List.exists narrow_float loads) ->
+    let ud = K.unrollable_dims k in
+    if full_shape_int k last mod widest = 0 && full_shape_int k last > widest then
       try_on_copy k (fun k ->
         ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
     else None
@@ -445,7 +456,11 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
      cpu_fast_lang;
    - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4
      leaves the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors. An
-     elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts. *)
+     elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts;
+   - a reduce whose innermost axis is contiguous in a float16 or bfloat16 load (a matrix-vector product with
+     half weights, x @ W.T): unrolled, its narrow lanes are loaded and converted one at a time and no vector
+     accumulator forms (cpu_vector_reduce takes float32 loads only); rolled and marked, clang loads, converts
+     and accumulates whole vectors. *)
 let cpu_rolled (k : K.t) =
   cpu_lengths k <> None
   (* a max keeps tinygrad's order: which NaN it keeps depends on it (the unrolled chain starts from the first
@@ -457,7 +472,10 @@ let cpu_rolled (k : K.t) =
         && not (List.memq u.op k.ren.code_for_op)) nodes
       || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
           && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ]
-            && Dtype.is_float u.dtype) nodes))
+            && Dtype.is_float u.dtype) nodes)
+      || (match reduce_contiguous_loads k with
+          | Some (_, loads) -> List.exists narrow_float loads
+          | None -> false))
 
 
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU tile that applies, else
