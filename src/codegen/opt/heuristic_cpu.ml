@@ -258,15 +258,20 @@ let reduce_contiguous_loads (k : K.t) =
    float32's (Coalesce_cpu.policy), so its upcast lanes would be loaded and converted one by one *)
 let narrow_float (b : Uop.t) = Dtype.is_float b.dtype && Dtype.itemsize b.dtype < 4
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in a float32 input
-   is unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
+   unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
    (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
-   interleave rows with lanes in the accumulator (clang then shuffles every iteration). *)
+   interleave rows with lanes in the accumulator (clang then shuffles every iteration). Where such an input
+   is narrower than float32 (a matrix-vector product with float16 weights, x @ W.T), the kernel is left
+   rolled instead: unrolled, its lanes were loaded and converted one at a time and no vector accumulator
+   formed; rolled, the renderer marks the loop (renderer/cstyle.ml cpu_fast_lang) and clang loads, converts
+   and accumulates whole vectors. *)
 let cpu_vector_reduce (k : K.t) : K.t option =
   match cpu_lengths k, reduce_contiguous_loads k with
-  | Some (widest :: _), Some (last, (_ :: _ as loads)) when not (List.exists narrow_float loads) ->
+  | Some (widest :: _), Some (last, (_ :: _ as loads)) ->
     let ud = K.unrollable_dims k in
-    if full_shape_int k last mod widest = 0 && full_shape_int k last > widest then
+    if List.exists narrow_float loads then Some (K.copy k)
+    else if full_shape_int k last mod widest = 0 && full_shape_int k last > widest then
       try_on_copy k (fun k ->
         ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
     else None
@@ -456,11 +461,7 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
      cpu_fast_lang;
    - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4
      leaves the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors. An
-     elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts;
-   - a reduce whose innermost axis is contiguous in a float16 or bfloat16 load (a matrix-vector product with
-     half weights, x @ W.T): unrolled, its narrow lanes are loaded and converted one at a time and no vector
-     accumulator forms (cpu_vector_reduce takes float32 loads only); rolled and marked, clang loads, converts
-     and accumulates whole vectors. *)
+     elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts. *)
 let cpu_rolled (k : K.t) =
   cpu_lengths k <> None
   (* a max keeps tinygrad's order: which NaN it keeps depends on it (the unrolled chain starts from the first
@@ -472,10 +473,7 @@ let cpu_rolled (k : K.t) =
         && not (List.memq u.op k.ren.code_for_op)) nodes
       || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
           && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ]
-            && Dtype.is_float u.dtype) nodes)
-      || (match reduce_contiguous_loads k with
-          | Some (_, loads) -> List.exists narrow_float loads
-          | None -> false))
+            && Dtype.is_float u.dtype) nodes))
 
 
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU tile that applies, else
