@@ -97,6 +97,18 @@ let () =
             let f () = if layout = "kn" then T.matmul x w else T.matmul x (T.transpose w) in
             bench ~flops:(2. *. float_of_int (k * n)) name (fun () -> ignore (T.realize (f ())))
           end) [ "kn"; "nk" ]) [ (768, 2304); (768, 3072); (3072, 768); (768, 50257) ];
+  (* float16 matrix-vector with an epilogue, a Llama feed-forward's up projection in decode: x (1, 1024) @ w,
+     w (4096, 1024) used transposed ("nk") or (1024, 4096) ("kn"), times a float16 gate (1, 4096); the bytes
+     read are about 2kn *)
+  List.iter (fun layout ->
+      let name = Printf.sprintf "gemv_half_%s_1024_4096_gate" layout in
+      if selected name then begin
+        let half shape = T.realize (T.rand ~dtype:Dtype.Float16 shape) in
+        let x = half [| 1; 1024 |] and g = half [| 1; 4096 |] in
+        let w = half (if layout = "kn" then [| 1024; 4096 |] else [| 4096; 1024 |]) in
+        let y () = if layout = "kn" then T.matmul x w else T.matmul x (T.transpose w) in
+        bench ~flops:(2. *. 1024. *. 4096.) name (fun () -> ignore (T.realize (T.mul (y ()) g)))
+      end) [ "kn"; "nk" ];
   if selected "softmax" then begin
     let a = realized [| 4096; 1024 |] in
     bench "softmax" (fun () -> ignore (T.realize (T.softmax ~axis:(-1) a)))

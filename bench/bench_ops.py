@@ -72,6 +72,15 @@ if __name__ == "__main__":
         x, w = realized(1, k), (realized(k, n) if layout == "kn" else realized(n, k))
         bench(name, (lambda x=x, w=w: (x @ w).realize()) if layout == "kn" else (lambda x=x, w=w: (x @ w.T).realize()),
               flops=2*k*n)
+  # float16 matrix-vector with an epilogue, a Llama feed-forward's up projection in decode: x (1, 1024) @ w, w (4096, 1024)
+  # used transposed ("nk") or (1024, 4096) ("kn"), times a float16 gate (1, 4096)
+  for layout in ("kn", "nk"):
+    name = f"gemv_half_{layout}_1024_4096_gate"
+    if selected(name):
+      x, g = Tensor.rand(1, 1024, dtype=dtypes.half).realize(), Tensor.rand(1, 4096, dtype=dtypes.half).realize()
+      w = Tensor.rand(*((1024, 4096) if layout == "kn" else (4096, 1024)), dtype=dtypes.half).realize()
+      bench(name, (lambda x=x, w=w, g=g: ((x @ w) * g).realize()) if layout == "kn" else
+            (lambda x=x, w=w, g=g: ((x @ w.T) * g).realize()), flops=2*1024*4096)
   if selected("softmax"):
     a = realized(4096, 1024)
     bench("softmax", lambda: a.softmax(axis=-1).realize())

@@ -285,6 +285,27 @@ let test_cpu_matvec () =
         same_buffers ~what:"column sum" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "column sum: %d reduce kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast on float16 matrix-vector products with epilogues, x (1, 1024) @ w.T with w (4096, 1024) (a
+   linear layer's weight, contiguous along the reduce) multiplied by a float16 vector (a feed-forward's up
+   projection times its silu gate), and with a silu epilogue: the heuristic leaves the reduce rolled (no half
+   vector in the source, the loop marked for clang's vectorizer) where it unrolled the float16 loads, and the
+   buffers equal the NOOPT kernel's (the inputs are multiples of 1/4, so the float32 sums are exact in any
+   order) *)
+let test_cpu_half_matvec () =
+  let half shape = Tensor.realize (Tensor.rand ~dtype:Dtype.Float16 shape) in
+  let x = half [| 1; 1024 |] and w = half [| 4096; 1024 |] and g = half [| 1; 4096 |] in
+  let y = Tensor.matmul x (Tensor.transpose w) in
+  List.iter (fun (what, t) ->
+      match reduce_kernels t with
+      | [ ast ] ->
+        let src = source_with Helpers.Cpu_fast 16 ast in
+        let half_vector = List.exists (fun d -> has src (Printf.sprintf "__fp16%d" d)) [ 1; 2; 4; 8 ] in
+        check (not half_vector && has src "clang loop vectorize") "%s: not a rolled marked loop:\n%s" what src;
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
+      | l -> fail "%s: %d reduce kernels, expected 1" what (List.length l))
+    [ ("(x @ w.T) * g", Tensor.mul y g); ("silu (x @ w.T)", Tensor.silu y) ]
+
 (* the kernel's CPU_VEC=16 sources under CPU_OPT=fast and CPU_OPT=tinygrad pass [fast] and [tinygrad] (a predicate, and
    what a failure means), and both kernels' buffers equal the NOOPT kernel's *)
 let check_both_modes ~what ast ~fast:(fast_ok, fast_msg) ~tinygrad:(tg_ok, tg_msg) =
@@ -608,7 +629,8 @@ let test_cpu_block_heuristic () =
   check (opts 2048 = Opt.[ (UPCAST, 16); (UPCAST, 8); (UPCAST, 2); (BLOCK, 4) ]) "2048: not the blocked 8x32 tile";
   check (opts 1024 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "1024: not the 8x16 tile"
 
-let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+                          ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);

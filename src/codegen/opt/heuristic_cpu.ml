@@ -244,18 +244,34 @@ let cpu_conv_tile (k : K.t) : K.t option =
         | None -> None))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
-   unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
-   (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
-   interleave rows with lanes in the accumulator (clang then shuffles every iteration). *)
-let cpu_vector_reduce (k : K.t) : K.t option =
-  match cpu_lengths k, K.reduceop k, K.unrollable_dims k with
-  | Some (widest :: _), Some _, (_ :: _ as ud) ->
+(* the loads contiguous along the innermost reduce axis, when the kernel has a reduce *)
+let reduce_contiguous_loads (k : K.t) =
+  match K.reduceop k, K.unrollable_dims k with
+  | Some _, (_ :: _ as ud) ->
     let last = Helpers.last ud in
     let rng = List.nth (K.rngs k) last in
     let _, loads = stores_loads k in
-    if full_shape_int k last mod widest = 0 && full_shape_int k last > widest
-       && List.exists (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads then
+    Some (last, List.filter (fun (b : Uop.t) -> unit_stride rng (get_idx b.src.(1))) loads)
+  | _ -> None
+
+(* a float buffer narrower than float32 (float16, bfloat16, fp8): the CPU mode's vectors and accumulators are
+   float32's (Coalesce_cpu.policy), so its upcast lanes would be loaded and converted one by one *)
+let narrow_float (b : Uop.t) = Dtype.is_float b.dtype && Dtype.itemsize b.dtype < 4
+
+(* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
+   unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
+   (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
+   interleave rows with lanes in the accumulator (clang then shuffles every iteration). Where such an input
+   is narrower than float32 (a matrix-vector product with float16 weights, x @ W.T), the kernel is left
+   rolled instead: unrolled, its lanes were loaded and converted one at a time and no vector accumulator
+   formed; rolled, the renderer marks the loop (renderer/cstyle.ml cpu_fast_lang) and clang loads, converts
+   and accumulates whole vectors. *)
+let cpu_vector_reduce (k : K.t) : K.t option =
+  match cpu_lengths k, reduce_contiguous_loads k with
+  | Some (widest :: _), Some (last, (_ :: _ as loads)) ->
+    let ud = K.unrollable_dims k in
+    if List.exists narrow_float loads then Some (K.copy k)
+    else if full_shape_int k last mod widest = 0 && full_shape_int k last > widest then
       try_on_copy k (fun k ->
         ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
     else None
