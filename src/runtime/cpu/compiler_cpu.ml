@@ -28,11 +28,23 @@ let arch_args () =
   | "riscv64" -> [ "-march=rv64g" ]
   | a -> failwith (Printf.sprintf "unsupported arch: %S" a)
 
+(* not in tinygrad: SANITIZE=1 instruments every kernel. A finding is fatal (no recovery), so it cannot scroll by
+   in a passing run; the frame pointer keeps ASan's stack traces readable. *)
+let sanitize_args = [ "-fsanitize=address,undefined"; "-fno-sanitize-recover=all"; "-fno-omit-frame-pointer" ]
+
 let create ?(cachekey = "compile_clang_so") () =
   let cc = find_cc () in
-  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args () in
-  let key = String.concat "_" [ cachekey; Filename.basename cc; machine (); "native" ] in
+  let sanitized = Helpers.sanitize.value <> 0 in
+  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args ()
+             @ if sanitized then sanitize_args else [] in
+  (* instrumented objects get a directory of their own: they only load into a process with the ASan runtime *)
+  let key = String.concat "_" ([ cachekey; Filename.basename cc; machine (); "native" ]
+                               @ if sanitized then [ "sanitize" ] else []) in
   { cc; args; cachekey = (if Helpers.ccache.value <> 0 then Some key else None) }
+
+(* the compiler runs without the preloaded ASan runtime of a sanitized process (it is not instrumented, and
+   the runtime only slows it down) *)
+let shell_prefix () = if Helpers.sanitize.value <> 0 then "env -u LD_PRELOAD " else ""
 
 (* ---------- the uniform entry ---------- *)
 
@@ -131,7 +143,8 @@ let run_cc_with t args full out =
   write_file c_file full;
   (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
   let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
-  let cmd = String.concat " " (List.map Filename.quote ((t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ]))
+  let cmd = shell_prefix ()
+            ^ String.concat " " (List.map Filename.quote ((t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ]))
             ^ " 2> " ^ Filename.quote err_file in
   if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" cmd;
   incr compile_count;
@@ -245,8 +258,8 @@ let compile_many t srcs =
         let q = Filename.quote in
         let quiet = if is_clang t.cc then " -fno-crash-diagnostics" else "" in
         let job (c_file, tmp, _) =
-          Printf.sprintf "(%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &"
-            (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
+          Printf.sprintf "(%s%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &"
+            (shell_prefix ()) (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
         compile_count := !compile_count + List.length jobs;
         ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
         (* each object the compiler finished is sealed and renamed into the cache *)
@@ -269,7 +282,7 @@ let host_vector_width =
   lazy (
     let t = create () in
     let out = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_macros_" ^ unique_suffix ()) in
-    let cmd = String.concat " " (List.map Filename.quote ((t.cc :: List.filter (fun a -> a <> "-shared") t.args)
+    let cmd = String.concat " " (List.map Filename.quote ((t.cc :: List.filter (fun a -> a <> "-shared" && not (List.mem a sanitize_args)) t.args)
                                                           @ [ "-dM"; "-E"; "-x"; "c"; "/dev/null"; "-o"; out ]))
               ^ " 2> /dev/null" in
     let macros = if Sys.command cmd = 0 then (try read_file out with Sys_error _ -> "") else "" in
