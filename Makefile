@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test gpu-bundle test-gpu check-gpu-backends test-ops test-long fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
+.PHONY: deps build test test-sanitize gpu-bundle test-gpu check-gpu-backends test-ops test-long fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -33,12 +33,21 @@ test-ops: build
 test-long: build
 	TRAINING_LONG=1 TEST_FILTER=training. dune exec --no-build test/test_main.exe
 
+# every CPU kernel built with clang's -fsanitize=address,undefined (SANITIZE=1, the ASan runtime preloaded): the whole
+# golden op suite, the `make test` suites and `make fuzz N=500`, in both CPU modes (CPU_OPT=fast and tinygrad); a
+# planted out-of-bounds read must be caught first. Long (not in `make test`); MODES, STEPS, FUZZ_N select parts.
+test-sanitize: build
+	PYTHON=$(PYTHON) sh tools/sanitize/run.sh
+
 # the differential fuzzer: N random programs (seeded by SEED) run here and in tinygrad 0.14.0 (PYTHON when it imports
 # it, else bench/.venv as `make bench`), default and NOOPT modes; a difference is minimised and printed in both languages
+# GRAD=1: each program also runs backward on a weighted sum of its float outputs, and the gradients must agree
 N ?= 2000
 SEED ?= 0
+GRAD ?= 0
 fuzz: build
-	PYTHON=$(PYTHON) python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe --n $(N) --seed $(SEED)
+	PYTHON=$(PYTHON) python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe --n $(N) --seed $(SEED) \
+	  $(if $(filter 1,$(GRAD)),--grad)
 
 # the golden op replay and the corpus on a GPU (GPU_DEV=CUDA by default, or METAL): needs the optional backend,
 # i.e. opam's cudajit >= 0.7.2 (CUDA toolkit at $$CUDA_PATH, default /usr/local/cuda) or metal >= 0.1.1 (macOS)

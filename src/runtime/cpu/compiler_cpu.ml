@@ -32,10 +32,15 @@ let arch_args () =
    in a passing run; the frame pointer keeps ASan's stack traces readable. *)
 let sanitize_args = [ "-fsanitize=address,undefined"; "-fno-sanitize-recover=all"; "-fno-omit-frame-pointer" ]
 
+(* not in tinygrad: int ALUs wrap around, as exec_alu truncates them and the renderers rely on it (the
+   transcendental decompositions shift negative exponents left, index arithmetic may overflow); in C both are
+   undefined unless the compiler is told that signed arithmetic is two's complement *)
+let wrapv = "-fwrapv"
+
 let create ?(cachekey = "compile_clang_so") () =
   let cc = find_cc () in
   let sanitized = Helpers.sanitize.value <> 0 in
-  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args ()
+  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident"; wrapv ] @ arch_args ()
              @ if sanitized then sanitize_args else [] in
   (* instrumented objects get a directory of their own: they only load into a process with the ASan runtime *)
   let key = String.concat "_" ([ cachekey; Filename.basename cc; machine (); "native" ]
@@ -126,6 +131,16 @@ let rng = lazy (Random.State.make_self_init ())
 (* unique among processes (pid) and within one (counter, random bits) *)
 let unique_suffix () = incr uniq; Printf.sprintf "%d.%d.%d" (getpid ()) !uniq (Random.State.bits (Lazy.force rng))
 
+(* under SANITIZE=1 the compiled source is kept, named by its digest, so that the file and line of a sanitizer's
+   report can be read after the run *)
+let sanitize_source full =
+  if Helpers.sanitize.value = 0 then None
+  else begin
+    let dir = Filename.concat (Helpers.cache_dir ()) "sanitize_src" in
+    Helpers.mkdir_p dir;
+    Some (Filename.concat dir (Digest.to_hex (Digest.string full) ^ ".c"))
+  end
+
 let is_clang cc = let b = Filename.basename cc in String.length b >= 5 && String.sub b 0 5 = "clang"
 
 let install_hint = "install clang (Debian/Ubuntu: apt-get install clang), or set CC"
@@ -139,7 +154,7 @@ let run_cc_with t args full out =
     raise (Device.Compile_error { source = full; output = Printf.sprintf
                                     "CPU: the C compiler %S was not found (CC, else clang, else gcc on PATH): %s" t.cc install_hint });
   let base = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix ()) in
-  let c_file = base ^ ".c" and err_file = base ^ ".err" in
+  let c_file = match sanitize_source full with Some f -> f | None -> base ^ ".c" and err_file = base ^ ".err" in
   write_file c_file full;
   (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
   let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
@@ -150,7 +165,8 @@ let run_cc_with t args full out =
   incr compile_count;
   let rc = Sys.command cmd in
   let err = try read_file err_file with Sys_error _ -> "" in
-  remove_quiet c_file; remove_quiet err_file;
+  if sanitize_source full = None then remove_quiet c_file;
+  remove_quiet err_file;
   if rc <> 0 then begin
     remove_quiet out;
     let hint = if Helpers.cc.value = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
@@ -252,7 +268,9 @@ let compile_many t srcs =
         let jobs = List.map (fun src ->
             let path = cache_path t key src in
             Helpers.mkdir_p (Filename.dirname path);
-            let c_file = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
+            let c_file = match sanitize_source (full_source src) with
+              | Some f -> f
+              | None -> Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
             write_file c_file (full_source src);
             (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
         let q = Filename.quote in
@@ -264,7 +282,7 @@ let compile_many t srcs =
         ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
         (* each object the compiler finished is sealed and renamed into the cache *)
         List.iter (fun (c_file, tmp, path) ->
-            remove_quiet c_file;
+            if Helpers.sanitize.value = 0 then remove_quiet c_file;
             if Sys.file_exists tmp then (try seal tmp; Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)) jobs;
         batches rest
       end in

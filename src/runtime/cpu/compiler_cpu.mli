@@ -17,7 +17,8 @@ val machine : unit -> string
     -fno-omit-frame-pointer]. *)
 val sanitize_args : string list
 
-(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -march=native] (arch dependent), then
+(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -fwrapv -march=native] (arch dependent; [-fwrapv]
+    is not in tinygrad: int ALUs wrap around, which C leaves undefined for signed ints), then
     {!sanitize_args} under [SANITIZE=1] (the cache key then ends in [_sanitize]); reads [CCACHE]. *)
 val create : ?cachekey:string -> unit -> t
 
