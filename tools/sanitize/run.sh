@@ -8,8 +8,8 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
-EXE=_build/default/test/test_main.exe
-RUNNER=_build/default/test/fuzz/fuzz_runner.exe
+EXE=${TEST_EXE:-_build/default/test/test_main.exe}
+RUNNER=${FUZZ_RUNNER:-_build/default/test/fuzz/fuzz_runner.exe}
 MODES=${MODES:-fast tinygrad}
 STEPS=${STEPS:-ops tests fuzz}
 FUZZ_N=${FUZZ_N:-500}
