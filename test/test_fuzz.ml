@@ -23,10 +23,12 @@ let fuzz args () =
     Printf.printf "fuzz: skipped (tinygrad 0.14.0 is not importable with %s; set PYTHON)\n%!" py
   else begin
     let log = Filename.temp_file "fuzz" ".log" in
-    let rc = Sys.command (Printf.sprintf "%s test/fuzz/fuzz.py --runner %s %s > %s 2>&1" (Filename.quote py) runner args log) in
+    let rc = Sys.command (Printf.sprintf "%s test/fuzz/fuzz.py --runner %s %s > %s 2>&1"
+                            (Filename.quote py) runner args log) in
     let out = read_file log in
     Sys.remove log;
-    let last = List.filter (fun l -> l <> "") (String.split_on_char '\n' out) |> List.rev |> function l :: _ -> l | [] -> "" in
+    let lines = List.filter (fun l -> l <> "") (String.split_on_char '\n' out) in
+    let last = match List.rev lines with l :: _ -> l | [] -> "" in
     Printf.printf "fuzz %s: %s\n%!" args last;
     check (rc = 0) "fuzzer found differences with tinygrad:\n%s" out
   end

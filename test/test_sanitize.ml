@@ -1,7 +1,7 @@
 (* SANITIZE=1: CPU kernels built with AddressSanitizer and UndefinedBehaviorSanitizer. A child process (this
-   executable again, with the ASan runtime preloaded) runs one planted kernel: a read one element past its input,
-   a signed overflow, or a correct kernel as the control. The child must die on the planted bugs with the
-   sanitizer's report and the kernel's name, and run the control to the hand-computed values. *)
+   executable again, with the ASan runtime preloaded) runs one planted kernel: a read one element past its
+   input, a division by zero, or a correct kernel as the control. The child must die on the planted bugs with
+   the sanitizer's report and the kernel's name, and run the control to the hand-computed values. *)
 open Test_util
 open Tinygrad.Compiler
 
@@ -13,9 +13,10 @@ let oob_src = "void E_planted_oob(float* restrict data0_4, float* restrict data1
               \    *(data0_4+Lidx0) = (*(data1_4+(Lidx0+1)));\n\
               \  }\n}\n"
 
-(* INT_MAX + data1_ overflows for data1_ = 1: undefined in C *)
-let overflow_src = "void E_planted_overflow(int* restrict data0_1, const int data1_) {\n\
-                   \  *(data0_1+0) = (data1_+2147483647);\n}\n"
+(* an int division by data1_ = 0: undefined in C (kernels are compiled with -fwrapv, so a signed overflow
+   is not) *)
+let div_zero_src = "void E_planted_div_zero(int* restrict data0_1, const int data1_) {\n\
+                    \  *(data0_1+0) = (100/data1_);\n}\n"
 
 let control_src = "void E_planted_control(float* restrict data0_4, float* restrict data1_4) {\n\
                   \  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {\n\
@@ -24,16 +25,17 @@ let control_src = "void E_planted_control(float* restrict data0_4, float* restri
 
 let run_planted case =
   let d = Device.get "CPU" in
-  let src = match case with "oob" -> oob_src | "overflow" -> overflow_src | _ -> control_src in
+  let src = match case with "oob" -> oob_src | "div_zero" -> div_zero_src | _ -> control_src in
   let name, _ = Compiler_cpu.signature src in
   let p = d.runtime ~name ~lib:(d.compiler.compile_cached src) ~runtimevars:[] in
-  let out = Device.Buffer.create "CPU" 4 (if case = "overflow" then Dtype.Int32 else Dtype.Float32) in
+  let out = Device.Buffer.create "CPU" 4 (if case = "div_zero" then Dtype.Int32 else Dtype.Float32) in
   let inp = Device.Buffer.create "CPU" 4 Dtype.Float32 in
   Device.Buffer.copyin_floats inp [| 1.; 2.; 3.; 4. |];
-  let bufs, vars = if case = "overflow" then ([ out ], [ 1 ]) else ([ out; inp ], []) in
+  let bufs, vars = if case = "div_zero" then ([ out ], [ 0 ]) else ([ out; inp ], []) in
   ignore (Device.run_program p (Device.Launch.of_buffers bufs vars));
   if case = "control" then
-    print_endline (String.concat " " (Array.to_list (Array.map string_of_float (Device.Buffer.to_floats out))))
+    let values = Array.to_list (Device.Buffer.to_floats out) in
+    print_endline (String.concat " " (List.map string_of_float values))
 
 let () =
   match Sys.getenv_opt child_env with
@@ -51,7 +53,8 @@ let asan_runtime () =
       (Filename.quote (Compiler_cpu.find_cc ())) arch (Filename.quote out) in
   let path = if Sys.command cmd = 0 then String.trim (read_file out) else "" in
   Sys.remove out;
-  if Sys.file_exists path then path else fail "the ASan runtime libclang_rt.asan-%s.so was not found (%S)" arch path
+  if Sys.file_exists path then path
+  else fail "the ASan runtime libclang_rt.asan-%s.so was not found (%S)" arch path
 
 (* runs the child on [case]; its exit code, stdout and stderr *)
 let run_child case =
@@ -68,7 +71,8 @@ let check_finding ~case ~report ~kernel =
   let rc, _, err = run_child case in
   check (rc <> 0) "the planted %s ran to the end (exit 0):\n%s" case err;
   check (contains err report) "no %S in the report:\n%s" report err;
-  check (contains err ("SANITIZE: the finding above is in kernel " ^ kernel)) "the kernel is not named:\n%s" err
+  let named = "SANITIZE: the finding above is in kernel " ^ kernel in
+  check (contains err named) "the kernel is not named:\n%s" err
 
 let tests =
   [ ("control_kernel_runs_clean", fun () ->
@@ -77,13 +81,14 @@ let tests =
         check_str ~what:"2*[1;2;3;4]" "2. 4. 6. 8." (String.trim out));
     ("planted_out_of_bounds_read_is_caught", fun () ->
         check_finding ~case:"oob" ~report:"heap-buffer-overflow" ~kernel:"E_planted_oob");
-    ("planted_signed_overflow_is_caught", fun () ->
-        check_finding ~case:"overflow" ~report:"signed integer overflow" ~kernel:"E_planted_overflow");
+    ("planted_division_by_zero_is_caught", fun () ->
+        check_finding ~case:"div_zero" ~report:"division by zero" ~kernel:"E_planted_div_zero");
     ("sanitize_flags_make_their_own_cache_key", fun () ->
         let plain = Compiler_cpu.create () in
         let sanitized = Helpers.context [ Bind (Helpers.sanitize, 1) ] Compiler_cpu.create in
         check (plain.cachekey <> sanitized.cachekey || plain.cachekey = None) "one cache key for both";
         check (List.for_all (fun a -> List.mem a sanitized.args) Compiler_cpu.sanitize_args) "flags missing";
-        check (not (List.exists (fun a -> List.mem a plain.args) Compiler_cpu.sanitize_args)) "plain has them";
-        check (Compiler_cpu.cache_path plain "k" control_src <> Compiler_cpu.cache_path sanitized "k" control_src)
-          "one cache file for both") ]
+        let in_plain a = List.mem a plain.args in
+        check (not (List.exists in_plain Compiler_cpu.sanitize_args)) "plain has them";
+        let path c = Compiler_cpu.cache_path c "k" control_src in
+        check (path plain <> path sanitized) "one cache file for both") ]

@@ -8,8 +8,8 @@ op over earlier values (by index); and the indices of its outputs. The same prog
 port, in each mode (NOOPT=0 and NOOPT=1 in both); the outputs' shapes, dtypes, values and kernel counts, and
 whether an error was raised, must agree. Some ops are illegal on purpose (bad shapes, bad axes): both sides must
 raise. A failing program is minimised and printed as a tinygrad and an OCaml reproducer. Differences listed in
-EXPLAINED (with their reason) are reported but not counted as failures. With --grad, each program also runs backward
-on a weighted sum of its float outputs, and the gradients of its float32 inputs must agree too.
+EXPLAINED (with their reason) are reported but not counted as failures. With --grad, each program also runs
+backward on a weighted sum of its float outputs, and the gradients of its float32 inputs must agree too.
 The last line is `N passed, N failed`; the exit code is 1 when a difference is unexplained.
 """
 import argparse, json, math, os, random, subprocess, sys
@@ -89,22 +89,23 @@ def tg_apply(T, op, vals, a):
 
 
 def loss_weights(n):
-  """The weights of an output's elements in the gradient mode's loss (fuzz_runner.ml makes the same): varied, so that
-  a gradient does not vanish the way d(sum softmax)/dx does, and exact in float32."""
+  """The weights of an output's elements in the gradient mode's loss (fuzz_runner.ml makes the same): varied,
+  so that a gradient does not vanish the way d(sum softmax)/dx does, and exact in float32."""
   return [((i % 7) - 3) * 0.25 for i in range(n)]
 
 
 def outcome_of(t):
-  return {"shape": list(t.shape), "dtype": t.dtype.name, "values": [float(e) for e in t.numpy().astype(np.float64).reshape(-1)]}
+  values = [float(e) for e in t.numpy().astype(np.float64).reshape(-1)]
+  return {"shape": list(t.shape), "dtype": t.dtype.name, "values": values}
 
 
 def tinygrad_gradients(prog, vals, outs):
-  """The gradient mode: loss = sum over the float outputs o of sum(float(o) * loss_weights), backward, and the .grad
-  of each float32 input (None when backward gave it none): {"grads": [...]} or {"grad_error": msg}."""
+  """The gradient mode: loss = sum over the float outputs o of sum(float(o) * loss_weights), backward, and the
+  .grad of each float32 input (None when backward gave it none): {"grads": [...]} or {"grad_error": msg}."""
   from tinygrad import Tensor, dtypes
   try:
-    terms = [(o.cast(dtypes.float32) * Tensor(np.array(loss_weights(o.numel()), dtype=np.float32).reshape(o.shape))).sum()
-             for o in outs if dtypes.is_float(o.dtype)]
+    weights = lambda o: Tensor(np.array(loss_weights(o.numel()), dtype=np.float32).reshape(o.shape))
+    terms = [(o.cast(dtypes.float32) * weights(o)).sum() for o in outs if dtypes.is_float(o.dtype)]
     if terms:
       loss = terms[0]
       for t in terms[1:]: loss = loss + t
@@ -118,8 +119,8 @@ def tinygrad_gradients(prog, vals, outs):
 
 
 def run_tinygrad(prog, grad=False):
-  """The program's outcome in tinygrad: {"error": msg} or {"outputs": [...], "kernels": n}, with the gradient mode's
-  "grads" or "grad_error" when [grad]."""
+  """The program's outcome in tinygrad: {"error": msg} or {"outputs": [...], "kernels": n}, with the gradient
+  mode's "grads" or "grad_error" when [grad]."""
   from tinygrad import Tensor, GlobalCounters
   try:
     vals = []
@@ -273,7 +274,8 @@ def unsigned_cast_as_scalar(prog, ours, theirs):
   lanes that vary from run to run, where the port wraps modulo 2^n. Accepted when the port's outcome equals
   tinygrad's scalar (NOOPT) kernels', which wrap as numpy does."""
   if not any(a["op"] == "cast" and a["dtype"] == "uint8" for a in prog["ops"]): return False
-  return compare(prog, ours, with_noopt(True, run_tinygrad, prog, "grads" in ours or "grad_error" in ours)) is None
+  grad = "grads" in ours or "grad_error" in ours
+  return compare(prog, ours, with_noopt(True, run_tinygrad, prog, grad)) is None
 
 EXPLAINED = [(unsigned_cast_as_scalar, "negative float to unsigned cast: undefined in C; the port equals tinygrad's NOOPT")]
 
@@ -284,7 +286,8 @@ def compare_error(what, ours, theirs, key):
     return f"{what} outcome: port {'raised ' + ours[key] if key in ours else 'ran'}; " \
            f"tinygrad {'raised ' + theirs[key] if key in theirs else 'ran'}"
   # the port's contract: a user's mistake is an Invalid_argument, never a stray Failure/Not_found/assert
-  if key in ours and not ours[key].startswith("Invalid_argument"): return f"port raised a stray exception: {ours[key]}"
+  if key in ours and not ours[key].startswith("Invalid_argument"):
+    return f"port raised a stray exception: {ours[key]}"
   return None
 
 
@@ -301,7 +304,8 @@ def compare_tensors(what, ours, theirs):
     tol = 1e-2 if t["dtype"] == "half" else 1e-4
     if a.shape != b.shape or not np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True):
       bad = np.nonzero(~np.isclose(a, b, rtol=tol, atol=tol, equal_nan=True))[0][:3] if a.shape == b.shape else []
-      return f"{what} {k} values differ at {list(bad)}: port {[a[i] for i in bad]}, tinygrad {[b[i] for i in bad]}"
+      return (f"{what} {k} values differ at {list(bad)}: port {[a[i] for i in bad]}, "
+              f"tinygrad {[b[i] for i in bad]}")
   return None
 
 
@@ -311,7 +315,8 @@ def compare(prog, ours, theirs):
   if ours["kernels"] != theirs["kernels"]:
     return f"kernel count: port {ours['kernels']}, tinygrad {theirs['kernels']}"
   if (d := compare_tensors("output", ours["outputs"], theirs["outputs"])) is not None: return d
-  if (d := compare_error("backward", ours, theirs, "grad_error")) is not None or "grad_error" in ours: return d
+  if (d := compare_error("backward", ours, theirs, "grad_error")) is not None or "grad_error" in ours:
+    return d
   return compare_tensors("grad", ours.get("grads", []), theirs.get("grads", []))
 
 # ---------- the port's side ----------
@@ -319,8 +324,8 @@ def compare(prog, ours, theirs):
 def run_port(runner, progs, noopt, grad=False):
   env = dict(os.environ, NOOPT="1" if noopt else "0")
   inp = "\n".join(json.dumps(p) for p in progs) + "\n"
-  r = subprocess.run([runner] + (["--grad"] if grad else []), input=inp, capture_output=True, text=True, env=env,
-                     timeout=3600)
+  r = subprocess.run([runner] + (["--grad"] if grad else []), input=inp, capture_output=True, text=True,
+                     env=env, timeout=3600)
   lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
   if len(lines) != len(progs):
     raise SystemExit(f"fuzz_runner.exe gave {len(lines)} results for {len(progs)} programs (exit {r.returncode}):\n"
@@ -393,14 +398,17 @@ def reproducer_python(prog, grad=False):
   if grad:
     ins = [f"v{i}" for i, a in enumerate(prog["ops"]) if a["op"] == "input" and a["dtype"] == "float32"]
     lines += [f"outs = [{', '.join(f'v{o}' for o in prog['outputs'])}]",
-              "w = lambda o: Tensor(np.array([((i % 7) - 3) * 0.25 for i in range(o.numel())], dtype=np.float32).reshape(o.shape))",
-              "sum((o.cast(dtypes.float32) * w(o)).sum() for o in outs if dtypes.is_float(o.dtype)).backward()",
+              "w = lambda o: Tensor(np.array([((i % 7) - 3) * 0.25 for i in range(o.numel())],",
+              "                              dtype=np.float32).reshape(o.shape))",
+              "sum((o.cast(dtypes.float32) * w(o)).sum()",
+              "    for o in outs if dtypes.is_float(o.dtype)).backward()",
               f"print([None if v.grad is None else v.grad.numpy() for v in [{', '.join(ins)}]])"]
   return "\n".join(lines)
 
 
 def reproducer_ocaml(runner, prog, grad=False):
-  r = subprocess.run([runner, "--ocaml"] + (["--grad"] if grad else []), input=json.dumps(prog) + "\n", capture_output=True, text=True)
+  r = subprocess.run([runner, "--ocaml"] + (["--grad"] if grad else []), input=json.dumps(prog) + "\n",
+                     capture_output=True, text=True)
   return r.stdout.strip() or r.stderr.strip()
 
 # ---------- driver ----------
@@ -437,10 +445,12 @@ def main():
         fails = lambda q: compare(q, run_port(args.runner, [q], noopt, args.grad)[0],
                                   with_noopt(noopt, run_tinygrad, q, args.grad)) is not None
         small = minimise(p, fails)
-        print(f"FAIL [{mode} #{b + k}] {diff}\n--- tinygrad:\n{reproducer_python(small, args.grad)}\n--- OCaml:\n"
+        print(f"FAIL [{mode} #{b + k}] {diff}\n--- tinygrad:\n{reproducer_python(small, args.grad)}\n"
+              f"--- OCaml:\n"
               f"{reproducer_ocaml(args.runner, small, args.grad)}\n--- program: {json.dumps(small)}\n")
-  print(f"fuzz: {args.n} programs x {len(args.modes.split(','))} modes{', with backward' if args.grad else ''}, "
-        f"{explained} explained differences")
+  backward = ", with backward" if args.grad else ""
+  n_modes = len(args.modes.split(','))
+  print(f"fuzz: {args.n} programs x {n_modes} modes{backward}, {explained} explained differences")
   print(f"{passed} passed, {failed} failed")
   sys.exit(1 if failed else 0)
 

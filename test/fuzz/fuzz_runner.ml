@@ -111,7 +111,8 @@ let loss outs =
         Some (Tensor.sum (Tensor.mul (Tensor.cast o Dtype.Float32) w))) outs in
   match terms with [] -> None | t :: rest -> Some (List.fold_left Tensor.add t rest)
 
-(* the gradient mode's fields: backward on [loss], then the grad of each float32 input (null when it has none) *)
+(* the gradient mode's fields: backward on [loss], then the grad of each float32 input (null when it has
+   none) *)
 let gradients prog (vals : Tensor.t array) outs =
   match
     Option.iter (fun l -> Tensor.backward l) (loss outs);
@@ -123,8 +124,8 @@ let gradients prog (vals : Tensor.t array) outs =
   | fields -> fields
   | exception e -> let j = error_json "grad_error" e in String.sub j 1 (String.length j - 2)
 
-(* the outcome line of a program; every exception is an "error" outcome (fuzz.py compares raised / not raised);
-   with [grad], the gradients of its float32 inputs too *)
+(* the outcome line of a program; every exception is an "error" outcome (fuzz.py compares raised / not
+   raised); with [grad], the gradients of its float32 inputs too *)
 let run ~grad prog =
   match
     let vals = ref [||] in
@@ -183,8 +184,8 @@ let ocaml_of ~grad prog =
       p "  let v%d = %s in\n" k e)
     (to_list (field "ops" prog));
   let vars l = String.concat "; " (List.map (Printf.sprintf "v%d") l) in
-  p "  List.iter (fun v -> print_endline (Tensor.to_string v)) [ %s ]%s\n" (vars (ints (field "outputs" prog)))
-    (if grad then ";" else "");
+  p "  List.iter (fun v -> print_endline (Tensor.to_string v)) [ %s ]%s\n"
+    (vars (ints (field "outputs" prog))) (if grad then ";" else "");
   if grad then begin
     let ins = float_inputs prog in
     p "  let w o = Tensor.of_float_array (Tensor.shape o)\n\
@@ -199,7 +200,8 @@ let ocaml_of ~grad prog =
   Buffer.contents b
 
 let () =
-  let reproducer = Array.exists (( = ) "--ocaml") Sys.argv and grad = Array.exists (( = ) "--grad") Sys.argv in
+  let reproducer = Array.exists (( = ) "--ocaml") Sys.argv in
+  let grad = Array.exists (( = ) "--grad") Sys.argv in
   try
     while true do
       let line = input_line stdin in

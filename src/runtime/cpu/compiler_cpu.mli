@@ -13,12 +13,12 @@ val find_cc : unit -> string
 (** The machine: "x86_64", "arm64", "riscv64". *)
 val machine : unit -> string
 
-(** Not in tinygrad: the flags [SANITIZE=1] adds, [-fsanitize=address,undefined -fno-sanitize-recover=all
-    -fno-omit-frame-pointer]. *)
+(** Not in tinygrad: the flags [SANITIZE=1] adds, [-fsanitize=address,undefined
+    -fno-sanitize=float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer]. *)
 val sanitize_args : string list
 
-(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -fwrapv -march=native] (arch dependent; [-fwrapv]
-    is not in tinygrad: int ALUs wrap around, which C leaves undefined for signed ints), then
+(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -fwrapv -march=native] (arch dependent;
+    [-fwrapv] is not in tinygrad: int ALUs wrap around, which C leaves undefined for signed ints), then
     {!sanitize_args} under [SANITIZE=1] (the cache key then ends in [_sanitize]); reads [CCACHE]. *)
 val create : ?cachekey:string -> unit -> t
 

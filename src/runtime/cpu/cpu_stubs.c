@@ -413,7 +413,8 @@ static void tg_sanitize_death(void) {
    when it is, installs the callback that names the kernel of a finding */
 value tg_sanitize_install(value unit) {
   (void)unit;
-  void (*set_cb)(void (*)(void)) = (void (*)(void (*)(void)))dlsym(RTLD_DEFAULT, "__sanitizer_set_death_callback");
+  typedef void (*set_death_callback_fn)(void (*)(void));
+  set_death_callback_fn set_cb = (set_death_callback_fn)dlsym(RTLD_DEFAULT, "__sanitizer_set_death_callback");
   if (dlsym(RTLD_DEFAULT, "__asan_init") == NULL || set_cb == NULL) return Val_false;
   set_cb(tg_sanitize_death);
   return Val_true;

@@ -251,12 +251,13 @@ let asan_runtime_hint =
   "run with LD_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so) ASAN_OPTIONS=detect_leaks=0, as \
    make test-sanitize does"
 
-(* a sanitized kernel only loads into a process that has the ASan runtime; the kernel's name is recorded before
-   each call so that a finding, which stops the process, names it *)
+(* a sanitized kernel only loads into a process that has the ASan runtime; the kernel's name is recorded
+   before each call so that a finding, which stops the process, names it *)
 let init_sanitize () =
   if not (sanitize_install ()) then
     invalid_arg ("CPU: SANITIZE=1 needs the ASan runtime in the process: " ^ asan_runtime_hint);
-  if Helpers.sanitize_stats.value <> "" then at_exit (fun () -> write_sanitize_stats Helpers.sanitize_stats.value)
+  let stats = Helpers.sanitize_stats.value in
+  if stats <> "" then at_exit (fun () -> write_sanitize_stats stats)
 
 let runtime ~name ~lib ~runtimevars =
   let p = load ~name ~lib ~runtimevars in
