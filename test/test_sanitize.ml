@@ -13,8 +13,7 @@ let oob_src = "void E_planted_oob(float* restrict data0_4, float* restrict data1
               \    *(data0_4+Lidx0) = (*(data1_4+(Lidx0+1)));\n\
               \  }\n}\n"
 
-(* an int division by data1_ = 0: undefined in C (kernels are compiled with -fwrapv, so a signed overflow
-   is not) *)
+(* an int division by data1_ = 0: undefined in C *)
 let div_zero_src = "void E_planted_div_zero(int* restrict data0_1, const int data1_) {\n\
                     \  *(data0_1+0) = (100/data1_);\n}\n"
 

@@ -29,24 +29,22 @@ let arch_args () =
   | a -> failwith (Printf.sprintf "unsupported arch: %S" a)
 
 (* not in tinygrad: SANITIZE=1 instruments every kernel. A finding is fatal (no recovery), so it cannot
-   scroll by in a passing run; the frame pointer keeps ASan's stack traces readable. Out-of-range float to int
-   casts are left unchecked: tinygrad's kernels make them by design (exp2 converts its argument before the
-   select that discards the result for large inputs; a cast of an out-of-range value takes the target's
-   conversion), and clang's only option that defines them saturates, which changes values and slows casts. *)
+   scroll by in a passing run; the frame pointer keeps ASan's stack traces readable. Two rules of C are left
+   unchecked because tinygrad's kernels break them by design and clang gives them the meaning tinygrad wants:
+   - a left shift of a negative int (log2 and exp2 build a float's exponent field with one): clang compiles a
+     signed left shift to a plain two's-complement shift, with no assumption that it does not overflow;
+   - an out-of-range float to int cast (exp2 converts its argument before the select that discards the result
+     for large inputs; a cast of an out-of-range value takes the target's conversion). clang's only option
+     that defines it saturates, which changes values and slows casts. *)
 let sanitize_args =
-  [ "-fsanitize=address,undefined"; "-fno-sanitize=float-cast-overflow"; "-fno-sanitize-recover=all";
-    "-fno-omit-frame-pointer" ]
-
-(* not in tinygrad: int ALUs wrap around, as exec_alu truncates them and the renderers rely on it (the
-   transcendental decompositions shift negative exponents left, index arithmetic may overflow); in C both are
-   undefined unless the compiler is told that signed arithmetic is two's complement *)
-let wrapv = "-fwrapv"
+  [ "-fsanitize=address,undefined"; "-fno-sanitize=shift-base,float-cast-overflow";
+    "-fno-sanitize-recover=all"; "-fno-omit-frame-pointer" ]
 
 let create ?(cachekey = "compile_clang_so") () =
   let cc = find_cc () in
   let sanitized = Helpers.sanitize.value <> 0 in
-  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident"; wrapv ]
-             @ arch_args () @ if sanitized then sanitize_args else [] in
+  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args ()
+             @ if sanitized then sanitize_args else [] in
   (* instrumented objects get a directory of their own: they only load into a process with the ASan runtime *)
   let key = String.concat "_" ([ cachekey; Filename.basename cc; machine (); "native" ]
                                @ if sanitized then [ "sanitize" ] else []) in

@@ -14,11 +14,11 @@ val find_cc : unit -> string
 val machine : unit -> string
 
 (** Not in tinygrad: the flags [SANITIZE=1] adds, [-fsanitize=address,undefined
-    -fno-sanitize=float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer]. *)
+    -fno-sanitize=shift-base,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer] (a left
+    shift of a negative int and an out-of-range float to int cast are tinygrad's by design). *)
 val sanitize_args : string list
 
-(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -fwrapv -march=native] (arch dependent;
-    [-fwrapv] is not in tinygrad: int ALUs wrap around, which C leaves undefined for signed ints), then
+(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -march=native] (arch dependent), then
     {!sanitize_args} under [SANITIZE=1] (the cache key then ends in [_sanitize]); reads [CCACHE]. *)
 val create : ?cachekey:string -> unit -> t
 
