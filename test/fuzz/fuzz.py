@@ -427,7 +427,7 @@ def main():
   os.environ.setdefault("CPU_LLVM", "0")
   rng = random.Random(args.seed)
   progs = [gen_program(rng) for _ in range(args.n)]
-  passed = failed = explained = 0
+  passed = failed = explained = grads = 0
   for mode in args.modes.split(","):
     noopt = mode == "noopt"
     for b in range(0, len(progs), args.batch):
@@ -435,6 +435,7 @@ def main():
       ours = run_port(args.runner, batch, noopt, args.grad)
       for k, (p, o) in enumerate(zip(batch, ours)):
         t = with_noopt(noopt, run_tinygrad, p, args.grad)
+        grads += sum(g is not None for g in t.get("grads", []))
         diff = compare(p, o, t)
         if diff is None: passed += 1; continue
         why = next((reason for pred, reason in EXPLAINED if pred(p, o, t)), None)
@@ -448,7 +449,7 @@ def main():
         print(f"FAIL [{mode} #{b + k}] {diff}\n--- tinygrad:\n{reproducer_python(small, args.grad)}\n"
               f"--- OCaml:\n"
               f"{reproducer_ocaml(args.runner, small, args.grad)}\n--- program: {json.dumps(small)}\n")
-  backward = ", with backward" if args.grad else ""
+  backward = f", with backward ({grads} gradients compared)" if args.grad else ""
   n_modes = len(args.modes.split(','))
   print(f"fuzz: {args.n} programs x {n_modes} modes{backward}, {explained} explained differences")
   print(f"{passed} passed, {failed} failed")

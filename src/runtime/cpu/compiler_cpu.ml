@@ -137,6 +137,13 @@ let rng = lazy (Random.State.make_self_init ())
 (* unique among processes (pid) and within one (counter, random bits) *)
 let unique_suffix () = incr uniq; Printf.sprintf "%d.%d.%d" (getpid ()) !uniq (Random.State.bits (Lazy.force rng))
 
+(* a kept sanitized source may be compiled by another process at the same time: written under a temp name and
+   renamed, a compiler reading it sees a whole file *)
+let write_source path s =
+  let tmp = path ^ ".tmp." ^ unique_suffix () in
+  write_file tmp s;
+  Sys.rename tmp path
+
 (* under SANITIZE=1 the compiled source is kept, named by its digest, so that the file and line of a
    sanitizer's report can be read after the run *)
 let sanitize_source t full =
@@ -161,7 +168,7 @@ let run_cc_with t args full out =
                                     "CPU: the C compiler %S was not found (CC, else clang, else gcc on PATH): %s" t.cc install_hint });
   let base = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix ()) in
   let c_file = Option.value ~default:(base ^ ".c") (sanitize_source t full) and err_file = base ^ ".err" in
-  write_file c_file full;
+  write_source c_file full;
   (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
   let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
   let argv = (t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ] in
@@ -277,7 +284,7 @@ let compile_many t srcs =
             let temp =
               Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
             let c_file = Option.value ~default:temp (sanitize_source t (full_source src)) in
-            write_file c_file (full_source src);
+            write_source c_file (full_source src);
             (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
         let q = Filename.quote in
         let quiet = if is_clang t.cc then " -fno-crash-diagnostics" else "" in
