@@ -2,7 +2,7 @@
 DEBS := ocaml ocaml-dune ocaml-findlib libctypes-ocaml-dev libffi-dev libzarith-ocaml-dev clang
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test test-emu gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-llm bench-mnist tour doc clean
+.PHONY: deps build test test-emu test-sanitize gpu-bundle test-gpu check-gpu-backends test-ops test-long test-multi fuzz demo demo-symbolic dataset bench bench-quick bench-micro bench-llm bench-mnist tour doc clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -37,12 +37,21 @@ test-long: build
 test-multi: build
 	MULTI_LONG=1 TEST_FILTER=multitensor. dune exec --no-build test/test_main.exe
 
+# every CPU kernel built with clang's -fsanitize=address,undefined (SANITIZE=1, the ASan runtime preloaded): the whole
+# golden op suite, the `make test` suites and `make fuzz N=500`, in both CPU modes (CPU_OPT=fast and tinygrad); a
+# planted out-of-bounds read must be caught first. Long (not in `make test`); MODES, STEPS, FUZZ_N select parts.
+test-sanitize: build
+	PYTHON=$(PYTHON) sh tools/sanitize/run.sh
+
 # the differential fuzzer: N random programs (seeded by SEED) run here and in tinygrad 0.14.0 (PYTHON when it imports
 # it, else bench/.venv as `make bench`), default and NOOPT modes; a difference is minimised and printed in both languages
+# GRAD=1: each program also runs backward on a weighted sum of its float outputs, and the gradients must agree
 N ?= 2000
 SEED ?= 0
+GRAD ?= 0
 fuzz: build
-	PYTHON=$(PYTHON) python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe --n $(N) --seed $(SEED)
+	PYTHON=$(PYTHON) python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe --n $(N) --seed $(SEED) \
+	  $(if $(filter 1,$(GRAD)),--grad)
 
 # the UOp emulator (src/runtime/emu): the whole golden op suite and the corpus on DEV=EMU::sm_80 and
 # DEV=EMU::METAL with the default opts, then tinygrad's tensor-core tests (suite emu, TC=1, both targets);

@@ -323,6 +323,10 @@ let cpu_vec = int_var "CPU_VEC" 0
 (* not in tinygrad: THREAD shards on the CPU's thread pool (0: one after another, as tinygrad runs them) *)
 let cpu_pool = int_var "CPU_POOL" 1
 
+(* not in tinygrad: CPU kernels built with clang's AddressSanitizer and UndefinedBehaviorSanitizer *)
+let sanitize = int_var "SANITIZE" 0
+let sanitize_stats = string_var "SANITIZE_STATS" ""
+
 (* the knobs tinygrad reads with a plain getenv where it uses them; here they are context variables too *)
 let default_float = string_var "DEFAULT_FLOAT" ""
 let default_int = string_var "DEFAULT_INT" ""

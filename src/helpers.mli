@@ -319,6 +319,17 @@ val cpu_vec : int context_var
     as many threads as CPUs, n >= 2 on at most n threads. *)
 val cpu_pool : int context_var
 
+(** [SANITIZE] (0), not a tinygrad knob: 1 compiles every CPU kernel with
+    [-fsanitize=address,undefined -fno-sanitize-recover=all] (its own disk cache directory), and the CPU
+    device then needs the ASan runtime preloaded ([make test-sanitize] arranges it). A finding stops the
+    process, naming the kernel. *)
+val sanitize : int context_var
+
+(** [SANITIZE_STATS] (""), not a tinygrad knob: under [SANITIZE=1], a file to which each process appends
+    at exit how many kernels it compiled and which sanitized objects it ran ([make test-sanitize] counts
+    them). *)
+val sanitize_stats : string context_var
+
 (** {2 Knobs tinygrad reads with a plain getenv where it uses them} *)
 
 (** [DEFAULT_FLOAT] (""): the default float dtype by name ([Dtype.default_float]; float32 when empty). *)

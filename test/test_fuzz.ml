@@ -14,20 +14,25 @@ let has_tinygrad py =
 
 let runner = "_build/default/test/fuzz/fuzz_runner.exe"
 
+(* runs fuzz.py with [args]; fails with its output when it found an unexplained difference *)
+let fuzz args () =
+  let py = python () in
+  if not (Sys.file_exists runner && Sys.file_exists "test/fuzz/fuzz.py") then
+    Test_util.skip "fuzz: run from the repository root after `make build`"
+  else if not (has_tinygrad py) then
+    Test_util.skip "fuzz: tinygrad 0.14.0 is not importable with %s; set PYTHON" py
+  else begin
+    let log = Filename.temp_file "fuzz" ".log" in
+    let rc = Sys.command (Printf.sprintf "%s test/fuzz/fuzz.py --runner %s %s > %s 2>&1"
+                            (Filename.quote py) runner args log) in
+    let out = read_file log in
+    Sys.remove log;
+    let lines = List.filter (fun l -> l <> "") (String.split_on_char '\n' out) in
+    let last = match List.rev lines with l :: _ -> l | [] -> "" in
+    Printf.printf "fuzz %s: %s\n%!" args last;
+    check (rc = 0) "fuzzer found differences with tinygrad:\n%s" out
+  end
+
 let tests =
-  [ ("short_seeded_run_agrees_with_tinygrad", fun () ->
-        let py = python () in
-        if not (Sys.file_exists runner && Sys.file_exists "test/fuzz/fuzz.py") then
-          Test_util.skip "fuzz: run from the repository root after `make build`"
-        else if not (has_tinygrad py) then
-          Test_util.skip "fuzz: tinygrad 0.14.0 is not importable with %s; set PYTHON" py
-        else begin
-          let log = Filename.temp_file "fuzz" ".log" in
-          let rc = Sys.command (Printf.sprintf "%s test/fuzz/fuzz.py --runner %s --n 100 --seed 0 > %s 2>&1" (Filename.quote py) runner log) in
-          let ic = open_in log in
-          let out = really_input_string ic (in_channel_length ic) in
-          close_in ic; Sys.remove log;
-          let last = List.filter (fun l -> l <> "") (String.split_on_char '\n' out) |> List.rev |> function l :: _ -> l | [] -> "" in
-          Printf.printf "fuzz: %s\n%!" last;
-          check (rc = 0) "fuzzer found differences with tinygrad:\n%s" out
-        end) ]
+  [ ("short_seeded_run_agrees_with_tinygrad", fuzz "--n 100 --seed 0");
+    ("short_seeded_run_with_backward_agrees_with_tinygrad", fuzz "--n 40 --seed 1 --grad --modes default") ]

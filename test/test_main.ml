@@ -24,4 +24,5 @@ let () =
       ("symbolic_tensor", Test_symbolic_tensor.tests); ("realize_cache", Test_realize_cache.tests);
       ("setitem", Test_setitem.tests); ("torch_load", Test_torch_load.tests); ("multitensor", Test_multitensor.tests);
       ("llm", Test_llm.tests);
-      ("emu", Test_emu.tests) ]
+      ("emu", Test_emu.tests);
+      ("sanitize", Test_sanitize.tests) ]

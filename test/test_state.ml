@@ -6,7 +6,8 @@ open Test_util
 
 let of_hex h = String.init (String.length h / 2) (fun i -> Char.chr (int_of_string ("0x" ^ String.sub h (2 * i) 2)))
 
-let tmp name = Filename.concat (Filename.get_temp_dir_name ()) (Printf.sprintf "tg_state_%d_%s" (Random.bits ()) name)
+(* a fresh name in every process (Random.bits unseeded gives every process the same one) *)
+let tmp name = Filename.temp_file "tg_state_" ("_" ^ name)
 
 let read_file fn = let ic = open_in_bin fn in let s = really_input_string ic (in_channel_length ic) in close_in ic; s
 

@@ -30,6 +30,17 @@ let check_invalid_arg ~what f =
   | exception Invalid_argument _ -> ()
 
 (* a realized tensor's buffer (the BUFFER under its UOp's views) *)
+(* a whole file as a string *)
+let read_file path =
+  let ic = open_in_bin path in
+  Fun.protect ~finally:(fun () -> close_in ic) (fun () -> really_input_string ic (in_channel_length ic))
+
+(* whether [sub] occurs in [s] *)
+let contains s sub =
+  let n = String.length sub in
+  let rec at i = i + n <= String.length s && (String.sub s i n = sub || at (i + 1)) in
+  at 0
+
 let realized_buffer t =
   let open Tinygrad.Compiler in
   match Buffers.realized (Uop.base (Tensor.uop t)) with

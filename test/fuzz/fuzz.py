@@ -1,13 +1,15 @@
 """Differential fuzzer: random tensor programs run in this port and in tinygrad 0.14.0, compared.
 
     python3 test/fuzz/fuzz.py --runner _build/default/test/fuzz/fuzz_runner.exe [--n 100] [--seed 0] [--modes default,noopt]
+                              [--grad]
 
 A program is JSON: a list of instructions, each giving one value: an input tensor (shape, dtype, values) or an
 op over earlier values (by index); and the indices of its outputs. The same program is interpreted here with tinygrad and by fuzz_runner.exe with the
 port, in each mode (NOOPT=0 and NOOPT=1 in both); the outputs' shapes, dtypes, values and kernel counts, and
 whether an error was raised, must agree. Some ops are illegal on purpose (bad shapes, bad axes): both sides must
 raise. A failing program is minimised and printed as a tinygrad and an OCaml reproducer. Differences listed in
-EXPLAINED (with their reason) are reported but not counted as failures.
+EXPLAINED (with their reason) are reported but not counted as failures. With --grad, each program also runs
+backward on a weighted sum of its float outputs, and the gradients of its float32 inputs must agree too.
 The last line is `N passed, N failed`; the exit code is 1 when a difference is unexplained.
 """
 import argparse, json, math, os, random, subprocess, sys
@@ -86,8 +88,39 @@ def tg_apply(T, op, vals, a):
   raise ValueError(n)
 
 
-def run_tinygrad(prog):
-  """The program's outcome in tinygrad: {"error": msg} or {"outputs": [...], "kernels": n}."""
+def loss_weights(n):
+  """The weights of an output's elements in the gradient mode's loss (fuzz_runner.ml makes the same): varied,
+  so that a gradient does not vanish the way d(sum softmax)/dx does, and exact in float32."""
+  return [((i % 7) - 3) * 0.25 for i in range(n)]
+
+
+def outcome_of(t):
+  values = [float(e) for e in t.numpy().astype(np.float64).reshape(-1)]
+  return {"shape": list(t.shape), "dtype": t.dtype.name, "values": values}
+
+
+def tinygrad_gradients(prog, vals, outs):
+  """The gradient mode: loss = sum over the float outputs o of sum(float(o) * loss_weights), backward, and the
+  .grad of each float32 input (None when backward gave it none): {"grads": [...]} or {"grad_error": msg}."""
+  from tinygrad import Tensor, dtypes
+  try:
+    weights = lambda o: Tensor(np.array(loss_weights(o.numel()), dtype=np.float32).reshape(o.shape))
+    terms = [(o.cast(dtypes.float32) * weights(o)).sum() for o in outs if dtypes.is_float(o.dtype)]
+    if terms:
+      loss = terms[0]
+      for t in terms[1:]: loss = loss + t
+      loss.backward()
+    ins = [vals[i] for i, a in enumerate(prog["ops"]) if a["op"] == "input" and a["dtype"] == "float32"]
+    grads = [t.grad for t in ins]
+    if any(g is not None for g in grads): Tensor.realize(*[g for g in grads if g is not None])
+    return {"grads": [None if g is None else outcome_of(g) for g in grads]}
+  except Exception as e:
+    return {"grad_error": f"{type(e).__name__}: {e}"[:300]}
+
+
+def run_tinygrad(prog, grad=False):
+  """The program's outcome in tinygrad: {"error": msg} or {"outputs": [...], "kernels": n}, with the gradient
+  mode's "grads" or "grad_error" when [grad]."""
   from tinygrad import Tensor, GlobalCounters
   try:
     vals = []
@@ -97,14 +130,10 @@ def run_tinygrad(prog):
     GlobalCounters.reset()
     Tensor.realize(*outs)
     kernels = GlobalCounters.kernel_count
-    res = []
-    for o in outs:
-      v = o.numpy()
-      res.append({"shape": list(o.shape), "dtype": o.dtype.name,
-                  "values": [float(e) for e in v.astype(np.float64).reshape(-1)]})
-    return {"outputs": res, "kernels": kernels}
+    res = [outcome_of(o) for o in outs]
   except Exception as e:  # any error: the port must raise as well
     return {"error": f"{type(e).__name__}: {e}"[:300]}
+  return dict({"outputs": res, "kernels": kernels}, **(tinygrad_gradients(prog, vals, outs) if grad else {}))
 
 # ---------- generation ----------
 
@@ -245,38 +274,58 @@ def unsigned_cast_as_scalar(prog, ours, theirs):
   lanes that vary from run to run, where the port wraps modulo 2^n. Accepted when the port's outcome equals
   tinygrad's scalar (NOOPT) kernels', which wrap as numpy does."""
   if not any(a["op"] == "cast" and a["dtype"] == "uint8" for a in prog["ops"]): return False
-  return compare(prog, ours, with_noopt(True, run_tinygrad, prog)) is None
+  grad = "grads" in ours or "grad_error" in ours
+  return compare(prog, ours, with_noopt(True, run_tinygrad, prog, grad)) is None
 
 EXPLAINED = [(unsigned_cast_as_scalar, "negative float to unsigned cast: undefined in C; the port equals tinygrad's NOOPT")]
 
 
-def compare(prog, ours, theirs):
-  """None when the outcomes agree, else a one-line description of the difference."""
-  if ("error" in ours) != ("error" in theirs):
-    return f"error outcome: port {'raised ' + ours['error'] if 'error' in ours else 'ran'}; " \
-           f"tinygrad {'raised ' + theirs['error'] if 'error' in theirs else 'ran'}"
-  if "error" in ours:
-    # the port's contract: a user's mistake is an Invalid_argument, never a stray Failure/Not_found/assert
-    if not ours["error"].startswith("Invalid_argument"): return f"port raised a stray exception: {ours['error']}"
-    return None
-  if ours["kernels"] != theirs["kernels"]:
-    return f"kernel count: port {ours['kernels']}, tinygrad {theirs['kernels']}"
-  for k, (o, t) in enumerate(zip(ours["outputs"], theirs["outputs"])):
-    if o["shape"] != t["shape"]: return f"output {k} shape: port {o['shape']}, tinygrad {t['shape']}"
-    if o["dtype"] != t["dtype"]: return f"output {k} dtype: port {o['dtype']}, tinygrad {t['dtype']}"
+def compare_error(what, ours, theirs, key):
+  """The difference of two outcomes in whether [key] (an error) is present, or None."""
+  if (key in ours) != (key in theirs):
+    return f"{what} outcome: port {'raised ' + ours[key] if key in ours else 'ran'}; " \
+           f"tinygrad {'raised ' + theirs[key] if key in theirs else 'ran'}"
+  # the port's contract: a user's mistake is an Invalid_argument, never a stray Failure/Not_found/assert
+  if key in ours and not ours[key].startswith("Invalid_argument"):
+    return f"port raised a stray exception: {ours[key]}"
+  return None
+
+
+def compare_tensors(what, ours, theirs):
+  """The difference of two lists of tensor outcomes (None for an absent gradient), or None."""
+  if len(ours) != len(theirs): return f"{what}s: port gave {len(ours)}, tinygrad {len(theirs)}"
+  for k, (o, t) in enumerate(zip(ours, theirs)):
+    if (o is None) != (t is None):
+      return f"{what} {k}: port {'none' if o is None else 'one'}, tinygrad {'none' if t is None else 'one'}"
+    if o is None: continue
+    if o["shape"] != t["shape"]: return f"{what} {k} shape: port {o['shape']}, tinygrad {t['shape']}"
+    if o["dtype"] != t["dtype"]: return f"{what} {k} dtype: port {o['dtype']}, tinygrad {t['dtype']}"
     a = np.array(o["values"], dtype=np.float64); b = np.array(t["values"], dtype=np.float64)
     tol = 1e-2 if t["dtype"] == "half" else 1e-4
     if a.shape != b.shape or not np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True):
       bad = np.nonzero(~np.isclose(a, b, rtol=tol, atol=tol, equal_nan=True))[0][:3] if a.shape == b.shape else []
-      return f"output {k} values differ at {list(bad)}: port {[a[i] for i in bad]}, tinygrad {[b[i] for i in bad]}"
+      return (f"{what} {k} values differ at {list(bad)}: port {[a[i] for i in bad]}, "
+              f"tinygrad {[b[i] for i in bad]}")
   return None
+
+
+def compare(prog, ours, theirs):
+  """None when the outcomes agree, else a one-line description of the difference."""
+  if (d := compare_error("error", ours, theirs, "error")) is not None or "error" in ours: return d
+  if ours["kernels"] != theirs["kernels"]:
+    return f"kernel count: port {ours['kernels']}, tinygrad {theirs['kernels']}"
+  if (d := compare_tensors("output", ours["outputs"], theirs["outputs"])) is not None: return d
+  if (d := compare_error("backward", ours, theirs, "grad_error")) is not None or "grad_error" in ours:
+    return d
+  return compare_tensors("grad", ours.get("grads", []), theirs.get("grads", []))
 
 # ---------- the port's side ----------
 
-def run_port(runner, progs, noopt):
+def run_port(runner, progs, noopt, grad=False):
   env = dict(os.environ, NOOPT="1" if noopt else "0")
   inp = "\n".join(json.dumps(p) for p in progs) + "\n"
-  r = subprocess.run([runner], input=inp, capture_output=True, text=True, env=env, timeout=3600)
+  r = subprocess.run([runner] + (["--grad"] if grad else []), input=inp, capture_output=True, text=True,
+                     env=env, timeout=3600)
   lines = [l for l in r.stdout.splitlines() if l.startswith("{")]
   if len(lines) != len(progs):
     raise SystemExit(f"fuzz_runner.exe gave {len(lines)} results for {len(progs)} programs (exit {r.returncode}):\n"
@@ -333,7 +382,7 @@ def py_args(a):
           "cast": lambda: f"dtypes.{a['dtype']}"}.get(n, lambda: "")()
 
 
-def reproducer_python(prog):
+def reproducer_python(prog, grad=False):
   lines = ["import numpy as np", "from tinygrad import Tensor, dtypes"]
   for idx, a in enumerate(prog["ops"]):
     s = [f"v{i}" for i in a["src"]]; n = a["op"]
@@ -346,11 +395,20 @@ def reproducer_python(prog):
     else: e = f"{s[0]}.{n}({py_args(a)})"
     lines.append(f"v{idx} = {e}")
   lines.append("print(" + ", ".join(f"v{o}.numpy()" for o in prog["outputs"]) + ")")
+  if grad:
+    ins = [f"v{i}" for i, a in enumerate(prog["ops"]) if a["op"] == "input" and a["dtype"] == "float32"]
+    lines += [f"outs = [{', '.join(f'v{o}' for o in prog['outputs'])}]",
+              "w = lambda o: Tensor(np.array([((i % 7) - 3) * 0.25 for i in range(o.numel())],",
+              "                              dtype=np.float32).reshape(o.shape))",
+              "sum((o.cast(dtypes.float32) * w(o)).sum()",
+              "    for o in outs if dtypes.is_float(o.dtype)).backward()",
+              f"print([None if v.grad is None else v.grad.numpy() for v in [{', '.join(ins)}]])"]
   return "\n".join(lines)
 
 
-def reproducer_ocaml(runner, prog):
-  r = subprocess.run([runner, "--ocaml"], input=json.dumps(prog) + "\n", capture_output=True, text=True)
+def reproducer_ocaml(runner, prog, grad=False):
+  r = subprocess.run([runner, "--ocaml"] + (["--grad"] if grad else []), input=json.dumps(prog) + "\n",
+                     capture_output=True, text=True)
   return r.stdout.strip() or r.stderr.strip()
 
 # ---------- driver ----------
@@ -362,20 +420,22 @@ def main():
   ap.add_argument("--seed", type=int, default=0)
   ap.add_argument("--modes", default="default,noopt")
   ap.add_argument("--batch", type=int, default=200)
+  ap.add_argument("--grad", action="store_true", help="also compare backward's gradients of the float inputs")
   args = ap.parse_args()
   sys.stdout.reconfigure(line_buffering=True)
   import tinygrad
   os.environ.setdefault("CPU_LLVM", "0")
   rng = random.Random(args.seed)
   progs = [gen_program(rng) for _ in range(args.n)]
-  passed = failed = explained = 0
+  passed = failed = explained = grads = 0
   for mode in args.modes.split(","):
     noopt = mode == "noopt"
     for b in range(0, len(progs), args.batch):
       batch = progs[b:b + args.batch]
-      ours = run_port(args.runner, batch, noopt)
+      ours = run_port(args.runner, batch, noopt, args.grad)
       for k, (p, o) in enumerate(zip(batch, ours)):
-        t = with_noopt(noopt, run_tinygrad, p)
+        t = with_noopt(noopt, run_tinygrad, p, args.grad)
+        grads += sum(g is not None for g in t.get("grads", []))
         diff = compare(p, o, t)
         if diff is None: passed += 1; continue
         why = next((reason for pred, reason in EXPLAINED if pred(p, o, t)), None)
@@ -383,11 +443,15 @@ def main():
           explained += 1; passed += 1
           print(f"explained [{mode} #{b + k}]: {diff} ({why})"); continue
         failed += 1
-        fails = lambda q: compare(q, run_port(args.runner, [q], noopt)[0], with_noopt(noopt, run_tinygrad, q)) is not None
+        fails = lambda q: compare(q, run_port(args.runner, [q], noopt, args.grad)[0],
+                                  with_noopt(noopt, run_tinygrad, q, args.grad)) is not None
         small = minimise(p, fails)
-        print(f"FAIL [{mode} #{b + k}] {diff}\n--- tinygrad:\n{reproducer_python(small)}\n--- OCaml:\n"
-              f"{reproducer_ocaml(args.runner, small)}\n--- program: {json.dumps(small)}\n")
-  print(f"fuzz: {args.n} programs x {len(args.modes.split(','))} modes, {explained} explained differences")
+        print(f"FAIL [{mode} #{b + k}] {diff}\n--- tinygrad:\n{reproducer_python(small, args.grad)}\n"
+              f"--- OCaml:\n"
+              f"{reproducer_ocaml(args.runner, small, args.grad)}\n--- program: {json.dumps(small)}\n")
+  backward = f", with backward ({grads} gradients compared)" if args.grad else ""
+  n_modes = len(args.modes.split(','))
+  print(f"fuzz: {args.n} programs x {n_modes} modes{backward}, {explained} explained differences")
   print(f"{passed} passed, {failed} failed")
   sys.exit(1 if failed else 0)
 

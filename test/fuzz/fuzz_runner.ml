@@ -85,8 +85,48 @@ let json_float f =
   if Float.is_nan f then "NaN" else if f = Float.infinity then "Infinity" else if f = Float.neg_infinity then "-Infinity"
   else Printf.sprintf "%.17g" f
 
-(* the outcome line of a program; every exception is an "error" outcome (fuzz.py compares raised / not raised) *)
-let run prog =
+let tensor_json t =
+  let values = Tensor.to_float_array t in
+  Printf.sprintf {|{"shape":[%s],"dtype":"%s","values":[%s]}|}
+    (String.concat "," (List.map string_of_int (Array.to_list (Tensor.shape t))))
+    (dtype_name (Tensor.dtype t)) (String.concat "," (List.map json_float (Array.to_list values)))
+
+let error_json key e = J.to_string (J.Assoc [ (key, J.String (Printexc.to_string e)) ])
+
+(* the indices of the program's float32 inputs, whose gradients the gradient mode compares *)
+let float_inputs prog =
+  List.concat (List.mapi (fun i a ->
+      if to_str (field "op" a) = "input" && to_str (field "dtype" a) = "float32" then [ i ] else [])
+      (to_list (field "ops" prog)))
+
+(* the weights of an output's elements in the gradient mode's loss (fuzz.py's loss_weights) *)
+let loss_weights n = Array.init n (fun i -> float_of_int ((i mod 7) - 3) *. 0.25)
+
+(* the float outputs' weighted sums, added in order (fuzz.py's loss) *)
+let loss outs =
+  let terms = List.filter_map (fun o ->
+      if not (Tensor.is_floating_point o) then None
+      else
+        let w = Tensor.of_float_array (Tensor.shape o) (loss_weights (Tensor.numel o)) in
+        Some (Tensor.sum (Tensor.mul (Tensor.cast o Dtype.Float32) w))) outs in
+  match terms with [] -> None | t :: rest -> Some (List.fold_left Tensor.add t rest)
+
+(* the gradient mode's fields: backward on [loss], then the grad of each float32 input (null when it has
+   none) *)
+let gradients prog (vals : Tensor.t array) outs =
+  match
+    Option.iter (fun l -> Tensor.backward l) (loss outs);
+    let grads = List.map (fun i -> Tensor.grad vals.(i)) (float_inputs prog) in
+    Tensor.realize_all (List.filter_map Fun.id grads);
+    Printf.sprintf {|"grads":[%s]|}
+      (String.concat "," (List.map (function None -> "null" | Some g -> tensor_json g) grads))
+  with
+  | fields -> fields
+  | exception e -> let j = error_json "grad_error" e in String.sub j 1 (String.length j - 2)
+
+(* the outcome line of a program; every exception is an "error" outcome (fuzz.py compares raised / not
+   raised); with [grad], the gradients of its float32 inputs too *)
+let run ~grad prog =
   match
     let vals = ref [||] in
     List.iter (fun a -> vals := Array.append !vals [| apply !vals a |]) (to_list (field "ops" prog));
@@ -94,20 +134,15 @@ let run prog =
     Global_counters.reset ();
     Tensor.realize_all outs;
     let kernels = Global_counters.kernel_count () in
-    let out t =
-      let values = Tensor.to_float_array t in
-      Printf.sprintf {|{"shape":[%s],"dtype":"%s","values":[%s]}|}
-        (String.concat "," (List.map string_of_int (Array.to_list (Tensor.shape t))))
-        (dtype_name (Tensor.dtype t)) (String.concat "," (List.map json_float (Array.to_list values)))
-    in
-    Printf.sprintf {|{"outputs":[%s],"kernels":%d}|} (String.concat "," (List.map out outs)) kernels
+    let outputs = String.concat "," (List.map tensor_json outs) in
+    (!vals, outs, Printf.sprintf {|"outputs":[%s],"kernels":%d|} outputs kernels)
   with
-  | line -> line
-  | exception e -> J.to_string (J.Assoc [ ("error", J.String (Printexc.to_string e)) ])
+  | vals, outs, fields -> "{" ^ fields ^ (if grad then "," ^ gradients prog vals outs else "") ^ "}"
+  | exception e -> error_json "error" e
 
 (* ---------- OCaml reproducers ---------- *)
 
-let ocaml_of prog =
+let ocaml_of ~grad prog =
   let b = Buffer.create 256 in
   let p fmt = Printf.bprintf b fmt in
   p "open Tinygrad\nlet () =\n";
@@ -148,18 +183,31 @@ let ocaml_of prog =
       in
       p "  let v%d = %s in\n" k e)
     (to_list (field "ops" prog));
-  p "  List.iter (fun v -> print_endline (Tensor.to_string v)) [ %s ]\n"
-    (String.concat "; " (List.map (Printf.sprintf "v%d") (ints (field "outputs" prog))));
+  let vars l = String.concat "; " (List.map (Printf.sprintf "v%d") l) in
+  p "  List.iter (fun v -> print_endline (Tensor.to_string v)) [ %s ]%s\n"
+    (vars (ints (field "outputs" prog))) (if grad then ";" else "");
+  if grad then begin
+    let ins = float_inputs prog in
+    p "  let w o = Tensor.of_float_array (Tensor.shape o)\n\
+      \    (Array.init (Tensor.numel o) (fun i -> float_of_int ((i mod 7) - 3) *. 0.25)) in\n\
+      \  let terms = List.filter_map (fun o -> if Tensor.is_floating_point o then\n\
+      \      Some (Tensor.sum (Tensor.mul (Tensor.cast o Dtype.Float32) (w o))) else None) [ %s ] in\n\
+      \  (match terms with t :: rest -> Tensor.backward (List.fold_left Tensor.add t rest) | [] -> ());\n\
+      \  List.iter (fun v -> match Tensor.grad v with\n\
+      \      | Some g -> print_endline (Tensor.to_string g) | None -> print_endline \"no grad\") [ %s ]\n"
+      (vars (ints (field "outputs" prog))) (vars ins)
+  end;
   Buffer.contents b
 
 let () =
   let reproducer = Array.exists (( = ) "--ocaml") Sys.argv in
+  let grad = Array.exists (( = ) "--grad") Sys.argv in
   try
     while true do
       let line = input_line stdin in
       if String.trim line <> "" then begin
         let prog = J.of_string line in
-        print_endline (if reproducer then ocaml_of prog else run prog);
+        print_endline (if reproducer then ocaml_of ~grad prog else run ~grad prog);
         flush stdout
       end
     done

@@ -29,11 +29,34 @@ let arch_args () =
   | "riscv64" -> [ "-march=rv64g" ]
   | a -> failwith (Printf.sprintf "unsupported arch: %S" a)
 
+(* not in tinygrad: SANITIZE=1 instruments every kernel. A finding is fatal (no recovery), so it cannot
+   scroll by in a passing run; the frame pointer keeps ASan's stack traces readable. Two rules of C are left
+   unchecked because tinygrad's kernels break them by design and clang gives them the meaning tinygrad wants:
+   - a left shift of a negative int (log2 and exp2 build a float's exponent field with one): clang compiles a
+     signed left shift to a plain two's-complement shift, with no assumption that it does not overflow;
+   - an out-of-range float to int cast (exp2 converts its argument before the select that discards the result
+     for large inputs; a cast of an out-of-range value takes the target's conversion). clang's only option
+     that defines it saturates, which changes values and slows casts. *)
+let sanitize_args =
+  [ "-fsanitize=address,undefined"; "-fno-sanitize=shift-base,float-cast-overflow";
+    "-fno-sanitize-recover=all"; "-fno-omit-frame-pointer" ]
+
 let create ?(cachekey = "compile_clang_so") () =
   let cc = find_cc () in
-  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args () in
-  let key = String.concat "_" [ cachekey; Filename.basename cc; machine (); "native" ] in
+  let sanitized = Helpers.sanitize.value <> 0 in
+  let args = [ "-shared"; "-O2"; "-fPIC"; "-ffreestanding"; "-fno-math-errno"; "-fno-ident" ] @ arch_args ()
+             @ if sanitized then sanitize_args else [] in
+  (* instrumented objects get a directory of their own: they only load into a process with the ASan runtime *)
+  let key = String.concat "_" ([ cachekey; Filename.basename cc; machine (); "native" ]
+                               @ if sanitized then [ "sanitize" ] else []) in
   { cc; args; cachekey = (if Helpers.ccache.value <> 0 then Some key else None) }
+
+(* whether the compiler builds sanitized objects *)
+let sanitized t = List.exists (fun a -> List.mem a sanitize_args) t.args
+
+(* the compiler runs without the preloaded ASan runtime of a sanitized process (it is not instrumented, and
+   the runtime only slows it down) *)
+let shell_prefix t = if sanitized t then "env -u LD_PRELOAD " else ""
 
 (* ---------- the uniform entry ---------- *)
 
@@ -115,6 +138,23 @@ let rng = lazy (Random.State.make_self_init ())
 (* unique among processes (pid) and within one (counter, random bits) *)
 let unique_suffix () = incr uniq; Printf.sprintf "%d.%d.%d" (getpid ()) !uniq (Random.State.bits (Lazy.force rng))
 
+(* a kept sanitized source may be compiled by another process at the same time: written under a temp name and
+   renamed, a compiler reading it sees a whole file *)
+let write_source path s =
+  let tmp = path ^ ".tmp." ^ unique_suffix () in
+  write_file tmp s;
+  Sys.rename tmp path
+
+(* under SANITIZE=1 the compiled source is kept, named by its digest, so that the file and line of a
+   sanitizer's report can be read after the run *)
+let sanitize_source t full =
+  if not (sanitized t) then None
+  else begin
+    let dir = Filename.concat (Helpers.cache_dir ()) "sanitize_src" in
+    Helpers.mkdir_p dir;
+    Some (Filename.concat dir (Digest.to_hex (Digest.string full) ^ ".c"))
+  end
+
 let is_clang cc = let b = Filename.basename cc in String.length b >= 5 && String.sub b 0 5 = "clang"
 
 let install_hint = "install clang (Debian/Ubuntu: apt-get install clang), or set CC"
@@ -128,17 +168,19 @@ let run_cc_with t args full out =
     raise (Device.Compile_error { source = full; output = Printf.sprintf
                                     "CPU: the C compiler %S was not found (CC, else clang, else gcc on PATH): %s" t.cc install_hint });
   let base = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix ()) in
-  let c_file = base ^ ".c" and err_file = base ^ ".err" in
-  write_file c_file full;
+  let c_file = Option.value ~default:(base ^ ".c") (sanitize_source t full) and err_file = base ^ ".err" in
+  write_source c_file full;
   (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
   let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
-  let cmd = String.concat " " (List.map Filename.quote ((t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ]))
+  let argv = (t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ] in
+  let cmd = shell_prefix t ^ String.concat " " (List.map Filename.quote argv)
             ^ " 2> " ^ Filename.quote err_file in
   if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" cmd;
   incr compiles;
   let rc = Sys.command cmd in
   let err = try read_file err_file with Sys_error _ -> "" in
-  remove_quiet c_file; remove_quiet err_file;
+  if not (sanitized t) then remove_quiet c_file;
+  remove_quiet err_file;
   if rc <> 0 then begin
     remove_quiet out;
     let hint = if Helpers.cc.value = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
@@ -240,19 +282,21 @@ let compile_many t srcs =
         let jobs = List.map (fun src ->
             let path = cache_path t key src in
             Helpers.mkdir_p (Filename.dirname path);
-            let c_file = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
-            write_file c_file (full_source src);
+            let temp =
+              Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
+            let c_file = Option.value ~default:temp (sanitize_source t (full_source src)) in
+            write_source c_file (full_source src);
             (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
         let q = Filename.quote in
         let quiet = if is_clang t.cc then " -fno-crash-diagnostics" else "" in
         let job (c_file, tmp, _) =
-          Printf.sprintf "(%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &"
+          Printf.sprintf "(%s%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &" (shell_prefix t)
             (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
         compiles := !compiles + List.length jobs;
         ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
         (* each object the compiler finished is sealed and renamed into the cache *)
         List.iter (fun (c_file, tmp, path) ->
-            remove_quiet c_file;
+            if not (sanitized t) then remove_quiet c_file;
             if Sys.file_exists tmp then (try seal tmp; Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)) jobs;
         batches rest
       end in
@@ -270,9 +314,9 @@ let host_vector_width =
   lazy (
     let t = create () in
     let out = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_macros_" ^ unique_suffix ()) in
-    let cmd = String.concat " " (List.map Filename.quote ((t.cc :: List.filter (fun a -> a <> "-shared") t.args)
-                                                          @ [ "-dM"; "-E"; "-x"; "c"; "/dev/null"; "-o"; out ]))
-              ^ " 2> /dev/null" in
+    let flags = List.filter (fun a -> a <> "-shared" && not (List.mem a sanitize_args)) t.args in
+    let argv = (t.cc :: flags) @ [ "-dM"; "-E"; "-x"; "c"; "/dev/null"; "-o"; out ] in
+    let cmd = String.concat " " (List.map Filename.quote argv) ^ " 2> /dev/null" in
     let macros = if Sys.command cmd = 0 then (try read_file out with Sys_error _ -> "") else "" in
     remove_quiet out;
     let defines m = List.exists (fun l -> match String.split_on_char ' ' l with

@@ -13,7 +13,13 @@ val find_cc : unit -> string
 (** The machine: "x86_64", "arm64", "riscv64". *)
 val machine : unit -> string
 
-(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -march=native] (arch dependent); reads [CCACHE]. *)
+(** Not in tinygrad: the flags [SANITIZE=1] adds, [-fsanitize=address,undefined
+    -fno-sanitize=shift-base,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer] (a left
+    shift of a negative int and an out-of-range float to int cast are tinygrad's by design). *)
+val sanitize_args : string list
+
+(** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -march=native] (arch dependent), then
+    {!sanitize_args} under [SANITIZE=1] (the cache key then ends in [_sanitize]); reads [CCACHE]. *)
 val create : ?cachekey:string -> unit -> t
 
 (** A kernel parameter: a pointer of the given C type, or an int var of the given C type. *)

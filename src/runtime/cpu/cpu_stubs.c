@@ -394,3 +394,37 @@ value tg_host_view(value vp, value vsize) {
 }
 
 value tg_getpid(value unit) { (void)unit; return Val_long(getpid()); }
+
+/* ---------- SANITIZE=1: kernels built with AddressSanitizer and UndefinedBehaviorSanitizer ---------- */
+
+/* the kernel called last, named on stderr when a sanitizer finding stops the process (the report itself names
+   only addresses and a source file that no longer exists) */
+static char tg_sanitize_current[256] = "(none)";
+
+static void tg_sanitize_death(void) {
+  static const char pre[] = "SANITIZE: the finding above is in kernel ";
+  ssize_t r = write(2, pre, sizeof pre - 1);
+  r = write(2, tg_sanitize_current, strlen(tg_sanitize_current));
+  r = write(2, "\n", 1);
+  (void)r;
+}
+
+/* whether the ASan runtime is in this process (preloaded: instrumented objects need it before they load);
+   when it is, installs the callback that names the kernel of a finding */
+value tg_sanitize_install(value unit) {
+  (void)unit;
+  typedef void (*set_death_callback_fn)(void (*)(void));
+  set_death_callback_fn set_cb = (set_death_callback_fn)dlsym(RTLD_DEFAULT, "__sanitizer_set_death_callback");
+  if (dlsym(RTLD_DEFAULT, "__asan_init") == NULL || set_cb == NULL) return Val_false;
+  set_cb(tg_sanitize_death);
+  return Val_true;
+}
+
+/* records the name of the kernel about to run */
+value tg_sanitize_kernel(value name) {
+  size_t n = caml_string_length(name);
+  if (n >= sizeof tg_sanitize_current) n = sizeof tg_sanitize_current - 1;
+  memcpy(tg_sanitize_current, String_val(name), n);
+  tg_sanitize_current[n] = 0;
+  return Val_unit;
+}

@@ -202,12 +202,46 @@ let call_blocking p (l : Device.launch) ~global_size =
      else cpu_call_blocking p.entry l.bufs l.vars slot n);
   ignore (Sys.opaque_identity p)
 
+(* ---------- SANITIZE=1 (not in tinygrad) ---------- *)
+
+external sanitize_install : unit -> bool = "tg_sanitize_install"
+external sanitize_kernel : string -> unit = "tg_sanitize_kernel" [@@noalloc]
+
+(* the sanitized objects this process loaded, for the counts of [make test-sanitize] *)
+let sanitized_libs : (string, unit) Hashtbl.t = Hashtbl.create 64
+
+(* appends to the SANITIZE_STATS file one "compiled N" line and one "kernel PATH" line per object loaded *)
+let write_sanitize_stats path =
+  let oc = open_out_gen [ Open_wronly; Open_append; Open_creat ] 0o644 path in
+  Fun.protect ~finally:(fun () -> close_out oc) (fun () ->
+      Printf.fprintf oc "compiled %d\n" !Compiler_cpu.compile_count;
+      Hashtbl.iter (fun lib () -> Printf.fprintf oc "kernel %s\n" lib) sanitized_libs)
+
+let asan_runtime_hint =
+  "run with LD_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so) ASAN_OPTIONS=detect_leaks=0, as \
+   make test-sanitize does"
+
+(* a sanitized kernel only loads into a process that has the ASan runtime; the kernel's name is recorded
+   before each call so that a finding, which stops the process, names it *)
+let init_sanitize () =
+  if not (sanitize_install ()) then
+    invalid_arg ("CPU: SANITIZE=1 needs the ASan runtime in the process: " ^ asan_runtime_hint);
+  let stats = Helpers.sanitize_stats.value in
+  if stats <> "" then at_exit (fun () -> write_sanitize_stats stats)
+
 let runtime ~name ~lib ~runtimevars =
   let p = load ~name ~lib ~runtimevars in
-  { Device.name; call = (fun l ~global_size ~local_size:_ -> call p l ~global_size); timed_call = None }
+  let call =
+    if Helpers.sanitize.value = 0 then fun l ~global_size ~local_size:_ -> call p l ~global_size
+    else begin
+      Hashtbl.replace sanitized_libs lib ();
+      fun l ~global_size ~local_size:_ -> sanitize_kernel name; call p l ~global_size
+    end in
+  { Device.name; call; timed_call = None }
 
 (* tinygrad: CPUDevice *)
 let create device =
+  if Helpers.sanitize.value <> 0 then init_sanitize ();
   { Device.device; allocator = allocator ();
     compiler = Compiler_cpu.as_device_compiler (Compiler_cpu.create ());
     runtime; synchronize = (fun () -> ()) }

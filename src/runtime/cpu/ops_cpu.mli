@@ -36,5 +36,7 @@ val pool_workers : unit -> int
 (** Like [call] but releases the OCaml runtime lock while the kernel runs, also with one shard. *)
 val call_blocking : program -> Device.launch -> global_size:int array -> unit
 
-(** The CPU device record (tinygrad's CPUDevice). *)
+(** The CPU device record (tinygrad's CPUDevice). Under [SANITIZE=1] it raises [Invalid_argument] when the
+    ASan runtime is not in the process, records each kernel's name before it runs (a finding stops the process
+    and names it on stderr) and, with [SANITIZE_STATS], appends its counts to that file at exit. *)
 val create : string -> Device.compiled
