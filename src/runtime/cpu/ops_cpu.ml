@@ -214,7 +214,7 @@ let sanitized_libs : (string, unit) Hashtbl.t = Hashtbl.create 64
 let write_sanitize_stats path =
   let oc = open_out_gen [ Open_wronly; Open_append; Open_creat ] 0o644 path in
   Fun.protect ~finally:(fun () -> close_out oc) (fun () ->
-      Printf.fprintf oc "compiled %d\n" !Compiler_cpu.compile_count;
+      Printf.fprintf oc "compiled %d\n" (Compiler_cpu.compile_count ());
       Hashtbl.iter (fun lib () -> Printf.fprintf oc "kernel %s\n" lib) sanitized_libs)
 
 let asan_runtime_hint =
