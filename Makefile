@@ -69,7 +69,7 @@ test-emu: build
 	TC=1 TEST_FILTER=emu.tc dune exec --no-build test/test_main.exe 2>&1 | tee -a _build/test-emu.log \
 	  | grep -v "^[0-9]* passed, [0-9]* failed"; \
 	grep -h "^[0-9]* passed, [0-9]* failed" _build/test-emu.log | \
-	  awk '{p += $$1; f += $$3} END {printf "\n%d passed, %d failed\n", p, f; exit (f > 0)}'
+	  awk '{p += $$1; f += $$3; s += $$5} END {printf "\n%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0)}'
 
 # the golden op replay and the corpus on a GPU (GPU_DEV=CUDA by default, or METAL): needs the optional backend,
 # i.e. opam's cudajit >= 0.7.2 (CUDA toolkit at $$CUDA_PATH, default /usr/local/cuda) or metal >= 0.1.1 (macOS)
