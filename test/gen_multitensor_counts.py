@@ -2,7 +2,7 @@
 # Run: DEV=CPU LATE_ALLREDUCE=0 /work/venv/bin/python test/gen_multitensor_counts.py > test/multitensor_counts_oracle.ml
 # LATE_ALLREDUCE=0: the port lowers ALLREDUCE in place (it has no precompiled FUNCTIONs). Each program's inputs are
 # realized first (host data in a CPU buffer, as the port's of_float_array); the count is GlobalCounters.kernel_count of the realize of its output (copies included, one per
-# device a kernel runs on), the port's Helpers.Global_counters.kernel_count. The OCaml test builds the same programs.
+# device a kernel runs on), the port's Global_counters.kernel_and_copy_count. The OCaml test builds the same programs.
 import os
 assert os.environ.get("DEV") == "CPU" and os.environ.get("LATE_ALLREDUCE") == "0"
 import numpy as np
