@@ -404,6 +404,36 @@ let test_cpu_conv_tile () =
               [ 16; 8 ])
       | l -> fail "h=%d: %d reduce kernels, expected 1" h (List.length l)) [ (28, 0); (8, 0); (56, 1); (19, 0) ]
 
+(* CPU_OPT=fast on max_pool2d (2x2) of x (4, 4, h, h) and its backward (loss = sum (y * y)): tinygrad's
+   unrolls take the window whole, and the output row becomes the lanes. With h = 20, the forward kernel's 10
+   output columns load their two input rows as float16 + float16 + float8 (and store float8 + float2), the
+   backward's 20 columns (gated by the window) as float16 + float4; with h = 40 the backward's 40 columns take
+   the widest vector that divides them (8). CPU_OPT=tinygrad keeps tinygrad's scalar kernels (no float8). The
+   buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+let test_cpu_window_lanes () =
+  List.iter (fun h ->
+      let x = Tensor.realize (Tensor.rand [| 4; 4; h; h |]) in
+      let y = Tensor.max_pool2d x in
+      let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with
+        | [ g ] -> g | _ -> fail "one gradient expected" in
+      let fwd = match reduce_kernels y with
+        | [ ast ] -> ast | l -> fail "h=%d: %d forward kernels" h (List.length l) in
+      let bwd = match List.rev (reduce_kernels gx) with
+        | ast :: _ -> ast | [] -> fail "h=%d: no backward kernel" h in
+      List.iter (fun (what, ast, loads) ->
+          let fast = source_with Helpers.Cpu_fast 16 ast in
+          List.iter (fun l -> check (has fast (Printf.sprintf "*((float%d*)((data" l)
+                                     || has fast (Printf.sprintf "tg_maskload%d((float*)(data" l))
+                                 "h=%d %s: no float%d load in\n%s" h what l fast) loads;
+          check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float8"))
+            "h=%d %s: CPU_OPT=tinygrad rendered float8" h what;
+          Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+              let noopt = run_with ~noopt:1 ast in
+              List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "h=%d %s CPU_VEC=%d" h what vec) noopt
+                            (run_with ~vec ~noopt:0 ast)) [ 16; 8 ]))
+        ((if h = 20 then [ ("max pool", fwd, [ 16; 8 ]) ] else []) @
+         [ ("max pool backward", bwd, if h = 20 then [ 16; 4 ] else [ 8 ]) ])) [ 20; 40 ]
+
 (* the kernels of the input gradient of conv2d x w (loss = sum (y * y)) that hold a reduce inside a reduce *)
 let input_grad_nested_kernels x w =
   let y = Tensor.conv2d x w in
@@ -631,6 +661,7 @@ let test_cpu_block_heuristic () =
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
+                          ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);

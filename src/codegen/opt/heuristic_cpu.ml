@@ -1,7 +1,8 @@
 (* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps tinygrad's
    stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile,
    conv weight gradient, conv tile, matvec, nested reduce tile, vector reduce), falling back to tinygrad's
-   upcasts; the threading stage counts float ops per point and pads a kernel that no thread count divides. *)
+   upcasts and then the window lanes; the threading stage counts float ops per point and pads a kernel that no
+   thread count divides. *)
 
 open Uop
 module K = Postrange
@@ -27,6 +28,9 @@ let block_operand_bytes = 8 lsl 20
 (* a forward convolution's reduce (channels x window) has at most this many points; a weight gradient's (batch
    x image) has more, and takes its own tile *)
 let conv_reduce_max = 4096
+
+(* a pooling's output row shorter than this (a 6x6 image pooled to 3 columns) is not worth a vector *)
+let window_lanes_min = 8
 
 (* ---------- shared by the CPU branch (not in tinygrad) ---------- *)
 
@@ -476,6 +480,36 @@ let cpu_rolled (k : K.t) =
             && Dtype.is_float u.dtype) nodes))
 
 
+(* not in tinygrad: under CPU_OPT=fast, a reduce that tinygrad's unrolls take whole (a pooling's window of 2x2
+   or 3x3, forward or backward: no reduce loop is left) and that upcast no output axis gets the output's
+   contiguous axis upcast as lanes: the row whole up to 32 (in two upcasts past 16, 20 = 10 x 2, coalesced as
+   16 + 4 lanes), a longer one by the widest vector that divides it. Each output point is then a vector of
+   lanes: the window's gated loads become vector loads (late/coalesce.ml) and the divisions of a max pool's
+   backward (by the count of maxima) vector divisions, where tinygrad's kernel ran the row scalar. A row
+   shorter than [window_lanes_min] stays scalar. Applied to the kernel in place, after tinygrad's upcasts. *)
+let cpu_window_lanes (k : K.t) =
+  match cpu_lengths k, K.reduceop k, stores_loads k with
+  | Some lengths, Some _, ([ out ], _)
+    when K.axes_of k [ Upcast ] = [] && K.axes_of k [ Group_reduce; Reduce ] = [] ->
+    let rngs = Array.of_list (K.rngs k) in
+    (match List.find_opt (fun a -> unit_stride rngs.(a) (get_idx out.src.(1))) (K.upcastable_dims k) with
+     | Some a ->
+       let sz = full_shape_int k a in
+       let up axis amt = K.apply_opt k (opt Opt.UPCAST ~axis ~arg:(Opt.Int amt)) in
+       (try
+          if sz < window_lanes_min then ()
+          else if sz <= 16 then ignore (up a 0)
+          else if sz <= 32 && sz mod 2 = 0 then
+            (match up a (sz / 2) with
+             | Some (outer, _) -> ignore (up (index_of_rng k outer) 2)
+             | None -> ())
+          else match List.find_opt (fun l -> l > 1 && sz mod l = 0) lengths with
+            | Some l -> ignore (up a l)
+            | None -> ()
+        with Opt.Kernel_opt_error _ -> ())
+     | None -> ())
+  | _ -> ()
+
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU tile that applies, else
    tinygrad's upcasts with the default upcast by the vector width first *)
 let upcasts (k : K.t) =
@@ -487,6 +521,7 @@ let upcasts (k : K.t) =
   | None ->
     let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
     Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
+    cpu_window_lanes k;
     k
 
 (* the threading stage of the CPU mode: tinygrad's, counting float ops per point, then the padded thread *)

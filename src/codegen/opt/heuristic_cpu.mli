@@ -11,7 +11,8 @@
     - an 8x8 tile (or, with AVX-512, a lane tile along the input row) for a nested reduce (a convolution's input
       gradient);
     - an unroll by the vector width for a reduce over a contiguous axis;
-    and else tinygrad's upcasts, the default upcast by the vector width first. A kernel with a decomposed
+    and else tinygrad's upcasts, the default upcast by the vector width first, after which a reduce that they
+    unrolled whole (a pooling's window) gets its output row as lanes. A kernel with a decomposed
     transcendental, or an elementwise kernel that divides or takes a square root, gets no upcast at all (clang
     vectorizes its rolled loops). The threading stage counts float ops per point, and a big kernel that no thread
     count divides is padded to thread. *)
@@ -33,6 +34,10 @@ val cpu_nested_reduce_tile : Postrange.t -> Postrange.t option
 
 (** The unroll by the vector width of a reduce over a contiguous axis, if it applies. *)
 val cpu_vector_reduce : Postrange.t -> Postrange.t option
+
+(** [cpu_window_lanes k]: where tinygrad's unrolls took a reduce whole and no output axis is upcast (a
+    pooling, forward or backward), the output's contiguous axis upcast as lanes, in place. *)
+val cpu_window_lanes : Postrange.t -> unit
 
 (** Whether the kernel is left rolled (no upcast nor unroll), for clang's loop vectorizer. *)
 val cpu_rolled : Postrange.t -> bool
