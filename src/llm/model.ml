@@ -82,7 +82,9 @@ let precompute_freqs_cis dim end_ theta =
   let exponent = Tensor.div half (Tensor.scalar_int dim) in
   let freqs = Tensor.div (Tensor.scalar 1.0) (Tensor.pow (Tensor.scalar theta) exponent) in
   let freqs = Tensor.mul (Tensor.unsqueeze (Tensor.arange end_) 1) (Tensor.unsqueeze freqs 0) in
-  Tensor.realize (Tensor.contiguous (Tensor.cat ~dim:(-1) [ Tensor.cos freqs; Tensor.sin freqs ]))
+  (* a clone gets a buffer of its own: a contiguous of a graph with no buffer input stays a graph, which
+     each attention kernel would then evaluate, sines and cosines included, for every key it reads *)
+  Tensor.realize (Tensor.clone (Tensor.cat ~dim:(-1) [ Tensor.cos freqs; Tensor.sin freqs ]))
 
 (* tinygrad: llm/model.py apply_rope — the half-split rotation (the weights were permuted at load to match)
    *)
