@@ -448,9 +448,11 @@ let from_gguf_kv ?max_context ?(half = true) ?(realize = true) (kv, sd) =
           else if ends "attn_k.weight" then (k, unpermute_rows v ~heads:cfg.n_kv_heads ~prefix:0)
           else (k, v)) sd in
   (* realized once (tinygrad's REALIZE=1), a step does not unpack the weights again; lazy, the kernels that
-     read a weight dequantize it *)
-  let sd = if realize then List.map (fun (k, v) -> (k, Tensor.contiguous v)) sd else sd in
-  if realize then Tensor.realize_all (List.map snd sd);
+     read a weight dequantize it. A vector (a norm's weight, a bias) is realized either way: the matrix-vector
+     kernel it fuses into reads it for every row, and from the file that is its bytes reassembled each time *)
+  let kept (_, v) = realize || Tensor.ndim v = 1 in
+  let sd = List.map (fun (k, v as kv) -> if kept kv then (k, Tensor.contiguous v) else kv) sd in
+  Tensor.realize_all (List.map snd (List.filter kept sd));
   (of_state_dict ~half cfg sd, kv)
 
 let from_gguf ?max_context ?half ?realize fn = from_gguf_kv ?max_context ?half ?realize (Gguf.gguf_load fn)
