@@ -613,6 +613,14 @@ let max_accumulation (u : Uop.t) =
   u.op == Ops.Store && Uop.addrspace u.src.(0) = Some Dtype.Reg && Dtype.is_float u.src.(1).dtype
   && (let v = u.src.(1) in v.op == Ops.Max || (v.op == Ops.Where && v.src.(0).op == Ops.Cmplt))
 
+(* a rolled reduce that loads float16 (a matrix-vector product over float16 weights, x @ W.T) streams its
+   weights behind one chain of FMAs into a single vector accumulator, as clang vectorizes it by itself; with
+   this many interleaved accumulators the chain's latency no longer bounds the loop *)
+let float16_reduce_interleave = 4
+
+let loads_float16 (uops : Uop.t list) =
+  List.exists (fun (u : Uop.t) -> u.op == Ops.Load && u.dtype == Dtype.Float16) uops
+
 let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
@@ -623,12 +631,14 @@ let cpu_fast_lang lang (uops : Uop.t list) =
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then
+    let hint = if loads_float16 uops then Printf.sprintf " interleave_count(%d)" float16_reduce_interleave
+      else "" in
     let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
         let x = g c "x" in
         match x.arg with
         | Range (_, Reduce) ->
-          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)\") for (%s %s = 0; %s < %s; %s++) {"
-                  (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)%s\") for (%s %s = 0; %s < %s; %s++) {"
+                  hint (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
         | _ -> None) in
     { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
   else lang
