@@ -288,7 +288,8 @@ let test_cpu_matvec () =
 (* CPU_OPT=fast on float16 matrix-vector products with epilogues, x (1, 1024) @ w.T with w (4096, 1024) (a
    linear layer's weight, contiguous along the reduce) multiplied by a float16 vector (a feed-forward's up
    projection times its silu gate), and with a silu epilogue: the heuristic leaves the reduce rolled (no half
-   vector in the source, the loop marked for clang's vectorizer) where it unrolled the float16 loads, and the
+   vector in the source, the loop marked for clang's vectorizer with 4 interleaved accumulators) where it
+   unrolled the float16 loads, and the
    buffers equal the NOOPT kernel's (the inputs are multiples of 1/4, so the float32 sums are exact in any
    order) *)
 let test_cpu_half_matvec () =
@@ -300,11 +301,47 @@ let test_cpu_half_matvec () =
       | [ ast ] ->
         let src = source_with Helpers.Cpu_fast 16 ast in
         let half_vector = List.exists (fun d -> has src (Printf.sprintf "__fp16%d" d)) [ 1; 2; 4; 8 ] in
-        check (not half_vector && has src "clang loop vectorize") "%s: not a rolled marked loop:\n%s" what src;
+        check (not half_vector && has src "clang loop vectorize(enable) interleave_count(4)")
+          "%s: not a rolled loop marked with interleaved accumulators:\n%s" what src;
         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
             same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
       | l -> fail "%s: %d reduce kernels, expected 1" what (List.length l))
     [ ("(x @ w.T) * g", Tensor.mul y g); ("silu (x @ w.T)", Tensor.silu y) ]
+
+(* CPU_OPT=fast on silu((x * g) @ W.T), W (64, 256) a Q8_0 weight dequantized where the kernel reads it (blocks of
+   34 bytes: a float16 scale, 0.25 here, and 32 int8 values in -3..3) and g a float16 vector (a norm's weight): the
+   reduce over the int8 bytes is unrolled by 16 (16 accumulators, no loop left for clang's vectorizer, where the
+   silu's polynomial had kept it rolled), and g loads as one 16-lane float16 vector. The values equal the sums
+   derived here from the bytes (x and g multiples of 1/4 and 1/2: every product and sum is exact in float32), the
+   silu computed in double. *)
+let test_cpu_byte_matvec () =
+  let rows = 64 and cols = 256 in
+  let q i j = ((i * i) + (j * 3) + (i * j)) mod 7 - 3 and xv j = float_of_int ((j mod 9) - 4) /. 4.0
+  and gv j = if j mod 3 = 0 then 0.5 else 1.0 in
+  let bytes = Array.concat (List.init (rows * cols / 32) (fun b ->
+      let i = b * 32 / cols and j0 = b * 32 mod cols in
+      (* 0.25 is float16 0x3400, little-endian *)
+      Array.append [| 0x00; 0x34 |] (Array.init 32 (fun k -> q i (j0 + k) land 0xff)))) in
+  let raw = Tensor.realize (Tensor.of_int_array ~dtype:Dtype.Uint8 [| Array.length bytes |] bytes) in
+  let w = Tensor.reshape (Tinygrad_llm.Gguf.ggml_data_to_tensor raw (rows * cols) Tinygrad_llm.Gguf.Q8_0)
+      [| rows; cols |] in
+  let x = Tensor.realize (Tensor.of_float_array [| 1; cols |] (Array.init cols xv)) in
+  let g = Tensor.realize (Tensor.of_float_array ~dtype:Dtype.Float16 [| cols |] (Array.init cols gv)) in
+  let silu_matvec () = Tensor.silu (Tensor.matmul (Tensor.mul x g) (Tensor.transpose w)) in
+  (match reduce_kernels (silu_matvec ()) with
+   | [ ast ] ->
+     let src = source_with Helpers.Cpu_fast 16 ast in
+     check (not (has src "clang loop vectorize") && has src "float buf0[16]")
+       "the int8 reduce is not unrolled by 16:\n%s" src;
+     check (has src "__fp1616") "g is not loaded as a 16-lane float16 vector:\n%s" src
+   | l -> fail "%d reduce kernels, expected 1" (List.length l));
+  (* a graph of its own: linear_with_vars scheduled y's, which is left to its caller to run *)
+  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () -> Tensor.to_float_array (silu_matvec ())) in
+  Array.iteri (fun i v ->
+      let s = ref 0.0 in
+      for j = 0 to cols - 1 do s := !s +. (xv j *. gv j *. 0.25 *. float_of_int (q i j)) done;
+      let want = !s /. (1.0 +. exp (-. !s)) in
+      check (Float.abs (v -. want) <= 1e-5 *. Float.max 1.0 (Float.abs want)) "row %d: %g, expected %g" i v want) got
 
 (* the kernel's CPU_VEC=16 sources under CPU_OPT=fast and CPU_OPT=tinygrad pass [fast] and [tinygrad] (a predicate, and
    what a failure means), and both kernels' buffers equal the NOOPT kernel's *)
@@ -660,8 +697,8 @@ let test_cpu_block_heuristic () =
   check (opts 1024 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "1024: not the 8x16 tile"
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
-                          ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_conv_tile", test_cpu_conv_tile);
-                          ("cpu_window_lanes", test_cpu_window_lanes);
+                          ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
+                          ("cpu_conv_tile", test_cpu_conv_tile); ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);

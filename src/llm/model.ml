@@ -82,7 +82,9 @@ let precompute_freqs_cis dim end_ theta =
   let exponent = Tensor.div half (Tensor.scalar_int dim) in
   let freqs = Tensor.div (Tensor.scalar 1.0) (Tensor.pow (Tensor.scalar theta) exponent) in
   let freqs = Tensor.mul (Tensor.unsqueeze (Tensor.arange end_) 1) (Tensor.unsqueeze freqs 0) in
-  Tensor.realize (Tensor.contiguous (Tensor.cat ~dim:(-1) [ Tensor.cos freqs; Tensor.sin freqs ]))
+  (* a clone gets a buffer of its own: a contiguous of a graph with no buffer input stays a graph, which
+     each attention kernel would then evaluate, sines and cosines included, for every key it reads *)
+  Tensor.realize (Tensor.clone (Tensor.cat ~dim:(-1) [ Tensor.cos freqs; Tensor.sin freqs ]))
 
 (* tinygrad: llm/model.py apply_rope — the half-split rotation (the weights were permuted at load to match)
    *)
@@ -446,9 +448,11 @@ let from_gguf_kv ?max_context ?(half = true) ?(realize = true) (kv, sd) =
           else if ends "attn_k.weight" then (k, unpermute_rows v ~heads:cfg.n_kv_heads ~prefix:0)
           else (k, v)) sd in
   (* realized once (tinygrad's REALIZE=1), a step does not unpack the weights again; lazy, the kernels that
-     read a weight dequantize it *)
-  let sd = if realize then List.map (fun (k, v) -> (k, Tensor.contiguous v)) sd else sd in
-  if realize then Tensor.realize_all (List.map snd sd);
+     read a weight dequantize it. A vector (a norm's weight, a bias) is realized either way: the matrix-vector
+     kernel it fuses into reads it for every row, and from the file that is its bytes reassembled each time *)
+  let kept (_, v) = realize || Tensor.ndim v = 1 in
+  let sd = List.map (fun (k, v as kv) -> if kept kv then (k, Tensor.contiguous v) else kv) sd in
+  Tensor.realize_all (List.map snd (List.filter kept sd));
   (of_state_dict ~half cfg sd, kv)
 
 let from_gguf ?max_context ?half ?realize fn = from_gguf_kv ?max_context ?half ?realize (Gguf.gguf_load fn)

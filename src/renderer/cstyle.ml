@@ -471,11 +471,12 @@ let clang_render_vector_prefix lang dt count =
   (* round (down) to power of two (this is actually the default clang behavior) *)
   vector_typedef ~alignment:(fun _ p2 -> p2) lang dt count
 
-(* not in tinygrad: the CPU mode's vector typedefs (cpu_fast_lang): float32 vectors are assumed aligned to
-   their element only (they coalesce at any offset, late/coalesce_cpu.ml), other vectors wider than float4 to
-   16 bytes (what buffer views guarantee), so clang loads them with unaligned moves *)
+(* not in tinygrad: the CPU mode's vector typedefs (cpu_fast_lang): float32 and float16 vectors are assumed
+   aligned to their element only (they coalesce at any offset, late/coalesce_cpu.ml), other vectors wider than
+   float4 to 16 bytes (what buffer views guarantee), so clang loads them with unaligned moves *)
 let cpu_render_vector_prefix lang dt count =
-  vector_typedef ~alignment:(fun dt p2 -> if dt == Dtype.Float32 then Dtype.itemsize dt else min 16 p2) lang dt count
+  let element_aligned = dt == Dtype.Float32 || dt == Dtype.Float16 in
+  vector_typedef ~alignment:(fun dt p2 -> if element_aligned then Dtype.itemsize dt else min 16 p2) lang dt count
 
 (* not in tinygrad: a float32 vector load under a mask of lanes (late/coalesce.ml lane-gated loads,
    CPU_OPT=fast): [uint32] bit i set loads lane i, a clear bit gives 0 and reads nothing (a lane may lie
@@ -612,6 +613,14 @@ let max_accumulation (u : Uop.t) =
   u.op == Ops.Store && Uop.addrspace u.src.(0) = Some Dtype.Reg && Dtype.is_float u.src.(1).dtype
   && (let v = u.src.(1) in v.op == Ops.Max || (v.op == Ops.Where && v.src.(0).op == Ops.Cmplt))
 
+(* a rolled reduce that loads float16 (a matrix-vector product over float16 weights, x @ W.T) streams its
+   weights behind one chain of FMAs into a single vector accumulator, as clang vectorizes it by itself; with
+   this many interleaved accumulators the chain's latency no longer bounds the loop *)
+let float16_reduce_interleave = 4
+
+let loads_float16 (uops : Uop.t list) =
+  List.exists (fun (u : Uop.t) -> u.op == Ops.Load && u.dtype == Dtype.Float16) uops
+
 let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
@@ -622,12 +631,14 @@ let cpu_fast_lang lang (uops : Uop.t list) =
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then
+    let hint = if loads_float16 uops then Printf.sprintf " interleave_count(%d)" float16_reduce_interleave
+      else "" in
     let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
         let x = g c "x" in
         match x.arg with
         | Range (_, Reduce) ->
-          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)\") for (%s %s = 0; %s < %s; %s++) {"
-                  (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)%s\") for (%s %s = 0; %s < %s; %s++) {"
+                  hint (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
         | _ -> None) in
     { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
   else lang

@@ -135,6 +135,12 @@ let lane_gated_loads (ren : Renderer.t) buf (base : Coalesce.root_src) offsets =
       chunks grp) groups;
   List.rev !replacements
 
+(* float16 loads from a global buffer group to the float32 lengths too, at any offset: a float16 operand
+   unrolled beside a quantized weight (a norm's weight in a matrix-vector kernel that dequantizes its matrix)
+   loads as one vector that clang converts whole; tinygrad's 4-lane groups came out of clang as lane-by-lane
+   inserts *)
+let float16_global (buf : Uop.t) = buf.dtype == Dtype.Float16 && addrspace buf = Some Dtype.Global
+
 (* the policy of the CPU mode for a renderer: its float32 lengths *)
 let policy (ren : Renderer.t) : Coalesce.policy =
   let lengths = Renderer.float_lengths ren in
@@ -145,7 +151,8 @@ let policy (ren : Renderer.t) : Coalesce.policy =
        + 8 + 2 lanes as three vectors; the vector accumulators (one REG buffer per output, of its lanes) load
        and store whole vectors *)
     lengths = (fun (buf : Uop.t) ->
-        if buf.dtype != Dtype.Float32 then None
+        if float16_global buf then Some lengths
+        else if buf.dtype != Dtype.Float32 then None
         else if addrspace buf = Some Dtype.Reg then (if is_vector_acc buf then Some lengths else None)
         else Some lengths);
     lane_gated_loads = lane_gated_loads ren }

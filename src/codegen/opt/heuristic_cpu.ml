@@ -262,6 +262,24 @@ let reduce_contiguous_loads (k : K.t) =
    float32's (Coalesce_cpu.policy), so its upcast lanes would be loaded and converted one by one *)
 let narrow_float (b : Uop.t) = Dtype.is_float b.dtype && Dtype.itemsize b.dtype < 4
 
+(* a transcendental that the renderer lacks, which codegen decomposes into polynomials *)
+let decomposed_transcendental (k : K.t) (u : Uop.t) =
+  List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op)
+
+(* not in tinygrad: under CPU_OPT=fast, a reduce that reads 8-bit integers along its innermost reduce axis (a
+   quantized weight dequantized where the matrix-vector product reads it, its blocks a reduce axis of their own)
+   and computes its transcendentals only after the reduce (a SiLU or a log on the outputs). Rolled, clang
+   vectorizes the loop within a block alone and folds its vector into the scalar accumulator on every block;
+   unrolled by cpu_vector_reduce, the lanes keep one vector accumulator across the blocks, and the
+   polynomials, outside the reduce, are not copied per lane. *)
+let cpu_byte_reduce (k : K.t) =
+  match reduce_contiguous_loads k with
+  | Some (_, loads) ->
+    List.exists (fun (b : Uop.t) -> Dtype.is_int b.dtype && Dtype.itemsize b.dtype = 1) loads
+    && List.for_all (fun (r : Uop.t) ->
+        not (List.exists (decomposed_transcendental k) (toposort r.src.(0)))) (K.reduceops k)
+  | None -> false
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
    unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
    (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
@@ -269,12 +287,12 @@ let narrow_float (b : Uop.t) = Dtype.is_float b.dtype && Dtype.itemsize b.dtype 
    is narrower than float32 (a matrix-vector product with float16 weights, x @ W.T), the kernel is left
    rolled instead: unrolled, its lanes were loaded and converted one at a time and no vector accumulator
    formed; rolled, the renderer marks the loop (renderer/cstyle.ml cpu_fast_lang) and clang loads, converts
-   and accumulates whole vectors. *)
+   and accumulates whole vectors. A reduce over 8-bit integers (cpu_byte_reduce) is unrolled all the same. *)
 let cpu_vector_reduce (k : K.t) : K.t option =
   match cpu_lengths k, reduce_contiguous_loads k with
   | Some (widest :: _), Some (last, (_ :: _ as loads)) ->
     let ud = K.unrollable_dims k in
-    if List.exists narrow_float loads then Some (K.copy k)
+    if List.exists narrow_float loads && not (cpu_byte_reduce k) then Some (K.copy k)
     else if full_shape_int k last mod widest = 0 && full_shape_int k last > widest then
       try_on_copy k (fun k ->
         ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
@@ -472,9 +490,9 @@ let cpu_rolled (k : K.t) =
      element, a rolled loop from -inf, which drops a NaN) *)
   && List.for_all (fun (r : Uop.t) -> match r.arg with Reduce_arg (Ops.Max, _) -> false | _ -> true)
     (K.reduceops k)
+  && not (cpu_byte_reduce k)
   && (let nodes = toposort k.ast in
-      List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ]
-        && not (List.memq u.op k.ren.code_for_op)) nodes
+      List.exists (decomposed_transcendental k) nodes
       || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
           && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ]
             && Dtype.is_float u.dtype) nodes))
