@@ -233,9 +233,10 @@ let dev_target ?(renderer = "") ?(arch = "") d =
 (* the major heap's size right after the last [collect_unreachable] *)
 let heap_after_collect = ref 0
 
-(* a value unreachable now was either left unmarked by the cycle under way or is found by the next one. When the
-   heap has more than doubled since the last call, the collection compacts: OCaml 5 keeps the memory of a heap's
-   peak mapped until a compaction (OCaml 4 compacts by itself when most of the heap is free) *)
+(* a value unreachable now was either left unmarked by the cycle under way or is found by the next one.
+   When the heap has more than doubled since the last call, the collection compacts: OCaml 5 keeps the
+   memory of a heap's peak mapped until a compaction (OCaml 4 compacts by itself when most of the heap is
+   free) *)
 let collect_unreachable () =
   let heap () = (Gc.quick_stat ()).heap_words in
   if !heap_after_collect > 0 && heap () > 2 * !heap_after_collect then Gc.compact ()

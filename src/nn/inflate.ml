@@ -230,8 +230,8 @@ let gunzip_bytes src =
   let n = String.length src in
   let byte i = if i >= n then err "gunzip: unexpected end of data" else Char.code src.[i] in
   let u32 i = byte i lor (byte (i + 1) lsl 8) lor (byte (i + 2) lsl 16) lor (byte (i + 3) lsl 24) in
-  (* a one-member file ends with its decompressed size: the output is allocated once, at that size, rather than
-     as four times the input and copied out at the end (a dataset's peak memory) *)
+  (* a one-member file ends with its decompressed size: the output is allocated once, at that size,
+     rather than as four times the input and copied out at the end (a dataset's peak memory) *)
   let size_hint = if n >= 18 then u32 (n - 4) else 0 in
   let cap = if size_hint > 0 && size_hint <= max_expansion * n then size_hint else 4 * n in
   let o = { buf = Bytes.create (max 1024 cap); len = 0 } in
