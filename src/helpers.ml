@@ -228,6 +228,21 @@ let dev_target ?(renderer = "") ?(arch = "") d =
   { t with device = d; renderer = (if t.renderer = "" then renderer else t.renderer);
            arch = (if t.arch = "" then arch else t.arch) }
 
+(* ---------- garbage collection ---------- *)
+
+(* the major heap's size right after the last [collect_unreachable] *)
+let heap_after_collect = ref 0
+
+(* a value unreachable now was either left unmarked by the cycle under way or is found by the next one.
+   When the heap has more than doubled since the last call, the collection compacts: OCaml 5 keeps the
+   memory of a heap's peak mapped until a compaction (OCaml 4 compacts by itself when most of the heap is
+   free) *)
+let collect_unreachable () =
+  let heap () = (Gc.quick_stat ()).heap_words in
+  if !heap_after_collect > 0 && heap () > 2 * !heap_after_collect then Gc.compact ()
+  else begin Gc.major (); Gc.major () end;
+  heap_after_collect := heap ()
+
 (* ---------- the knobs (tinygrad names and defaults) ---------- *)
 
 let debug = int_var "DEBUG" 0

@@ -449,6 +449,16 @@ val colored : ?background:bool -> string -> string option -> string
 (** Python's [s.replace(sub, by)]: every occurrence of [sub] in [s], left to right ([s] when [sub] is empty). *)
 val replace_all : sub:string -> by:string -> string -> string
 
+(** {1 Garbage collection} *)
+
+(** Runs the finalisers of every value unreachable when called, the values Python's refcount would
+    already have freed: it finishes the current major cycle and runs one whole cycle more, as
+    [Gc.full_major] does on OCaml 4 (OCaml 5's runs a third, and its pacer counts forced work as done
+    ahead of the program, idling while the heap grows by as much garbage). When the heap has more than
+    doubled since the last call, it compacts instead, so that the memory of a transient peak goes back to
+    the system on OCaml 5 as OCaml 4's own compaction does. *)
+val collect_unreachable : unit -> unit
+
 (** {1 All the knobs at once} *)
 
 (** The values of every context variable ({!int_var}, {!string_var}, {!dev}, {!cpu_opt}, ...). *)

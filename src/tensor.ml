@@ -214,7 +214,7 @@ let check_no_other_uses x (vu : Uop.t) =
         && (match shared with Some b -> Uop.base tu != b | None -> true)
         && not (List.memq tu v_bw))) in
     (* Python drops a temporary at once; here a dead tensor stays registered until the GC finds it *)
-    if other_uses () && (Gc.full_major (); other_uses ()) then
+    if other_uses () && (Helpers.collect_unreachable (); other_uses ()) then
       invalid_arg (Printf.sprintf "setitem: can't setitem on a tensor of shape %s with other uses"
                      (Uop.shape_str (Uop.shape u)))
   end

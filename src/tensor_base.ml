@@ -185,7 +185,7 @@ let register st =
     settle ();
     find_candidates ();
     if !reg_next - !reg_settled > !gc_budget / 8 then begin
-      Gc.full_major ();
+      Helpers.collect_unreachable ();
       settle ();
       reg_settled := !reg_next
     end;

@@ -23,6 +23,18 @@ let stored_gzip data =
   ^ String.init 2 (fun i -> Char.chr (((lnot n) lsr (8 * i)) land 0xff)) ^ data
   ^ le32 (Inflate.crc32 (Bytes.of_string data) 0 n) ^ le32 n
 
+(* a gzip member of stored blocks of at most 65,535 bytes each (RFC 1951 3.2.4) *)
+let stored_blocks_gzip data =
+  let n = String.length data in
+  let le16 v = String.init 2 (fun i -> Char.chr ((v lsr (8 * i)) land 0xff)) in
+  let rec blocks off =
+    let len = min 65535 (n - off) in
+    let last = off + len >= n in
+    ((if last then "\x01" else "\x00") ^ le16 len ^ le16 (lnot len land 0xffff) ^ String.sub data off len)
+    :: (if last then [] else blocks (off + len)) in
+  "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" ^ String.concat "" (blocks 0)
+  ^ le32 (Inflate.crc32 (Bytes.of_string data) 0 n) ^ le32 n
+
 let write_file fn s = let oc = open_out_bin fn in output_string oc s; close_out oc
 
 let tmpdir name =
@@ -53,6 +65,18 @@ let tests : case list = [
       check_str ~what:"stored" text (Inflate.gunzip (stored_gzip text));
       check_str ~what:"two members" ("hello hello hello" ^ text) (Inflate.gunzip (of_hex small ^ of_hex gz9));
       check_str ~what:"empty stored" "" (Inflate.gunzip (stored_gzip "")));
+  ("gunzip allocates its output once, at the size in the trailer", fun () ->
+      let n = 4 * 1024 * 1024 in
+      let data = String.init n (fun i -> Char.chr ((i * 7) land 0xff)) in
+      let gz = stored_blocks_gzip data in
+      ignore (Inflate.crc32 (Bytes.of_string "x") 0 1);
+      let before = Gc.allocated_bytes () in
+      let out = Inflate.gunzip gz in
+      let allocated = Gc.allocated_bytes () -. before in
+      check_str ~what:"4 MiB of stored blocks" data out;
+      check (allocated < 1.5 *. float_of_int n) "gunzip of %d bytes allocated %.0f bytes" n allocated;
+      (* zero padding after the member: the last four bytes are no size, the output grows as needed *)
+      check_str ~what:"padded" data (Inflate.gunzip (gz ^ String.make 8 '\000')));
   ("gunzip errors", fun () ->
       let raises what s = match Inflate.gunzip s with
         | _ -> fail "%s: expected Inflate.Error" what | exception Inflate.Error _ -> () in

@@ -144,7 +144,7 @@ let test_memory_flat ~jit () =
       Gc.full_major ();
       let st = Gc.stat () in
       Printf.printf "  step %d: RSS %d kB, live OCaml heap %d kB, OCaml heap %d kB, live tensors %d\n%!" i (rss_kb ())
-        (st.Gc.live_words * (Sys.word_size / 8) / 128) (st.Gc.heap_words * (Sys.word_size / 8) / 128)
+        (st.Gc.live_words * (Sys.word_size / 8) / 1024) (st.Gc.heap_words * (Sys.word_size / 8) / 1024)
         (List.length (Tensor_base.all_tensors ()))
     end;
     if i = warm then rss200 := rss_kb ();

@@ -257,7 +257,7 @@ let call_v (j : 'r t) (args : Tensor.t list) (vars : Sint.t list) : 'r =
          Buffer already (tinygrad's set(buffers)): the memory planner can't suballocate those *)
       (* Python frees the function's local tensors when it returns; here they stay in the weak registry until
          the GC runs, so collect before looking at the live tensors *)
-      Gc.full_major ();
+      Helpers.collect_unreachable ();
       let live = live_tensor_bufs () in
       let held_bufs =
         dedup_uops

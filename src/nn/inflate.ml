@@ -223,11 +223,19 @@ let crc32 ?(crc = 0) (b : Bytes.t) off len =
 
 let is_gzip s = String.length s >= 2 && s.[0] = '\x1f' && s.[1] = '\x8b'
 
+(* deflate expands a byte to at most this many *)
+let max_expansion = 1032
+
 let gunzip_bytes src =
   let n = String.length src in
-  let o = { buf = Bytes.create (max 1024 (4 * n)); len = 0 } in
-  let pos = ref 0 in
   let byte i = if i >= n then err "gunzip: unexpected end of data" else Char.code src.[i] in
+  let u32 i = byte i lor (byte (i + 1) lsl 8) lor (byte (i + 2) lsl 16) lor (byte (i + 3) lsl 24) in
+  (* a one-member file ends with its decompressed size: the output is allocated once, at that size,
+     rather than as four times the input and copied out at the end (a dataset's peak memory) *)
+  let size_hint = if n >= 18 then u32 (n - 4) else 0 in
+  let cap = if size_hint > 0 && size_hint <= max_expansion * n then size_hint else 4 * n in
+  let o = { buf = Bytes.create (max 1024 cap); len = 0 } in
+  let pos = ref 0 in
   (* members are concatenated (RFC 1952 2.2) *)
   while !pos < n do
     if byte !pos <> 0x1f || byte (!pos + 1) <> 0x8b then err "gunzip: not in gzip format";
@@ -241,7 +249,6 @@ let gunzip_bytes src =
     if flg land 2 <> 0 then p := !p + 2;
     let start = o.len in
     let after = inflate_into o src !p in
-    let u32 i = byte i lor (byte (i + 1) lsl 8) lor (byte (i + 2) lsl 16) lor (byte (i + 3) lsl 24) in
     let crc = u32 after and isize = u32 (after + 4) in
     if isize <> (o.len - start) land 0xffffffff then err "gunzip: length check failed";
     if crc <> crc32 o.buf start (o.len - start) then err "gunzip: CRC check failed";
@@ -252,4 +259,7 @@ let gunzip_bytes src =
   done;
   o
 
-let gunzip src = let o = gunzip_bytes src in Bytes.sub_string o.buf 0 o.len
+(* the output buffer itself when it is exactly full (nothing else refers to it) *)
+let gunzip src =
+  let o = gunzip_bytes src in
+  if o.len = Bytes.length o.buf then Bytes.unsafe_to_string o.buf else Bytes.sub_string o.buf 0 o.len

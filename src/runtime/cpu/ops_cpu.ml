@@ -81,7 +81,7 @@ let take n = match Hashtbl.find_opt pool n with
    back to the system. The LRU allocator runs it before its one retry when an allocation fails (tinygrad's
    LRUAllocator.alloc) *)
 let free_pool () =
-  Gc.full_major ();
+  Helpers.collect_unreachable ();
   drain_returned ();
   Hashtbl.iter (fun n ps -> List.iter (fun p -> host_free p n) ps) pool;
   Hashtbl.reset pool
@@ -107,7 +107,7 @@ let host_alloc size zero =
       fresh_bytes := !fresh_bytes + n;
       if !fresh_bytes >= max collect_bytes (2 * (Gc.quick_stat ()).heap_words * (Sys.word_size / 8)) then begin
         fresh_bytes := 0;
-        Gc.full_major ();
+        Helpers.collect_unreachable ();
         drain_returned ();
         take n end
       else None in
