@@ -629,6 +629,11 @@ let rec shape_opt u : sint list option =
   match u.shape_c with
   | No_shape -> None
   | Shape s -> Some s
+  | Unknown when Array.for_all (fun s -> s.shape_c != Unknown) u.src ->
+    (* the sources known, the common case of a node just built: no walk *)
+    let c = compute_shape u in
+    u.shape_c <- (match c with None -> No_shape | Some s -> Shape s);
+    c
   | Unknown ->
     (* fill the cache bottom-up so long chains do not recurse deeply *)
     let todo = toposort ~gate:(fun n -> n.shape_c = Unknown) u in
@@ -1266,6 +1271,10 @@ let compute_addrspace u : Dtype.addrspace option =
 let addrspace u : Dtype.addrspace option =
   match u.addrspace_c with
   | Some a -> a
+  | None when Array.for_all (fun s -> s.addrspace_c != None) u.src ->
+    let a = compute_addrspace u in
+    u.addrspace_c <- Some a;
+    a
   | None ->
     List.iter (fun n -> if n.addrspace_c = None then n.addrspace_c <- Some (compute_addrspace n))
       (toposort ~gate:(fun n -> n.addrspace_c = None) u);
@@ -1319,6 +1328,10 @@ let compute_device u : device option =
 let mdevice u : device option =
   match u.device_c with
   | Some d -> d
+  | None when Array.for_all (fun s -> s.device_c != None) u.src ->
+    let d = compute_device u in
+    u.device_c <- Some d;
+    d
   | None ->
     List.iter (fun n -> if n.device_c = None then n.device_c <- Some (compute_device n))
       (toposort ~gate:(fun n -> n.device_c = None) u);
