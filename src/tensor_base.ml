@@ -180,9 +180,10 @@ let all_tensors () = live_tensors_with (fun _ -> true)
 (* Python drops a dead tensor from all_tensors at once (refcounting); here its handle's finaliser does, at
    the next minor collection for a handle dropped young, at the end of a major cycle for one the GC promoted
    (an eager step's graph outlives several minor collections). When the states still live after [settle]
-   exceed those found live after the last full collection by more than an eighth of the budget, the GC lags
-   behind the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and
-   backward would scan): only then collect *)
+   exceed those found live after the last full collection by more than the budget, the GC lags far behind
+   the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and backward would
+   scan): only then collect. A full collection walks the whole heap, the compiled kernels' graphs included,
+   so a step that leaves a few hundred promoted tensors behind lets the major GC find them *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();

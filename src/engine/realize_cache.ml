@@ -108,7 +108,7 @@ type walk = {
    does not key (a PARAM, a BUFFER that is not a graph buffer or Variable) *)
 let normalize (root : Uop.t) : walk option =
   (* each node walked: its position and whether the nodes below it are the same in every graph of its key *)
-  let pos : (int * bool) Tbl.t = Tbl.create 64 in
+  let pos : (int * bool) Tbl.t = Tbl.create 16 in
   let knodes = ref [] and n = ref 0 and h = ref 0 in
   let leaves = ref [] and nodes = ref [] and ok = ref true in
   let stack = Stack.create () in
