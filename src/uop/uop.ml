@@ -292,7 +292,18 @@ let toposort ?gate ?(enter_calls = true) root =
   List.rev !out
 
 let backward_slice u = List.filter (fun x -> x != u) (toposort u)
-let op_in_backward_slice_with_self u ops = List.exists (fun x -> List.memq x.op ops) (toposort u)
+
+(* whether a node of [u]'s backward slice, [u] included, satisfies [p]: a walk that stops at the first one and does
+   not enter the nodes [skip] rules out (the membership tests of the rewrite rules, without a whole toposort) *)
+let exists_backward ?(skip = fun _ -> false) p u =
+  let seen = Tbl.create 16 in
+  let rec loop = function
+    | [] -> false
+    | n :: rest when skip n || Tbl.mem seen n -> loop rest
+    | n :: rest -> p n || (Tbl.replace seen n (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
+  loop [ u ]
+
+let op_in_backward_slice_with_self u ops = exists_backward (fun x -> List.memq x.op ops) u
 
 (* ---------- symbolic helpers that need no rewriting ---------- *)
 
@@ -1194,7 +1205,8 @@ let div x y =
 let pow x y = binop Ops.Pow x y
 
 (* tinygrad: [x in u.backward_slice_with_self] *)
-let in_backward_slice_with_self x u = x == u || List.memq x (toposort u)
+(* a node is made after its sources: one older than [x] neither is it nor reaches it *)
+let in_backward_slice_with_self x u = x == u || exists_backward ~skip:(fun n -> n.id < x.id) (fun n -> n == x) u
 
 (* tinygrad: UOp.param — a PARAM (kernel argument); weak dtypes are refused *)
 let param ?shape ?device ?vmin_vmax ?multiple_of ?name ?(addrspace = Dtype.Global) ?axis ?(volatile = false) slot dtype =
