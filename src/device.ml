@@ -64,6 +64,7 @@ type compiler = {
   compile : string -> string;
   compile_cached : string -> string;
   compile_many : string list -> unit;
+  prefetch : string -> unit;
 }
 
 (* the argument arrays of a launch: raw buffer addresses and int vars, filled once and reused; [keep] holds the
