@@ -135,6 +135,13 @@ let () =
             let f () = if layout = "kn" then T.matmul x w else T.matmul x (T.transpose w) in
             bench ~flops:(2. *. float_of_int (k * n)) name (fun () -> ignore (T.realize (f ())))
           end) [ "kn"; "nk" ]) [ (768, 2304); (768, 3072); (3072, 768); (768, 50257) ];
+  (* GPT-2's c_fc in decode as examples/gpt2.ml runs it on a Hugging Face checkpoint: the Conv1D weight (768, 3072)
+     row-major, then the bias and the tanh GELU: gelu(x (1, 768) @ w + b) *)
+  if selected "gemv_kn_768_3072_bias_gelu" then begin
+    let x = realized [| 1; 768 |] and w = realized [| 768; 3072 |] and b = realized [| 3072 |] in
+    bench ~flops:(2. *. 768. *. 3072.) "gemv_kn_768_3072_bias_gelu"
+      (fun () -> ignore (T.realize (T.gelu (T.add (T.matmul x w) b))))
+  end;
   (* float16 matrix-vector with an epilogue, a Llama feed-forward's up projection in decode: x (1, 1024) @ w,
      w (4096, 1024) used transposed ("nk") or (1024, 4096) ("kn"), times a float16 gate (1, 4096); the bytes
      read are about 2kn *)

@@ -104,6 +104,9 @@ if __name__ == "__main__":
       w = Tensor.rand(*((1024, 4096) if layout == "kn" else (4096, 1024)), dtype=dtypes.half).realize()
       bench(name, (lambda x=x, w=w, g=g: ((x @ w) * g).realize()) if layout == "kn" else
             (lambda x=x, w=w, g=g: ((x @ w.T) * g).realize()), flops=2*1024*4096)
+  if selected("gemv_kn_768_3072_bias_gelu"):
+    x, w, b = realized(1, 768), realized(768, 3072), realized(3072)
+    bench("gemv_kn_768_3072_bias_gelu", lambda: (x @ w + b).gelu().realize(), flops=2*768*3072)
   if selected("softmax"):
     a = realized(4096, 1024)
     bench("softmax", lambda: a.softmax(axis=-1).realize())

@@ -86,6 +86,9 @@ if __name__ == "__main__":
       if selected(name) and not (QUICK and n > 4096):
         x, w = rand(1, k), (rand(k, n) if layout == "kn" else rand(n, k))
         bench(name, (lambda x=x, w=w: x @ w) if layout == "kn" else (lambda x=x, w=w: x @ w.T), flops=2*k*n)
+  if selected("gemv_kn_768_3072_bias_gelu"):
+    x, w, b = rand(1, 768), rand(768, 3072), rand(3072)
+    bench("gemv_kn_768_3072_bias_gelu", lambda: F.gelu(x @ w + b, approximate="tanh"), flops=2*768*3072)
   if selected("softmax"):
     a = rand(4096, 1024)
     bench("softmax", lambda: torch.softmax(a, dim=-1))
