@@ -167,9 +167,10 @@ let create ~max_context (config : config) =
                head_dim = d / config.n_heads; cache_kv = None };
       c_fc = Nn.Linear.create d (4 * d); mlp_proj = Nn.Linear.create (4 * d) d;
       ln_1 = Nn.LayerNorm.create ~eps:config.norm_eps d; ln_2 = Nn.LayerNorm.create ~eps:config.norm_eps d } in
-  { config; max_context; wte = Nn.Embedding.create config.vocab_size d;
-    wpe = Nn.Embedding.create config.max_seq_len d; h = Array.init config.n_layers block;
-    ln_f = Nn.LayerNorm.create ~eps:config.norm_eps d; lm_head = Nn.Linear.create ~bias:false d config.vocab_size;
+  let wte = Nn.Embedding.create config.vocab_size d in
+  (* lm_head is wte's tensor: GPT2.build loads wte's weight into both, and a sharded model then shards one tensor *)
+  { config; max_context; wte; wpe = Nn.Embedding.create config.max_seq_len d; h = Array.init config.n_layers block;
+    ln_f = Nn.LayerNorm.create ~eps:config.norm_eps d; lm_head = { Nn.Linear.weight = wte.weight; bias = None };
     allpos = None; devices = None; step_jit = None; full_jit = None }
 
 (* the Conv1D weights of a Hugging Face checkpoint, (in, out): Linear's transposed *)
