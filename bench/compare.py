@@ -177,7 +177,7 @@ def main():
       if MODES[mode]["BEAM"] != "0" and "searches" in i:
         cache = f", BEAM cache {'cold: ' + str(i['searches']) + ' kernels searched' if i['searches'] else 'warm (no search)'}"
       print(f"{mode:8s} {who:9s}: {i.get('config', '?')}; warm-up (untimed) {i.get('warmup_s', float('nan')):.1f} s{cache}")
-  if torch_res: print(f"{'':8s} {'torch':9s}: {tti.get('config', '?')}")
+  if tti: print(f"{'':8s} {'torch':9s}: {tti.get('config', '?')}")
   print()
   hdr = (f"{'workload':32s} {'mode':12s} {'ours ms':>10s} {'tinygrad ms':>12s} {'torch ms':>9s} {'tg/ours':>7s} "
          f"{'ours/torch':>10s}  {'GFLOPS ours / tinygrad / torch':>30s}")
@@ -196,7 +196,7 @@ def main():
       fmt = lambda x: f"{x[0]:.3f}" if x else "-"
       print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}")
   print("\ntg/ours = tinygrad time / our time (>1: we are faster); ours/torch = our time / torch's (<1: we are faster)."
-        "\nMedian of N runs after untimed warm-up.")
+        "\nMedian of N runs after untimed warm-up (the cold start rows: one run each, in a fresh process).")
   for name in [n for n in args.profile.split(",") if n]:
     for mode in modes:
       print(f"\nprofile {name}, mode {mode}, ours:")

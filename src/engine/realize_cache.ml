@@ -230,8 +230,9 @@ let make_plan ~(slot_of : int Tbl.t) ~held ~var_vals (linear : Uop.t) : plan opt
 let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(linear : Uop.t) ~var_vals : entry =
   if call.op <> Ops.Call then raise Not_cacheable;
   let n_leaves = Array.length w.leaves in
-  let leaf_slot : int Tbl.t = Tbl.create 16 in
-  Array.iteri (fun k b -> Tbl.replace leaf_slot b k) w.leaves;
+  (* the slot of each buffer and bound Variable: the graph's (walk order), then the buffers the realize made *)
+  let slot_of : int Tbl.t = Tbl.create 16 in
+  Array.iteri (fun k b -> Tbl.replace slot_of b k) w.leaves;
   let fresh = ref [] and n_fresh = ref 0 in
   let memo : (tmpl * Uop.t) Tbl.t = Tbl.create 32 in
   (* a node's template and its placeholder form *)
@@ -239,7 +240,7 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
     match Tbl.find_opt memo u with
     | Some r -> r
     | None ->
-      let r = match u.op, Tbl.find_opt leaf_slot u with
+      let r = match u.op, Tbl.find_opt slot_of u with
         | Ops.Buffer, Some k -> (Slot k, input_placeholder u k)
         (* a bound Variable holds no buffer: it is its own placeholder *)
         | _, Some k -> (Slot k, u)
@@ -249,7 +250,7 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
           if u.id <= big_sink.id || Buffers.new_buffer ~num:slot d size u.dtype != u then raise Not_cacheable;
           fresh := (d, size, u.dtype) :: !fresh;
           incr n_fresh;
-          Tbl.replace leaf_slot u (n_leaves + !n_fresh - 1);
+          Tbl.replace slot_of u (n_leaves + !n_fresh - 1);
           (Slot (n_leaves + !n_fresh - 1), fresh_placeholder u (!n_fresh - 1))
         | (Ops.Buffer | Ops.Param), None when classify u <> Var -> raise Not_cacheable
         | _ ->
@@ -275,7 +276,7 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
   let linear_tmpl = Rebuild (replace linear ~src:[||], calls) in
   let held_args = List.tl (Array.to_list call.src) in
   let held = List.map (fun a -> fst (tmpl a)) held_args in
-  let plan = make_plan ~slot_of:leaf_slot ~held:held_args ~var_vals linear in
+  let plan = make_plan ~slot_of ~held:held_args ~var_vals linear in
   { fresh = Array.of_list (List.rev !fresh); becomes; linear = linear_tmpl; held; var_vals; plan }
 
 (* records the realize of [w] in the table [t] its lookup missed in; one the templates cannot describe is filed as
