@@ -242,8 +242,9 @@ let lower_and_compile (linear : Uop.t) : Uop.t =
             let p =
               Helpers.internal_errors_as_bug ~what:"lowering a kernel" ~show:(fun () -> Uop.to_string ast) (fun () ->
                   Codegen.to_program ast (Device.renderer device)) in
-            (* its compiler runs while the next kernels are lowered *)
-            (Device.get device).compiler.prefetch (Codegen.program_source p);
+            (* a program not loaded yet: its compiler runs while the next kernels are lowered *)
+            if not (List.mem_assoc device (Option.value (Tbl.find_opt runtime_cache p) ~default:[])) then
+              (Device.get device).compiler.prefetch (Codegen.program_source p);
             Tbl.replace progs ast p;
             p in
         replace c ~src:(Array.append [| prg |] (Array.sub c.src 1 (Array.length c.src - 1)))
