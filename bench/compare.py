@@ -156,8 +156,10 @@ def main():
   elif not torch_ok: print(f"torch does not import in {tpy}: no torch column", flush=True)
   quick = os.environ.get("BENCH_QUICK", "0") not in ("", "0")
   if not args.no_cold and (only == ["cold_start"] or not (only or quick)):
-    # each in a fresh process over an empty cache folder of its own
-    cold = lambda cmd: run(cmd, {"BEAM": "0", "BENCH_ONLY": "cold_start", "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="cold_")})[0]
+    # each in a fresh process over an empty cache folder of its own, removed afterwards
+    def cold(cmd):
+      with tempfile.TemporaryDirectory(prefix="cold_") as d:
+        return run(cmd, {"BEAM": "0", "BENCH_ONLY": "cold_start", "XDG_CACHE_HOME": d})[0]
     print("running the cold start: ours ...", flush=True)
     ours_c = cold([args.ours])
     tg_c = {}

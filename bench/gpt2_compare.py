@@ -13,7 +13,7 @@ included) to the first generated token, tok/s is COUNT over the best later
 generation (tinygrad generates twice by default: its steps take seconds). torch runs with 2 threads. The three
 must generate the same tokens (they are checked).
 """
-import argparse, os, re, subprocess, sys, tempfile, time
+import argparse, os, re, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -86,7 +86,10 @@ def main():
   ap.add_argument("--only", default="ours,tinygrad,torch", help="comma-separated subset of ours,tinygrad,torch")
   a = ap.parse_args()
   tpy = a.tinygrad_python or a.python
-  fresh = lambda: {"XDG_CACHE_HOME": tempfile.mkdtemp(prefix="gpt2_cold_")}
+  caches = []  # the empty cache folders given to the processes, removed at the end
+  def fresh():
+    caches.append(tempfile.mkdtemp(prefix="gpt2_cold_"))
+    return {"XDG_CACHE_HOME": caches[-1]}
   if not os.path.exists(os.path.join(a.model, "model.safetensors")):
     if subprocess.run([a.python, "-c", "import torch, transformers"], capture_output=True).returncode != 0:
       sys.exit(f"no {a.model}/model.safetensors, and {a.python} cannot import torch and transformers to make one")
@@ -130,6 +133,7 @@ def main():
   elif toks: print("all generated the same tokens")
   for n, t in toks.items():
     if len(set(t.split(","))) == 1: print(f"WARNING: {n} generated one token repeated: {t}")
+  for d in caches: shutil.rmtree(d, ignore_errors=True)
 
 if __name__ == "__main__":
   main()
