@@ -20,6 +20,9 @@ let selected name = match only with
   | None -> true
   | Some l -> List.exists (fun p -> String.length p <= String.length name && String.sub name 0 (String.length p) = p) l
 
+(* a workload that only runs when BENCH_ONLY names it: the cold start, which must be the process's first work *)
+let named_only name = match only with Some l -> List.mem name l | None -> false
+
 let sync () = (Device.get (Device.default ())).synchronize ()
 let now () = Helpers.perf_counter ()
 let warmup_s = ref 0.
@@ -63,8 +66,43 @@ let train_step forward opt x y =
       T.realize_all (loss :: Nn.Optim.schedule_step opt);
       loss)
 
+(* beautiful_mnist's model, Adam and synthetic uint8 data of MNIST's size: one call of the returned function is one
+   train step (batch 512) under the JIT *)
+let mnist_step_jit () =
+  let forward, params = mnist_model () in
+  let opt = Nn.Optim.adam params in
+  let x_train = T.realize (T.cast (T.randint ~high:256 [| 60000; 1; 28; 28 |]) Dtype.uint8) in
+  let y_train = T.realize (T.cast (T.randint ~high:10 [| 60000 |]) Dtype.uint8) in
+  let step = function
+    | [ xt; yt ] ->
+      training (fun () ->
+          Nn.Optim.zero_grad opt;
+          let samples = T.randint ~high:(T.shape xt).(0) [| 512 |] in
+          let loss = T.sparse_categorical_crossentropy (forward (T.getitem xt [ T.T samples ]))
+              (T.getitem yt [ T.T samples ]) in
+          T.backward loss;
+          T.realize_all (loss :: Nn.Optim.schedule_step opt);
+          loss)
+    | _ -> assert false in
+  let j = Tiny_jit.create step in
+  fun () -> ignore (Tiny_jit.call j [ x_train; y_train ])
+
+(* the cold start: in a fresh process (compare.py points XDG_CACHE_HOME at an empty folder, so the kernel and BEAM
+   caches are empty too) the first beautiful_mnist step (every kernel compiled) and the second (the JIT's
+   capture), each timed once; "RESULT cold_compiled" counts the kernels compiled by clang during the two *)
+let cold_start () =
+  let step = mnist_step_jit () in
+  let compiled0 = Compiler_cpu.compile_count () in
+  List.iter (fun name ->
+      let st = now () in
+      step ();
+      sync ();
+      Printf.printf "RESULT\t%s\t%.6f\t0\t1\n%!" name ((now () -. st) *. 1000.)) [ "cold_step1"; "cold_step2" ];
+  Printf.printf "RESULT\tcold_compiled\t%d\t0\t1\n%!" (Compiler_cpu.compile_count () - compiled0)
+
 let () =
   T.manual_seed 0;
+  if named_only "cold_start" then begin cold_start (); exit 0 end;
   Printf.printf "INFO\tconfig\tBEAM=%d CPU_OPT=%s CPU_VEC=%d NUM_CPU_THREADS=%d CPUs=%d quick=%b\n%!" Helpers.beam.value
     (match Helpers.cpu_opt.value with Helpers.Cpu_tinygrad -> "tinygrad" | Helpers.Cpu_fast -> "fast")
     (match Helpers.cpu_opt.value, Helpers.cpu_vec.value with
@@ -97,6 +135,13 @@ let () =
             let f () = if layout = "kn" then T.matmul x w else T.matmul x (T.transpose w) in
             bench ~flops:(2. *. float_of_int (k * n)) name (fun () -> ignore (T.realize (f ())))
           end) [ "kn"; "nk" ]) [ (768, 2304); (768, 3072); (3072, 768); (768, 50257) ];
+  (* GPT-2's c_fc in decode as examples/gpt2.ml runs it on a Hugging Face checkpoint: the Conv1D weight (768, 3072)
+     row-major, then the bias and the tanh GELU: gelu(x (1, 768) @ w + b) *)
+  if selected "gemv_kn_768_3072_bias_gelu" then begin
+    let x = realized [| 1; 768 |] and w = realized [| 768; 3072 |] and b = realized [| 3072 |] in
+    bench ~flops:(2. *. 768. *. 3072.) "gemv_kn_768_3072_bias_gelu"
+      (fun () -> ignore (T.realize (T.gelu (T.add (T.matmul x w) b))))
+  end;
   (* float16 matrix-vector with an epilogue, a Llama feed-forward's up projection in decode: x (1, 1024) @ w,
      w (4096, 1024) used transposed ("nk") or (1024, 4096) ("kn"), times a float16 gate (1, 4096); the bytes
      read are about 2kn *)
@@ -137,23 +182,8 @@ let () =
       end) [ false; true ];
   (* beautiful_mnist's train step, batch 512, JIT; synthetic uint8 data of MNIST's size *)
   if selected "mnist_step_jit" && not quick then begin
-    let forward, params = mnist_model () in
-    let opt = Nn.Optim.adam params in
-    let x_train = T.realize (T.cast (T.randint ~high:256 [| 60000; 1; 28; 28 |]) Dtype.uint8) in
-    let y_train = T.realize (T.cast (T.randint ~high:10 [| 60000 |]) Dtype.uint8) in
-    let step = function
-      | [ xt; yt ] ->
-        training (fun () ->
-            Nn.Optim.zero_grad opt;
-            let samples = T.randint ~high:(T.shape xt).(0) [| 512 |] in
-            let loss = T.sparse_categorical_crossentropy (forward (T.getitem xt [ T.T samples ]))
-                (T.getitem yt [ T.T samples ]) in
-            T.backward loss;
-            T.realize_all (loss :: Nn.Optim.schedule_step opt);
-            loss)
-      | _ -> assert false in
-    let j = Tiny_jit.create step in
-    bench ~warmup:3 "mnist_step_jit" (fun () -> ignore (Tiny_jit.call j [ x_train; y_train ]))
+    let step = mnist_step_jit () in
+    bench ~warmup:3 "mnist_step_jit" step
   end;
   (* dispatch: a 1-element add *)
   if selected "dispatch_eager" || selected "dispatch_jit" then begin

@@ -25,8 +25,13 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,cpu_tinygr
   takes hours on 2 cores for tinygrad); its cells print as "-".
 - --no-tinygrad: ours (and torch) only; the tinygrad column prints as "-" (tinygrad's cold BEAM=2 search of matmul
   2048 alone takes a long time on 2 cores).
+- Cold start (rows "cold start: first/second step", mode "cold"): each framework in a fresh process with
+  XDG_CACHE_HOME at a new empty folder (no compiled kernel, no BEAM result; the realize and schedule caches are
+  in-memory) and default opts runs beautiful_mnist's first JIT step (every kernel compiled), then the second (the
+  JIT's capture); each is timed once, synchronized. torch compiles nothing: its two steps are its first eager
+  ones. Left out by --no-cold and by BENCH_QUICK=1 (BENCH_ONLY=cold_start runs it alone).
 """
-import argparse, os, subprocess, sys, venv
+import argparse, os, subprocess, sys, tempfile, venv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # cpu_tinygrad (not in the default --modes): our default opts with CPU_OPT=tinygrad, tinygrad 0.14.0's CPU kernels
@@ -34,17 +39,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "cpu_tinygrad": {"BEAM": "0", "CPU_OPT": "tinygrad"}}
 ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048",
          "gemv_kn_768_2304", "gemv_nk_768_2304", "gemv_kn_768_3072", "gemv_nk_768_3072", "gemv_kn_3072_768",
-         "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "softmax",
+         "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "gemv_kn_768_3072_bias_gelu", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
-         "dispatch_jit"]
+         "dispatch_jit", "cold_step1", "cold_step2"]
 DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x4096",
         "matmul_256": "matmul 256", "matmul_512": "matmul 512", "matmul_1024": "matmul 1024",
         "matmul_2048": "matmul 2048",
         **{f"gemv_{l}_{k}_{n}": f"x(1,{k}) @ W{'(%d,%d)' % (k, n) if l == 'kn' else '(%d,%d).T' % (n, k)}"
-           for l in ("kn", "nk") for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257))}, "softmax": "softmax rows, 4096x1024", "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
+           for l in ("kn", "nk") for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257))}, "gemv_kn_768_3072_bias_gelu": "gelu(x(1,768) @ W(768,3072) + b)", "softmax": "softmax rows, 4096x1024", "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
         "conv2d_32_64": "conv2d 32->64 3x3 b32 28x28", "mlp_adam_eager": "MLP 784-128-10 Adam b128 eager",
         "mlp_adam_jit": "MLP 784-128-10 Adam b128 JIT", "mnist_step_jit": "beautiful_mnist step b512 JIT",
-        "dispatch_eager": "1-element add, eager", "dispatch_jit": "1-element add, JIT"}
+        "dispatch_eager": "1-element add, eager", "dispatch_jit": "1-element add, JIT",
+        "cold_step1": "cold start: first mnist step", "cold_step2": "cold start: second mnist step"}
 
 def has_tinygrad(py):
   try:
@@ -119,6 +125,7 @@ def main():
   ap.add_argument("--skip", default="", help="MODE:NAME,... workloads left out of one mode")
   ap.add_argument("--profile", default="", help="NAME,...: the top kernels of these workloads, ours and tinygrad's")
   ap.add_argument("--no-tinygrad", action="store_true", help="run ours (and torch) only")
+  ap.add_argument("--no-cold", action="store_true", help="leave out the cold start rows")
   args = ap.parse_args()
   if args.cache_dir: os.environ["XDG_CACHE_HOME"] = os.path.abspath(args.cache_dir)
   py = tinygrad_python()
@@ -126,7 +133,7 @@ def main():
   table = []
   skip = [tuple(s.split(":", 1)) for s in args.skip.split(",") if ":" in s]
   only = [p for p in os.environ.get("BENCH_ONLY", "").split(",") if p]
-  for mode in modes:
+  for mode in ([] if only == ["cold_start"] else modes):
     env = dict(MODES[mode])
     skipped = [n for m, n in skip if m == mode]
     if skipped:
@@ -141,19 +148,38 @@ def main():
     table.append((mode, ours, oi, tg, ti))
   torch_res, tti = {}, {}
   tpy = os.environ.get("PYTHON") if os.environ.get("PYTHON") and has_torch(os.environ["PYTHON"]) else py
-  if has_torch(tpy):
+  torch_ok = has_torch(tpy)
+  if torch_ok and not only == ["cold_start"]:
     print("running torch ...", flush=True)
     env = {"BENCH_ONLY": os.environ.get("BENCH_ONLY", "")}
     torch_res, tti = run([tpy, os.path.join(ROOT, "bench", "bench_torch.py")], env)
-  else: print(f"torch does not import in {tpy}: no torch column", flush=True)
+  elif not torch_ok: print(f"torch does not import in {tpy}: no torch column", flush=True)
+  quick = os.environ.get("BENCH_QUICK", "0") not in ("", "0")
+  if not args.no_cold and (only == ["cold_start"] or not (only or quick)):
+    # each in a fresh process over an empty cache folder of its own, removed afterwards
+    def cold(cmd):
+      with tempfile.TemporaryDirectory(prefix="cold_") as d:
+        return run(cmd, {"BEAM": "0", "BENCH_ONLY": "cold_start", "XDG_CACHE_HOME": d})[0]
+    print("running the cold start: ours ...", flush=True)
+    ours_c = cold([args.ours])
+    tg_c = {}
+    if not args.no_tinygrad:
+      print("running the cold start: tinygrad ...", flush=True)
+      tg_c = cold([py, os.path.join(ROOT, "bench", "bench_ops.py")])
+    if torch_ok:
+      print("running the cold start: torch ...", flush=True)
+      torch_res.update(cold([tpy, os.path.join(ROOT, "bench", "bench_torch.py")]))
+    if "cold_compiled" in ours_c: print(f"cold start: ours compiled {int(ours_c['cold_compiled'][0])} kernels", flush=True)
+    table.append(("cold", ours_c, {}, tg_c, {}))
   print()
   for mode, _, oi, _, ti in table:
+    if mode not in MODES: continue
     for who, i in (("ours", oi), ("tinygrad", ti)):
       cache = ""
       if MODES[mode]["BEAM"] != "0" and "searches" in i:
         cache = f", BEAM cache {'cold: ' + str(i['searches']) + ' kernels searched' if i['searches'] else 'warm (no search)'}"
       print(f"{mode:8s} {who:9s}: {i.get('config', '?')}; warm-up (untimed) {i.get('warmup_s', float('nan')):.1f} s{cache}")
-  if torch_res: print(f"{'':8s} {'torch':9s}: {tti.get('config', '?')}")
+  if tti: print(f"{'':8s} {'torch':9s}: {tti.get('config', '?')}")
   print()
   hdr = (f"{'workload':32s} {'mode':12s} {'ours ms':>10s} {'tinygrad ms':>12s} {'torch ms':>9s} {'tg/ours':>7s} "
          f"{'ours/torch':>10s}  {'GFLOPS ours / tinygrad / torch':>30s}")
@@ -172,7 +198,7 @@ def main():
       fmt = lambda x: f"{x[0]:.3f}" if x else "-"
       print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}")
   print("\ntg/ours = tinygrad time / our time (>1: we are faster); ours/torch = our time / torch's (<1: we are faster)."
-        "\nMedian of N runs after untimed warm-up.")
+        "\nMedian of N runs after untimed warm-up (the cold start rows: one run each, in a fresh process).")
   for name in [n for n in args.profile.split(",") if n]:
     for mode in modes:
       print(f"\nprofile {name}, mode {mode}, ours:")

@@ -59,6 +59,9 @@ let tokenizer a =
   | Some vocab, Some merges -> Some (Bpe.load ~vocab ~merges)
   | _ -> None
 
+(* the time to the first token counts from the program's start *)
+let t_start = Unix.gettimeofday ()
+
 let main () =
   let a = parse_args () in
   Option.iter Tensor.manual_seed a.seed;
@@ -83,6 +86,7 @@ let main () =
     let last = ref t and step = ref 0 in
     let on_token tok =
       let now = Unix.gettimeofday () in
+      if run = 1 && !step = 0 then Printf.printf "first token %.3f s after the process started\n%!" (now -. t_start);
       if a.timing then Printf.printf "step %d: token %d in %.2f ms\n%!" !step tok ((now -. !last) *. 1e3);
       last := now; incr step in
     let out = Model.generate ~temperature:a.temperature ~use_cache:a.use_cache ~jit:a.jit ~on_token m prompt a.count in

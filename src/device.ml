@@ -64,6 +64,7 @@ type compiler = {
   compile : string -> string;
   compile_cached : string -> string;
   compile_many : string list -> unit;
+  prefetch : string -> unit;
 }
 
 (* the argument arrays of a launch: raw buffer addresses and int vars, filled once and reused; [keep] holds the
@@ -167,7 +168,7 @@ let canonicalize device =
   canonical_name device
 
 (* tinygrad: Device[ix] *)
-let get ix =
+let open_device ix =
   let ix = canonicalize (Some ix) in
   if Helpers.allow_device_usage.value = 0 && not (List.mem (base_name ix) [ "DISK"; "NPY"; "PYTHON" ]) then
     failwith (Printf.sprintf "usage of device %s disallowed" ix);
@@ -181,6 +182,13 @@ let get ix =
     if Helpers.debug.value >= 1 then Printf.printf "opened device %s\n%!" ix;
     Hashtbl.replace opened ix d;
     d
+
+(* the name of a device already opened is canonical, so it is looked up first as given (every buffer's address goes
+   through here) *)
+let get ix =
+  match Hashtbl.find_opt opened ix with
+  | Some d when Helpers.allow_device_usage.value <> 0 -> d
+  | Some _ | None -> open_device ix
 
 (* tinygrad: Compiled.renderer — the renderer of each device class; a backend registers it with its device class,
    the function gets the device ("CUDA:1") *)

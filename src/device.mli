@@ -42,12 +42,15 @@ val lru_allocator : allocator -> allocator
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
     through the disk cache; [cachekey] is [None] when [CCACHE=0]. [compile_many] is BEAM's worker pool
     (tinygrad compiles candidates in [PARALLEL] processes): it fills the cache for many sources at once, so that
-    [compile_cached] then finds them; a failure is left for [compile_cached] to raise. *)
+    [compile_cached] then finds them; a failure is left for [compile_cached] to raise. [prefetch] (not in
+    tinygrad) starts compiling one source into the cache in the background and returns at once, so that the
+    compilers run while the next kernels are lowered; [compile_cached] waits for it. *)
 type compiler = {
   cachekey : string option;
   compile : string -> string;
   compile_cached : string -> string;
   compile_many : string list -> unit;
+  prefetch : string -> unit;
 }
 
 (** The argument arrays of a launch (raw buffer addresses, int vars), filled once and reused across calls;

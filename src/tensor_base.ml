@@ -156,13 +156,16 @@ let settle () =
     reg_next := !n
   end
 
-(* the live states, in creation order *)
-let live_states () =
+(* the live states that satisfy [p], in creation order *)
+let live_states_with p =
   settle ();
   let a = !states in
   let acc = ref [] in
-  for i = !reg_next - 1 downto 0 do acc := a.(i) :: !acc done;
+  for i = !reg_next - 1 downto 0 do if p a.(i) then acc := a.(i) :: !acc done;
   !acc
+
+(* the live states, in creation order *)
+let live_states () = live_states_with (fun _ -> true)
 
 (* the live tensors whose UOp satisfies [p], in creation order (new handles on their states; a state is
    checked live again right before, as a finaliser may have run since [live_states]) *)
@@ -177,14 +180,15 @@ let all_tensors () = live_tensors_with (fun _ -> true)
 (* Python drops a dead tensor from all_tensors at once (refcounting); here its handle's finaliser does, at
    the next minor collection for a handle dropped young, at the end of a major cycle for one the GC promoted
    (an eager step's graph outlives several minor collections). When the states still live after [settle]
-   exceed those found live after the last full collection by more than an eighth of the budget, the GC lags
-   behind the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and
-   backward would scan): only then collect *)
+   exceed those found live after the last full collection by more than the budget, the GC lags far behind
+   the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and backward would
+   scan): only then collect. A full collection walks the whole heap, the compiled kernels' graphs included,
+   so a step that leaves a few hundred promoted tensors behind lets the major GC find them *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();
     find_candidates ();
-    if !reg_next - !reg_settled > !gc_budget / 8 then begin
+    if !reg_next - !reg_settled > !gc_budget then begin
       Helpers.collect_unreachable ();
       settle ();
       reg_settled := !reg_next
@@ -286,9 +290,8 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let settled = settled_out_of_scope keys in
     let skip_plain = List.for_all (fun ((k : Uop.t), _) ->
         not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || Ops.Group.is_movement k.op)) m in
-    let slots =
-      List.filter_map (fun st ->
-          if (skip_plain && st.plain) || settled st.uop then None else Some (st, st.uop)) (live_states ()) in
+    let slots = List.map (fun st -> (st, st.uop))
+        (live_states_with (fun st -> not ((skip_plain && st.plain) || settled st.uop))) in
     Callify.apply_map_to_tensors ~get:snd ~set:(fun (st, _) u -> set_state_uop st u) slots m
   end
 

@@ -131,7 +131,7 @@ let tests : case list = [
       let prog = { Device.name = "k"; call = (fun _ ~global_size:_ ~local_size:_ -> incr calls);
                    timed_call = Some (fun _ ~global_size:_ ~local_size:_ -> incr calls; 0.125) } in
       let make name = { Device.device = name; allocator = alloc;
-                        compiler = { cachekey = None; compile = Fun.id; compile_cached = Fun.id; compile_many = ignore };
+                        compiler = { cachekey = None; compile = Fun.id; compile_cached = Fun.id; compile_many = ignore; prefetch = ignore };
                         runtime = (fun ~name:_ ~lib:_ ~runtimevars:_ -> prog); synchronize = (fun () -> ()) } in
       Device.register "DSP" make;
       check (List.mem "DSP" (Device.registered ())) "DSP not registered";

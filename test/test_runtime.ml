@@ -131,6 +131,17 @@ let rows_sum_expected rows cols = Array.init rows (fun r -> r * cols * cols + (c
 let rows_sum rows cols =
   Tensor.sum ~axis:[ 1 ] (Tensor.of_int_array ~dtype:Dtype.Int32 [| rows; cols |] (Array.init (rows * cols) Fun.id))
 
+(* the cached E_4 kernel [lib] loads and adds, and [bad] compiled through the cache raises with the compiler's
+   message ([why] says what that shows) *)
+let cached_add_runs_and_bad_source_fails c ~lib ~bad ~why =
+  let p = (cpu ()).runtime ~name:"E_4" ~lib ~runtimevars:[] in
+  let a = floats_buf [| 1.; 2.; 3.; 4. |] and b = floats_buf [| 3.; 2.; 1.; -4. |] and o = buf Dtype.Float32 4 in
+  ignore (Device.run_program p (Device.Launch.of_buffers [ o; a; b ] []));
+  check_floats ~what:"a+b" [| 4.; 4.; 4.; 0. |] (Device.Buffer.to_floats o);
+  match Compiler_cpu.compile_cached c bad with
+  | _ -> fail "expected Compile_error"
+  | exception Device.Compile_error { output; _ } -> check (String.length output > 0) "%s" why
+
 let tests : case list = [
   ("helpers_to_function_name", fun () ->
       check_str ~what:"plain" "E_4_4" (Helpers.to_function_name "E_4_4");
@@ -442,14 +453,25 @@ let tests : case list = [
       let src = List.nth good 1 in
       let lib = Compiler_cpu.compile_cached c src in
       check_int ~what:"no recompile" (n0 + 4) (Compiler_cpu.compile_count ());
-      let p = (cpu ()).runtime ~name:"E_4" ~lib ~runtimevars:[] in
-      let a = floats_buf [| 1.; 2.; 3.; 4. |] and b = floats_buf [| 3.; 2.; 1.; -4. |] and o = buf Dtype.Float32 4 in
-      ignore (Device.run_program p (Device.Launch.of_buffers [ o; a; b ] []));
-      check_floats ~what:"a+b" [| 4.; 4.; 4.; 0. |] (Device.Buffer.to_floats o);
-      (match Compiler_cpu.compile_cached c bad with
-       | _ -> fail "expected Compile_error"
-       | exception Device.Compile_error { output; _ } ->
-         check (String.length output > 0) "the compiler's message comes from compile_cached"));
+      cached_add_runs_and_bad_source_fails c ~lib ~bad ~why:"the compiler's message comes from compile_cached");
+
+  ("prefetch_compiles_in_the_background_into_the_cache", fun () ->
+      Helpers.(context [ Bind (ccache, 1); Bind (parallel, 2) ]) @@ fun () ->
+      let c = Compiler_cpu.create () in
+      let key = match c.cachekey with Some k -> k | None -> fail "CCACHE=1 gives no cache key" in
+      let good = List.init 3 (fun _ -> nonce () ^ e_add_src) in
+      let bad = nonce () ^ "void E_bad(float* restrict data0_1) {\n  *(data0_1+0) = undefined_thing;\n}\n" in
+      let n0 = Compiler_cpu.compile_count () in
+      (* more sources than PARALLEL: the oldest compiler is waited for before a third one starts *)
+      List.iter (Compiler_cpu.prefetch c) (good @ [ bad ] @ good);
+      check_int ~what:"one compiler run per distinct source" (n0 + 4) (Compiler_cpu.compile_count ());
+      List.iter (fun src ->
+          check_str ~what:"compile_cached waits for the prefetched object" (Compiler_cpu.cache_path c key src)
+            (Compiler_cpu.compile_cached c src)) good;
+      check_int ~what:"no compile after the prefetches" (n0 + 4) (Compiler_cpu.compile_count ());
+      let lib = Compiler_cpu.compile_cached c (List.hd good) in
+      check_bool ~what:"the cached object is whole" true (Compiler_cpu.intact lib);
+      cached_add_runs_and_bad_source_fails c ~lib ~bad ~why:"a failed prefetch is compiled again, and its message reported");
 
   ("disk_cache_concurrent_processes", fun () -> Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
       let f = write_tmp (nonce () ^ e_add_src) in

@@ -137,11 +137,6 @@ let forward ?(temperature = 0.0) m tokens ~start_pos =
 
 (* ---- weights ---- *)
 
-let find sd key =
-  match List.assoc_opt key sd with
-  | Some t -> t
-  | None -> invalid_arg (Printf.sprintf "gpt2: the checkpoint has no tensor %s" key)
-
 (* Hugging Face names: "transformer.h.0.attn.c_attn.weight" in GPT2LMHeadModel files, "h.0.attn.c_attn.weight" in
    GPT2Model ones *)
 let strip_prefix (k, t) =
@@ -149,40 +144,56 @@ let strip_prefix (k, t) =
   let n = String.length p in
   if String.length k > n && String.sub k 0 n = p then (String.sub k n (String.length k - n), t) else (k, t)
 
-let check_shape key t expected =
-  if Tensor.shape t <> expected then
-    invalid_arg (Printf.sprintf "gpt2: %s has shape (%s), expected (%s)" key (dims (Tensor.shape t)) (dims expected))
+(* the model's tensors by tinygrad's names (its get_state_dict of Transformer) *)
+let state_obj m =
+  let lin (l : Nn.Linear.t) = State.of_named (Nn.Linear.state_dict l) in
+  let ln (l : Nn.LayerNorm.t) =
+    State.Dict (List.filter_map (fun (k, t) -> Option.map (fun t -> (k, State.Tensor t)) t)
+                  [ ("weight", l.weight); ("bias", l.bias) ]) in
+  let block b =
+    State.Dict [ ("attn", State.Dict [ ("c_attn", lin b.attn.c_attn); ("c_proj", lin b.attn.c_proj) ]);
+                 ("mlp", State.Dict [ ("c_fc", lin b.c_fc); ("c_proj", lin b.mlp_proj) ]);
+                 ("ln_1", ln b.ln_1); ("ln_2", ln b.ln_2) ] in
+  State.Dict [ ("wte", State.Dict [ ("weight", State.Tensor m.wte.weight) ]);
+               ("wpe", State.Dict [ ("weight", State.Tensor m.wpe.weight) ]);
+               ("h", State.List (Array.to_list (Array.map block m.h))); ("ln_f", ln m.ln_f); ("lm_head", lin m.lm_head) ]
 
-(* tinygrad: examples/gpt2.py GPT2.build — Conv1D weights are (in, out) and are transposed; lm_head is tied to wte *)
+(* tinygrad: examples/gpt2.py Transformer.__init__ — freshly initialised layers (lazy: load_state_dict replaces
+   them before they are ever computed) *)
+let create ~max_context (config : config) =
+  let d = config.dim in
+  let block _ =
+    { attn = { c_attn = Nn.Linear.create d (3 * d); c_proj = Nn.Linear.create d d; n_heads = config.n_heads; dim = d;
+               head_dim = d / config.n_heads; cache_kv = None };
+      c_fc = Nn.Linear.create d (4 * d); mlp_proj = Nn.Linear.create (4 * d) d;
+      ln_1 = Nn.LayerNorm.create ~eps:config.norm_eps d; ln_2 = Nn.LayerNorm.create ~eps:config.norm_eps d } in
+  let wte = Nn.Embedding.create config.vocab_size d in
+  (* lm_head is wte's tensor: GPT2.build loads wte's weight into both, and a sharded model then shards one tensor *)
+  { config; max_context; wte; wpe = Nn.Embedding.create config.max_seq_len d; h = Array.init config.n_layers block;
+    ln_f = Nn.LayerNorm.create ~eps:config.norm_eps d; lm_head = { Nn.Linear.weight = wte.weight; bias = None };
+    allpos = None; devices = None; step_jit = None; full_jit = None }
+
+(* the Conv1D weights of a Hugging Face checkpoint, (in, out): Linear's transposed *)
+let conv1d_weights = [ "attn.c_attn.weight"; "attn.c_proj.weight"; "mlp.c_fc.weight"; "mlp.c_proj.weight" ]
+
+let ends_with ~suffix k =
+  let n = String.length suffix and m = String.length k in
+  m >= n && String.sub k (m - n) n = suffix
+
+(* tinygrad: examples/gpt2.py GPT2.build — the Conv1D weights transposed (views of the checkpoint's tensors),
+   lm_head tied to wte, and load_state_dict *)
 let of_state_dict ?max_context (config : config) sd =
   let max_context = Option.value max_context ~default:(min 128 config.max_seq_len) in
-  let sd = List.map strip_prefix sd in
-  let get key shape = let t = find sd key in check_shape key t shape; t in
-  let d = config.dim in
-  let conv1d key ~inp ~out =
-    let w = get (key ^ ".weight") [| inp; out |] in
-    { Nn.Linear.weight = Tensor.contiguous (Tensor.transpose w); bias = Some (get (key ^ ".bias") [| out |]) } in
-  let layernorm key =
-    { Nn.LayerNorm.normalized_shape = [| d |]; axis = [ -1 ]; eps = config.norm_eps;
-      weight = Some (get (key ^ ".weight") [| d |]); bias = Some (get (key ^ ".bias") [| d |]) } in
-  if d mod config.n_heads <> 0 then
-    invalid_arg (Printf.sprintf "gpt2: width %d is not a multiple of %d heads" d config.n_heads);
+  if config.dim mod config.n_heads <> 0 then
+    invalid_arg (Printf.sprintf "gpt2: width %d is not a multiple of %d heads" config.dim config.n_heads);
   if max_context > config.max_seq_len then
     invalid_arg (Printf.sprintf "gpt2: max_context %d exceeds n_positions %d" max_context config.max_seq_len);
-  let block i =
-    let p = Printf.sprintf "h.%d." i in
-    { attn = { c_attn = conv1d (p ^ "attn.c_attn") ~inp:d ~out:(3 * d); c_proj = conv1d (p ^ "attn.c_proj") ~inp:d ~out:d;
-               n_heads = config.n_heads; dim = d; head_dim = d / config.n_heads; cache_kv = None };
-      c_fc = conv1d (p ^ "mlp.c_fc") ~inp:d ~out:(4 * d); mlp_proj = conv1d (p ^ "mlp.c_proj") ~inp:(4 * d) ~out:d;
-      ln_1 = layernorm (p ^ "ln_1"); ln_2 = layernorm (p ^ "ln_2") } in
-  let wte = get "wte.weight" [| config.vocab_size; d |] in
-  let m = { config; max_context; wte = { weight = wte }; wpe = { weight = get "wpe.weight" [| config.max_seq_len; d |] };
-            h = Array.init config.n_layers block; ln_f = layernorm "ln_f"; lm_head = { weight = wte; bias = None };
-            allpos = None; devices = None; step_jit = None; full_jit = None } in
-  (* the transposed copies are made once, in one schedule *)
-  Tensor.realize_all
-    (List.concat_map (fun b -> [ b.attn.c_attn.weight; b.attn.c_proj.weight; b.c_fc.weight; b.mlp_proj.weight ])
-       (Array.to_list m.h));
+  let sd = List.map (fun (k, t) ->
+      let k, t = strip_prefix (k, t) in
+      if List.exists (fun suffix -> ends_with ~suffix k) conv1d_weights then (k, Tensor.transpose t) else (k, t)) sd in
+  let sd = match List.assoc_opt "wte.weight" sd with Some w -> ("lm_head.weight", w) :: sd | None -> sd in
+  let m = create ~max_context config in
+  ignore (State.load_state_dict ~verbose:false (state_obj m) sd);
   m
 
 (* Model parallelism over [devices] (Megatron's split of each block): the qkv and MLP-up projections split along

@@ -29,7 +29,8 @@ val max_context : t -> int
 val config_of_json : State.Json.t -> config
 
 (** [of_state_dict config sd]: the model of a Hugging Face state dict, keys with or without the ["transformer."]
-    prefix. The Conv1D weights ([in, out]) are transposed into [Linear]s once, here; [lm_head] is tied to [wte].
+    prefix, as tinygrad's [GPT2.build]: the Conv1D weights ([in, out]) go transposed (views of the checkpoint's
+    tensors, no copy) into {!State.load_state_dict} over freshly made layers; [lm_head] is tied to [wte].
     [max_context] defaults to the smaller of 128 and [n_positions]. A missing tensor or a wrong shape raises
     [Invalid_argument] naming it. *)
 val of_state_dict : ?max_context:int -> config -> (string * Tensor.t) list -> t

@@ -153,6 +153,19 @@ let exec_copy ~inputs (call : Uop.t) : float option list =
         None
       | _ -> invalid_arg "exec_copy: a copy needs two buffers") (unwrap_multi (resolve_params call inputs))
 
+(* tinygrad: ProgramInfo.vals and launch_dims — the Variable values (runtime vars such as core_id get 0: the
+   runtime fills them in per shard) and the global and local sizes of a PROGRAM *)
+let launch_dims (prg : Uop.t) var_vals =
+  let info = program_info prg in
+  let vals = List.map (fun v ->
+      if expr v = "core_id" then 0
+      else match List.assoc_opt (expr v) var_vals with
+        | Some x -> x
+        | None -> invalid_arg ("exec_kernel: unbound Variable " ^ expr v ^ " used by " ^ info.pname)) info.vars in
+  let gs = Array.of_list (List.map (sint_val var_vals) info.global_size) in
+  let ls = Option.map (fun l -> Array.of_list (List.map (sint_val var_vals) l)) info.local_size in
+  (vals, gs, ls)
+
 (* tinygrad: exec_kernel — the program runs on each device of its first argument *)
 let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float option list =
   let info = program_info prg in
@@ -160,18 +173,52 @@ let exec_kernel ~inputs ~var_vals ~wait (call : Uop.t) (prg : Uop.t) : float opt
   let lanes = unwrap_multi (List.map (fun g -> resolved.(g)) info.globals) in
   List.map2 (fun device (bufs, device_vars) ->
       let bufs = List.map Device.Buffer.ensure_allocated bufs in
-      let var_vals = device_vars @ var_vals in
       let rt = get_runtime device prg in
-      (* tinygrad ProgramInfo.vals: runtime vars (core_id) get no value here, the runtime fills them in per shard *)
-      let vals = List.map (fun v ->
-          if expr v = "core_id" then 0
-          else match List.assoc_opt (expr v) var_vals with
-            | Some x -> x
-            | None -> invalid_arg ("exec_kernel: unbound Variable " ^ expr v ^ " used by " ^ info.pname)) info.vars in
-      let gs = Array.of_list (List.map (sint_val var_vals) info.global_size) in
-      let ls = match info.local_size with Some l -> Some (Array.of_list (List.map (sint_val var_vals) l)) | None -> None in
+      let vals, gs, ls = launch_dims prg (device_vars @ var_vals) in
       let t = Device.run_program ~global_size:gs ?local_size:ls ~wait rt (Device.Launch.of_buffers bufs vals) in
       if wait then Some t else None) (call_devices call) lanes
+
+(* **************** prepared launches **************** *)
+
+(* not in tinygrad, whose eager calls are rebuilt and packed on every run: a call on one device with its program
+   loaded, its sizes and Variable values resolved and its argument arrays made once (a kernel), or a copy, so that
+   running it again only fills in the buffers *)
+type prepared =
+  | Kernel of { rt : Device.program; launch : Device.launch; gs : int array; ls : int array option; ops : int;
+                mem : int }
+  | Copy_call of { bytes : int }
+
+let prepare ~var_vals (call : Uop.t) =
+  let ast = call.src.(0) in
+  match ast.op, Buffers.mdevice call.src.(1) with
+  | Ops.Program, Some (One device) ->
+    let vals, gs, ls = launch_dims ast var_vals in
+    let launch = Device.Launch.create ~nbufs:(List.length (program_info ast).globals) ~nvars:(List.length vals) in
+    List.iteri (Device.Launch.set_var launch) vals;
+    let ops, _, mem = estimate_uop var_vals call in
+    Some (Kernel { rt = get_runtime device ast; launch; gs; ls; ops; mem })
+  | Ops.Copy, Some (One _) when Buffers.mdevice call.src.(2) <> None && not (Buffers.is_multi call.src.(2)) ->
+    let _, _, mem = estimate_uop var_vals call in
+    Some (Copy_call { bytes = mem })
+  | _ -> None
+
+(* tinygrad: the buffers of exec_kernel's launch, [bufs[g] for g in p.globals], and exec_copy's destination and
+   source *)
+let prepared_args (call : Uop.t) =
+  let args = get_call_arg_uops call in
+  match call.src.(0).arg with
+  | Program_info p -> let a = Array.of_list args in List.map (fun g -> a.(g)) p.globals
+  | _ -> Helpers.take 2 args
+
+let exec_prepared (p : prepared) (bufs : Device.Buffer.t array) =
+  match p with
+  | Kernel k ->
+    Array.iteri (fun i b -> Device.Launch.set_buf k.launch i (Device.Buffer.ensure_allocated b)) bufs;
+    ignore (Device.run_program ~global_size:k.gs ?local_size:k.ls k.rt k.launch);
+    GC.count_run ~copy:false ~ops:k.ops ~mem:k.mem None
+  | Copy_call c ->
+    Device.Buffer.copy_from (Device.Buffer.ensure_allocated bufs.(0)) (Device.Buffer.ensure_allocated bufs.(1));
+    GC.count_run ~copy:true ~ops:0 ~mem:c.bytes None
 
 (* tinygrad: pm_flatten_linear — flatten LINEAR-in-LINEAR *)
 let pm_flatten_linear : unit P.matcher =
@@ -195,6 +242,9 @@ let lower_and_compile (linear : Uop.t) : Uop.t =
             let p =
               Helpers.internal_errors_as_bug ~what:"lowering a kernel" ~show:(fun () -> Uop.to_string ast) (fun () ->
                   Codegen.to_program ast (Device.renderer device)) in
+            (* a program not loaded yet: its compiler runs while the next kernels are lowered *)
+            if not (List.mem_assoc device (Option.value (Tbl.find_opt runtime_cache p) ~default:[])) then
+              (Device.get device).compiler.prefetch (Codegen.program_source p);
             Tbl.replace progs ast p;
             p in
         replace c ~src:(Array.append [| prg |] (Array.sub c.src 1 (Array.length c.src - 1)))
@@ -245,20 +295,25 @@ let rec arg_buffer (u : Uop.t) =
    cache. Here they are freed the same way, explicitly: every buffer the LINEAR's calls use that is not under one
    of [held] (the realize call's arguments, the buffers tensors can see) is deallocated, its memory back in the
    allocator's cache for the next schedule *)
-let free_internal_buffers ~(held : Uop.t list) (linear : Uop.t) =
+let internal_buffers ~(held : Uop.t list) (linear : Uop.t) =
   let keep : unit Tbl.t = Tbl.create 16 in
   List.iter (fun u -> match arg_buffer u with Some b -> Tbl.replace keep b () | None -> ()) held;
+  let internal = ref [] in
   Array.iter (fun (call : Uop.t) ->
       List.iter (fun a ->
           match arg_buffer a with
-          | Some b when not (Tbl.mem keep b) ->
-            Tbl.replace keep b ();
-            (match Buffers.find b with
-             | Some buf when buf.Device.Buffer.base_buf = None && Device.Buffer.is_allocated buf ->
-               Device.Buffer.deallocate buf;
-               Buffers.remove b
-             | _ -> ())
-          | _ -> ()) (get_call_arg_uops call)) linear.src
+          | Some b when not (Tbl.mem keep b) -> Tbl.replace keep b (); internal := b :: !internal
+          | Some _ | None -> ()) (get_call_arg_uops call)) linear.src;
+  List.rev !internal
+
+let free_buffer (b : Uop.t) =
+  match Buffers.find b with
+  | Some buf when buf.Device.Buffer.base_buf = None && Device.Buffer.is_allocated buf ->
+    Device.Buffer.deallocate buf;
+    Buffers.remove b
+  | Some _ | None -> ()
+
+let free_internal_buffers ~held linear = List.iter free_buffer (internal_buffers ~held linear)
 
 (* **************** JIT capture (N-jit) **************** *)
 

@@ -28,7 +28,32 @@ val compile_linear : ?beam:int -> Uop.t -> Uop.t
 val run_linear :
   ?var_vals:(string * int) list -> ?input_uops:Uop.t array -> ?update_stats:bool -> ?jit:bool -> ?wait:bool -> Uop.t -> unit
 
+(** {1 Prepared launches}
+    Not in tinygrad: a kernel call made ready once (program loaded, sizes, Variable values and argument arrays
+    resolved) so that running it again only fills in its buffers. *)
+
+(** A kernel call or a copy on one device, ready to run. *)
+type prepared
+
+(** [prepare ~var_vals call]: the compiled [call] (a CALL of a PROGRAM or a COPY, on one device) prepared for these
+    Variable values; [None] for a call on several devices. *)
+val prepare : var_vals:(string * int) list -> Uop.t -> prepared option
+
+(** The arguments of a call that {!exec_prepared} takes the buffers of, in order: the ones its program's buffers
+    are bound to (tinygrad: the [bufs] of [exec_kernel]), or a copy's destination and source. *)
+val prepared_args : Uop.t -> Uop.t list
+
+(** [exec_prepared p bufs] runs a prepared call on [bufs] (the buffers of {!prepared_args}, allocated first if
+    needed) and counts the run in [Global_counters]. *)
+val exec_prepared : prepared -> Device.Buffer.t array -> unit
+
 (** {1 Buffer lifetime} *)
+
+(** [internal_buffers ~held linear]: the BUFFERs that {!free_internal_buffers} frees, in order of first use. *)
+val internal_buffers : held:Uop.t list -> Uop.t -> Uop.t list
+
+(** Deallocates a base BUFFER's memory (into the allocator's cache) and forgets its Buffer, if it has one. *)
+val free_buffer : Uop.t -> unit
 
 (** [free_internal_buffers ~held linear]: after [linear] ran, deallocates (into the allocator's cache) every
     buffer its calls use that is not under one of [held], the arguments of the realize CALL: the memory planner's

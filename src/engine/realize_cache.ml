@@ -31,6 +31,13 @@ let instantiator (slots : Uop.t array) : tmpl -> Uop.t =
        | None -> let r = replace u ~src:(Array.map go ts) in Tbl.replace memo u r; r) in
   go
 
+(* a buffer of a prepared call: a slot's, or a window of it (elements, dtype, byte offset) *)
+type plan_buf = Whole of int | Window of int * int * Dtype.t * int
+
+(* a realize whose calls all run on one device on its slots' buffers: each call prepared with its buffers, and the
+   slots of the internal buffers freed once it ran *)
+type plan = { calls : (Realize.prepared * plan_buf array) array; internal : int array }
+
 type entry = {
   (* the slots after the graph's buffers (walk order): the buffers each realize makes *)
   fresh : (string * int * Dtype.t) array;
@@ -38,6 +45,7 @@ type entry = {
   linear : tmpl;  (* the compiled LINEAR *)
   held : tmpl list;  (* the CALL's arguments, which the realize does not free *)
   var_vals : (string * int) list;
+  plan : plan option;  (* how a hit runs without rebuilding the LINEAR, when its calls allow *)
 }
 
 (* **************** the key: the graph with placeholders for buffers **************** *)
@@ -100,7 +108,7 @@ type walk = {
    does not key (a PARAM, a BUFFER that is not a graph buffer or Variable) *)
 let normalize (root : Uop.t) : walk option =
   (* each node walked: its position and whether the nodes below it are the same in every graph of its key *)
-  let pos : (int * bool) Tbl.t = Tbl.create 64 in
+  let pos : (int * bool) Tbl.t = Tbl.create 16 in
   let knodes = ref [] and n = ref 0 and h = ref 0 in
   let leaves = ref [] and nodes = ref [] and ok = ref true in
   let stack = Stack.create () in
@@ -195,13 +203,36 @@ let lookup (big_sink : Uop.t) : lookup =
 
 exception Not_cacheable
 
+(* the plan of a compiled LINEAR, given the slot of each buffer of the realize; [held] are the CALL's arguments. A
+   view argument (the memory planner's SHRINK and BITCAST of an arena) is resolved to its window once, here *)
+let make_plan ~(slot_of : int Tbl.t) ~held ~var_vals (linear : Uop.t) : plan option =
+  let slot (u : Uop.t) = if u.op == Ops.Buffer && not (Buffers.is_multi u) then Tbl.find_opt slot_of u else None in
+  let plan_buf (u : Uop.t) =
+    if u.op == Ops.Buffer then Option.map (fun k -> Whole k) (slot u)
+    else if (u != base u || u.op == Ops.Bitcast) && not (Buffers.is_multi u) then
+      match Callify.contiguous_view u with
+      | Some (b, offset) ->
+        Option.map (fun k -> Window (k, max_numel u, u.dtype, offset * Dtype.itemsize b.dtype)) (slot (base b))
+      | None -> None
+    else None in
+  let all f l = let s = List.filter_map f l in if List.compare_lengths s l = 0 then Some s else None in
+  let prepared (c : Uop.t) =
+    match Realize.prepare ~var_vals c with
+    | None -> None
+    | Some p -> Option.map (fun bufs -> (p, Array.of_list bufs)) (all plan_buf (Realize.prepared_args c)) in
+  let calls = Array.to_list linear.src in
+  match all prepared calls, all slot (Realize.internal_buffers ~held linear) with
+  | Some calls, Some internal -> Some { calls = Array.of_list calls; internal = Array.of_list internal }
+  | _ -> None
+
 (* the entry for a realize that ran: [call] and [becomes_map] from callify, [linear] compiled. A buffer that is not
    the graph's must be one this realize made ([Buffers.new_buffer], newer than the big SINK) *)
 let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(linear : Uop.t) ~var_vals : entry =
   if call.op <> Ops.Call then raise Not_cacheable;
   let n_leaves = Array.length w.leaves in
-  let leaf_slot : int Tbl.t = Tbl.create 16 in
-  Array.iteri (fun k b -> Tbl.replace leaf_slot b k) w.leaves;
+  (* the slot of each buffer and bound Variable: the graph's (walk order), then the buffers the realize made *)
+  let slot_of : int Tbl.t = Tbl.create 16 in
+  Array.iteri (fun k b -> Tbl.replace slot_of b k) w.leaves;
   let fresh = ref [] and n_fresh = ref 0 in
   let memo : (tmpl * Uop.t) Tbl.t = Tbl.create 32 in
   (* a node's template and its placeholder form *)
@@ -209,7 +240,7 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
     match Tbl.find_opt memo u with
     | Some r -> r
     | None ->
-      let r = match u.op, Tbl.find_opt leaf_slot u with
+      let r = match u.op, Tbl.find_opt slot_of u with
         | Ops.Buffer, Some k -> (Slot k, input_placeholder u k)
         (* a bound Variable holds no buffer: it is its own placeholder *)
         | _, Some k -> (Slot k, u)
@@ -219,6 +250,7 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
           if u.id <= big_sink.id || Buffers.new_buffer ~num:slot d size u.dtype != u then raise Not_cacheable;
           fresh := (d, size, u.dtype) :: !fresh;
           incr n_fresh;
+          Tbl.replace slot_of u (n_leaves + !n_fresh - 1);
           (Slot (n_leaves + !n_fresh - 1), fresh_placeholder u (!n_fresh - 1))
         | (Ops.Buffer | Ops.Param), None when classify u <> Var -> raise Not_cacheable
         | _ ->
@@ -241,9 +273,11 @@ let make_entry (w : walk) ~(big_sink : Uop.t) ~(call : Uop.t) ~becomes_map ~(lin
     let src = Array.append [| Same c.src.(0) |] (Array.map fst args) in
     Rebuild (replace c ~src:(Array.append [| c.src.(0) |] (Array.map snd args)), src) in
   let calls = Array.map call_tmpl linear.src in
-  let linear = Rebuild (replace linear ~src:[||], calls) in
-  let held = List.map (fun a -> fst (tmpl a)) (List.tl (Array.to_list call.src)) in
-  { fresh = Array.of_list (List.rev !fresh); becomes; linear; held; var_vals }
+  let linear_tmpl = Rebuild (replace linear ~src:[||], calls) in
+  let held_args = List.tl (Array.to_list call.src) in
+  let held = List.map (fun a -> fst (tmpl a)) held_args in
+  let plan = make_plan ~slot_of ~held:held_args ~var_vals linear in
+  { fresh = Array.of_list (List.rev !fresh); becomes; linear = linear_tmpl; held; var_vals; plan }
 
 (* records the realize of [w] in the table [t] its lookup missed in; one the templates cannot describe is filed as
    such (it ran, and runs the same way next time without being tried again) *)
@@ -260,11 +294,20 @@ let record (w : walk) (t : table) ~big_sink ~call ~becomes_map ~linear ~var_vals
    ([apply_map]), the LINEAR is run, the internal buffers are freed *)
 let run (e : entry) (w : walk) ~(apply_map : (Uop.t * Uop.t) list -> unit) =
   let fresh = Array.map (fun (d, size, dtype) -> Buffers.new_buffer d size dtype) e.fresh in
-  let inst = instantiator (Array.append w.leaves fresh) in
+  let slots = Array.append w.leaves fresh in
+  let inst = instantiator slots in
   apply_map (List.map (fun (i, v) -> (w.nodes.(i), inst v)) e.becomes);
-  let linear = inst e.linear in
   incr served;
-  Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;
-  Realize.free_internal_buffers ~held:(List.map inst e.held) linear
+  match e.plan with
+  | Some p ->
+    let buffer = function
+      | Whole k -> Buffers.buffer slots.(k)
+      | Window (k, size, dtype, offset) -> Device.Buffer.view (Buffers.buffer slots.(k)) size dtype offset in
+    Array.iter (fun (c, bufs) -> Realize.exec_prepared c (Array.map buffer bufs)) p.calls;
+    Array.iter (fun s -> Realize.free_buffer slots.(s)) p.internal
+  | None ->
+    let linear = inst e.linear in
+    Realize.run_linear ~jit:true ~var_vals:e.var_vals linear;
+    Realize.free_internal_buffers ~held:(List.map inst e.held) linear
 
 let length () = List.fold_left (fun n (_, t) -> n + Ktbl.length t) 0 !cache

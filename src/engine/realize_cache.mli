@@ -29,7 +29,8 @@ val record :
   var_vals:(string * int) list -> unit
 
 (** Runs a hit on the walk's buffers and new ones: applies the becomes map
-    ([apply_map], over the live tensors), runs the LINEAR and frees its internal buffers. *)
+    ([apply_map], over the live tensors), runs the LINEAR (its calls prepared once when they all run on one
+    device, {!Realize.prepare}) and frees its internal buffers. *)
 val run : entry -> walk -> apply_map:((Uop.t * Uop.t) list -> unit) -> unit
 
 (** The number of realize structures filed (served or not). *)

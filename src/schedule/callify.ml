@@ -274,21 +274,24 @@ let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tens
   if applied_map <> [] then begin
     let keys = Tbl.create 16 in
     List.iter (fun (k, _) -> Tbl.replace keys k ()) applied_map;
+    (* a node is made after its sources: one older than every key neither is one nor reaches one *)
+    let min_id = List.fold_left (fun m ((k : Uop.t), _) -> min m k.id) max_int applied_map in
     (* get tensors in scope (tinygrad's topovisit with a shared cache) *)
-    let in_scope : bool Tbl.t = Tbl.create 16 in
+    let in_scope : bool Tbl.t = Tbl.create (max 16 (4 * List.length tensors)) in
     let visit root =
       let stack = Stack.create () in
       Stack.push (root, false) stack;
       while not (Stack.is_empty stack) do
         let node, visited = Stack.pop stack in
-        if not (Tbl.mem in_scope node) then
+        if node.id < min_id then ()
+        else if not (Tbl.mem in_scope node) then
           if not visited then begin
             Stack.push (node, true) stack;
             for i = Array.length node.src - 1 downto 0 do Stack.push (node.src.(i), false) stack done
           end else
             Tbl.replace in_scope node (Tbl.mem keys node || Array.exists (fun s -> Tbl.find_opt in_scope s = Some true) node.src)
       done;
-      Tbl.find in_scope root in
+      root.id >= min_id && Tbl.find in_scope root in
     (* a tensor whose UOp is a key (the tensors just realized) gets its value: what the walk below gives it *)
     let direct, rest = List.partition (fun t -> Tbl.mem keys (get t)) tensors in
     List.iter (fun t -> set t (List.assq (get t) applied_map)) direct;

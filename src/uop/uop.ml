@@ -292,7 +292,18 @@ let toposort ?gate ?(enter_calls = true) root =
   List.rev !out
 
 let backward_slice u = List.filter (fun x -> x != u) (toposort u)
-let op_in_backward_slice_with_self u ops = List.exists (fun x -> List.memq x.op ops) (toposort u)
+
+(* whether a node of [u]'s backward slice, [u] included, satisfies [p]: a walk that stops at the first one and does
+   not enter the nodes [skip] rules out (the membership tests of the rewrite rules, without a whole toposort) *)
+let exists_backward ?(skip = fun _ -> false) p u =
+  let seen = Tbl.create 16 in
+  let rec loop = function
+    | [] -> false
+    | n :: rest when skip n || Tbl.mem seen n -> loop rest
+    | n :: rest -> p n || (Tbl.replace seen n (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
+  loop [ u ]
+
+let op_in_backward_slice_with_self u ops = exists_backward (fun x -> List.memq x.op ops) u
 
 (* ---------- symbolic helpers that need no rewriting ---------- *)
 
@@ -629,6 +640,11 @@ let rec shape_opt u : sint list option =
   match u.shape_c with
   | No_shape -> None
   | Shape s -> Some s
+  | Unknown when Array.for_all (fun s -> s.shape_c != Unknown) u.src ->
+    (* the sources known, the common case of a node just built: no walk *)
+    let c = compute_shape u in
+    u.shape_c <- (match c with None -> No_shape | Some s -> Shape s);
+    c
   | Unknown ->
     (* fill the cache bottom-up so long chains do not recurse deeply *)
     let todo = toposort ~gate:(fun n -> n.shape_c = Unknown) u in
@@ -1189,7 +1205,8 @@ let div x y =
 let pow x y = binop Ops.Pow x y
 
 (* tinygrad: [x in u.backward_slice_with_self] *)
-let in_backward_slice_with_self x u = x == u || List.memq x (toposort u)
+(* a node is made after its sources: one older than [x] neither is it nor reaches it *)
+let in_backward_slice_with_self x u = x == u || exists_backward ~skip:(fun n -> n.id < x.id) (fun n -> n == x) u
 
 (* tinygrad: UOp.param — a PARAM (kernel argument); weak dtypes are refused *)
 let param ?shape ?device ?vmin_vmax ?multiple_of ?name ?(addrspace = Dtype.Global) ?axis ?(volatile = false) slot dtype =
@@ -1266,6 +1283,10 @@ let compute_addrspace u : Dtype.addrspace option =
 let addrspace u : Dtype.addrspace option =
   match u.addrspace_c with
   | Some a -> a
+  | None when Array.for_all (fun s -> s.addrspace_c != None) u.src ->
+    let a = compute_addrspace u in
+    u.addrspace_c <- Some a;
+    a
   | None ->
     List.iter (fun n -> if n.addrspace_c = None then n.addrspace_c <- Some (compute_addrspace n))
       (toposort ~gate:(fun n -> n.addrspace_c = None) u);
@@ -1319,6 +1340,10 @@ let compute_device u : device option =
 let mdevice u : device option =
   match u.device_c with
   | Some d -> d
+  | None when Array.for_all (fun s -> s.device_c != None) u.src ->
+    let d = compute_device u in
+    u.device_c <- Some d;
+    d
   | None ->
     List.iter (fun n -> if n.device_c = None then n.device_c <- Some (compute_device n))
       (toposort ~gate:(fun n -> n.device_c = None) u);

@@ -244,6 +244,63 @@ let intact path =
     n > digest_len && String.equal (Digest.substring s 0 (n - digest_len)) (String.sub s (n - digest_len) digest_len)
   | exception Sys_error _ -> false
 
+(* not in tinygrad: compiles started by [prefetch] and not yet waited for, by cache file: the compiler's process
+   (a shell running it), its source file and the temp object it writes *)
+type job = { pid : int; c_file : string; keep_c_file : bool; tmp : string }
+
+let jobs : (string, job) Hashtbl.t = Hashtbl.create 16
+
+(* the order the jobs started in, oldest first, for the bound on those running at once *)
+let job_order : string Queue.t = Queue.create ()
+
+(* waits for the job compiling [path]: a compiler that succeeded leaves its object sealed in the cache; a failure
+   leaves nothing, for [compile_cached] to compile again and report *)
+let finish_job path =
+  match Hashtbl.find_opt jobs path with
+  | None -> ()
+  | Some j ->
+    Hashtbl.remove jobs path;
+    let ok = match snd (Unix.waitpid [] j.pid) with Unix.WEXITED 0 -> true | _ -> false in
+    if not j.keep_c_file then remove_quiet j.c_file;
+    if ok && Sys.file_exists j.tmp then (try seal j.tmp; Sys.rename j.tmp path with Sys_error _ -> remove_quiet j.tmp)
+    else remove_quiet j.tmp
+
+(* the oldest running job is waited for until fewer than [PARALLEL] run *)
+let rec make_room () =
+  if Hashtbl.length jobs >= Helpers.parallel.value && not (Queue.is_empty job_order) then begin
+    finish_job (Queue.pop job_order);
+    make_room ()
+  end
+
+(* the background compile of [prefetch]: the compiler runs as [compile_many]'s jobs do, its object renamed into
+   the cache when [compile_cached] (or the bound on running jobs) waits for it. Nothing without the disk cache,
+   with PARALLEL <= 1 or ASSERT_COMPILE=1 *)
+let prefetch t src =
+  match t.cachekey with
+  | Some key when Helpers.parallel.value > 1 && Helpers.assert_compile.value = 0 && cc_available t.cc ->
+    let path = cache_path t key src in
+    if not (Hashtbl.mem jobs path || (Sys.file_exists path && intact path)) then begin
+      make_room ();
+      Helpers.mkdir_p (Filename.dirname path);
+      let full = full_source src in
+      let c_file = Option.value (sanitize_source t full) ~default:(Filename.concat (Filename.get_temp_dir_name ())
+                                                                      ("tinygrad_ml_" ^ unique_suffix () ^ ".c")) in
+      write_source c_file full;
+      let tmp = path ^ ".tmp." ^ unique_suffix () in
+      let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
+      let argv = (t.cc :: t.args) @ quiet @ [ "-x"; "c"; c_file; "-o"; tmp ] in
+      let cmd = shell_prefix t ^ String.concat " " (List.map Filename.quote argv) ^ " 2>/dev/null" in
+      let pid = Unix.create_process "/bin/sh" [| "/bin/sh"; "-c"; cmd |] Unix.stdin Unix.stdout Unix.stderr in
+      incr compiles;
+      Hashtbl.replace jobs path { pid; c_file; keep_c_file = sanitized t; tmp };
+      Queue.push path job_order
+    end
+  | _ -> ()
+
+(* the jobs still running when the process exits are waited for (their objects kept in the cache), so no compiler
+   outlives it *)
+let () = at_exit (fun () -> Queue.iter finish_job job_order)
+
 (* tinygrad: Compiler.compile_cached; a new object is written to a temp name, sealed and renamed into place, so a
    concurrent process sees either no file or a whole one *)
 let compile_cached t src =
@@ -251,6 +308,7 @@ let compile_cached t src =
   | None -> compile t src
   | Some key ->
     let path = cache_path t key src in
+    finish_job path;
     if Sys.file_exists path && intact path then path
     else begin
       if Sys.file_exists path then begin
@@ -304,7 +362,8 @@ let compile_many t srcs =
   | _ -> ()
 
 let as_device_compiler t =
-  { Device.cachekey = t.cachekey; compile = compile t; compile_cached = compile_cached t; compile_many = compile_many t }
+  { Device.cachekey = t.cachekey; compile = compile t; compile_cached = compile_cached t; compile_many = compile_many t;
+    prefetch = prefetch t }
 
 (* ---------- the host's vector registers ---------- *)
 

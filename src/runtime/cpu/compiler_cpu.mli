@@ -65,6 +65,12 @@ val compile_cached : t -> string -> string
     [compile_cached] to raise on. *)
 val compile_many : t -> string list -> unit
 
+(** Not in tinygrad: starts compiling a source into the disk cache in the background (at most [PARALLEL] compilers
+    at once, the oldest waited for first) and returns; {!compile_cached} of that source waits for it, and compiles
+    it again to report a failure. Nothing without the cache ([CCACHE=0]), with [PARALLEL] <= 1 or
+    [ASSERT_COMPILE=1]. *)
+val prefetch : t -> string -> unit
+
 (** The compiler as the device layer sees it. *)
 val as_device_compiler : t -> Device.compiler
 

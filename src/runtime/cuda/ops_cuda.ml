@@ -240,7 +240,7 @@ let create name =
   { Device.device = name;
     allocator = Device.lru_allocator (raw_allocator d);
     compiler = { cachekey; compile = compile d; compile_cached = Gpu_launch.compile_cached ~cachekey ~compile:(compile d);
-                 compile_many = ignore };
+                 compile_many = ignore; prefetch = ignore };
     runtime = (fun ~name ~lib ~runtimevars:_ -> load d ~name ~lib);
     synchronize = (fun () -> synchronize d) }
 

@@ -547,7 +547,7 @@ let load (alloc : Device.allocator) ~name ~lib : Device.program =
 let create device : Device.compiled =
   let alloc = Ops_cpu.allocator () in
   { Device.device; allocator = alloc;
-    compiler = { cachekey = None; compile = Fun.id; compile_cached = Fun.id; compile_many = ignore };
+    compiler = { cachekey = None; compile = Fun.id; compile_cached = Fun.id; compile_many = ignore; prefetch = ignore };
     runtime = (fun ~name ~lib ~runtimevars:_ -> load alloc ~name ~lib);
     synchronize = (fun () -> ()) }
 

@@ -174,7 +174,7 @@ let create name =
     | None -> let d = open_device name in Hashtbl.replace opened name d; d in
   { Device.device = name;
     allocator = Device.lru_allocator (raw_allocator d);
-    compiler = { cachekey = None; compile = compile d; compile_cached = compile d; compile_many = ignore };
+    compiler = { cachekey = None; compile = compile d; compile_cached = compile d; compile_many = ignore; prefetch = ignore };
     runtime = (fun ~name ~lib ~runtimevars:_ -> load d ~name ~lib);
     synchronize = (fun () -> synchronize d) }
 
