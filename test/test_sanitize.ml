@@ -38,7 +38,9 @@ let run_planted case =
   let inp = Device.Buffer.create "CPU" 4 Dtype.Float32 in
   Device.Buffer.copyin_floats inp [| 1.; 2.; 3.; 4. |];
   let bufs, vars = match case with
-    | "div_zero" -> ([ out ], [ 0 ]) | "wrap" -> ([ out ], [ Int32.to_int Int32.max_int ]) | _ -> ([ out; inp ], []) in
+    | "div_zero" -> ([ out ], [ 0 ])
+    | "wrap" -> ([ out ], [ Int32.to_int Int32.max_int ])
+    | _ -> ([ out; inp ], []) in
   ignore (Device.run_program p (Device.Launch.of_buffers bufs vars));
   if case = "wrap" then print_int (Device.Buffer.to_ints out).(0);
   if case = "control" then

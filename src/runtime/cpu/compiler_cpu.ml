@@ -41,17 +41,18 @@ let sanitize_args =
   [ "-fsanitize=address,undefined"; "-fno-sanitize=shift-base,float-cast-overflow";
     "-fno-sanitize-recover=all"; "-fno-omit-frame-pointer" ]
 
-(* not in tinygrad: a kernel of int64 emulated on int32 words (EMULATED_DTYPES=long, codegen/decomp/dtype.py l2i)
-   adds words whose overflow is the carry. The UOp IR's ints wrap around (exec_alu truncates every result to its
-   dtype) and the rendered C keeps the words as signed ints, whose overflow C leaves undefined: -fwrapv gives the
-   C the IR's meaning. Only those kernels get it (their source is left as tinygrad renders it): on every other
-   kernel the flag changes clang's code for signed index arithmetic, faster on some kernels and slower on
-   others. *)
+(* not in tinygrad: a kernel of int64 emulated on int32 words (EMULATED_DTYPES=long, tinygrad's
+   codegen/decomp/dtype.py l2i) adds words whose overflow is the carry. The UOp IR's ints wrap around
+   (exec_alu truncates every result to its dtype) and the rendered C keeps the words as signed ints, whose
+   overflow C leaves undefined: -fwrapv gives the C the IR's meaning. Only those kernels get it (their source
+   is left as tinygrad renders it): on every other kernel the flag changes clang's code for signed index
+   arithmetic, faster on some kernels and slower on others. *)
 let wrap_args () =
   let emulated = List.map String.trim (String.split_on_char ',' Helpers.emulated_dtypes.value) in
   if List.exists (fun n -> Dtype.of_string n = Some Dtype.Int64) emulated then [ "-fwrapv" ] else []
 
-(* the compiler with the flags of the kernels compiled now (read at compile time, as the kernels are lowered) *)
+(* the compiler with the flags of the kernels compiled now (read at compile time, as the kernels are
+   lowered) *)
 let for_context t = match wrap_args () with [] -> t | w -> { t with args = t.args @ w }
 
 let create ?(cachekey = "compile_clang_so") () =
