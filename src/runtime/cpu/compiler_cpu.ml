@@ -53,7 +53,10 @@ let wrap_args () =
 
 (* the compiler with the flags of the kernels compiled now (read at compile time, as the kernels are
    lowered) *)
-let for_context t = match wrap_args () with [] -> t | w -> { t with args = t.args @ w }
+let for_context t =
+  match List.filter (fun a -> not (List.mem a t.args)) (wrap_args ()) with
+  | [] -> t
+  | w -> { t with args = t.args @ w }
 
 let create ?(cachekey = "compile_clang_so") () =
   let cc = find_cc () in
