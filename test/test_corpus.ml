@@ -6,6 +6,8 @@
    - the number of kernels run by the realize == counts.kernels (input copies and copies not counted);
    - the kernel names, in order, == those of the build+realize calls (and those of the readback calls);
    - each output's shape, dtype and values (within 1e-5 relative; float16 1e-3; ints/bools exact) == out<i>.npy;
+     on the emulator, a program whose GPU kernel computes other values by design is compared exactly with
+     tinygrad's own emulator run of it (test/fixtures/emu_corpus, [expected_output]);
    - reported, not failed: how many kernels' scheduled AST has the corpus ast_key and how many C sources equal the
      corpus src (whitespace-normalised); acceptance 2 wants >= 80%.
    Only the programs not in [known_failures] fail the suite; the others are counted in the summary lines
@@ -22,17 +24,7 @@ module T = Tinygrad.Tensor
    check except the C-source count (which is only reported) and fails the suite if it does not *)
 let known_failures : (string * string) list = []
 
-(* on the emulator (DEV=EMU::<target>), programs whose GPU kernel computes other values than the CPU's
-   by design: the CUDA and Metal kernels multiply two halves in half (a rounded product, as __hmul and
-   Metal's half do) before the float sum, where clang's __fp16 arithmetic in the CPU kernel of the golden
-   values runs in float *)
-let half_product =
-  "the GPU kernel rounds each half product to half; the CPU golden's __fp16 product is a float"
-let emu_known_failures () =
-  if Device.default () <> "EMU" then []
-  else [ ("mm_half_out", half_product); ("cast_half_inputs", half_product) ]
-
-let expected_to_pass id = not (List.mem_assoc id (known_failures @ emu_known_failures ()))
+let expected_to_pass id = not (List.mem_assoc id known_failures)
 
 (* ---------- the corpus side ---------- *)
 
@@ -186,9 +178,33 @@ let close ~tol e g =
   if Float.is_nan e then Float.is_nan g
   else e = g || Float.abs (g -. e) <= tol *. Float.max 1.0 (Float.abs e)
 
-(* checks one output against out<k>.npy; Error with the first difference *)
-let check_output id k ~dtype (t : T.t) =
-  let a = Npy.read (Filename.concat (dir id) (Printf.sprintf "out%d.npy" k)) in
+(* On the emulator, where a program's GPU kernel computes other values than the CPU kernel of the golden by
+   design (CUDA and Metal multiply two halves in half, a rounded product, where clang's __fp16 product is a
+   float; a float32 sum split over locals and GROUP reduces adds in another order), the expected values are
+   tinygrad 0.14.0's own emulator run of the same GPU program: test/fixtures/emu_corpus, made by
+   test/gen_emu_corpus_oracle.py for the targets and modes it lists. Elsewhere, the CPU golden. *)
+let emu_oracle_dir () =
+  List.find_opt Sys.file_exists [ "test/fixtures/emu_corpus"; "fixtures/emu_corpus" ]
+
+let mode_name = function Noopt -> "noopt" | Default -> "default"
+
+(* the file of output [k] of program [id] and the tolerance it is read with: the target's emulator oracle when
+   it has one, exactly (the same program, each float op rounded to its dtype on both sides), else out<k>.npy
+   within [rtol] *)
+let expected_output ~mode id k =
+  let golden = (Filename.concat (dir id) (Printf.sprintf "out%d.npy" k), rtol) in
+  if Device.default () <> "EMU" then golden
+  else match emu_oracle_dir () with
+    | None -> golden
+    | Some d ->
+      let f = Filename.concat d (Printf.sprintf "%s.%s.%s.out%d.npy" id (Helpers.dev_target "EMU").arch
+                                   (mode_name mode) k) in
+      if Sys.file_exists f then (f, fun _ -> 0.0) else golden
+
+(* checks one output against its expected file; Error with the first difference *)
+let check_output ?(mode = Noopt) id k ~dtype (t : T.t) =
+  let file, tolerance = expected_output ~mode id k in
+  let a = Npy.read file in
   let shape = Array.to_list (T.shape t) in
   if shape <> a.Npy.shape then
     Error (Printf.sprintf "out%d shape (%s), expected (%s)" k (String.concat "," (List.map string_of_int shape))
@@ -197,7 +213,7 @@ let check_output id k ~dtype (t : T.t) =
     Error (Printf.sprintf "out%d dtype %s, expected %s" k (Dtype.to_string dtype) (Dtype.to_string a.Npy.dtype))
   else if Dtype.is_float a.Npy.dtype then begin
     let e = Npy.to_floats a and g = T.to_float_array t in
-    let tol = rtol a.Npy.dtype in
+    let tol = tolerance a.Npy.dtype in
     let bad = ref None in
     Array.iteri (fun i x -> if !bad = None && not (close ~tol x g.(i)) then bad := Some i) e;
     match !bad with
@@ -258,7 +274,7 @@ let run_program ?(mode = Noopt) id (prog : Corpus_programs.program) =
          if List.length outs <> exp.n_outputs then err "%d outputs, expected %d" (List.length outs) exp.n_outputs;
          let readback = List.concat (List.mapi (fun k t ->
              let c, ks = readback_captured t in
-             (match check_output id k ~dtype:(T.dtype t) c with Error m -> err "%s" m | Ok () -> ());
+             (match check_output ~mode id k ~dtype:(T.dtype t) c with Error m -> err "%s" m | Ok () -> ());
              ks) outs) in
          let rb_names = List.map (fun k -> k.pname) readback and exp_rb = List.map (fun k -> k.kname) exp.readback_kernels in
          if rb_names <> exp_rb then err "readback kernel names %s, expected %s" (names rb_names) (names exp_rb);
@@ -331,7 +347,7 @@ let test_corpus () =
     let bad = List.filter (fun r -> r.errors <> [] && expected_to_pass r.id) results in
     if bad <> [] then fail "%d expected_to_pass corpus programs failed: %s" (List.length bad)
         (String.concat ", " (List.map (fun r -> r.id) bad));
-    skip_known (known_failures @ emu_known_failures ()) results
+    skip_known known_failures results
   end
 
 let tests : case list = [ ("first_milestone", test_corpus) ]
@@ -383,21 +399,10 @@ let tests = tests @ [ ("rand_programs", test_rand_programs) ]
    THREAD with core_id) and NUM_CPU_THREADS=8, checked against cpu_default.json: kernel count, names and
    Global_counters as in NOOPT mode, the applied opts of every kernel, the output values (out<i>.npy are from this
    very run) and every kernel's C source. A program fails on any difference, C sources included, unless it is in
-   [default_known_failures]. "corpus default: ..." summary lines; CORPUS_VERBOSE / CORPUS_ONLY as above. *)
+   [default_known]. "corpus default: ..." summary lines; CORPUS_VERBOSE / CORPUS_ONLY as above. *)
 
 (* programs known to differ in the default mode, with the reason (reported, not failed) *)
 let default_known : (string * string) list = []
-(* on the emulator, default mode: float32 sums the GPU kernel splits over locals and GROUP reduces, whose
-   rounding differs from the CPU kernel's order by more than the corpus's 1e-5; the emulator's values are
-   as close to the float64 sums as the golden ones (red_large_rows out0[732]: float64 0.1512803, emulator
-   0.1512823, golden 0.1512683) *)
-let sum_order =
-  "the GPU kernel's float32 sum runs in another order than the CPU's (within float32 rounding of the \
-   float64 sum)"
-let emu_default_known () =
-  if Device.default () <> "EMU" then []
-  else [ ("red_large_rows", sum_order); ("mm_vecmat", sum_order); ("mm_large", sum_order) ]
-let default_known_failures () = default_known @ emu_known_failures () @ emu_default_known ()
 
 let default_programs () =
   List.filter_map (fun id -> Option.map (fun p -> (id, p)) (List.assoc_opt id all_programs)) (first_milestone ())
@@ -426,18 +431,18 @@ let test_default_mode () =
     let pct a b = if b = 0 then 0.0 else 100.0 *. float_of_int a /. float_of_int b in
     Printf.printf "corpus default: %d programs (first_milestone + rn_*), %d pass (count, names, opts, values, sources), %d fail (%d known)\n"
       (List.length results) (List.length ok) (List.length results - List.length ok)
-      (List.length (List.filter (fun r -> r.errors <> [] && List.mem_assoc r.id (default_known_failures ()))
+      (List.length (List.filter (fun r -> r.errors <> [] && List.mem_assoc r.id default_known)
                       results));
     Printf.printf "corpus default: C sources equal to cpu_default.json: %d/%d (%.1f%%); applied opts equal: %d/%d; scheduled ASTs with the corpus ast_key: %d/%d\n%!"
       src_ok n_src (pct src_ok n_src) opts_ok n_src key_ok n_src;
     List.iter (fun r -> if r.errors <> [] then
                   Printf.printf "  corpus default %s: %s: %s\n" r.id
-                    (match List.assoc_opt r.id (default_known_failures ()) with
+                    (match List.assoc_opt r.id default_known with
                      | Some why -> "known (" ^ why ^ ")"
                      | None -> "UNEXPECTED")
                     (let m = String.concat "; " r.errors in if String.length m > 600 then String.sub m 0 600 ^ "..." else m))
       results;
-    let known = default_known_failures () in
+    let known = default_known in
     let bad = List.filter (fun r -> r.errors <> [] && not (List.mem_assoc r.id known)) results in
     if bad <> [] then fail "%d corpus programs failed in the default mode: %s" (List.length bad)
         (String.concat ", " (List.map (fun r -> r.id) bad));

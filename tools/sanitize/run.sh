@@ -34,15 +34,15 @@ status=0
 total_cases=0
 summary=""
 
-# the "N passed, N failed" line of a log
-counts() { grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -1; }
+# the "N passed, N failed[, N skipped]" line of a log (the test runner adds the skips, the fuzzer does not)
+counts() { grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" | tail -1; }
 
 for mode in $MODES; do
   export CPU_OPT=$mode
   stats="$LOGDIR/stats-$mode"
   rm -f "$stats"
   export SANITIZE_STATS="$stats"
-  findings=0; cases=0; failed=0
+  findings=0; cases=0; failed=0; skipped=0
 
   # the sanitizer must be live: a planted read one float past a buffer stops the process, naming the kernel
   log="$LOGDIR/planted-$mode.log"
@@ -69,9 +69,10 @@ for mode in $MODES; do
     line=$(counts "$log")
     f=$(grep -c "SANITIZE: the finding above is in kernel" "$log")
     findings=$((findings + f))
-    p=$(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1/')
-    n=$(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\2/')
-    cases=$((cases + ${p:-0} + ${n:-0})); failed=$((failed + ${n:-0}))
+    p=$(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*$/\1/')
+    n=$(echo "$line" | sed -E 's/^([0-9]+) passed, ([0-9]+) failed.*$/\2/')
+    k=$(echo "$line" | sed -nE 's/^.*, ([0-9]+) skipped$/\1/p')
+    cases=$((cases + ${p:-0} + ${n:-0})); failed=$((failed + ${n:-0})); skipped=$((skipped + ${k:-0}))
     echo "test-sanitize [$mode] $step: ${line:-no result line} (exit $rc, $f findings, $(( $(date +%s) - start )) s; $log)"
     if [ "$f" -gt 0 ]; then grep -B2 "SANITIZE: the finding above" "$log" | head -20; fi
     if [ "$rc" -ne 0 ] || [ -z "$line" ]; then status=1; fi
@@ -80,7 +81,7 @@ for mode in $MODES; do
   compiled=$(awk '$1 == "compiled" { s += $2 } END { print s + 0 }' "$stats" 2>/dev/null || echo 0)
   kernels=$(awk '$1 == "kernel" { print $2 }' "$stats" 2>/dev/null | sort -u | wc -l)
   summary="$summary
-test-sanitize [$mode]: $kernels sanitized kernels run ($compiled compiled by this run), $cases cases run, $failed failed, $findings findings"
+test-sanitize [$mode]: $kernels sanitized kernels run ($compiled compiled by this run), $cases cases run, $failed failed, $skipped skipped, $findings findings"
   total_cases=$((total_cases + cases))
 done
 

@@ -41,6 +41,23 @@ let sanitize_args =
   [ "-fsanitize=address,undefined"; "-fno-sanitize=shift-base,float-cast-overflow";
     "-fno-sanitize-recover=all"; "-fno-omit-frame-pointer" ]
 
+(* not in tinygrad: a kernel of int64 emulated on int32 words (EMULATED_DTYPES=long, tinygrad's
+   codegen/decomp/dtype.py l2i) adds words whose overflow is the carry. The UOp IR's ints wrap around
+   (exec_alu truncates every result to its dtype) and the rendered C keeps the words as signed ints, whose
+   overflow C leaves undefined: -fwrapv gives the C the IR's meaning. Only those kernels get it (their source
+   is left as tinygrad renders it): on every other kernel the flag changes clang's code for signed index
+   arithmetic, faster on some kernels and slower on others. *)
+let wrap_args () =
+  let emulated = List.map String.trim (String.split_on_char ',' Helpers.emulated_dtypes.value) in
+  if List.exists (fun n -> Dtype.of_string n = Some Dtype.Int64) emulated then [ "-fwrapv" ] else []
+
+(* the compiler with the flags of the kernels compiled now (read at compile time, as the kernels are
+   lowered) *)
+let for_context t =
+  match List.filter (fun a -> not (List.mem a t.args)) (wrap_args ()) with
+  | [] -> t
+  | w -> { t with args = t.args @ w }
+
 let create ?(cachekey = "compile_clang_so") () =
   let cc = find_cc () in
   let sanitized = Helpers.sanitize.value <> 0 in
@@ -216,6 +233,7 @@ let assert_no_compile src =
 
 (* tinygrad: Compiler.compile; the library is the path of a new shared object (removed at exit) *)
 let compile t src =
+  let t = for_context t in
   assert_no_compile src;
   let out = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".so") in
   run_cc t (full_source src) out;
@@ -304,6 +322,7 @@ let () = at_exit (fun () -> Queue.iter finish_job job_order)
 (* tinygrad: Compiler.compile_cached; a new object is written to a temp name, sealed and renamed into place, so a
    concurrent process sees either no file or a whole one *)
 let compile_cached t src =
+  let t = for_context t in
   match t.cachekey with
   | None -> compile t src
   | Some key ->
@@ -329,6 +348,7 @@ let compile_cached t src =
    each object into the cache when its compiler succeeds. A failure leaves no file, so [compile_cached] later
    compiles that source again and raises with the compiler's message. *)
 let compile_many t srcs =
+  let t = for_context t in
   let workers = Helpers.parallel.value in
   match t.cachekey with
   | Some key when workers > 1 && Helpers.assert_compile.value = 0 ->

@@ -18,6 +18,11 @@ val machine : unit -> string
     shift of a negative int and an out-of-range float to int cast are tinygrad's by design). *)
 val sanitize_args : string list
 
+(** Not in tinygrad: [-fwrapv] while [EMULATED_DTYPES] emulates int64 on int32 words, whose carries are signed
+    overflows that wrap in the UOp IR; none otherwise. [compile], [compile_cached] and [compile_many] add them
+    to the flags of the kernels they build (the cache path hashes them too). *)
+val wrap_args : unit -> string list
+
 (** [-shared -O2 -fPIC -ffreestanding -fno-math-errno -fno-ident -march=native] (arch dependent), then
     {!sanitize_args} under [SANITIZE=1] (the cache key then ends in [_sanitize]); reads [CCACHE]. *)
 val create : ?cachekey:string -> unit -> t
