@@ -259,17 +259,17 @@ let ops_subset () =
   List.filteri (fun i _ -> i mod stride = 0) fast
 
 (* one golden case on the target, forward and gradient against tinygrad's stored values; a case the op suite
-   lists as a known failure is reported, not failed *)
+   lists as a known failure is reported as skipped, with its reason *)
 let ops_case arch (c : H.case) () =
   match List.assoc_opt c.test_name Test_ops_golden.translations with
-  | None -> Printf.printf "  emu: %s has no translation, skipped\n" c.case_id
+  | None -> Test_util.skip "emu: %s has no OCaml translation" c.case_id
   | Some f ->
     let fwd, grad = on_target arch (fun () -> H.run_case f c) in
     let failed what = function H.Fail m -> [ what ^ ": " ^ m ] | H.Pass | H.Not_run _ -> [] in
     let msgs = failed "fwd" fwd @ failed "grad" grad in
     match msgs, Test_ops_golden.known c with
     | [], _ -> ()
-    | _, Some reason -> Printf.printf "  emu: %s known failure (%s)\n" c.case_id reason
+    | _, Some reason -> Test_util.skip "emu: %s known failure (%s)" c.case_id reason
     | _ :: _, None -> fail "%s" (String.concat "; " msgs)
 
 let ops_tests arch =
