@@ -212,7 +212,7 @@ let grad_tests : case list = [
       match T.gradient (T.sum (T.stack [ x; y ])) [ x ] with
       | [ g ] -> close ~what:"grad" (Array.make 16 1.) (floats g)
       | _ -> fail "one gradient expected");
-  ("data_parallel_simple_train_step", fun () ->
+  ("data_parallel_linear_weight_grad", fun () ->
       (* a Linear layer's weight gradient from a batch sharded on 2 devices (weights replicated) equals the one
          from the whole batch on one device; the oracle for the single device run is checked by hand: the gradient of
          mean(x @ W.T) over a batch of b rows is the column means of x, repeated per output row, divided by out *)
@@ -251,6 +251,63 @@ let grad_tests : case list = [
 ]
 
 let tests = tests @ grad_tests
+
+(* tinygrad: test_multitensor.py TestMultiTensor._test_model_train_step: the gradient of [weight] from a batch on
+   one device, then from the batch and the labels split along axis 0 over CPU:1 and CPU:2 with every parameter
+   replicated, equal within 1e-5 (a LARS optimizer is made and its zero_grad run, never stepped) *)
+let model_train_step ~params ~weight ~forward fake_image labels =
+  let opt = Nn.Optim.lars ~lr:0.1 params in
+  let grad_of image labels =
+    Nn.Optim.zero_grad opt;
+    T.backward (T.sparse_categorical_crossentropy ~label_smoothing:0.1 (forward image) labels);
+    floats (Option.get (T.grad weight)) in
+  let grad = grad_of fake_image labels in
+  let image_sharded = T.shard ~axis:0 fake_image devices_2 and labels_sharded = T.shard ~axis:0 labels devices_2 in
+  List.iter (fun p -> ignore (T.realize (T.shard_ p devices_2))) params;
+  let shard_grad = grad_of image_sharded labels_sharded in
+  check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the gradient's devices" devices_2
+    (T.devices (Option.get (T.grad weight)));
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"gradient, batch sharded vs one device" grad shard_grad;
+  grad
+
+let relative_close ~what ~rtol expected got =
+  if Float.abs (expected -. got) > rtol *. Float.abs expected then fail "%s: tinygrad %.9g, here %.9g" what expected got
+
+let sum_by f a = Array.fold_left (fun acc v -> acc +. f v) 0. a
+
+let train_step_tests : case list = [
+  (* tinygrad's test_data_parallel_simple_train_step: a 1-d input of 128 features sharded along its only axis (the
+     Linear's matmul reduces across the devices), against two labels *)
+  ("data_parallel_simple_train_step", fun () ->
+      T.manual_seed 0;
+      let fake_image = T.rand [| 128 |] in
+      let labels = T.randint ~low:0 ~high:127 [| 2 |] in
+      let l = Nn.Linear.create 128 128 in
+      let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Linear.state_dict l)) in
+      ignore (model_train_step ~params ~weight:l.weight ~forward:(Nn.Linear.forward l) fake_image labels));
+  (* tinygrad's test_data_parallel_resnet_train_step (RUN_SLOW there): ResNet-18 on a batch of two 3x14x14 images
+     with the model's own initialisation (tinygrad's test loads torchvision's checkpoint from the network first).
+     The one-device run is also held to tinygrad's (test/gen_resnet_oracle.py: the same seed, each draw realized
+     when it is made) *)
+  ("data_parallel_resnet_train_step", fun () ->
+      T.manual_seed 0;
+      let fake_image = T.realize (T.rand [| 2; 3; 224 / 16; 224 / 16 |]) in
+      let labels = T.realize (T.randint ~low:0 ~high:1000 [| 2 |]) in
+      let m = Resnet.resnet18 () in
+      T.realize_all (Resnet.parameters m);
+      close ~what:"labels" (Array.map float_of_int Resnet_oracle.labels) (Array.map float_of_int (T.to_int_array labels));
+      let logits = floats (Resnet.forward m fake_image) in
+      close ~atol:1e-5 ~rtol:1e-4 ~what:"logits[:, :8]" Resnet_oracle.logits_head
+        (Array.concat [ Array.sub logits 0 8; Array.sub logits 1000 8 ]);
+      relative_close ~rtol:1e-4 ~what:"sum |logits|" Resnet_oracle.logits_abs_sum (sum_by Float.abs logits);
+      let grad = model_train_step ~params:(Resnet.parameters m) ~weight:m.conv1.weight ~forward:(Resnet.forward m)
+          fake_image labels in
+      close ~atol:1e-7 ~rtol:1e-4 ~what:"conv1 weight gradient[:16]" Resnet_oracle.grad_head (Array.sub grad 0 16);
+      relative_close ~rtol:1e-4 ~what:"sum |grad|" Resnet_oracle.grad_abs_sum (sum_by Float.abs grad);
+      relative_close ~rtol:1e-4 ~what:"sum grad^2" Resnet_oracle.grad_sq_sum (sum_by (fun v -> v *. v) grad));
+]
+
+let tests = tests @ train_step_tests
 
 (* ---------- TinyJit over several devices ---------- *)
 
