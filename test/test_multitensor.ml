@@ -1,9 +1,12 @@
 (* tinygrad's test/backend/test_multitensor.py (the runtime half of test_multitensor.py), ported on CPU:0..4. The
    oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima, products,
-   matrix products), or values written by hand; never the sharded program itself. Left out: shard_empty and
-   shard_no_recompile (expected failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped
-   there), data_parallel_resnet_train_step (extra/models/resnet), TestMultiTransformer (tinygrad's
-   llm Transformer); the buffer-view tests check values only (tinygrad also asserts that no kernel runs). *)
+   matrix products), or values written by hand; never the sharded program itself. The model tests compare the
+   sharded run with the one-device run, as tinygrad's do, and hold the one-device run to tinygrad's own values
+   (test/gen_resnet_oracle.py, test/gen_llama_oracle.py). Left out: shard_empty and shard_no_recompile (expected
+   failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped there) and llama1b_full
+   (skipped there: "super slow", and it downloads a GGUF file); the ResNet runs from the model's own
+   initialisation (tinygrad's loads torchvision's checkpoint from the network); the buffer-view tests check values
+   only (tinygrad also asserts that no kernel runs). *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -665,6 +668,81 @@ let tests = tests @ [
       let s = T.to_string (T.shard ~axis:0 (T.of_float_array [| 2 |] [| 1.; 2. |]) devices_2) in
       if not (Test_bad_input.contains s "('CPU:1', 'CPU:2')") then fail "to_string: %s" s);
 ]
+
+(* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer, one device vs sharded ---------- *)
+
+let contains_sub s sub = Test_bad_input.contains s sub
+
+(* tinygrad: test_multitensor.py TestMultiTransformer.test_transformer — the same weights on one device and on
+   CPU:0/CPU:1 (attention weights split on their last axis, w1/w3 on the first, w2 on the last, the embeddings and
+   the output on the vocabulary, the rest replicated); five greedy tokens, each fed back, the first at position 0
+   and the others through the JIT: the layer-0 KV caches equal within 1e-5 and the tokens equal *)
+let transformer_tests : case list = [
+  ("transformer", fun () ->
+      let device = [ "CPU:0"; "CPU:1" ] in
+      let create () = Llama.create ~dim:32 ~n_heads:1 ~n_kv_heads:1 ~n_layers:2 ~norm_eps:1e-5 ~rope_theta:500000.
+          ~vocab_size:1024 ~hidden_dim:32 ~max_context:12 () in
+      let real_model = create () in
+      let shard_model = create () in
+      ignore (Nn.State.load_state_dict ~verbose:false (Llama.state shard_model)
+                (Nn.State.get_state_dict (Llama.state real_model)));
+      List.iter (fun (k, v) ->
+          let axis =
+            if contains_sub k "scale" then None
+            else if contains_sub k ".attention." then Some (-1)
+            else if contains_sub k ".feed_forward.w1." || contains_sub k ".feed_forward.w3." then Some 0
+            else if contains_sub k ".feed_forward." then Some (-1)
+            else if contains_sub k "tok_embeddings.weight" || contains_sub k "output.weight" then Some 0
+            else None in
+          ignore (T.shard_ ?axis v device)) (Nn.State.get_state_dict (Llama.state shard_model));
+      let cache m = match m.Llama.layers with
+        | l :: _ -> floats (Option.get l.attention.cache_kv)
+        | [] -> fail "no layers" in
+      let last_tok = ref 0 and toks = ref [] in
+      for i = 0 to 4 do
+        let tok () = T.of_int_array [| 1; 1 |] [| !last_tok |] in
+        let real_tok = int_of_float (T.item (Llama.call real_model (tok ()) i)) in
+        let shard_tok = int_of_float (T.item (Llama.call shard_model (T.to_devices (tok ()) device) i)) in
+        close ~atol:1e-5 ~rtol:1e-5 ~what:(Printf.sprintf "layer 0 KV cache at token %d" i) (cache real_model)
+          (cache shard_model);
+        check_int ~what:(Printf.sprintf "token %d" i) real_tok shard_tok;
+        last_tok := real_tok;
+        toks := real_tok :: !toks
+      done;
+      (match shard_model.layers with
+       | l :: _ -> check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the sharded cache's devices" [ "CPU"; "CPU:1" ]
+                     (T.devices (Option.get l.attention.cache_kv))
+       | [] -> ());
+      (* positions 0..4 of the keys and values written, 5..11 still zero *)
+      let c = cache shard_model in
+      Array.iteri (fun k v ->
+          let pos = (k / 32) mod 12 in
+          if (pos < 5) = (v = 0.) then fail "cache_kv[%d] (position %d) is %g" k pos v) c;
+      Printf.printf "multitensor: llama Transformer tokens, one device and sharded on CPU:0, CPU:1: %s\n%!"
+        (String.concat " " (List.rev_map string_of_int !toks));
+      match shard_model.forward_jit with
+      | Some j when Tiny_jit.jit_cache_len j > 0 -> ()
+      | _ -> fail "the sharded model's JIT captured nothing");
+]
+
+(* the one-device model against tinygrad 0.14.0's (test/gen_llama_oracle.py: the same arguments, seed 0, the
+   parameters realized when drawn): its five greedy tokens and the sum of its layer-0 KV cache *)
+let llama_oracle_tests : case list = [
+  ("llama_transformer_vs_tinygrad", fun () ->
+      T.manual_seed 0;
+      let m = Llama.create ~dim:32 ~n_heads:1 ~n_kv_heads:1 ~n_layers:2 ~norm_eps:1e-5 ~rope_theta:500000.
+          ~vocab_size:1024 ~hidden_dim:32 ~max_context:12 () in
+      T.realize_all (Nn.State.get_parameters (Llama.state m));
+      let last_tok = ref 0 in
+      let toks = List.init 5 (fun i ->
+          last_tok := int_of_float (T.item (Llama.call m (T.of_int_array [| 1; 1 |] [| !last_tok |]) i)); !last_tok) in
+      check_eq ~pp:(fun l -> String.concat " " (List.map string_of_int l)) ~eq:( = ) ~what:"tokens"
+        [ 532; 908; 462; 462; 462 ] toks;
+      let c = match m.layers with l :: _ -> floats (Option.get l.attention.cache_kv) | [] -> [||] in
+      close ~rtol:1e-4 ~what:"sum of the layer-0 KV cache" [| -8.836704 |] [| sum_by Fun.id c |]);
+]
+
+let tests = tests @ transformer_tests @ llama_oracle_tests
 
 (* ---------- tinygrad's Test2DShard: a value sharded on two axes over four devices ---------- *)
 
