@@ -1,6 +1,6 @@
 # ResNet-18 (tinygrad's extra/models/resnet.py) in tinygrad 0.14.0, for test/test_multitensor.ml
-# (data_parallel_resnet_train_step): the setup of tinygrad's test_data_parallel_resnet_train_step with a seed, its
-# single-device logits, loss and conv1 weight gradient, summarised.
+# (data_parallel_resnet_train_step): the setup of tinygrad's test_data_parallel_resnet_train_step with a
+# seed, its single-device logits, loss and conv1 weight gradient, summarised.
 # Run: PYTHONPATH=<a tinygrad checkout, for extra/> DEV=CPU /work/venv/bin/python test/gen_resnet_oracle.py \
 #        > test/resnet_oracle.ml
 import os
@@ -15,7 +15,8 @@ def floats(name, a):
   rows = ["; ".join(vals[i:i + 4]) for i in range(0, len(vals), 4)]
   return f"let {name} = [|\n  " + ";\n  ".join(rows) + " |]"
 
-# each random tensor is realized when it is drawn: tinygrad's values of a lazy draw depend on when it is realized
+# each random tensor is realized when it is drawn: tinygrad's values of a lazy draw depend on when it is
+# realized
 Tensor.manual_seed(0)
 fake_image = Tensor.rand((2, 3, 224//16, 224//16)).realize()
 labels = Tensor.randint(2, low=0, high=1000).realize()

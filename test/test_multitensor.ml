@@ -1,12 +1,12 @@
-(* tinygrad's test/backend/test_multitensor.py (the runtime half of test_multitensor.py), ported on CPU:0..4. The
-   oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima, products,
-   matrix products), or values written by hand; never the sharded program itself. The model tests compare the
-   sharded run with the one-device run, as tinygrad's do, and hold the one-device run to tinygrad's own values
-   (test/gen_resnet_oracle.py, test/gen_llama_oracle.py). Left out: shard_empty and shard_no_recompile (expected
-   failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped there) and llama1b_full
-   (skipped there: "super slow", and it downloads a GGUF file); the ResNet runs from the model's own
-   initialisation (tinygrad's loads torchvision's checkpoint from the network); the buffer-view tests check values
-   only (tinygrad also asserts that no kernel runs). *)
+(* tinygrad's test/backend/test_multitensor.py (the runtime half of test_multitensor.py), ported on CPU:0..4.
+   The oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima,
+   products, matrix products), or values written by hand; never the sharded program itself. The model tests
+   compare the sharded run with the one-device run, as tinygrad's do, and hold the one-device run to
+   tinygrad's own values (test/gen_resnet_oracle.py, test/gen_llama_oracle.py). Left out: shard_empty and
+   shard_no_recompile (expected failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis
+   (skipped there) and llama1b_full (skipped there: "super slow", and it downloads a GGUF file); the ResNet
+   runs from the model's own initialisation (tinygrad's loads torchvision's checkpoint from the network); the
+   buffer-view tests check values only (tinygrad also asserts that no kernel runs). *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -256,9 +256,9 @@ let grad_tests : case list = [
 
 let tests = tests @ grad_tests
 
-(* tinygrad: test_multitensor.py TestMultiTensor._test_model_train_step: the gradient of [weight] from a batch on
-   one device, then from the batch and the labels split along axis 0 over CPU:1 and CPU:2 with every parameter
-   replicated, equal within 1e-5 (a LARS optimizer is made and its zero_grad run, never stepped) *)
+(* tinygrad: test_multitensor.py TestMultiTensor._test_model_train_step: the gradient of [weight] from a
+   batch on one device, then from the batch and the labels split along axis 0 over CPU:1 and CPU:2 with every
+   parameter replicated, equal within 1e-5 (a LARS optimizer is made and its zero_grad run, never stepped) *)
 let model_train_step ~params ~weight ~forward fake_image labels =
   let opt = Nn.Optim.lars ~lr:0.1 params in
   let grad_of image labels =
@@ -266,7 +266,8 @@ let model_train_step ~params ~weight ~forward fake_image labels =
     T.backward (T.sparse_categorical_crossentropy ~label_smoothing:0.1 (forward image) labels);
     floats (Option.get (T.grad weight)) in
   let grad = grad_of fake_image labels in
-  let image_sharded = T.shard ~axis:0 fake_image devices_2 and labels_sharded = T.shard ~axis:0 labels devices_2 in
+  let image_sharded = T.shard ~axis:0 fake_image devices_2 in
+  let labels_sharded = T.shard ~axis:0 labels devices_2 in
   List.iter (fun p -> ignore (T.realize (T.shard_ p devices_2))) params;
   let shard_grad = grad_of image_sharded labels_sharded in
   check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the gradient's devices" devices_2
@@ -275,13 +276,14 @@ let model_train_step ~params ~weight ~forward fake_image labels =
   grad
 
 let relative_close ~what ~rtol expected got =
-  if Float.abs (expected -. got) > rtol *. Float.abs expected then fail "%s: tinygrad %.9g, here %.9g" what expected got
+  if Float.abs (expected -. got) > rtol *. Float.abs expected then
+    fail "%s: tinygrad %.9g, here %.9g" what expected got
 
 let sum_by f a = Array.fold_left (fun acc v -> acc +. f v) 0. a
 
 let train_step_tests : case list = [
-  (* tinygrad's test_data_parallel_simple_train_step: a 1-d input of 128 features sharded along its only axis (the
-     Linear's matmul reduces across the devices), against two labels *)
+  (* tinygrad's test_data_parallel_simple_train_step: a 1-d input of 128 features sharded along its only axis
+     (the Linear's matmul reduces across the devices), against two labels *)
   ("data_parallel_simple_train_step", fun () ->
       T.manual_seed 0;
       let fake_image = T.rand [| 128 |] in
@@ -289,28 +291,31 @@ let train_step_tests : case list = [
       let l = Nn.Linear.create 128 128 in
       let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Linear.state_dict l)) in
       ignore (model_train_step ~params ~weight:l.weight ~forward:(Nn.Linear.forward l) fake_image labels));
-  (* tinygrad's test_data_parallel_resnet_train_step (RUN_SLOW there): ResNet-18 on a batch of two 3x14x14 images
-     with the model's own initialisation (tinygrad's test loads torchvision's checkpoint from the network first).
-     The one-device run is also held to tinygrad's (test/gen_resnet_oracle.py: the same seed, each draw realized
-     when it is made) *)
+  (* tinygrad's test_data_parallel_resnet_train_step (RUN_SLOW there): ResNet-18 on a batch of two 3x14x14
+     images with the model's own initialisation (tinygrad's test loads torchvision's checkpoint from the
+     network first). The one-device run is also held to tinygrad's (test/gen_resnet_oracle.py: the same seed,
+     each draw realized when it is made) *)
   ("data_parallel_resnet_train_step", fun () ->
       T.manual_seed 0;
       let fake_image = T.realize (T.rand [| 2; 3; 224 / 16; 224 / 16 |]) in
       let labels = T.realize (T.randint ~low:0 ~high:1000 [| 2 |]) in
       let m = Resnet.resnet18 () in
       T.realize_all (Resnet.parameters m);
-      close ~what:"labels" (Array.map float_of_int Resnet_oracle.labels) (Array.map float_of_int (T.to_int_array labels));
+      close ~what:"labels" (Array.map float_of_int Resnet_oracle.labels) (ints_as_floats labels);
       let logits = floats (Resnet.forward m fake_image) in
       close ~atol:1e-5 ~rtol:1e-4 ~what:"logits[:, :8]" Resnet_oracle.logits_head
         (Array.concat [ Array.sub logits 0 8; Array.sub logits 1000 8 ]);
       relative_close ~rtol:1e-4 ~what:"sum |logits|" Resnet_oracle.logits_abs_sum (sum_by Float.abs logits);
-      let grad = model_train_step ~params:(Resnet.parameters m) ~weight:m.conv1.weight ~forward:(Resnet.forward m)
-          fake_image labels in
-      close ~atol:1e-7 ~rtol:1e-4 ~what:"conv1 weight gradient[:16]" Resnet_oracle.grad_head (Array.sub grad 0 16);
+      let grad = model_train_step ~params:(Resnet.parameters m) ~weight:m.conv1.weight
+          ~forward:(Resnet.forward m) fake_image labels in
+      close ~atol:1e-7 ~rtol:1e-4 ~what:"conv1 weight gradient[:16]" Resnet_oracle.grad_head
+        (Array.sub grad 0 16);
       relative_close ~rtol:1e-4 ~what:"sum |grad|" Resnet_oracle.grad_abs_sum (sum_by Float.abs grad);
-      relative_close ~rtol:1e-4 ~what:"sum grad^2" Resnet_oracle.grad_sq_sum (sum_by (fun v -> v *. v) grad));
-  (* tinygrad's test/unit/test_multitensor.py test_data_parallel_resnet (RUN_SLOW there): ResNet-18's log_softmax
-     on one device, then with the batch split over CPU:1 and CPU:2 and every parameter replicated, within 1e-6 *)
+      relative_close ~rtol:1e-4 ~what:"sum grad^2" Resnet_oracle.grad_sq_sum
+        (sum_by (fun v -> v *. v) grad));
+  (* tinygrad's test/unit/test_multitensor.py test_data_parallel_resnet (RUN_SLOW there): ResNet-18's
+     log_softmax on one device, then with the batch split over CPU:1 and CPU:2 and every parameter
+     replicated, within 1e-6 *)
   ("data_parallel_resnet", fun () ->
       T.manual_seed 0;
       let fake_image = T.realize (T.rand [| 2; 3; 224 / 16; 224 / 16 |]) in
@@ -319,8 +324,10 @@ let train_step_tests : case list = [
       let real_output = floats (T.log_softmax (Resnet.forward m fake_image)) in
       List.iter (fun p -> ignore (T.realize (T.shard_ p devices_2))) (Resnet.parameters m);
       let shard_output = T.realize (T.log_softmax (Resnet.forward m fake_image_sharded)) in
-      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the output's devices" devices_2 (T.devices shard_output);
-      close ~atol:1e-6 ~rtol:1e-6 ~what:"log_softmax, batch sharded vs one device" real_output (floats shard_output));
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the output's devices" devices_2
+        (T.devices shard_output);
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"log_softmax, batch sharded vs one device" real_output
+        (floats shard_output));
 ]
 
 let tests = tests @ train_step_tests
@@ -444,10 +451,10 @@ let mnist_f32_tests : case list = [
       if first > 1e-5 then fail "first loss: one device %.7f, data parallel %.7f" (List.hd single) (List.hd dp));
 ]
 
-(* beautiful_mnist in float32 at batch 512 on given batches: batch [s] holds the images ((s * 512 + i) * 7919) mod
-   60000, fed to the JIT as an int tensor, so that this run and tinygrad's see the same data in the same order
-   without depending on how either draws random numbers. Also the first batch's gradient from the initial weights,
-   summarised per parameter. *)
+(* beautiful_mnist in float32 at batch 512 on given batches: batch [s] holds the images ((s * 512 + i) *
+   7919) mod 60000, fed to the JIT as an int tensor, so that this run and tinygrad's see the same data in the
+   same order without depending on how either draws random numbers. Also the first batch's gradient from the
+   initial weights, summarised per parameter. *)
 let fixed_batch bs n s = T.of_int_array [| bs |] (Array.init bs (fun i -> ((s * bs) + i) * 7919 mod n))
 
 let mnist_fixed_run ~devices ~steps ~bs =
@@ -459,7 +466,9 @@ let mnist_fixed_run ~devices ~steps ~bs =
   T.realize_all params;
   let shard = match devices with
     | None -> Fun.id
-    | Some devs -> List.iter (fun p -> ignore (T.realize (T.shard_ p devs))) params; fun t -> T.shard ~axis:0 t devs in
+    | Some devs ->
+      List.iter (fun p -> ignore (T.realize (T.shard_ p devs))) params;
+      fun t -> T.shard ~axis:0 t devs in
   let opt = Nn.Optim.adam params in
   let loss_of s = T.sparse_categorical_crossentropy (Mnist_model.forward m (shard (T.getitem x [ T.T s ])))
       (shard (T.getitem y [ T.T s ])) in
@@ -484,23 +493,26 @@ let mnist_fixed_run ~devices ~steps ~bs =
 
 let mnist_fixed_tests : case list = [
   ("data_parallel_beautiful_mnist_float32_given_batches", fun () ->
-      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
+      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then
+        skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
       else
       let steps = 20 and bs = 512 in
       let one, (l1, g1) = mnist_fixed_run ~devices:None ~steps ~bs in
       let dp, (l2, g2) = mnist_fixed_run ~devices:(Some [ d0; d1 ]) ~steps ~bs in
-      Printf.printf "multitensor: float32 beautiful_mnist on given batches of 512\n  first batch loss from the initial \
-                     weights: one device %.9g, data parallel %.9g\n" l1 l2;
+      Printf.printf "multitensor: float32 beautiful_mnist on given batches of 512\n  first batch loss from \
+                     the initial weights: one device %.9g, data parallel %.9g\n" l1 l2;
       List.iteri (fun i (a, b) ->
           let abs_sum = sum_by Float.abs and diff = Array.map2 (fun u v -> Float.abs (u -. v)) a b in
-          Printf.printf "  grad %d: sum|g| one %.9g dp %.9g, max |one - dp| %.3g, g[0..2] one %.9g %.9g %.9g\n" i
-            (abs_sum a) (abs_sum b) (Array.fold_left Float.max 0. diff) a.(0) a.(1) a.(2))
+          Printf.printf "  grad %d: sum|g| one %.9g dp %.9g, max |one - dp| %.3g, g[0..2] %.9g %.9g %.9g\n"
+            i (abs_sum a) (abs_sum b) (Array.fold_left Float.max 0. diff) a.(0) a.(1) a.(2))
         (List.combine g1 g2);
       List.iteri (fun i (a, b) ->
-          Printf.printf "  step %2d one %.9f dp %.9f rel %.2e\n" (i + 1) a b (Float.abs (a -. b) /. Float.abs a))
+          Printf.printf "  step %2d one %.9f dp %.9f rel %.2e\n" (i + 1) a b
+            (Float.abs (a -. b) /. Float.abs a))
         (List.combine one dp);
       Printf.printf "%!";
-      if Float.abs (l1 -. l2) > 1e-5 *. Float.abs l1 then fail "first batch loss: one device %.9g, dp %.9g" l1 l2);
+      if Float.abs (l1 -. l2) > 1e-5 *. Float.abs l1 then
+        fail "first batch loss: one device %.9g, dp %.9g" l1 l2);
 ]
 
 let tests = tests @ mnist_tests @ mnist_f32_tests @ mnist_fixed_tests
@@ -760,7 +772,8 @@ let matmul_shard_axis ?(double = false) shard_x shard_w () =
   let w2 = T.realize (T.kaiming_uniform [| n; n |]) in
   let xs = T.shard ?axis:shard_x x devices_2 and sw w = T.shard ?axis:shard_w w devices_2 in
   let o, expected =
-    if double then (T.matmul (T.matmul xs (sw w1)) (sw w2), matmul n (matmul n (floats x) (floats w1)) (floats w2))
+    if double then
+      (T.matmul (T.matmul xs (sw w1)) (sw w2), matmul n (matmul n (floats x) (floats w1)) (floats w2))
     else (T.matmul xs (sw w1), matmul n (floats x) (floats w1)) in
   close ~atol:1e-5 ~rtol:1e-5 ~what:"X @ W" expected (floats (T.to_device o (Device.default ())))
 
@@ -769,8 +782,9 @@ let axis_name = function None -> "none" | Some a -> string_of_int a
 let unit_tests : case list = [
   ("arange_shrink", fun () ->
       let x = T.arange 4 in
-      close ~what:"[2:4]" [| 2.; 3. |] (ints_as_floats (T.shrink (T.realize (T.shard ~axis:0 x devices_2)) [| (2, 4) |]));
-      close ~what:"[0:2]" [| 0.; 1. |] (ints_as_floats (T.shrink (T.realize (T.shard ~axis:0 x devices_2)) [| (0, 2) |])));
+      let part lo hi = ints_as_floats (T.shrink (T.realize (T.shard ~axis:0 x devices_2)) [| (lo, hi) |]) in
+      close ~what:"[2:4]" [| 2.; 3. |] (part 2 4);
+      close ~what:"[0:2]" [| 0.; 1. |] (part 0 2));
   ("shard_like", fun () ->
       let devs_of t = String.concat "," (T.devices t) in
       let x = T.shard ~axis:0 (T.ones [| 256 |]) devices_2 in
@@ -782,13 +796,15 @@ let unit_tests : case list = [
       check_eq ~pp:Fun.id ~eq:( = ) ~what:"devices, replicated" (devs_of x2) (devs_of y2);
       check_eq ~pp:axis_name ~eq:( = ) ~what:"axis, replicated" None (T.shard_axis y2);
       let x3 = T.ones [| 256 |] in
-      check_eq ~pp:Fun.id ~eq:( = ) ~what:"one device" (devs_of x3) (devs_of (T.shard_like (T.zeros [| 256 |]) x3));
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"one device" (devs_of x3)
+        (devs_of (T.shard_like (T.zeros [| 256 |]) x3));
       let x4 = T.shard ~axis:0 (T.ones [| 256 |]) devices_2 in
       let y4 = T.shard_like (T.shard ~axis:0 (T.ones [| 256 |]) devices_2) x4 in
       check_eq ~pp:axis_name ~eq:( = ) ~what:"no-op shard_like" (Some 0) (T.shard_axis y4);
       raises_invalid ~what:"shard_like of a replicated tensor onto an axis" (fun () ->
           T.shard_like (T.shard (T.ones [| 256 |]) devices_2) x4));
-  ("shard_reshape", fun () -> close ~what:"reshape" (Array.make 4 1.) (floats (T.realize (T.reshape (ones_shard 4) [| 2; 2 |]))));
+  ("shard_reshape", fun () ->
+      close ~what:"reshape" (Array.make 4 1.) (floats (T.realize (T.reshape (ones_shard 4) [| 2; 2 |]))));
   ("shard_elementwise", fun () ->
       let t = ones_shard 4 in
       close ~what:"(t+t).reshape" (Array.make 4 2.) (floats (T.realize (T.reshape (T.add t t) [| 2; 2 |]))));
@@ -798,9 +814,9 @@ let unit_tests : case list = [
       check_eq ~pp:axis_name ~eq:( = ) ~what:"axis of a+b" (Some 1) (T.shard_axis (T.add a b));
       close ~what:"a+b" [| 11.; 22.; 33.; 44. |] (floats (T.add a b)));
   ("shard_reduce", fun () ->
-      close ~what:"sum(axis=1)" [| 3.; 3. |] (floats (T.realize (T.sum ~axis:[ 1 ] (T.reshape (ones_shard 6) [| 2; 3 |]))));
-      close ~what:"sum(axis=0)" [| 2.; 2.; 2. |]
-        (floats (T.realize (T.sum ~axis:[ 0 ] (T.reshape (ones_shard 6) [| 2; 3 |])))));
+      let sum_of axis = floats (T.realize (T.sum ~axis:[ axis ] (T.reshape (ones_shard 6) [| 2; 3 |]))) in
+      close ~what:"sum(axis=1)" [| 3.; 3. |] (sum_of 1);
+      close ~what:"sum(axis=0)" [| 2.; 2.; 2. |] (sum_of 0));
   ("shard_not_multiple", fun () ->
       let x = T.realize (T.contiguous (T.ones [| 256 |])) in
       raises_invalid ~what:"256 over 3 devices" (fun () -> T.shard_ ~axis:0 x devices_3));
@@ -816,9 +832,11 @@ let unit_tests : case list = [
   ("multiple_to_single_device", fun () ->
       List.iter (fun ring ->
           Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
-              let t = T.realize (T.to_device (T.shard ~axis:0 (T.clone (T.arange 32)) devices_4) (Device.default ())) in
+              let sharded = T.shard ~axis:0 (T.clone (T.arange 32)) devices_4 in
+              let t = T.realize (T.to_device sharded (Device.default ())) in
               check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"device" [ Device.default () ] (T.devices t);
-              close ~what:(Printf.sprintf "RING=%d" ring) (Array.init 32 float_of_int) (ints_as_floats t))) [ 0; 2 ]);
+              close ~what:(Printf.sprintf "RING=%d" ring) (Array.init 32 float_of_int) (ints_as_floats t)))
+        [ 0; 2 ]);
   ("multitensor_jit_input_reduce_shard_axis", fun () ->
       let f = Tiny_jit.create (function [ x ] -> T.realize (T.sum ~axis:[ 0 ] x) | _ -> assert false) in
       for _ = 1 to 5 do
@@ -844,24 +862,28 @@ let unit_tests : case list = [
       T.backward (T.mean (T.mul x w));
       close ~what:"w.grad" [| 0.75; 1.; 1.25; 1.5 |] (floats (Option.get (T.grad w))));
   ("multitensor_jit_multiple_inputs", fun () ->
-      let f = Tiny_jit.create (function [ a; b; c ] -> T.realize (T.add (T.add a b) c) | _ -> assert false) in
+      let f = Tiny_jit.create (function
+          | [ a; b; c ] -> T.realize (T.add (T.add a b) c)
+          | _ -> assert false) in
       for i = 0 to 4 do
         let sh v = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.full [| 4 |] v))) devices_2) in
         let fi = float_of_int i in
-        close ~what:"a+b+c" (Array.make 4 (fi +. (2. *. fi) +. 1.)) (floats (Tiny_jit.call f [ sh fi; sh (2. *. fi); sh 1. ]))
+        close ~what:"a+b+c" (Array.make 4 (fi +. (2. *. fi) +. 1.))
+          (floats (Tiny_jit.call f [ sh fi; sh (2. *. fi); sh 1. ]))
       done);
   ("multitensor_jit_different_sharding", fun () ->
       let f = Tiny_jit.create (function [ a; b ] -> T.realize (T.add a b) | _ -> assert false) in
       for i = 0 to 4 do
         let full v = T.realize (T.contiguous (T.full [| 4; 4 |] v)) and fi = float_of_int i in
-        let a = T.realize (T.shard ~axis:0 (full fi) devices_2) and b = T.realize (T.shard (full (2. *. fi)) devices_2) in
+        let a = T.realize (T.shard ~axis:0 (full fi) devices_2) in
+        let b = T.realize (T.shard (full (2. *. fi)) devices_2) in
         close ~what:"a+b" (Array.make 16 (3. *. fi)) (floats (Tiny_jit.call f [ a; b ]))
       done);
   ("flip", fun () ->
       let rng = T.realize (T.rand [| 10; 10; 10 |]) in
       let r = floats rng in
       let out = T.add (T.flip (T.shard ~axis:1 rng devices_2) [ 0 ]) (T.scalar 1.) in
-      close ~what:"flip(0) + 1" (Array.init 1000 (fun k -> r.((((9 - (k / 100)) * 100) + (k mod 100))) +. 1.))
+      close ~what:"flip(0) + 1" (Array.init 1000 (fun k -> r.(((9 - (k / 100)) * 100) + (k mod 100)) +. 1.))
         (floats (T.to_device out (Device.default ()))));
   ("full_like_on_shard", fun () ->
       List.iter (fun axis ->
@@ -876,21 +898,25 @@ let unit_tests : case list = [
           let t2 = T.rand_like t in
           check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices t2);
           check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (T.shard_axis t) (T.shard_axis t2);
-          Array.iter (fun v -> if v < 0. || v >= 1. then fail "rand_like value %g outside [0, 1)" v) (floats (T.realize t2)))
+          Array.iter (fun v -> if v < 0. || v >= 1. then fail "rand_like value %g outside [0, 1)" v)
+            (floats (T.realize t2)))
         [ None; Some 0 ]);
   ("dropout_on_shard", fun () ->
       Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
           List.iter (fun (n, x) ->
               let out = floats (T.dropout ~p:0.5 x) in
-              let zeros = Array.fold_left (fun c v -> if v = 0. then c + 1 else if v = 2. then c else fail "dropout gave %g" v)
-                  0 out in
-              if not (zeros > 3 * n / 8 && zeros < 5 * n / 8) then fail "dropout of %d ones: %d zeros" n zeros)
-            [ (256, T.to_devices (T.ones [| 256 |]) devices_2); (512, T.shard ~axis:0 (T.ones [| 512 |]) devices_2) ]));
-  (* tinygrad's clone is empty_like + store; empty_like on a device tuple makes one buffer per device, which the
-     port's Mixin_creation.empty_like (one device) does not *)
+              let count c v = if v = 0. then c + 1 else if v = 2. then c else fail "dropout gave %g" v in
+              let zeros = Array.fold_left count 0 out in
+              if not (zeros > 3 * n / 8 && zeros < 5 * n / 8) then
+                fail "dropout of %d ones: %d zeros" n zeros)
+            [ (256, T.to_devices (T.ones [| 256 |]) devices_2);
+              (512, T.shard ~axis:0 (T.ones [| 512 |]) devices_2) ]));
+  (* tinygrad's clone is empty_like + store; empty_like on a device tuple makes one buffer per device, which
+     the port's Mixin_creation.empty_like (one device) does not *)
   ("clone", fun () ->
       List.iter (fun axis ->
-          let t = T.realize (T.contiguous (T.shard ?axis (T.clone (T.reshape (T.arange 16) [| 4; 4 |])) devices_2)) in
+          let arange = T.clone (T.reshape (T.arange 16) [| 4; 4 |]) in
+          let t = T.realize (T.contiguous (T.shard ?axis arange devices_2)) in
           match T.realize (T.clone t) with
           | exception Invalid_argument m when contains_sub m "where one device is needed" ->
             skip "clone of a multi-device tensor: empty_like makes no buffer on a device tuple here (%s)" m
@@ -905,17 +931,18 @@ let unit_tests : case list = [
 
 let tests = tests @ unit_tests
 
-(* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer, one device vs sharded ---------- *)
+(* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer ---------- *)
 
-(* tinygrad: test_multitensor.py TestMultiTransformer.test_transformer — the same weights on one device and on
-   CPU:0/CPU:1 (attention weights split on their last axis, w1/w3 on the first, w2 on the last, the embeddings and
-   the output on the vocabulary, the rest replicated); five greedy tokens, each fed back, the first at position 0
-   and the others through the JIT: the layer-0 KV caches equal within 1e-5 and the tokens equal *)
+(* tinygrad: test_multitensor.py TestMultiTransformer.test_transformer — the same weights on one device and
+   on CPU:0/CPU:1 (attention weights split on their last axis, w1/w3 on the first, w2 on the last, the
+   embeddings and the output on the vocabulary, the rest replicated); five greedy tokens, each fed back, the
+   first at position 0 and the others through the JIT: the layer-0 KV caches equal within 1e-5 and the tokens
+   equal *)
 let transformer_tests : case list = [
   ("transformer", fun () ->
       let device = [ "CPU:0"; "CPU:1" ] in
-      let create () = Llama.create ~dim:32 ~n_heads:1 ~n_kv_heads:1 ~n_layers:2 ~norm_eps:1e-5 ~rope_theta:500000.
-          ~vocab_size:1024 ~hidden_dim:32 ~max_context:12 () in
+      let create () = Llama.create ~dim:32 ~n_heads:1 ~n_kv_heads:1 ~n_layers:2 ~norm_eps:1e-5
+          ~rope_theta:500000. ~vocab_size:1024 ~hidden_dim:32 ~max_context:12 () in
       let real_model = create () in
       let shard_model = create () in
       ignore (Nn.State.load_state_dict ~verbose:false (Llama.state shard_model)
@@ -937,15 +964,16 @@ let transformer_tests : case list = [
         let tok () = T.of_int_array [| 1; 1 |] [| !last_tok |] in
         let real_tok = int_of_float (T.item (Llama.call real_model (tok ()) i)) in
         let shard_tok = int_of_float (T.item (Llama.call shard_model (T.to_devices (tok ()) device) i)) in
-        close ~atol:1e-5 ~rtol:1e-5 ~what:(Printf.sprintf "layer 0 KV cache at token %d" i) (cache real_model)
-          (cache shard_model);
+        close ~atol:1e-5 ~rtol:1e-5 ~what:(Printf.sprintf "layer 0 KV cache at token %d" i)
+          (cache real_model) (cache shard_model);
         check_int ~what:(Printf.sprintf "token %d" i) real_tok shard_tok;
         last_tok := real_tok;
         toks := real_tok :: !toks
       done;
       (match shard_model.layers with
-       | l :: _ -> check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the sharded cache's devices" [ "CPU"; "CPU:1" ]
-                     (T.devices (Option.get l.attention.cache_kv))
+       | l :: _ ->
+         check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the sharded cache's devices" [ "CPU"; "CPU:1" ]
+           (T.devices (Option.get l.attention.cache_kv))
        | [] -> ());
       (* positions 0..4 of the keys and values written, 5..11 still zero *)
       let c = cache shard_model in
@@ -969,7 +997,9 @@ let llama_oracle_tests : case list = [
       T.realize_all (Nn.State.get_parameters (Llama.state m));
       let last_tok = ref 0 in
       let toks = List.init 5 (fun i ->
-          last_tok := int_of_float (T.item (Llama.call m (T.of_int_array [| 1; 1 |] [| !last_tok |]) i)); !last_tok) in
+          let tok = T.of_int_array [| 1; 1 |] [| !last_tok |] in
+          last_tok := int_of_float (T.item (Llama.call m tok i));
+          !last_tok) in
       check_eq ~pp:(fun l -> String.concat " " (List.map string_of_int l)) ~eq:( = ) ~what:"tokens"
         [ 532; 908; 462; 462; 462 ] toks;
       let c = match m.layers with l :: _ -> floats (Option.get l.attention.cache_kv) | [] -> [||] in

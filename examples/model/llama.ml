@@ -1,7 +1,8 @@
-(* tinygrad: extra/models/llama.py — the LLaMA Transformer that tinygrad's multi-device tests shard: RoPE as complex
-   products, a KV cache of max_context positions written at start_pos, SwiGLU feed-forward, RMSNorm. Left out: the
-   WQKV fused projection, qk_norm, STUB_ATTENTION, alternative linear/embedding/feed-forward classes, and sampling
-   at a positive temperature (top-k, top-p, alpha); the Hugging Face conversion helpers. *)
+(* tinygrad: extra/models/llama.py — the LLaMA Transformer that tinygrad's multi-device tests shard: RoPE as
+   complex products, a KV cache of max_context positions written at start_pos, SwiGLU feed-forward, RMSNorm.
+   Left out: the WQKV fused projection, qk_norm, STUB_ATTENTION, alternative linear/embedding/feed-forward
+   classes, and sampling at a positive temperature (top-k, top-p, alpha); the Hugging Face conversion
+   helpers. *)
 
 open Tinygrad
 module T = Tensor
@@ -30,7 +31,9 @@ let complex_mult a_ c d =
 
 (* tinygrad: apply_rotary_emb *)
 let apply_rotary_emb xq xk freqs_cis =
-  let pairs x = let sh = T.Sym.shape x in T.Sym.reshape x (Array.append (Array.sub sh 0 3) [| s (-1); s 2 |]) in
+  let pairs x =
+    let sh = T.Sym.shape x in
+    T.Sym.reshape x (Array.append (Array.sub sh 0 3) [| s (-1); s 2 |]) in
   let xq = pairs xq and xk = pairs xk in
   let c = last_slice freqs_cis 0 and d = last_slice freqs_cis 1 in
   (T.flatten ~start_dim:3 (complex_mult xq c d), T.flatten ~start_dim:3 (complex_mult xk c d))
@@ -40,7 +43,8 @@ let repeat_kv x n_rep =
   if n_rep = 1 then x
   else
     let sh = T.Sym.shape x in
-    T.Sym.reshape (T.repeat x [| 1; 1; 1; n_rep |]) [| sh.(0); sh.(1); Sint.(sh.(2) * of_int n_rep); sh.(3) |]
+    T.Sym.reshape (T.repeat x [| 1; 1; 1; n_rep |])
+      [| sh.(0); sh.(1); Sint.(sh.(2) * of_int n_rep); sh.(3) |]
 
 type attention = {
   n_heads : int;
@@ -88,7 +92,8 @@ let cache a x ~bsz =
   match a.cache_kv with
   | Some c -> c
   | None ->
-    let c = T.realize (T.contiguous (T.zeros ~dtype:(T.dtype x) [| 2; bsz; a.max_context; a.n_kv_heads; a.head_dim |])) in
+    let shape = [| 2; bsz; a.max_context; a.n_kv_heads; a.head_dim |] in
+    let c = T.realize (T.contiguous (T.zeros ~dtype:(T.dtype x) shape)) in
     if T.is_sharded x then ignore (T.realize (T.shard_ c (T.devices x)));
     a.cache_kv <- Some c;
     c
@@ -107,20 +112,23 @@ let attention_forward a x ~(start_pos : Sint.t) freqs_cis mask =
     if a.max_context > 0 then begin
       let c = cache a x ~bsz in
       let whole = T.Sym.shape c in
-      ignore (T.realize (T.assign (T.Sym.shrink c [| (s 0, s 2); (s 0, whole.(1)); (start_pos, stop); (s 0, whole.(3));
-                                                     (s 0, whole.(4)) |]) (T.stack [ xk; xv ])));
-      let part i = T.Sym.reshape (T.Sym.shrink c [| (s i, s (i + 1)); (s 0, whole.(1)); (s 0, stop); (s 0, whole.(3));
-                                                    (s 0, whole.(4)) |]) [| whole.(1); stop; whole.(3); whole.(4) |] in
+      let window first positions =
+        T.Sym.shrink c [| first; (s 0, whole.(1)); positions; (s 0, whole.(3)); (s 0, whole.(4)) |] in
+      ignore (T.realize (T.assign (window (s 0, s 2) (start_pos, stop)) (T.stack [ xk; xv ])));
+      let part i =
+        T.Sym.reshape (window (s i, s (i + 1)) (s 0, stop)) [| whole.(1); stop; whole.(3); whole.(4) |] in
       (part 0, part 1)
     end else begin
-      if Sint.to_int start_pos <> Some 0 then invalid_arg "llama Attention: start_pos must be 0 without a KV cache";
+      if Sint.to_int start_pos <> Some 0 then
+        invalid_arg "llama Attention: start_pos must be 0 without a KV cache";
       (xk, xv)
     end in
   let tr t = T.transpose ~dim0:1 ~dim1:2 t in
   let attn =
     if a.max_context > 0 then
       let n_rep = a.n_heads / a.n_kv_heads in
-      T.scaled_dot_product_attention ?attn_mask:mask (tr xq) (tr (repeat_kv keys n_rep)) (tr (repeat_kv values n_rep))
+      T.scaled_dot_product_attention ?attn_mask:mask (tr xq) (tr (repeat_kv keys n_rep))
+        (tr (repeat_kv values n_rep))
     else T.scaled_dot_product_attention ~is_causal:true ~enable_gqa:true (tr xq) (tr keys) (tr values) in
   Nn.Linear.forward a.wo (T.Sym.reshape (tr attn) [| sh.(0); seqlen; s (-1) |])
 
@@ -144,29 +152,39 @@ let block_create ?n_kv_heads ~max_context ~norm_eps dim hidden_dim n_heads =
   { attention; feed_forward; attention_norm; ffn_norm }
 
 let block_forward b x ~start_pos freqs_cis mask =
-  let h = T.add x (attention_forward b.attention (Nn.RMSNorm.forward b.attention_norm x) ~start_pos freqs_cis mask) in
-  T.contiguous_backward (T.contiguous (T.add h (feed_forward_forward b.feed_forward (Nn.RMSNorm.forward b.ffn_norm h))))
+  let normed = Nn.RMSNorm.forward b.attention_norm x in
+  let attn = attention_forward b.attention normed ~start_pos freqs_cis mask in
+  let h = T.add x attn in
+  let ff = feed_forward_forward b.feed_forward (Nn.RMSNorm.forward b.ffn_norm h) in
+  T.contiguous_backward (T.contiguous (T.add h ff))
 
 (* tinygrad: sample with a temperature under 1e-6: the argmax *)
 let sample ~temperature logits =
   if temperature < 1e-6 then T.argmax logits
-  else invalid_arg (Printf.sprintf "llama sample: temperature %g: only greedy sampling (temperature 0) is ported" temperature)
+  else
+    invalid_arg
+      (Printf.sprintf "llama sample: temperature %g: only greedy sampling (temperature 0) is ported"
+         temperature)
 
 (* tinygrad: Transformer.forward (start_pos an int or a bound Variable) *)
-let forward_with ~layers ~norm ~tok_embeddings ~output ~max_context ~freqs_cis ?(temperature = 0.0) tokens ~start_pos =
+let forward_with ~layers ~norm ~tok_embeddings ~output ~max_context ~freqs_cis ?(temperature = 0.0) tokens
+    ~start_pos =
   let seqlen = (T.shape tokens).(1) in
   let h = T.contiguous (Nn.Embedding.forward tok_embeddings tokens) in
   let fc = T.Sym.shape freqs_cis in
   let freqs = T.Sym.shrink (T.cast freqs_cis (T.dtype h))
-      [| (s 0, fc.(0)); (start_pos, Sint.(start_pos + of_int seqlen)); (s 0, fc.(2)); (s 0, fc.(3)); (s 0, fc.(4)) |] in
+      [| (s 0, fc.(0)); (start_pos, Sint.(start_pos + of_int seqlen)); (s 0, fc.(2)); (s 0, fc.(3));
+         (s 0, fc.(4)) |] in
   let mask =
     if max_context <> 0 && seqlen > 1 then
       let sp = Sint.to_int_exn start_pos in
-      let m = T.triu ~diagonal:(sp + 1) (T.full ~dtype:(T.dtype h) [| 1; 1; seqlen; sp + seqlen |] Float.neg_infinity) in
+      let full = T.full ~dtype:(T.dtype h) [| 1; 1; seqlen; sp + seqlen |] Float.neg_infinity in
+      let m = T.triu ~diagonal:(sp + 1) full in
       Some (if T.is_sharded h then T.to_devices m (T.devices h) else m)
     else None in
   let h = List.fold_left (fun h l -> block_forward l h ~start_pos freqs mask) h layers in
-  let logits = T.contiguous_backward (Nn.Linear.forward output (T.contiguous_backward (T.contiguous (Nn.RMSNorm.forward norm h)))) in
+  let normed = T.contiguous_backward (T.contiguous (Nn.RMSNorm.forward norm h)) in
+  let logits = T.contiguous_backward (Nn.Linear.forward output normed) in
   if Float.is_nan temperature then logits
   else
     let sh = T.Sym.shape logits in
@@ -177,20 +195,24 @@ let forward ?temperature m tokens ~start_pos =
   forward_with ~layers:m.layers ~norm:m.norm ~tok_embeddings:m.tok_embeddings ~output:m.output
     ~max_context:m.max_context ~freqs_cis:m.freqs_cis ?temperature tokens ~start_pos
 
-(* tinygrad: Transformer.__init__ (the layers' parameters first, then the norm, the embeddings and the output) *)
-let create ?n_kv_heads ?(rope_theta = 10000.) ?(max_context = 1024) ?(jit = true) ~dim ~hidden_dim ~n_heads ~n_layers
-    ~norm_eps ~vocab_size () =
-  let layers = List.init n_layers (fun _ -> block_create ?n_kv_heads ~max_context ~norm_eps dim hidden_dim n_heads) in
+(* tinygrad: Transformer.__init__ (the layers' parameters first, then the norm, the embeddings and the
+   output) *)
+let create ?n_kv_heads ?(rope_theta = 10000.) ?(max_context = 1024) ?(jit = true) ~dim ~hidden_dim ~n_heads
+    ~n_layers ~norm_eps ~vocab_size () =
+  let layers =
+    List.init n_layers (fun _ -> block_create ?n_kv_heads ~max_context ~norm_eps dim hidden_dim n_heads) in
   let norm = Nn.RMSNorm.create ~eps:norm_eps dim in
   let tok_embeddings = Nn.Embedding.create vocab_size dim in
   let output = Nn.Linear.create ~bias:false dim vocab_size in
   let freqs_cis = T.contiguous (precompute_freqs_cis ~theta:rope_theta (dim / n_heads) (max_context * 2)) in
   Tinygrad.Compiler.Tensor_base.set_is_param freqs_cis false;
-  (* the JIT'd forward of the one-token steps, start_pos a bound Variable; the output is realized as TinyJit's *)
+  (* the JIT'd forward of the one-token steps, start_pos a bound Variable; the output is realized as
+     TinyJit's *)
   let forward_jit = if jit then Some (Tiny_jit.create_v (fun inputs vars ->
       match inputs, vars with
       | [ tokens ], [ start_pos ] ->
-        T.realize (forward_with ~layers ~norm ~tok_embeddings ~output ~max_context ~freqs_cis tokens ~start_pos)
+        T.realize
+          (forward_with ~layers ~norm ~tok_embeddings ~output ~max_context ~freqs_cis tokens ~start_pos)
       | _ -> invalid_arg "llama forward_jit: one token tensor and start_pos")) else None in
   { layers; norm; tok_embeddings; output; max_context; freqs_cis; forward_jit }
 
@@ -210,10 +232,11 @@ let norm_state (n : Nn.RMSNorm.t) = S.of_named (Nn.RMSNorm.state_dict n)
 let state m =
   let block b =
     let a = b.attention and f = b.feed_forward in
-    S.Dict [ ("attention", S.Dict ([ ("wq", linear_state a.wq); ("wk", linear_state a.wk); ("wv", linear_state a.wv);
-                                     ("wo", linear_state a.wo) ]
-                                   @ Option.fold ~none:[] ~some:(fun c -> [ ("cache_kv", S.Tensor c) ]) a.cache_kv));
-             ("feed_forward", S.Dict [ ("w1", linear_state f.w1); ("w2", linear_state f.w2); ("w3", linear_state f.w3) ]);
+    let cache = Option.fold ~none:[] ~some:(fun c -> [ ("cache_kv", S.Tensor c) ]) a.cache_kv in
+    let linears l = S.Dict (List.map (fun (k, w) -> (k, linear_state w)) l) in
+    S.Dict [ ("attention", S.Dict ([ ("wq", linear_state a.wq); ("wk", linear_state a.wk);
+                                     ("wv", linear_state a.wv); ("wo", linear_state a.wo) ] @ cache));
+             ("feed_forward", linears [ ("w1", f.w1); ("w2", f.w2); ("w3", f.w3) ]);
              ("attention_norm", norm_state b.attention_norm); ("ffn_norm", norm_state b.ffn_norm) ] in
   S.Dict [ ("layers", S.List (List.map block m.layers)); ("norm", norm_state m.norm);
            ("tok_embeddings", S.of_named (Nn.Embedding.state_dict m.tok_embeddings));

@@ -1,6 +1,6 @@
-(** tinygrad's LLaMA Transformer (extra/models/llama.py), the model of tinygrad's multi-device transformer test:
-    RoPE, grouped-query attention with a KV cache written at [start_pos], a SwiGLU feed-forward and RMSNorm.
-    Greedy sampling only (temperature 0). *)
+(** tinygrad's LLaMA Transformer (extra/models/llama.py), the model of tinygrad's multi-device transformer
+    test: RoPE, grouped-query attention with a KV cache written at [start_pos], a SwiGLU feed-forward and
+    RMSNorm. Greedy sampling only (temperature 0). *)
 
 open Tinygrad
 
@@ -8,8 +8,8 @@ open Tinygrad
     [precompute_freqs_cis]. *)
 val precompute_freqs_cis : ?theta:float -> int -> int -> Tensor.t
 
-(** [xq], [xk] of shape (batch, seqlen, heads, head_dim) rotated by [freqs_cis] (1, seqlen, 1, head_dim/2, 2).
-    tinygrad [apply_rotary_emb]. *)
+(** [xq], [xk] of shape (batch, seqlen, heads, head_dim) rotated by [freqs_cis]
+    (1, seqlen, 1, head_dim/2, 2). tinygrad [apply_rotary_emb]. *)
 val apply_rotary_emb : Tensor.t -> Tensor.t -> Tensor.t -> Tensor.t * Tensor.t
 
 (** The kv heads repeated [n_rep] times along the head_dim axis, then reshaped. tinygrad [repeat_kv]. *)
@@ -58,8 +58,8 @@ val create :
   n_heads:int -> n_layers:int -> norm_eps:float -> vocab_size:int -> unit -> t
 
 (** [forward m tokens ~start_pos]: the next token (the argmax of the last position's logits), or the logits
-    (batch, seqlen, vocab) when [temperature] is nan; a positive temperature raises [Invalid_argument]. Writes the
-    caches at [start_pos] (an int or a bound Variable). tinygrad [Transformer.forward]. *)
+    (batch, seqlen, vocab) when [temperature] is nan; a positive temperature raises [Invalid_argument].
+    Writes the caches at [start_pos] (an int or a bound Variable). tinygrad [Transformer.forward]. *)
 val forward : ?temperature:float -> t -> Tensor.t -> start_pos:Sint.t -> Tensor.t
 
 (** [call m tokens start_pos]: {!forward}, through [forward_jit] with [start_pos] a Variable bound in

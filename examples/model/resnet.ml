@@ -1,6 +1,6 @@
-(* tinygrad: extra/models/resnet.py — ResNet with BasicBlock and Bottleneck (torchvision's v1.5 layout), shared by
-   the multi-device tests. The pretrained torchvision checkpoints (load_from_pretrained) are not ported: they are
-   fetched from the network. *)
+(* tinygrad: extra/models/resnet.py — ResNet with BasicBlock and Bottleneck (torchvision's v1.5 layout),
+   shared by the multi-device tests. The pretrained torchvision checkpoints (load_from_pretrained) are not
+   ported: they are fetched from the network. *)
 
 open Tinygrad
 module T = Tensor
@@ -8,8 +8,9 @@ module S = Nn.State
 
 type block_kind = Basic_block | Bottleneck
 
-(* a BasicBlock's conv1/bn1, conv2/bn2, or a Bottleneck's conv1/bn1 .. conv3/bn3, applied in order with a relu
-   between them; the downsample, when the block changes the stride or the width, is a 1x1 conv and a BatchNorm *)
+(* a BasicBlock's conv1/bn1, conv2/bn2, or a Bottleneck's conv1/bn1 .. conv3/bn3, applied in order with a
+   relu between them; the downsample, when the block changes the stride or the width, is a 1x1 conv and a
+   BatchNorm *)
 type block = {
   convs : (Nn.Conv2d.t * Nn.BatchNorm.t) list;
   downsample : (Nn.Conv2d.t * Nn.BatchNorm.t) option;
@@ -82,7 +83,8 @@ let create ?num_classes ?(groups = 1) ?(width_per_group = 64) ?(stride_in_1x1 = 
         let stride = if i = 0 then stride else 1 in
         let b = match kind with
           | Basic_block -> basic_block ~stride !in_planes planes
-          | Bottleneck -> bottleneck ~stride ~stride_in_1x1 ~groups ~base_width:width_per_group !in_planes planes in
+          | Bottleneck ->
+            bottleneck ~stride ~stride_in_1x1 ~groups ~base_width:width_per_group !in_planes planes in
         in_planes := planes * expansion kind;
         b) in
   let conv1 = Nn.Conv2d.create ~stride:2 ~padding:3 ~bias:false 3 64 7 in
@@ -108,7 +110,9 @@ let stages m x =
 (* tinygrad: ResNet.forward with a classifier *)
 let forward m x =
   match m.fc with
-  | None -> invalid_arg (Printf.sprintf "ResNet-%d forward: no classifier (created without num_classes); use features" m.num)
+  | None ->
+    invalid_arg
+      (Printf.sprintf "ResNet-%d forward: no classifier (created without num_classes); use features" m.num)
   | Some fc ->
     let out, _ = stages m x in
     Nn.Linear.forward fc (T.cast (T.mean ~axis:[ 2; 3 ] out) Dtype.Float32)
@@ -120,15 +124,19 @@ let conv_bn_state (conv, bn) =
   [ S.of_named (Nn.Conv2d.state_dict conv); S.of_named (Nn.BatchNorm.state_dict bn) ]
 
 let block_state b =
-  let names = List.concat (List.mapi (fun i _ -> [ Printf.sprintf "conv%d" (i + 1); Printf.sprintf "bn%d" (i + 1) ])
-                             b.convs) in
+  let names = List.concat (List.mapi (fun i _ ->
+      [ Printf.sprintf "conv%d" (i + 1); Printf.sprintf "bn%d" (i + 1) ]) b.convs) in
   let convs = List.combine names (List.concat_map conv_bn_state b.convs) in
-  S.Dict (match b.downsample with None -> convs | Some cb -> convs @ [ ("downsample", S.List (conv_bn_state cb)) ])
+  let downsample =
+    Option.fold ~none:[] ~some:(fun cb -> [ ("downsample", S.List (conv_bn_state cb)) ]) b.downsample in
+  S.Dict (convs @ downsample)
 
 (* tinygrad: get_state_dict(model): the attributes in the order __init__ sets them *)
 let state m =
-  S.Dict ([ ("conv1", S.of_named (Nn.Conv2d.state_dict m.conv1)); ("bn1", S.of_named (Nn.BatchNorm.state_dict m.bn1)) ]
-          @ List.mapi (fun i layer -> (Printf.sprintf "layer%d" (i + 1), S.List (List.map block_state layer))) m.layers
+  let layer i blocks = (Printf.sprintf "layer%d" (i + 1), S.List (List.map block_state blocks)) in
+  S.Dict ([ ("conv1", S.of_named (Nn.Conv2d.state_dict m.conv1));
+            ("bn1", S.of_named (Nn.BatchNorm.state_dict m.bn1)) ]
+          @ List.mapi layer m.layers
           @ (match m.fc with None -> [] | Some fc -> [ ("fc", S.of_named (Nn.Linear.state_dict fc)) ]))
 
 (* tinygrad: nn.state.get_parameters(model) *)
