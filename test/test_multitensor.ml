@@ -929,7 +929,113 @@ let unit_tests : case list = [
           close ~what:"original kept" (Array.init 16 float_of_int) (ints_as_floats t)) [ None; Some 0 ]);
 ]
 
-let tests = tests @ unit_tests
+(* tinygrad's conv and layer tests of test/unit/test_multitensor.py; where tinygrad only runs the sharded layer,
+   its output is compared with the same layer on one device *)
+let conv_shard_case ~bias () =
+  let conv = Nn.Conv2d.create ~bias 3 16 3 in
+  let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
+  let one = floats (Nn.Conv2d.forward conv fake_image) in
+  let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Conv2d.state_dict conv)) in
+  List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"conv, batch sharded" one
+    (floats (Nn.Conv2d.forward conv (T.shard ~axis:0 fake_image devices_2)))
+
+(* tinygrad: test_embedding_backward — the weight gradient of sum(embedding(x)) with x replicated and the weight
+   replicated or split along the embedding axis, equal to one device's *)
+let embedding_backward_case shard_weight_axis () =
+  let b = 4 and t = 10 and embed_size = 20 and vocab_size = 28 in
+  let layer = Nn.Embedding.create vocab_size embed_size in
+  let ids = Array.init (b * t) (fun i -> (i * 11 + 3) mod vocab_size) in
+  let x = T.of_int_array [| b; t |] ids in
+  T.backward (T.sum (Nn.Embedding.forward layer x));
+  let grad = floats (Option.get (T.grad layer.weight)) in
+  let sharded = { Nn.Embedding.weight = T.realize (T.shard ?axis:shard_weight_axis layer.weight devices_2) } in
+  T.backward (T.sum (Nn.Embedding.forward sharded (T.shard x devices_2)));
+  close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding weight grad" grad (floats (Option.get (T.grad sharded.weight)))
+
+let unit_layer_tests : case list = [
+  ("conv_data_shard", conv_shard_case ~bias:false);
+  ("conv_bias_data_shard", conv_shard_case ~bias:true);
+  ("backprop_conv", fun () ->
+      (* one Adam step of a conv on a batch sharded on two devices, its weights replicated, against the same step on
+         one device *)
+      let step ~sharded =
+        T.manual_seed 3;
+        let conv = Nn.Conv2d.create 3 16 3 in
+        let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Conv2d.state_dict conv)) in
+        let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
+        if sharded then List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+        let x = if sharded then T.shard ~axis:0 fake_image devices_2 else fake_image in
+        Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
+            let optim = Nn.Optim.adam params in
+            let out = Nn.Conv2d.forward conv x in
+            Nn.Optim.zero_grad optim;
+            T.backward (T.mean out);
+            Nn.Optim.step optim;
+            (floats out, floats conv.weight)) in
+      let out1, w1 = step ~sharded:false and out2, w2 = step ~sharded:true in
+      close ~atol:1e-5 ~rtol:1e-5 ~what:"conv output" out1 out2;
+      close ~atol:1e-6 ~rtol:1e-5 ~what:"weight after one Adam step" w1 w2);
+  ("embedding", fun () ->
+      let b = 4 and t = 10 and embed_size = 20 and vocab_size = 28 in
+      let layer = Nn.Embedding.create vocab_size embed_size in
+      let x = T.of_int_array [| b; t |] (Array.init (b * t) (fun i -> (i * 7 + 5) mod vocab_size)) in
+      let z = floats (Nn.Embedding.forward layer x) in
+      let sharded = { Nn.Embedding.weight = T.realize (T.shard ~axis:1 layer.weight devices_2) } in
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding, weight split on the embedding axis" z
+        (floats (Nn.Embedding.forward sharded (T.shard x devices_2))));
+  ("embedding_backward", embedding_backward_case None);
+  ("embedding_backward_shard_weight", embedding_backward_case (Some 1));
+  ("rmsnorm", fun () ->
+      let norm = Nn.RMSNorm.create 20 in
+      let x = T.realize (T.contiguous (T.rand [| 4; 10; 20 |])) in
+      let y = floats (Nn.RMSNorm.forward norm x) in
+      let norm_sharded = Nn.RMSNorm.create 20 in
+      Option.iter (fun w -> ignore (T.realize (T.shard_ w devices_2))) norm_sharded.weight;
+      List.iter (fun axis ->
+          close ~atol:1e-6 ~rtol:1e-6 ~what:(Printf.sprintf "rmsnorm, x sharded on %s" (axis_name axis)) y
+            (floats (T.realize (Nn.RMSNorm.forward norm_sharded (T.realize (T.shard ?axis x devices_2))))))
+        [ Some 2; None ]);
+  ("sdpa_causal_shard_batch", fun () ->
+      let q = T.rand [| 4; 2; 10; 16 |] and k = T.rand [| 4; 2; 10; 16 |] and v = T.rand [| 4; 2; 10; 16 |] in
+      let sh t = T.shard ~axis:0 t devices_2 in
+      let qs = sh q and ks = sh k and vs = sh v in
+      T.realize_all [ q; k; v; qs; ks; vs ];
+      let y = floats (T.scaled_dot_product_attention ~is_causal:true q k v) in
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"causal attention, batch sharded" y
+        (floats (T.scaled_dot_product_attention ~is_causal:true qs ks vs)));
+  ("multi_tensor_jit_body", fun () ->
+      let jf = Tiny_jit.create (fun _ ->
+          let a = T.realize (T.contiguous (T.ones [| 256 |])) and b = T.realize (T.contiguous (T.ones [| 256 |])) in
+          ignore (T.shard_ a devices_2);
+          ignore (T.shard_ b devices_2);
+          T.realize (T.add a b)) in
+      for _ = 1 to 5 do close ~what:"a+b" (Array.make 256 2.) (floats (Tiny_jit.call jf [])) done;
+      if Tiny_jit.jit_cache_len jf = 0 then fail "nothing captured");
+  ("rand_like_arg_dtype", fun () ->
+      let t = T.shard ~axis:1 (T.empty ~dtype:Dtype.Int32 [| 16; 16 |]) devices_2 in
+      let t2 = T.rand_like ~dtype:Dtype.Float32 t in
+      check_eq ~pp:Dtype.to_string ~eq:( = ) ~what:"dtype" Dtype.Float32 (T.dtype t2);
+      check_eq ~pp:Dtype.to_string ~eq:( = ) ~what:"source dtype" Dtype.Int32 (T.dtype t));
+  ("tensor_from_multi", fun () ->
+      let x = T.shard_ ~axis:0 (T.of_int_array [| 2 |] [| 1; 2 |]) devices_2 in
+      let y = T.of_uop (T.uop x) in
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" devices_2 (T.devices y);
+      close ~what:"values" (ints_as_floats x) (ints_as_floats y));
+  (* tinygrad's TestShrinkMultiTensorShardedAxis.test_add_two_partitions *)
+  ("shrink_sharded_axis_add_two_partitions", fun () ->
+      let t = T.realize (T.clone (T.reshape (T.arange 64) [| 8; 8 |])) in
+      ignore (T.shard_ ~axis:0 t devices_4);
+      let a = T.shrink t [| (2, 4); (0, 8) |] and b = T.shrink t [| (6, 8); (0, 8) |] in
+      let na = Array.init 16 (fun i -> float_of_int (16 + i)) and nb = Array.init 16 (fun i -> float_of_int (48 + i)) in
+      close ~what:"t[2:4]" na (ints_as_floats a);
+      close ~what:"t[6:8]" nb (ints_as_floats b);
+      close ~what:"a+b" (Array.map2 ( +. ) na nb) (ints_as_floats (T.add a b));
+      let c = T.realize (T.add (T.pad a [| (2, 4); (0, 0) |]) (T.pad b [| (6, 0); (0, 0) |])) in
+      close ~what:"pads added" (Array.concat [ Array.make 16 0.; na; Array.make 16 0.; nb ]) (ints_as_floats c));
+]
+
+let tests = tests @ unit_tests @ unit_layer_tests
 
 (* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer ---------- *)
 
