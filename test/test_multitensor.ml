@@ -929,8 +929,8 @@ let unit_tests : case list = [
           close ~what:"original kept" (Array.init 16 float_of_int) (ints_as_floats t)) [ None; Some 0 ]);
 ]
 
-(* tinygrad's conv and layer tests of test/unit/test_multitensor.py; where tinygrad only runs the sharded layer,
-   its output is compared with the same layer on one device *)
+(* tinygrad's conv and layer tests of test/unit/test_multitensor.py; where tinygrad only runs the sharded
+   layer, its output is compared with the same layer on one device *)
 let conv_shard_case ~bias () =
   let conv = Nn.Conv2d.create ~bias 3 16 3 in
   let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
@@ -940,8 +940,8 @@ let conv_shard_case ~bias () =
   close ~atol:1e-5 ~rtol:1e-5 ~what:"conv, batch sharded" one
     (floats (Nn.Conv2d.forward conv (T.shard ~axis:0 fake_image devices_2)))
 
-(* tinygrad: test_embedding_backward — the weight gradient of sum(embedding(x)) with x replicated and the weight
-   replicated or split along the embedding axis, equal to one device's *)
+(* tinygrad: test_embedding_backward — the weight gradient of sum(embedding(x)) with x replicated and the
+   weight replicated or split along the embedding axis, equal to one device's *)
 let embedding_backward_case shard_weight_axis () =
   let b = 4 and t = 10 and embed_size = 20 and vocab_size = 28 in
   let layer = Nn.Embedding.create vocab_size embed_size in
@@ -949,16 +949,18 @@ let embedding_backward_case shard_weight_axis () =
   let x = T.of_int_array [| b; t |] ids in
   T.backward (T.sum (Nn.Embedding.forward layer x));
   let grad = floats (Option.get (T.grad layer.weight)) in
-  let sharded = { Nn.Embedding.weight = T.realize (T.shard ?axis:shard_weight_axis layer.weight devices_2) } in
+  let weight = T.realize (T.shard ?axis:shard_weight_axis layer.weight devices_2) in
+  let sharded = { Nn.Embedding.weight } in
   T.backward (T.sum (Nn.Embedding.forward sharded (T.shard x devices_2)));
-  close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding weight grad" grad (floats (Option.get (T.grad sharded.weight)))
+  close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding weight grad" grad
+    (floats (Option.get (T.grad sharded.weight)))
 
 let unit_layer_tests : case list = [
   ("conv_data_shard", conv_shard_case ~bias:false);
   ("conv_bias_data_shard", conv_shard_case ~bias:true);
   ("backprop_conv", fun () ->
-      (* one Adam step of a conv on a batch sharded on two devices, its weights replicated, against the same step on
-         one device *)
+      (* one Adam step of a conv on a batch sharded on two devices, its weights replicated, against the same
+         step on one device *)
       let step ~sharded =
         T.manual_seed 3;
         let conv = Nn.Conv2d.create 3 16 3 in
@@ -997,7 +999,9 @@ let unit_layer_tests : case list = [
             (floats (T.realize (Nn.RMSNorm.forward norm_sharded (T.realize (T.shard ?axis x devices_2))))))
         [ Some 2; None ]);
   ("sdpa_causal_shard_batch", fun () ->
-      let q = T.rand [| 4; 2; 10; 16 |] and k = T.rand [| 4; 2; 10; 16 |] and v = T.rand [| 4; 2; 10; 16 |] in
+      let q = T.rand [| 4; 2; 10; 16 |] in
+      let k = T.rand [| 4; 2; 10; 16 |] in
+      let v = T.rand [| 4; 2; 10; 16 |] in
       let sh t = T.shard ~axis:0 t devices_2 in
       let qs = sh q and ks = sh k and vs = sh v in
       T.realize_all [ q; k; v; qs; ks; vs ];
@@ -1006,7 +1010,8 @@ let unit_layer_tests : case list = [
         (floats (T.scaled_dot_product_attention ~is_causal:true qs ks vs)));
   ("multi_tensor_jit_body", fun () ->
       let jf = Tiny_jit.create (fun _ ->
-          let a = T.realize (T.contiguous (T.ones [| 256 |])) and b = T.realize (T.contiguous (T.ones [| 256 |])) in
+          let a = T.realize (T.contiguous (T.ones [| 256 |])) in
+          let b = T.realize (T.contiguous (T.ones [| 256 |])) in
           ignore (T.shard_ a devices_2);
           ignore (T.shard_ b devices_2);
           T.realize (T.add a b)) in
@@ -1027,12 +1032,14 @@ let unit_layer_tests : case list = [
       let t = T.realize (T.clone (T.reshape (T.arange 64) [| 8; 8 |])) in
       ignore (T.shard_ ~axis:0 t devices_4);
       let a = T.shrink t [| (2, 4); (0, 8) |] and b = T.shrink t [| (6, 8); (0, 8) |] in
-      let na = Array.init 16 (fun i -> float_of_int (16 + i)) and nb = Array.init 16 (fun i -> float_of_int (48 + i)) in
+      let na = Array.init 16 (fun i -> float_of_int (16 + i)) in
+      let nb = Array.init 16 (fun i -> float_of_int (48 + i)) in
       close ~what:"t[2:4]" na (ints_as_floats a);
       close ~what:"t[6:8]" nb (ints_as_floats b);
       close ~what:"a+b" (Array.map2 ( +. ) na nb) (ints_as_floats (T.add a b));
       let c = T.realize (T.add (T.pad a [| (2, 4); (0, 0) |]) (T.pad b [| (6, 0); (0, 0) |])) in
-      close ~what:"pads added" (Array.concat [ Array.make 16 0.; na; Array.make 16 0.; nb ]) (ints_as_floats c));
+      close ~what:"pads added" (Array.concat [ Array.make 16 0.; na; Array.make 16 0.; nb ])
+        (ints_as_floats c));
 ]
 
 let tests = tests @ unit_tests @ unit_layer_tests
