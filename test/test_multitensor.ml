@@ -1042,7 +1042,99 @@ let unit_layer_tests : case list = [
         (ints_as_floats c));
 ]
 
-let tests = tests @ unit_tests @ unit_layer_tests
+(* tinygrad's TestMultiAssign, TestMultiSetitem and TestTensorOps (test/unit/test_multitensor.py) *)
+let dev_pair = [ "CPU:0"; "CPU:1" ]
+let dev_four = List.init 4 (Printf.sprintf "CPU:%d")
+let sharded_realized ?axis t = T.realize (T.contiguous (T.shard ?axis t dev_pair))
+let column_2 = Array.concat (List.init 4 (fun _ -> [| 0.; 0.; 1.; 0. |]))
+
+(* tinygrad: _t — arange(16) cloned, realized, sharded on four devices; [set], then the values against
+   [expected] *)
+let setitem_case ?axis set expected () =
+  let t = T.shard ?axis (T.realize (T.clone (T.arange 16))) dev_four in
+  set t;
+  close ~what:"after setitem" expected (ints_as_floats t)
+
+let arange_with l = let a = Array.init 16 float_of_int in List.iter (fun (i, v) -> a.(i) <- v) l; a
+
+(* tinygrad: helper_test_shard_op — randn split along axis 0 on two devices against the one-device result *)
+let shard_op_case shapes f () =
+  List.iter (fun shape ->
+      let single = T.realize (T.randn shape) in
+      let one = f single and multi = f (T.shard ~axis:0 single devices_2) in
+      check_eq ~pp:Dtype.to_string ~eq:( = ) ~what:"dtype" (T.dtype one) (T.dtype multi);
+      check_eq ~pp:(fun a -> String.concat "," (Array.to_list (Array.map string_of_int a))) ~eq:( = )
+        ~what:"shape" (T.shape one) (T.shape multi);
+      close ~atol:1e-6 ~rtol:1e-3 ~what:"sharded vs one device" (floats one) (floats multi)) shapes
+
+let unit_assign_tests : case list = [
+  ("multi_assign_realized", fun () ->
+      let out = sharded_realized ~axis:0 (T.zeros [| 4 |]) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out ones));
+      close ~what:"out" (Array.make 4 1.) (floats out));
+  ("multi_assign_unrealized", fun () ->
+      let out = T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4 |]))) dev_pair in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out ones));
+      close ~what:"out" (Array.make 4 1.) (floats out));
+  ("multi_assign_both_unrealized", fun () ->
+      let out = T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4 |]))) dev_pair in
+      let ones = T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| 4 |]))) dev_pair in
+      ignore (T.realize (T.assign out ones));
+      close ~what:"out" (Array.make 4 1.) (floats out));
+  ("multi_assign_scalar", fun () ->
+      let out = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out (T.zeros_like out)));
+      close ~what:"out" (Array.make 4 0.) (floats out));
+  ("multi_assign_const_like", fun () ->
+      let out = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out (T.full_like out 7.)));
+      close ~what:"out" (Array.make 4 7.) (floats out));
+  ("multi_assign_piece", fun () ->
+      let out = sharded_realized ~axis:0 (T.zeros [| 4; 4 |]) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4; 1 |]) in
+      ignore (T.realize (T.assign (T.shrink out [| (0, 4); (2, 3) |]) ones));
+      close ~what:"out" column_2 (floats out));
+  ("multi_assign_piece_noncontig", fun () ->
+      let out = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4; 4 |]))) dev_pair) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4; 1 |]) in
+      ignore (T.realize (T.assign (T.shrink out [| (0, 4); (2, 3) |]) ones));
+      close ~what:"out" column_2 (floats out));
+  ("multi_assign_var_offset", fun () ->
+      let out = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4; 4 |]))) dev_pair) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4; 1 |]) in
+      let vi = Variable.bind (Variable.create "i" 0 3) 2 in
+      let z = Sint.of_int 0 in
+      let piece = T.Sym.shrink out [| (z, Sint.of_int 4); (vi, Sint.(vi + of_int 1)) |] in
+      ignore (T.realize (T.assign piece ones));
+      close ~what:"out" column_2 (floats out));
+  ("setitem_scalar_axis0",
+   setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
+  ("setitem_scalar_axis_none", setitem_case (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
+  ("setitem_slice_cross_shard",
+   setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (Some 2, Some 6, None) ] 99.)
+     (arange_with (List.init 4 (fun i -> (i + 2, 99.)))));
+  ("setitem_full_slice", setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (None, None, None) ] 42.)
+     (Array.make 16 42.));
+  ("setitem_stride", setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (None, None, Some 4) ] 0.)
+     (arange_with (List.init 4 (fun i -> (4 * i, 0.)))));
+  ("setitem_single_shard",
+   setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.I 13 ] 99.) (arange_with [ (13, 99.) ]));
+  ("setitem_tensor_value_replicated", setitem_case ~axis:0
+     (fun t -> T.setitem t [ T.S (Some 2, Some 6, None) ]
+         (T.shard (T.of_int_array [| 4 |] [| 90; 91; 92; 93 |]) dev_four))
+     (arange_with (List.init 4 (fun i -> (i + 2, float_of_int (90 + i))))));
+  ("setitem_tensor_value_sharded_aligned", setitem_case ~axis:0
+     (fun t -> T.setitem t [ T.S (None, None, Some 4) ]
+         (T.shard ~axis:0 (T.of_int_array [| 4 |] [| 90; 91; 92; 93 |]) dev_four))
+     (arange_with (List.init 4 (fun i -> (4 * i, float_of_int (90 + i))))));
+  ("interpolate", shard_op_case [ [| 4; 16; 16 |]; [| 4; 24; 24 |] ] (fun x -> T.interpolate x [ 19; 19 ]));
+  ("bitcast",
+   shard_op_case [ [| 256 |]; [| 256 |] ] (fun x -> T.cast (T.bitcast x Dtype.Int32) Dtype.Float64));
+]
+
+let tests = tests @ unit_tests @ unit_layer_tests @ unit_assign_tests
 
 (* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer ---------- *)
 
