@@ -1111,7 +1111,8 @@ let unit_assign_tests : case list = [
       close ~what:"out" column_2 (floats out));
   ("setitem_scalar_axis0",
    setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
-  ("setitem_scalar_axis_none", setitem_case (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
+  ("setitem_scalar_axis_none",
+   setitem_case (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
   ("setitem_slice_cross_shard",
    setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (Some 2, Some 6, None) ] 99.)
      (arange_with (List.init 4 (fun i -> (i + 2, 99.)))));
