@@ -467,7 +467,8 @@ let mnist_f32_tests : case list = [
 (* beautiful_mnist in float32 at batch 512 on given batches: batch [s] holds the images ((s * 512 + i) *
    7919) mod 60000, fed to the JIT as an int tensor, so that this run and tinygrad's see the same data in the
    same order without depending on how either draws random numbers. Also the first batch's gradient from the
-   initial weights, summarised per parameter. *)
+   initial weights, summarised per parameter. test/dp_mnist_tinygrad.py prints the same lines from tinygrad
+   0.14.0; with CPU_OPT=tinygrad (tinygrad's kernels) the two agree line for line. *)
 let fixed_batch bs n s = T.of_int_array [| bs |] (Array.init bs (fun i -> ((s * bs) + i) * 7919 mod n))
 
 let mnist_fixed_run ~devices ~steps ~bs =
