@@ -969,29 +969,32 @@ let embedding_backward_case shard_weight_axis () =
   close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding weight grad" grad
     (floats (Option.get (T.grad sharded.weight)))
 
+(* tinygrad: test_backprop_conv — one Adam step of a conv on a batch sharded on two devices, its weights
+   replicated, against the same step on one device *)
+let backprop_conv_case () =
+  let step ~sharded =
+    T.manual_seed 3;
+    let conv = Nn.Conv2d.create 3 16 3 in
+    let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Conv2d.state_dict conv)) in
+    let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
+    if sharded then List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+    let x = if sharded then T.shard ~axis:0 fake_image devices_2 else fake_image in
+    Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
+        let optim = Nn.Optim.adam params in
+        let out = Nn.Conv2d.forward conv x in
+        Nn.Optim.zero_grad optim;
+        T.backward (T.mean out);
+        Nn.Optim.step optim;
+        (floats out, floats conv.weight)) in
+  let out1, w1 = step ~sharded:false and out2, w2 = step ~sharded:true in
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"conv output" out1 out2;
+  close ~atol:1e-6 ~rtol:1e-5 ~what:"weight after one Adam step" w1 w2
+
 let unit_layer_tests : case list = [
   ("conv_data_shard", conv_shard_case ~bias:false);
   ("conv_bias_data_shard", conv_shard_case ~bias:true);
-  ("backprop_conv", fun () ->
-      (* one Adam step of a conv on a batch sharded on two devices, its weights replicated, against the same
-         step on one device *)
-      let step ~sharded =
-        T.manual_seed 3;
-        let conv = Nn.Conv2d.create 3 16 3 in
-        let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Conv2d.state_dict conv)) in
-        let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
-        if sharded then List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
-        let x = if sharded then T.shard ~axis:0 fake_image devices_2 else fake_image in
-        Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
-            let optim = Nn.Optim.adam params in
-            let out = Nn.Conv2d.forward conv x in
-            Nn.Optim.zero_grad optim;
-            T.backward (T.mean out);
-            Nn.Optim.step optim;
-            (floats out, floats conv.weight)) in
-      let out1, w1 = step ~sharded:false and out2, w2 = step ~sharded:true in
-      close ~atol:1e-5 ~rtol:1e-5 ~what:"conv output" out1 out2;
-      close ~atol:1e-6 ~rtol:1e-5 ~what:"weight after one Adam step" w1 w2);
+  ("backprop_conv", fun () -> backprop_conv_case ());
+  ("backprop_conv_wino", fun () -> Helpers.context [ Helpers.Bind (Helpers.wino, 1) ] backprop_conv_case);
   ("embedding", fun () ->
       let b = 4 and t = 10 and embed_size = 20 and vocab_size = 28 in
       let layer = Nn.Embedding.create vocab_size embed_size in
