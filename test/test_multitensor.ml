@@ -11,8 +11,7 @@
    Left out of test/unit: the four skipped there (reshape_on_axis, mlb_assign_change_axis, shard_memory,
    multi_const_folding) and multi_assign_piece_unrealized (an expected failure there);
    init_rand_with_multiple_devices_fail and rand_like_arg_device (a device tuple is not a value of the port's
-   ?device); lr_scheduler_OneCycleLR (extra/lr_scheduler.py is not ported); backprop_conv_wino (no WINO);
-   and, not ported yet: alu_deviceless_const, shard_reshape_cross_boundary, allreduce_cast_half (and _assign),
+   ?device); lr_scheduler_OneCycleLR (extra/lr_scheduler.py is not ported); and, not ported yet: alu_deviceless_const, shard_reshape_cross_boundary, allreduce_cast_half (and _assign),
    to_single_device_gather_memory, symbolic_broadcast_copy, multitensor_jit_in_list, bn_ast_on_devices,
    rand_like_from_alu, TestShrinkMultiTensorShardedAxis's shrink_bad_args, ops and add_different_tensors,
    TestBatchNorm (5), from_npy and multi_assign_var_offset_jit (2). clone is skipped: empty_like makes no
