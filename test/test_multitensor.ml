@@ -528,7 +528,46 @@ let mnist_fixed_tests : case list = [
         fail "first batch loss: one device %.9g, dp %.9g" l1 l2);
 ]
 
-let tests = tests @ mnist_tests @ mnist_f32_tests @ mnist_fixed_tests
+(* tinygrad 0.14.0's step losses on the given batches, one device and data parallel, as
+   test/dp_mnist_tinygrad.py prints them *)
+module Dp_mnist_tinygrad = struct
+  let one = [|
+    2.520646811; 1.556537628; 1.241732359; 1.037721634; 0.968862712;
+    0.855495870; 0.831117868; 0.829310954; 0.850853324; 0.694340765;
+    0.721968234; 0.642843723; 0.716369092; 0.637603760; 0.644265890;
+    0.648935020; 0.689532161; 0.569606841; 0.601980388; 0.648977280 |]
+  let dp = [|
+    2.520650625; 1.556435943; 1.239740610; 1.033669949; 0.973864198;
+    0.854854465; 0.824437857; 0.829130530; 0.844865680; 0.695779681;
+    0.718176723; 0.642948806; 0.716425538; 0.639127731; 0.647591889;
+    0.649538815; 0.699435294; 0.582948685; 0.602525592; 0.639552951 |]
+end
+
+(* the same run with tinygrad's own CPU kernels (CPU_OPT=tinygrad): one device, every loss equals tinygrad's
+   (the same kernels in the same order); data parallel, the first five equal within 1e-6, after which the
+   rounding differences Adam amplifies are printed, not held *)
+let mnist_tinygrad_kernel_tests : case list = [
+  ("data_parallel_beautiful_mnist_float32_tinygrad_kernels", fun () ->
+      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then
+        skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
+      else
+      Helpers.context [ Helpers.Bind (Helpers.cpu_opt, Helpers.Cpu_tinygrad) ] @@ fun () ->
+      let one, _ = mnist_fixed_run ~devices:None ~steps:20 ~bs:512 in
+      let dp, _ = mnist_fixed_run ~devices:(Some [ d0; d1 ]) ~steps:20 ~bs:512 in
+      let rel a b = Float.abs (a -. b) /. Float.abs a in
+      Printf.printf "multitensor: float32 beautiful_mnist, tinygrad's kernels, relative to tinygrad 0.14.0\n  \
+                     one device: %s\n  data parallel: %s\n%!"
+        (String.concat " " (List.mapi (fun i a -> Printf.sprintf "%.1e" (rel Dp_mnist_tinygrad.one.(i) a)) one))
+        (String.concat " " (List.mapi (fun i a -> Printf.sprintf "%.1e" (rel Dp_mnist_tinygrad.dp.(i) a)) dp));
+      List.iteri (fun i a ->
+          if rel Dp_mnist_tinygrad.one.(i) a > 1e-6 then
+            fail "one device, step %d: tinygrad %.9f, here %.9f" (i + 1) Dp_mnist_tinygrad.one.(i) a) one;
+      List.iteri (fun i a ->
+          if i < 5 && rel Dp_mnist_tinygrad.dp.(i) a > 1e-6 then
+            fail "data parallel, step %d: tinygrad %.9f, here %.9f" (i + 1) Dp_mnist_tinygrad.dp.(i) a) dp);
+]
+
+let tests = tests @ mnist_tests @ mnist_f32_tests @ mnist_fixed_tests @ mnist_tinygrad_kernel_tests
 
 (* ---------- load_state_dict into sharded models ---------- *)
 
