@@ -1,9 +1,24 @@
-(* tinygrad's test/backend/test_multitensor.py (the runtime half of test_multitensor.py), ported on CPU:0..4. The
-   oracle is the values of the inputs read back and combined here with OCaml floats (sums, maxima, products,
-   matrix products), or values written by hand; never the sharded program itself. Left out: shard_empty and
-   shard_no_recompile (expected failures in tinygrad), multi_device_jit_graph and shrink_non_shard_axis (skipped
-   there), data_parallel_resnet_train_step (extra/models/resnet), TestMultiTransformer (tinygrad's
-   llm Transformer); the buffer-view tests check values only (tinygrad also asserts that no kernel runs). *)
+(* tinygrad 0.14.0's test_multitensor.py, which its repository splits into test/backend/, test/unit/ and
+   test/null/test_multitensor.py, ported on CPU:0..4. The oracle is the values of the inputs read back and
+   combined here with OCaml floats (sums, maxima, products, matrix products), or values written by hand;
+   where tinygrad compares a sharded run with the one-device run (the models, layers, sdpa, interpolate) so
+   does the port, and the one-device model runs are held to tinygrad's own values (test/gen_resnet_oracle.py,
+   test/gen_llama_oracle.py). The ResNet runs from the model's own initialisation (tinygrad's loads
+   torchvision's checkpoint from the network); the buffer-view tests check values only (tinygrad also asserts
+   that no kernel runs).
+   Left out of test/backend: shard_empty and shard_no_recompile (expected failures in tinygrad),
+   multi_device_jit_graph, shrink_non_shard_axis and llama1b_full (skipped there).
+   Left out of test/unit: the four skipped there (reshape_on_axis, mlb_assign_change_axis, shard_memory,
+   multi_const_folding) and multi_assign_piece_unrealized (an expected failure there);
+   init_rand_with_multiple_devices_fail and rand_like_arg_device (a device tuple is not a value of the port's
+   ?device); lr_scheduler_OneCycleLR (extra/lr_scheduler.py is not ported); and, not ported yet: alu_deviceless_const, shard_reshape_cross_boundary, allreduce_cast_half (and _assign),
+   to_single_device_gather_memory, symbolic_broadcast_copy, multitensor_jit_in_list, bn_ast_on_devices,
+   rand_like_from_alu, TestShrinkMultiTensorShardedAxis's shrink_bad_args, ops and add_different_tensors,
+   TestBatchNorm (5), from_npy and multi_assign_var_offset_jit (2). clone is skipped: empty_like makes no
+   buffer on a device tuple here.
+   test/null (26 tests: memory accounting on the NULL device, kernel counts of half matmuls, scalar ALUs on
+   replicated values, sharded reshape axes) is not ported; the kernel counts of sharded programs are checked
+   against tinygrad's by test/gen_multitensor_counts.py instead. *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -21,6 +36,7 @@ let close ?(atol = 1e-5) ?(rtol = 1e-5) ~what (expected : float array) (got : fl
     expected
 
 let floats = T.to_float_array
+let ints_as_floats t = Array.map float_of_int (T.to_int_array t)
 let wrap u = Tensor_base.wrap ~op:"test" u
 
 (* host-side oracles over a row-major [rows x cols] matrix *)
@@ -212,7 +228,7 @@ let grad_tests : case list = [
       match T.gradient (T.sum (T.stack [ x; y ])) [ x ] with
       | [ g ] -> close ~what:"grad" (Array.make 16 1.) (floats g)
       | _ -> fail "one gradient expected");
-  ("data_parallel_simple_train_step", fun () ->
+  ("data_parallel_linear_weight_grad", fun () ->
       (* a Linear layer's weight gradient from a batch sharded on 2 devices (weights replicated) equals the one
          from the whole batch on one device; the oracle for the single device run is checked by hand: the gradient of
          mean(x @ W.T) over a batch of b rows is the column means of x, repeated per output row, divided by out *)
@@ -251,6 +267,82 @@ let grad_tests : case list = [
 ]
 
 let tests = tests @ grad_tests
+
+(* tinygrad: test_multitensor.py TestMultiTensor._test_model_train_step: the gradient of [weight] from a
+   batch on one device, then from the batch and the labels split along axis 0 over CPU:1 and CPU:2 with every
+   parameter replicated, equal within 1e-5 (a LARS optimizer is made and its zero_grad run, never stepped) *)
+let model_train_step ~params ~weight ~forward fake_image labels =
+  let opt = Nn.Optim.lars ~lr:0.1 params in
+  let grad_of image labels =
+    Nn.Optim.zero_grad opt;
+    T.backward (T.sparse_categorical_crossentropy ~label_smoothing:0.1 (forward image) labels);
+    floats (Option.get (T.grad weight)) in
+  let grad = grad_of fake_image labels in
+  let image_sharded = T.shard ~axis:0 fake_image devices_2 in
+  let labels_sharded = T.shard ~axis:0 labels devices_2 in
+  List.iter (fun p -> ignore (T.realize (T.shard_ p devices_2))) params;
+  let shard_grad = grad_of image_sharded labels_sharded in
+  check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the gradient's devices" devices_2
+    (T.devices (Option.get (T.grad weight)));
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"gradient, batch sharded vs one device" grad shard_grad;
+  grad
+
+let relative_close ~what ~rtol expected got =
+  if Float.abs (expected -. got) > rtol *. Float.abs expected then
+    fail "%s: tinygrad %.9g, here %.9g" what expected got
+
+let sum_by f a = Array.fold_left (fun acc v -> acc +. f v) 0. a
+
+let train_step_tests : case list = [
+  (* tinygrad's test_data_parallel_simple_train_step: a 1-d input of 128 features sharded along its only axis
+     (the Linear's matmul reduces across the devices), against two labels *)
+  ("data_parallel_simple_train_step", fun () ->
+      T.manual_seed 0;
+      let fake_image = T.rand [| 128 |] in
+      let labels = T.randint ~low:0 ~high:127 [| 2 |] in
+      let l = Nn.Linear.create 128 128 in
+      let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Linear.state_dict l)) in
+      ignore (model_train_step ~params ~weight:l.weight ~forward:(Nn.Linear.forward l) fake_image labels));
+  (* tinygrad's test_data_parallel_resnet_train_step (RUN_SLOW there): ResNet-18 on a batch of two 3x14x14
+     images with the model's own initialisation (tinygrad's test loads torchvision's checkpoint from the
+     network first). The one-device run is also held to tinygrad's (test/gen_resnet_oracle.py: the same seed,
+     each draw realized when it is made) *)
+  ("data_parallel_resnet_train_step", fun () ->
+      T.manual_seed 0;
+      let fake_image = T.realize (T.rand [| 2; 3; 224 / 16; 224 / 16 |]) in
+      let labels = T.realize (T.randint ~low:0 ~high:1000 [| 2 |]) in
+      let m = Resnet.resnet18 () in
+      T.realize_all (Resnet.parameters m);
+      close ~what:"labels" (Array.map float_of_int Resnet_oracle.labels) (ints_as_floats labels);
+      let logits = floats (Resnet.forward m fake_image) in
+      close ~atol:1e-5 ~rtol:1e-4 ~what:"logits[:, :8]" Resnet_oracle.logits_head
+        (Array.concat [ Array.sub logits 0 8; Array.sub logits 1000 8 ]);
+      relative_close ~rtol:1e-4 ~what:"sum |logits|" Resnet_oracle.logits_abs_sum (sum_by Float.abs logits);
+      let grad = model_train_step ~params:(Resnet.parameters m) ~weight:m.conv1.weight
+          ~forward:(Resnet.forward m) fake_image labels in
+      close ~atol:1e-7 ~rtol:1e-4 ~what:"conv1 weight gradient[:16]" Resnet_oracle.grad_head
+        (Array.sub grad 0 16);
+      relative_close ~rtol:1e-4 ~what:"sum |grad|" Resnet_oracle.grad_abs_sum (sum_by Float.abs grad);
+      relative_close ~rtol:1e-4 ~what:"sum grad^2" Resnet_oracle.grad_sq_sum
+        (sum_by (fun v -> v *. v) grad));
+  (* tinygrad's test/unit/test_multitensor.py test_data_parallel_resnet (RUN_SLOW there): ResNet-18's
+     log_softmax on one device, then with the batch split over CPU:1 and CPU:2 and every parameter
+     replicated, within 1e-6 *)
+  ("data_parallel_resnet", fun () ->
+      T.manual_seed 0;
+      let fake_image = T.realize (T.rand [| 2; 3; 224 / 16; 224 / 16 |]) in
+      let fake_image_sharded = T.shard ~axis:0 fake_image devices_2 in
+      let m = Resnet.resnet18 () in
+      let real_output = floats (T.log_softmax (Resnet.forward m fake_image)) in
+      List.iter (fun p -> ignore (T.realize (T.shard_ p devices_2))) (Resnet.parameters m);
+      let shard_output = T.realize (T.log_softmax (Resnet.forward m fake_image_sharded)) in
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the output's devices" devices_2
+        (T.devices shard_output);
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"log_softmax, batch sharded vs one device" real_output
+        (floats shard_output));
+]
+
+let tests = tests @ train_step_tests
 
 (* ---------- TinyJit over several devices ---------- *)
 
@@ -371,7 +463,112 @@ let mnist_f32_tests : case list = [
       if first > 1e-5 then fail "first loss: one device %.7f, data parallel %.7f" (List.hd single) (List.hd dp));
 ]
 
-let tests = tests @ mnist_tests @ mnist_f32_tests
+(* beautiful_mnist in float32 at batch 512 on given batches: batch [s] holds the images ((s * 512 + i) *
+   7919) mod 60000, fed to the JIT as an int tensor, so that this run and tinygrad's see the same data in the
+   same order without depending on how either draws random numbers. Also the first batch's gradient from the
+   initial weights, summarised per parameter. test/dp_mnist_tinygrad.py prints the same lines from tinygrad
+   0.14.0; with CPU_OPT=tinygrad (tinygrad's kernels) the two agree line for line. *)
+let fixed_batch bs n s = T.of_int_array [| bs |] (Array.init bs (fun i -> ((s * bs) + i) * 7919 mod n))
+
+let mnist_fixed_run ~devices ~steps ~bs =
+  let x, y = Lazy.force full_train_set in
+  let n = (T.shape x).(0) in
+  T.manual_seed 42;
+  let m = Mnist_model.create () in
+  let params = Mnist_model.parameters m in
+  T.realize_all params;
+  let shard = match devices with
+    | None -> Fun.id
+    | Some devs ->
+      List.iter (fun p -> ignore (T.realize (T.shard_ p devs))) params;
+      fun t -> T.shard ~axis:0 t devs in
+  let opt = Nn.Optim.adam params in
+  let loss_of s = T.sparse_categorical_crossentropy (Mnist_model.forward m (shard (T.getitem x [ T.T s ])))
+      (shard (T.getitem y [ T.T s ])) in
+  let training f = Helpers.context [ Helpers.Bind (Helpers.training, 1) ] f in
+  let grads = training (fun () ->
+      Nn.Optim.zero_grad opt;
+      let loss = loss_of (fixed_batch bs n 0) in
+      T.backward loss;
+      let g = List.filter_map (fun p -> Option.map floats (T.grad p)) params in
+      Nn.Optim.zero_grad opt;
+      (T.item loss, g)) in
+  let j = Tiny_jit.create (function
+      | [ s ] -> training (fun () ->
+          Nn.Optim.zero_grad opt;
+          let loss = loss_of s in
+          T.backward loss;
+          T.realize_all (loss :: Nn.Optim.schedule_step opt);
+          loss)
+      | _ -> fail "one input expected") in
+  let losses = List.init steps (fun s -> T.item (Tiny_jit.call j [ fixed_batch bs n s ])) in
+  (losses, grads)
+
+let mnist_fixed_tests : case list = [
+  ("data_parallel_beautiful_mnist_float32_given_batches", fun () ->
+      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then
+        skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
+      else
+      let steps = 20 and bs = 512 in
+      let one, (l1, g1) = mnist_fixed_run ~devices:None ~steps ~bs in
+      let dp, (l2, g2) = mnist_fixed_run ~devices:(Some [ d0; d1 ]) ~steps ~bs in
+      Printf.printf "multitensor: float32 beautiful_mnist on given batches of 512\n  first batch loss from \
+                     the initial weights: one device %.9g, data parallel %.9g\n" l1 l2;
+      List.iteri (fun i (a, b) ->
+          let abs_sum = sum_by Float.abs and diff = Array.map2 (fun u v -> Float.abs (u -. v)) a b in
+          Printf.printf "  grad %d: sum|g| one %.9g dp %.9g, max |one - dp| %.3g, g[0..2] %.9g %.9g %.9g\n"
+            i (abs_sum a) (abs_sum b) (Array.fold_left Float.max 0. diff) a.(0) a.(1) a.(2))
+        (List.combine g1 g2);
+      List.iteri (fun i (a, b) ->
+          Printf.printf "  step %2d one %.9f dp %.9f rel %.2e\n" (i + 1) a b
+            (Float.abs (a -. b) /. Float.abs a))
+        (List.combine one dp);
+      Printf.printf "%!";
+      if Float.abs (l1 -. l2) > 1e-5 *. Float.abs l1 then
+        fail "first batch loss: one device %.9g, dp %.9g" l1 l2);
+]
+
+(* tinygrad 0.14.0's step losses on the given batches, one device and data parallel, as
+   test/dp_mnist_tinygrad.py prints them *)
+module Dp_mnist_tinygrad = struct
+  let one = [|
+    2.520646811; 1.556537628; 1.241732359; 1.037721634; 0.968862712;
+    0.855495870; 0.831117868; 0.829310954; 0.850853324; 0.694340765;
+    0.721968234; 0.642843723; 0.716369092; 0.637603760; 0.644265890;
+    0.648935020; 0.689532161; 0.569606841; 0.601980388; 0.648977280 |]
+  let dp = [|
+    2.520650625; 1.556435943; 1.239740610; 1.033669949; 0.973864198;
+    0.854854465; 0.824437857; 0.829130530; 0.844865680; 0.695779681;
+    0.718176723; 0.642948806; 0.716425538; 0.639127731; 0.647591889;
+    0.649538815; 0.699435294; 0.582948685; 0.602525592; 0.639552951 |]
+end
+
+(* the same run with tinygrad's own CPU kernels (CPU_OPT=tinygrad): one device, every loss equals tinygrad's
+   (the same kernels in the same order); data parallel, the first five equal within 1e-6, after which the
+   rounding differences Adam amplifies are printed, not held *)
+let mnist_tinygrad_kernel_tests : case list = [
+  ("data_parallel_beautiful_mnist_float32_tinygrad_kernels", fun () ->
+      if Sys.getenv_opt "MULTI_LONG" <> Some "1" then
+        skip "MULTI_LONG=1 (make test-multi) runs 20 steps of batch 512"
+      else
+      Helpers.context [ Helpers.Bind (Helpers.cpu_opt, Helpers.Cpu_tinygrad) ] @@ fun () ->
+      let one, _ = mnist_fixed_run ~devices:None ~steps:20 ~bs:512 in
+      let dp, _ = mnist_fixed_run ~devices:(Some [ d0; d1 ]) ~steps:20 ~bs:512 in
+      let rel a b = Float.abs (a -. b) /. Float.abs a in
+      let rels oracle l =
+        String.concat " " (List.mapi (fun i a -> Printf.sprintf "%.1e" (rel oracle.(i) a)) l) in
+      Printf.printf "multitensor: float32 beautiful_mnist, tinygrad's kernels, relative to tinygrad \
+                     0.14.0\n  one device: %s\n  data parallel: %s\n%!"
+        (rels Dp_mnist_tinygrad.one one) (rels Dp_mnist_tinygrad.dp dp);
+      List.iteri (fun i a ->
+          if rel Dp_mnist_tinygrad.one.(i) a > 1e-6 then
+            fail "one device, step %d: tinygrad %.9f, here %.9f" (i + 1) Dp_mnist_tinygrad.one.(i) a) one;
+      List.iteri (fun i a ->
+          if i < 5 && rel Dp_mnist_tinygrad.dp.(i) a > 1e-6 then
+            fail "data parallel, step %d: tinygrad %.9f, here %.9f" (i + 1) Dp_mnist_tinygrad.dp.(i) a) dp);
+]
+
+let tests = tests @ mnist_tests @ mnist_f32_tests @ mnist_fixed_tests @ mnist_tinygrad_kernel_tests
 
 (* ---------- load_state_dict into sharded models ---------- *)
 
@@ -609,6 +806,470 @@ let tests = tests @ [
       if not (Test_bad_input.contains s "('CPU:1', 'CPU:2')") then fail "to_string: %s" s);
 ]
 
+(* ---------- tinygrad's test/unit/test_multitensor.py (the values half) ---------- *)
+
+let contains_sub s sub = Test_bad_input.contains s sub
+
+let raises_invalid ~what f =
+  match f () with
+  | _ -> fail "%s: no Invalid_argument" what
+  | exception Invalid_argument _ -> ()
+
+let ones_shard n = T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| n |]))) devices_2
+
+(* tinygrad: _test_matmul_shard_axis and _test_double_matmul_shard_axis: N x N kaiming-uniform matrices, the
+   product of the sharded ones gathered on one device against the host product *)
+let matmul_shard_axis ?(double = false) shard_x shard_w () =
+  let n = 128 in
+  let x = T.realize (T.kaiming_uniform [| n; n |]) and w1 = T.realize (T.kaiming_uniform [| n; n |]) in
+  let w2 = T.realize (T.kaiming_uniform [| n; n |]) in
+  let xs = T.shard ?axis:shard_x x devices_2 and sw w = T.shard ?axis:shard_w w devices_2 in
+  let o, expected =
+    if double then
+      (T.matmul (T.matmul xs (sw w1)) (sw w2), matmul n (matmul n (floats x) (floats w1)) (floats w2))
+    else (T.matmul xs (sw w1), matmul n (floats x) (floats w1)) in
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"X @ W" expected (floats (T.to_device o (Device.default ())))
+
+let axis_name = function None -> "none" | Some a -> string_of_int a
+
+let unit_tests : case list = [
+  ("arange_shrink", fun () ->
+      let x = T.arange 4 in
+      let part lo hi = ints_as_floats (T.shrink (T.realize (T.shard ~axis:0 x devices_2)) [| (lo, hi) |]) in
+      close ~what:"[2:4]" [| 2.; 3. |] (part 2 4);
+      close ~what:"[0:2]" [| 0.; 1. |] (part 0 2));
+  ("shard_like", fun () ->
+      let devs_of t = String.concat "," (T.devices t) in
+      let x = T.shard ~axis:0 (T.ones [| 256 |]) devices_2 in
+      let y = T.shard_like (T.zeros [| 256 |]) x in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"devices" (devs_of x) (devs_of y);
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (Some 0) (T.shard_axis y);
+      let x2 = T.shard (T.ones [| 256 |]) devices_2 in
+      let y2 = T.shard_like (T.zeros [| 256 |]) x2 in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"devices, replicated" (devs_of x2) (devs_of y2);
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"axis, replicated" None (T.shard_axis y2);
+      let x3 = T.ones [| 256 |] in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"one device" (devs_of x3)
+        (devs_of (T.shard_like (T.zeros [| 256 |]) x3));
+      let x4 = T.shard ~axis:0 (T.ones [| 256 |]) devices_2 in
+      let y4 = T.shard_like (T.shard ~axis:0 (T.ones [| 256 |]) devices_2) x4 in
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"no-op shard_like" (Some 0) (T.shard_axis y4);
+      raises_invalid ~what:"shard_like of a replicated tensor onto an axis" (fun () ->
+          T.shard_like (T.shard (T.ones [| 256 |]) devices_2) x4));
+  ("shard_reshape", fun () ->
+      close ~what:"reshape" (Array.make 4 1.) (floats (T.realize (T.reshape (ones_shard 4) [| 2; 2 |]))));
+  ("shard_elementwise", fun () ->
+      let t = ones_shard 4 in
+      close ~what:"(t+t).reshape" (Array.make 4 2.) (floats (T.realize (T.reshape (T.add t t) [| 2; 2 |]))));
+  ("add_rank_expand_shard", fun () ->
+      let a = T.shard ~axis:0 (T.of_float_array [| 4 |] [| 1.; 2.; 3.; 4. |]) devices_2 in
+      let b = T.shard (T.of_float_array [| 1; 4 |] [| 10.; 20.; 30.; 40. |]) devices_2 in
+      check_eq ~pp:axis_name ~eq:( = ) ~what:"axis of a+b" (Some 1) (T.shard_axis (T.add a b));
+      close ~what:"a+b" [| 11.; 22.; 33.; 44. |] (floats (T.add a b)));
+  ("shard_reduce", fun () ->
+      let sum_of axis = floats (T.realize (T.sum ~axis:[ axis ] (T.reshape (ones_shard 6) [| 2; 3 |]))) in
+      close ~what:"sum(axis=1)" [| 3.; 3. |] (sum_of 1);
+      close ~what:"sum(axis=0)" [| 2.; 2.; 2. |] (sum_of 0));
+  ("shard_not_multiple", fun () ->
+      let x = T.realize (T.contiguous (T.ones [| 256 |])) in
+      raises_invalid ~what:"256 over 3 devices" (fun () -> T.shard_ ~axis:0 x devices_3));
+  ("sharded_arange", fun () ->
+      let t = T.realize (T.shard ~axis:0 (T.clone (T.arange 1000)) devices_2) in
+      close ~what:"arange(1000)" (Array.init 1000 float_of_int) (ints_as_floats t));
+  ("allreduce_shard_ring_sum", fun () ->
+      List.iter (fun axis -> List.iter (fun ring ->
+          Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
+              let t = T.reshape (T.of_int_array [| 4 |] [| 1; 2; 3; 4 |]) [| 2; 2 |] in
+              close ~what:(Printf.sprintf "sum, axis %s, RING=%d" (axis_name axis) ring) [| 10. |]
+                [| T.item (T.sum (T.shard ?axis t devices_2)) |])) [ 0; 2 ]) [ Some 0; Some 1; None ]);
+  ("multiple_to_single_device", fun () ->
+      List.iter (fun ring ->
+          Helpers.context [ Helpers.Bind (Helpers.ring, ring) ] (fun () ->
+              let sharded = T.shard ~axis:0 (T.clone (T.arange 32)) devices_4 in
+              let t = T.realize (T.to_device sharded (Device.default ())) in
+              check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"device" [ Device.default () ] (T.devices t);
+              close ~what:(Printf.sprintf "RING=%d" ring) (Array.init 32 float_of_int) (ints_as_floats t)))
+        [ 0; 2 ]);
+  ("multitensor_jit_input_reduce_shard_axis", fun () ->
+      let f = Tiny_jit.create (function [ x ] -> T.realize (T.sum ~axis:[ 0 ] x) | _ -> assert false) in
+      for _ = 1 to 5 do
+        let tt = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| 2; 64 |]))) [ d1; d2 ]) in
+        close ~what:"x.sum(0)" (Array.make 64 2.) (floats (Tiny_jit.call f [ tt ]))
+      done);
+  ("matmul_shard_none", matmul_shard_axis None None);
+  ("matmul_shard_X_0", matmul_shard_axis (Some 0) None);
+  ("matmul_shard_X_1", matmul_shard_axis (Some 1) None);
+  ("matmul_shard_W_0", matmul_shard_axis None (Some 0));
+  ("matmul_shard_W_1", matmul_shard_axis None (Some 1));
+  ("matmul_shard_0_0", matmul_shard_axis (Some 0) (Some 0));
+  ("matmul_shard_0_1", matmul_shard_axis (Some 0) (Some 1));
+  ("matmul_shard_1_0", matmul_shard_axis (Some 1) (Some 0));
+  ("matmul_shard_1_1", matmul_shard_axis (Some 1) (Some 1));
+  ("double_matmul_shard_X_0", matmul_shard_axis ~double:true (Some 0) None);
+  ("double_matmul_shard_X_1", matmul_shard_axis ~double:true (Some 1) None);
+  ("double_matmul_shard_W_0", matmul_shard_axis ~double:true None (Some 0));
+  ("double_matmul_shard_W_1", matmul_shard_axis ~double:true None (Some 1));
+  ("backward_sum", fun () ->
+      let x = T.shard ~axis:0 (T.of_float_array [| 2; 4 |] [| 1.; 2.; 3.; 4.; 5.; 6.; 7.; 8. |]) devices_2 in
+      let w = T.shard (T.of_float_array [| 4 |] [| 1.; 2.; 3.; 4. |]) devices_2 in
+      T.backward (T.mean (T.mul x w));
+      close ~what:"w.grad" [| 0.75; 1.; 1.25; 1.5 |] (floats (Option.get (T.grad w))));
+  ("multitensor_jit_multiple_inputs", fun () ->
+      let f = Tiny_jit.create (function
+          | [ a; b; c ] -> T.realize (T.add (T.add a b) c)
+          | _ -> assert false) in
+      for i = 0 to 4 do
+        let sh v = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.full [| 4 |] v))) devices_2) in
+        let fi = float_of_int i in
+        close ~what:"a+b+c" (Array.make 4 (fi +. (2. *. fi) +. 1.))
+          (floats (Tiny_jit.call f [ sh fi; sh (2. *. fi); sh 1. ]))
+      done);
+  ("multitensor_jit_different_sharding", fun () ->
+      let f = Tiny_jit.create (function [ a; b ] -> T.realize (T.add a b) | _ -> assert false) in
+      for i = 0 to 4 do
+        let full v = T.realize (T.contiguous (T.full [| 4; 4 |] v)) and fi = float_of_int i in
+        let a = T.realize (T.shard ~axis:0 (full fi) devices_2) in
+        let b = T.realize (T.shard (full (2. *. fi)) devices_2) in
+        close ~what:"a+b" (Array.make 16 (3. *. fi)) (floats (Tiny_jit.call f [ a; b ]))
+      done);
+  ("flip", fun () ->
+      let rng = T.realize (T.rand [| 10; 10; 10 |]) in
+      let r = floats rng in
+      let out = T.add (T.flip (T.shard ~axis:1 rng devices_2) [ 0 ]) (T.scalar 1.) in
+      close ~what:"flip(0) + 1" (Array.init 1000 (fun k -> r.(((9 - (k / 100)) * 100) + (k mod 100)) +. 1.))
+        (floats (T.to_device out (Device.default ()))));
+  ("full_like_on_shard", fun () ->
+      List.iter (fun axis ->
+          let t = T.shard ?axis (T.empty [| 16; 16 |]) devices_2 in
+          let t2 = T.full_like t 1.0 in
+          check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices t2);
+          check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (T.shard_axis t) (T.shard_axis t2);
+          close ~what:"full_like" (Array.make 256 1.) (floats (T.realize t2))) [ None; Some 0 ]);
+  ("rand_like_on_shard", fun () ->
+      List.iter (fun axis ->
+          let t = T.shard ?axis (T.empty [| 16; 16 |]) devices_2 in
+          let t2 = T.rand_like t in
+          check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices t2);
+          check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" (T.shard_axis t) (T.shard_axis t2);
+          Array.iter (fun v -> if v < 0. || v >= 1. then fail "rand_like value %g outside [0, 1)" v)
+            (floats (T.realize t2)))
+        [ None; Some 0 ]);
+  ("dropout_on_shard", fun () ->
+      Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
+          List.iter (fun (n, x) ->
+              let out = floats (T.dropout ~p:0.5 x) in
+              let count c v = if v = 0. then c + 1 else if v = 2. then c else fail "dropout gave %g" v in
+              let zeros = Array.fold_left count 0 out in
+              if not (zeros > 3 * n / 8 && zeros < 5 * n / 8) then
+                fail "dropout of %d ones: %d zeros" n zeros)
+            [ (256, T.to_devices (T.ones [| 256 |]) devices_2);
+              (512, T.shard ~axis:0 (T.ones [| 512 |]) devices_2) ]));
+  (* tinygrad's clone is empty_like + store; empty_like on a device tuple makes one buffer per device, which
+     the port's Mixin_creation.empty_like (one device) does not *)
+  ("clone", fun () ->
+      List.iter (fun axis ->
+          let arange = T.clone (T.reshape (T.arange 16) [| 4; 4 |]) in
+          let t = T.realize (T.contiguous (T.shard ?axis arange devices_2)) in
+          match T.realize (T.clone t) with
+          | exception Invalid_argument m when contains_sub m "where one device is needed" ->
+            skip "clone of a multi-device tensor: empty_like makes no buffer on a device tuple here (%s)" m
+          | c ->
+          check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" (T.devices t) (T.devices c);
+          check_eq ~pp:axis_name ~eq:( = ) ~what:"axis" axis (T.shard_axis c);
+          close ~what:"clone" (ints_as_floats t) (ints_as_floats c);
+          ignore (T.realize (T.assign c (T.add c (T.scalar_int 1))));
+          close ~what:"clone + 1" (Array.init 16 (fun i -> float_of_int (i + 1))) (ints_as_floats c);
+          close ~what:"original kept" (Array.init 16 float_of_int) (ints_as_floats t)) [ None; Some 0 ]);
+]
+
+(* tinygrad's conv and layer tests of test/unit/test_multitensor.py; where tinygrad only runs the sharded
+   layer, its output is compared with the same layer on one device *)
+let conv_shard_case ~bias () =
+  let conv = Nn.Conv2d.create ~bias 3 16 3 in
+  let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
+  let one = floats (Nn.Conv2d.forward conv fake_image) in
+  let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Conv2d.state_dict conv)) in
+  List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"conv, batch sharded" one
+    (floats (Nn.Conv2d.forward conv (T.shard ~axis:0 fake_image devices_2)))
+
+(* tinygrad: test_embedding_backward — the weight gradient of sum(embedding(x)) with x replicated and the
+   weight replicated or split along the embedding axis, equal to one device's *)
+let embedding_backward_case shard_weight_axis () =
+  let b = 4 and t = 10 and embed_size = 20 and vocab_size = 28 in
+  let layer = Nn.Embedding.create vocab_size embed_size in
+  let ids = Array.init (b * t) (fun i -> (i * 11 + 3) mod vocab_size) in
+  let x = T.of_int_array [| b; t |] ids in
+  T.backward (T.sum (Nn.Embedding.forward layer x));
+  let grad = floats (Option.get (T.grad layer.weight)) in
+  let weight = T.realize (T.shard ?axis:shard_weight_axis layer.weight devices_2) in
+  let sharded = { Nn.Embedding.weight } in
+  T.backward (T.sum (Nn.Embedding.forward sharded (T.shard x devices_2)));
+  close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding weight grad" grad
+    (floats (Option.get (T.grad sharded.weight)))
+
+(* tinygrad: test_backprop_conv — one Adam step of a conv on a batch sharded on two devices, its weights
+   replicated, against the same step on one device *)
+let backprop_conv_case () =
+  let step ~sharded =
+    T.manual_seed 3;
+    let conv = Nn.Conv2d.create 3 16 3 in
+    let params = Nn.State.get_parameters (Nn.State.of_named (Nn.Conv2d.state_dict conv)) in
+    let fake_image = T.realize (T.rand [| 2; 3; 32; 32 |]) in
+    if sharded then List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+    let x = if sharded then T.shard ~axis:0 fake_image devices_2 else fake_image in
+    Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
+        let optim = Nn.Optim.adam params in
+        let out = Nn.Conv2d.forward conv x in
+        Nn.Optim.zero_grad optim;
+        T.backward (T.mean out);
+        Nn.Optim.step optim;
+        (floats out, floats conv.weight)) in
+  let out1, w1 = step ~sharded:false and out2, w2 = step ~sharded:true in
+  close ~atol:1e-5 ~rtol:1e-5 ~what:"conv output" out1 out2;
+  close ~atol:1e-6 ~rtol:1e-5 ~what:"weight after one Adam step" w1 w2
+
+let unit_layer_tests : case list = [
+  ("conv_data_shard", conv_shard_case ~bias:false);
+  ("conv_bias_data_shard", conv_shard_case ~bias:true);
+  ("backprop_conv", fun () -> backprop_conv_case ());
+  ("backprop_conv_wino", fun () -> Helpers.context [ Helpers.Bind (Helpers.wino, 1) ] backprop_conv_case);
+  ("embedding", fun () ->
+      let b = 4 and t = 10 and embed_size = 20 and vocab_size = 28 in
+      let layer = Nn.Embedding.create vocab_size embed_size in
+      let x = T.of_int_array [| b; t |] (Array.init (b * t) (fun i -> (i * 7 + 5) mod vocab_size)) in
+      let z = floats (Nn.Embedding.forward layer x) in
+      let sharded = { Nn.Embedding.weight = T.realize (T.shard ~axis:1 layer.weight devices_2) } in
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"embedding, weight split on the embedding axis" z
+        (floats (Nn.Embedding.forward sharded (T.shard x devices_2))));
+  ("embedding_backward", embedding_backward_case None);
+  ("embedding_backward_shard_weight", embedding_backward_case (Some 1));
+  ("rmsnorm", fun () ->
+      let norm = Nn.RMSNorm.create 20 in
+      let x = T.realize (T.contiguous (T.rand [| 4; 10; 20 |])) in
+      let y = floats (Nn.RMSNorm.forward norm x) in
+      let norm_sharded = Nn.RMSNorm.create 20 in
+      Option.iter (fun w -> ignore (T.realize (T.shard_ w devices_2))) norm_sharded.weight;
+      List.iter (fun axis ->
+          close ~atol:1e-6 ~rtol:1e-6 ~what:(Printf.sprintf "rmsnorm, x sharded on %s" (axis_name axis)) y
+            (floats (T.realize (Nn.RMSNorm.forward norm_sharded (T.realize (T.shard ?axis x devices_2))))))
+        [ Some 2; None ]);
+  ("sdpa_causal_shard_batch", fun () ->
+      let q = T.rand [| 4; 2; 10; 16 |] in
+      let k = T.rand [| 4; 2; 10; 16 |] in
+      let v = T.rand [| 4; 2; 10; 16 |] in
+      let sh t = T.shard ~axis:0 t devices_2 in
+      let qs = sh q and ks = sh k and vs = sh v in
+      T.realize_all [ q; k; v; qs; ks; vs ];
+      let y = floats (T.scaled_dot_product_attention ~is_causal:true q k v) in
+      close ~atol:1e-6 ~rtol:1e-6 ~what:"causal attention, batch sharded" y
+        (floats (T.scaled_dot_product_attention ~is_causal:true qs ks vs)));
+  ("multi_tensor_jit_body", fun () ->
+      let jf = Tiny_jit.create (fun _ ->
+          let a = T.realize (T.contiguous (T.ones [| 256 |])) in
+          let b = T.realize (T.contiguous (T.ones [| 256 |])) in
+          ignore (T.shard_ a devices_2);
+          ignore (T.shard_ b devices_2);
+          T.realize (T.add a b)) in
+      for _ = 1 to 5 do close ~what:"a+b" (Array.make 256 2.) (floats (Tiny_jit.call jf [])) done;
+      if Tiny_jit.jit_cache_len jf = 0 then fail "nothing captured");
+  ("rand_like_arg_dtype", fun () ->
+      let t = T.shard ~axis:1 (T.empty ~dtype:Dtype.Int32 [| 16; 16 |]) devices_2 in
+      let t2 = T.rand_like ~dtype:Dtype.Float32 t in
+      check_eq ~pp:Dtype.to_string ~eq:( = ) ~what:"dtype" Dtype.Float32 (T.dtype t2);
+      check_eq ~pp:Dtype.to_string ~eq:( = ) ~what:"source dtype" Dtype.Int32 (T.dtype t));
+  ("tensor_from_multi", fun () ->
+      let x = T.shard_ ~axis:0 (T.of_int_array [| 2 |] [| 1; 2 |]) devices_2 in
+      let y = T.of_uop (T.uop x) in
+      check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"devices" devices_2 (T.devices y);
+      close ~what:"values" (ints_as_floats x) (ints_as_floats y));
+  (* tinygrad's TestShrinkMultiTensorShardedAxis.test_add_two_partitions *)
+  ("shrink_sharded_axis_add_two_partitions", fun () ->
+      let t = T.realize (T.clone (T.reshape (T.arange 64) [| 8; 8 |])) in
+      ignore (T.shard_ ~axis:0 t devices_4);
+      let a = T.shrink t [| (2, 4); (0, 8) |] and b = T.shrink t [| (6, 8); (0, 8) |] in
+      let na = Array.init 16 (fun i -> float_of_int (16 + i)) in
+      let nb = Array.init 16 (fun i -> float_of_int (48 + i)) in
+      close ~what:"t[2:4]" na (ints_as_floats a);
+      close ~what:"t[6:8]" nb (ints_as_floats b);
+      close ~what:"a+b" (Array.map2 ( +. ) na nb) (ints_as_floats (T.add a b));
+      let c = T.realize (T.add (T.pad a [| (2, 4); (0, 0) |]) (T.pad b [| (6, 0); (0, 0) |])) in
+      close ~what:"pads added" (Array.concat [ Array.make 16 0.; na; Array.make 16 0.; nb ])
+        (ints_as_floats c));
+]
+
+(* tinygrad's TestMultiAssign, TestMultiSetitem and TestTensorOps (test/unit/test_multitensor.py) *)
+let dev_pair = [ "CPU:0"; "CPU:1" ]
+let dev_four = List.init 4 (Printf.sprintf "CPU:%d")
+let sharded_realized ?axis t = T.realize (T.contiguous (T.shard ?axis t dev_pair))
+let column_2 = Array.concat (List.init 4 (fun _ -> [| 0.; 0.; 1.; 0. |]))
+
+(* tinygrad: _t — arange(16) cloned, realized, sharded on four devices; [set], then the values against
+   [expected] *)
+let setitem_case ?axis set expected () =
+  let t = T.shard ?axis (T.realize (T.clone (T.arange 16))) dev_four in
+  set t;
+  close ~what:"after setitem" expected (ints_as_floats t)
+
+let arange_with l = let a = Array.init 16 float_of_int in List.iter (fun (i, v) -> a.(i) <- v) l; a
+
+(* tinygrad: helper_test_shard_op — randn split along axis 0 on two devices against the one-device result *)
+let shard_op_case shapes f () =
+  List.iter (fun shape ->
+      let single = T.realize (T.randn shape) in
+      let one = f single and multi = f (T.shard ~axis:0 single devices_2) in
+      check_eq ~pp:Dtype.to_string ~eq:( = ) ~what:"dtype" (T.dtype one) (T.dtype multi);
+      check_eq ~pp:(fun a -> String.concat "," (Array.to_list (Array.map string_of_int a))) ~eq:( = )
+        ~what:"shape" (T.shape one) (T.shape multi);
+      close ~atol:1e-6 ~rtol:1e-3 ~what:"sharded vs one device" (floats one) (floats multi)) shapes
+
+let unit_assign_tests : case list = [
+  ("multi_assign_realized", fun () ->
+      let out = sharded_realized ~axis:0 (T.zeros [| 4 |]) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out ones));
+      close ~what:"out" (Array.make 4 1.) (floats out));
+  ("multi_assign_unrealized", fun () ->
+      let out = T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4 |]))) dev_pair in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out ones));
+      close ~what:"out" (Array.make 4 1.) (floats out));
+  ("multi_assign_both_unrealized", fun () ->
+      let out = T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4 |]))) dev_pair in
+      let ones = T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| 4 |]))) dev_pair in
+      ignore (T.realize (T.assign out ones));
+      close ~what:"out" (Array.make 4 1.) (floats out));
+  ("multi_assign_scalar", fun () ->
+      let out = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out (T.zeros_like out)));
+      close ~what:"out" (Array.make 4 0.) (floats out));
+  ("multi_assign_const_like", fun () ->
+      let out = sharded_realized ~axis:0 (T.ones [| 4 |]) in
+      ignore (T.realize (T.assign out (T.full_like out 7.)));
+      close ~what:"out" (Array.make 4 7.) (floats out));
+  ("multi_assign_piece", fun () ->
+      let out = sharded_realized ~axis:0 (T.zeros [| 4; 4 |]) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4; 1 |]) in
+      ignore (T.realize (T.assign (T.shrink out [| (0, 4); (2, 3) |]) ones));
+      close ~what:"out" column_2 (floats out));
+  ("multi_assign_piece_noncontig", fun () ->
+      let out = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4; 4 |]))) dev_pair) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4; 1 |]) in
+      ignore (T.realize (T.assign (T.shrink out [| (0, 4); (2, 3) |]) ones));
+      close ~what:"out" column_2 (floats out));
+  ("multi_assign_var_offset", fun () ->
+      let out = T.realize (T.shard ~axis:0 (T.realize (T.contiguous (T.zeros [| 4; 4 |]))) dev_pair) in
+      let ones = sharded_realized ~axis:0 (T.ones [| 4; 1 |]) in
+      let vi = Variable.bind (Variable.create "i" 0 3) 2 in
+      let z = Sint.of_int 0 in
+      let piece = T.Sym.shrink out [| (z, Sint.of_int 4); (vi, Sint.(vi + of_int 1)) |] in
+      ignore (T.realize (T.assign piece ones));
+      close ~what:"out" column_2 (floats out));
+  ("setitem_scalar_axis0",
+   setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
+  ("setitem_scalar_axis_none",
+   setitem_case (fun t -> T.setitem_const t [ T.I 1 ] 99.) (arange_with [ (1, 99.) ]));
+  ("setitem_slice_cross_shard",
+   setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (Some 2, Some 6, None) ] 99.)
+     (arange_with (List.init 4 (fun i -> (i + 2, 99.)))));
+  ("setitem_full_slice", setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (None, None, None) ] 42.)
+     (Array.make 16 42.));
+  ("setitem_stride", setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.S (None, None, Some 4) ] 0.)
+     (arange_with (List.init 4 (fun i -> (4 * i, 0.)))));
+  ("setitem_single_shard",
+   setitem_case ~axis:0 (fun t -> T.setitem_const t [ T.I 13 ] 99.) (arange_with [ (13, 99.) ]));
+  ("setitem_tensor_value_replicated", setitem_case ~axis:0
+     (fun t -> T.setitem t [ T.S (Some 2, Some 6, None) ]
+         (T.shard (T.of_int_array [| 4 |] [| 90; 91; 92; 93 |]) dev_four))
+     (arange_with (List.init 4 (fun i -> (i + 2, float_of_int (90 + i))))));
+  ("setitem_tensor_value_sharded_aligned", setitem_case ~axis:0
+     (fun t -> T.setitem t [ T.S (None, None, Some 4) ]
+         (T.shard ~axis:0 (T.of_int_array [| 4 |] [| 90; 91; 92; 93 |]) dev_four))
+     (arange_with (List.init 4 (fun i -> (4 * i, float_of_int (90 + i))))));
+  ("interpolate", shard_op_case [ [| 4; 16; 16 |]; [| 4; 24; 24 |] ] (fun x -> T.interpolate x [ 19; 19 ]));
+  ("bitcast",
+   shard_op_case [ [| 256 |]; [| 256 |] ] (fun x -> T.cast (T.bitcast x Dtype.Int32) Dtype.Float64));
+]
+
+let tests = tests @ unit_tests @ unit_layer_tests @ unit_assign_tests
+
+(* ---------- tinygrad's TestMultiTransformer: extra/models/llama.py's Transformer ---------- *)
+
+(* tinygrad: test_multitensor.py TestMultiTransformer.test_transformer — the same weights on one device and
+   on CPU:0/CPU:1 (attention weights split on their last axis, w1/w3 on the first, w2 on the last, the
+   embeddings and the output on the vocabulary, the rest replicated); five greedy tokens, each fed back, the
+   first at position 0 and the others through the JIT: the layer-0 KV caches equal within 1e-5 and the tokens
+   equal *)
+let transformer_tests : case list = [
+  ("transformer", fun () ->
+      let device = [ "CPU:0"; "CPU:1" ] in
+      let create () = Llama.create ~dim:32 ~n_heads:1 ~n_kv_heads:1 ~n_layers:2 ~norm_eps:1e-5
+          ~rope_theta:500000. ~vocab_size:1024 ~hidden_dim:32 ~max_context:12 () in
+      let real_model = create () in
+      let shard_model = create () in
+      ignore (Nn.State.load_state_dict ~verbose:false (Llama.state shard_model)
+                (Nn.State.get_state_dict (Llama.state real_model)));
+      List.iter (fun (k, v) ->
+          let axis =
+            if contains_sub k "scale" then None
+            else if contains_sub k ".attention." then Some (-1)
+            else if contains_sub k ".feed_forward.w1." || contains_sub k ".feed_forward.w3." then Some 0
+            else if contains_sub k ".feed_forward." then Some (-1)
+            else if contains_sub k "tok_embeddings.weight" || contains_sub k "output.weight" then Some 0
+            else None in
+          ignore (T.shard_ ?axis v device)) (Nn.State.get_state_dict (Llama.state shard_model));
+      let cache m = match m.Llama.layers with
+        | l :: _ -> floats (Option.get l.attention.cache_kv)
+        | [] -> fail "no layers" in
+      let last_tok = ref 0 and toks = ref [] in
+      for i = 0 to 4 do
+        let tok () = T.of_int_array [| 1; 1 |] [| !last_tok |] in
+        let real_tok = int_of_float (T.item (Llama.call real_model (tok ()) i)) in
+        let shard_tok = int_of_float (T.item (Llama.call shard_model (T.to_devices (tok ()) device) i)) in
+        close ~atol:1e-5 ~rtol:1e-5 ~what:(Printf.sprintf "layer 0 KV cache at token %d" i)
+          (cache real_model) (cache shard_model);
+        check_int ~what:(Printf.sprintf "token %d" i) real_tok shard_tok;
+        last_tok := real_tok;
+        toks := real_tok :: !toks
+      done;
+      (match shard_model.layers with
+       | l :: _ ->
+         check_eq ~pp:(String.concat ",") ~eq:( = ) ~what:"the sharded cache's devices" [ "CPU"; "CPU:1" ]
+           (T.devices (Option.get l.attention.cache_kv))
+       | [] -> ());
+      (* positions 0..4 of the keys and values written, 5..11 still zero *)
+      let c = cache shard_model in
+      Array.iteri (fun k v ->
+          let pos = (k / 32) mod 12 in
+          if (pos < 5) = (v = 0.) then fail "cache_kv[%d] (position %d) is %g" k pos v) c;
+      Printf.printf "multitensor: llama Transformer tokens, one device and sharded on CPU:0, CPU:1: %s\n%!"
+        (String.concat " " (List.rev_map string_of_int !toks));
+      match shard_model.forward_jit with
+      | Some j when Tiny_jit.jit_cache_len j > 0 -> ()
+      | _ -> fail "the sharded model's JIT captured nothing");
+]
+
+(* the one-device model against tinygrad 0.14.0's (test/gen_llama_oracle.py: the same arguments, seed 0, the
+   parameters realized when drawn): its five greedy tokens and the sum of its layer-0 KV cache *)
+let llama_oracle_tests : case list = [
+  ("llama_transformer_vs_tinygrad", fun () ->
+      T.manual_seed 0;
+      let m = Llama.create ~dim:32 ~n_heads:1 ~n_kv_heads:1 ~n_layers:2 ~norm_eps:1e-5 ~rope_theta:500000.
+          ~vocab_size:1024 ~hidden_dim:32 ~max_context:12 () in
+      T.realize_all (Nn.State.get_parameters (Llama.state m));
+      let last_tok = ref 0 in
+      let toks = List.init 5 (fun i ->
+          let tok = T.of_int_array [| 1; 1 |] [| !last_tok |] in
+          last_tok := int_of_float (T.item (Llama.call m tok i));
+          !last_tok) in
+      check_eq ~pp:(fun l -> String.concat " " (List.map string_of_int l)) ~eq:( = ) ~what:"tokens"
+        [ 532; 908; 462; 462; 462 ] toks;
+      let c = match m.layers with l :: _ -> floats (Option.get l.attention.cache_kv) | [] -> [||] in
+      close ~rtol:1e-4 ~what:"sum of the layer-0 KV cache" [| -8.836704 |] [| sum_by Fun.id c |]);
+]
+
+let tests = tests @ transformer_tests @ llama_oracle_tests
+
 (* ---------- tinygrad's Test2DShard: a value sharded on two axes over four devices ---------- *)
 
 (* tinygrad's _shard_2d: rows by the device number // 2, columns by the device number mod 2, on
@@ -624,7 +1285,6 @@ let shard_2d ?(devices = devices_2d) (t : T.t) =
   let s = Multi.shard_axis (Multi.shard_axis copied 0 rng0) 1 rng1 in
   T.of_uop (Uop.unshard s [ 0; 1 ] [ rng0; rng1 ])
 
-let ints_as_floats t = Array.map float_of_int (T.to_int_array t)
 let arange_2d () = T.realize (T.contiguous (T.reshape (T.arange 16) [| 4; 4 |]))
 
 let shard_2d_tests : case list = [

@@ -36,6 +36,11 @@ val full : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.sint list -> 
 (** {!full} with a UOp fill value. tinygrad [CreationMixin.full] with a UOp. *)
 val full_uop : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.sint list -> Uop.t -> Uop.t
 
+(** [multi_like x make]: [make shape device] on each device of the multi-device value [x]: one value of
+    [x]'s shape replicated (device [None]), or one of its shard's shape per device unsharded along its axis;
+    [Invalid_argument] for a one-device value. tinygrad [CreationMixin._multi_like]. *)
+val multi_like : Uop.t -> (Uop.sint list -> string option -> Uop.t) -> Uop.t
+
 (** {!full} with [x]'s shape, dtype and device. tinygrad [CreationMixin.full_like]. *)
 val full_like : ?dtype:Dtype.t -> ?device:string -> ?buffer:bool -> Uop.t -> Dtype.const -> Uop.t
 

@@ -145,9 +145,17 @@ let rand ~(next_counter : next_counter) ?device ?dtype ?(contiguous = true) (sha
 (* the device a *_like draws on: the tensor's, the default for a device-less constant *)
 let device_of (u : Uop.t) = Buffers.device u
 
-(* tinygrad: RandMixin.rand_like (single device) *)
+(* tinygrad: RandMixin.rand_like — on a multi-device value, one draw per device of its shard's shape (or one
+   draw replicated), through _multi_like *)
 let rand_like ~next_counter ?dtype ?contiguous (u : Uop.t) =
-  rand ~next_counter ?device:(device_of u) ~dtype:(match dtype with Some d -> d | None -> u.dtype) ?contiguous (Mv.ishape u)
+  let dtype = match dtype with Some d -> d | None -> u.dtype in
+  if Buffers.is_multi u then
+    Mixin_creation.multi_like u (fun shape device ->
+        let int_dim = function
+          | Uop.Sint i -> i
+          | Uop.Suop _ -> invalid_arg "rand_like: symbolic shape not supported" in
+        rand ~next_counter ?device ~dtype ?contiguous (List.map int_dim shape))
+  else rand ~next_counter ?device:(device_of u) ~dtype ?contiguous (Mv.ishape u)
 
 (* tinygrad: RandMixin.randn_like — Box-Muller *)
 let randn_like ~next_counter ?dtype (u : Uop.t) =
