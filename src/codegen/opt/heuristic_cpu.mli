@@ -40,8 +40,9 @@ val cpu_vector_reduce : Postrange.t -> Postrange.t option
     pooling, forward or backward), the output's contiguous axis upcast as lanes, in place. *)
 val cpu_window_lanes : Postrange.t -> unit
 
-(** Whether the kernel is left rolled (no upcast nor unroll), for clang's loop vectorizer. *)
-val cpu_rolled : Postrange.t -> bool
+(** Whether the kernel is left rolled (no upcast nor unroll), for clang's loop vectorizer; [~epilogue:false]
+    ignores the transcendentals computed only after the reduces (once per output). Default [true]. *)
+val cpu_rolled : ?epilogue:bool -> Postrange.t -> bool
 
 (** [hand_coded_optimizations k]: a copy of [k] with the CPU mode's heuristic applied; the copy takes the CPU mode's
     loop opts ([Postrange.t.loop_opts]). *)
