@@ -492,8 +492,9 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
      polynomials, codegen/decomp/transcendental.ml) per element: upcast lanes become scalar copies of the
      polynomial that clang does not re-vectorize; its reduce loops are marked for the vectorizer by
      renderer/cstyle.ml cpu_fast_lang. [~epilogue:false] counts only per-element transcendentals: one in
-     the epilogue alone leaves the kernel to the tile stages, which keep it out of the reduce's lanes, and
-     keeps it rolled only where none of them applies (upcasts);
+     the epilogue alone leaves the kernel to the tiles that upcast its outputs (upcasts), and keeps it
+     rolled where none applies, cpu_vector_reduce's unroll included (the vectorized rolled loop with the
+     scalar epilogue ran faster than the unrolled one with it);
    - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4
      leaves the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors. An
      elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts. *)
@@ -541,21 +542,23 @@ let cpu_window_lanes (k : K.t) =
      | None -> ())
   | _ -> ()
 
-(* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU tile that applies, else
-   (a kernel whose transcendentals follow its reduce left rolled) tinygrad's upcasts with the default upcast
-   by the vector width first *)
+(* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU output tile that
+   applies, else (a kernel whose transcendentals follow its reduce left rolled) the reduce's unroll, else
+   tinygrad's upcasts with the default upcast by the vector width first *)
 let upcasts (k : K.t) =
   if cpu_rolled ~epilogue:false k then k
   else match List.find_map (fun stage -> stage k)
-               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec; cpu_nested_reduce_tile;
-                 cpu_vector_reduce ] with
+               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec; cpu_nested_reduce_tile ] with
   | Some tk -> tk
   | None when cpu_rolled k -> k
   | None ->
-    let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
-    Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
-    cpu_window_lanes k;
-    k
+    match cpu_vector_reduce k with
+    | Some tk -> tk
+    | None ->
+      let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
+      Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
+      cpu_window_lanes k;
+      k
 
 (* the threading stage of the CPU mode: tinygrad's, counting float ops per point, then the padded thread *)
 let threads (k : K.t) =
