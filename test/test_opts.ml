@@ -292,9 +292,9 @@ let fast_opts ast =
     | Uop.Kernel_info ki -> List.map our_opt ki.applied_opts
     | _ -> fail "to_program: no Kernel_info")
 
-(* CPU_OPT=fast on gelu(x @ w + b), w (64, 256) row-major (GPT-2's c_fc: x (1, 64) in decode, x (16, 64) for
-   a prompt): the bias and the tanh-GELU (exp2's polynomial) run once per output after the reduce, so they keep
-   the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop striding a
+(* CPU_OPT=fast on gelu(x @ w + b), w (64, 256) row-major (GPT-2's c_fc: x (1, 64) in decode, x (16, 64)
+   for a prompt): the bias and the tanh-GELU (exp2's polynomial) run once per output after the reduce, so they
+   keep the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop striding a
    row of w): the matrix-vector tile (the output axis upcast by 16 and by 8 vectors) and the register tile
    (w's rows as 16 lanes, 8 rows of x broadcast), the same opts as the plain product's.
    With w used transposed (x @ w.T, contiguous along the reduce) the kernel stays rolled for clang's
@@ -308,8 +308,8 @@ let test_cpu_matvec_epilogue () =
   List.iter (fun (what, y, want) ->
       let ast = one what (Tensor.gelu (Tensor.add (y ()) b)) in
       let opts = fast_opts ast in
-      check (List.filter (fun o -> not (has o "THREAD")) opts = want) "%s: opts [%s], expected [%s] and THREADs"
-        what (String.concat " " opts) (String.concat " " want);
+      check (List.filter (fun o -> not (has o "THREAD")) opts = want)
+        "%s: opts [%s], expected [%s] and THREADs" what (String.concat " " opts) (String.concat " " want);
       if want <> [] then
         (let plain = fast_opts (one what (y ())) in
          check (plain = opts) "%s: opts [%s], the plain product's [%s]" what (String.concat " " opts)

@@ -548,7 +548,8 @@ let cpu_window_lanes (k : K.t) =
 let upcasts (k : K.t) =
   if cpu_rolled ~epilogue:false k then k
   else match List.find_map (fun stage -> stage k)
-               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec; cpu_nested_reduce_tile ] with
+               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec;
+                 cpu_nested_reduce_tile ] with
   | Some tk -> tk
   | None when cpu_rolled k -> k
   | None ->
