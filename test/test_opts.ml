@@ -294,9 +294,9 @@ let fast_opts ast =
 
 (* CPU_OPT=fast on gelu(x @ w + b), w (64, 256) row-major (GPT-2's c_fc: x (1, 64) in decode, x (16, 64)
    for a prompt): the bias and the tanh-GELU (exp2's polynomial) run once per output after the reduce, so they
-   keep the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop striding a
-   row of w): the matrix-vector tile (the output axis upcast by 16 and by 8 vectors) and the register tile
-   (w's rows as 16 lanes, 8 rows of x broadcast), the same opts as the plain product's.
+   keep the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop
+   striding a row of w): the matrix-vector tile (the output axis upcast by 16 and by 8 vectors) and the
+   register tile (w's rows as 16 lanes, 8 rows of x broadcast), the same opts as the plain product's.
    With w used transposed (x @ w.T, contiguous along the reduce) the kernel stays rolled for clang's
    vectorizer. The buffers equal the NOOPT kernel's. *)
 let test_cpu_matvec_epilogue () =
