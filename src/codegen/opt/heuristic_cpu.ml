@@ -493,8 +493,8 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
      polynomial that clang does not re-vectorize; its reduce loops are marked for the vectorizer by
      renderer/cstyle.ml cpu_fast_lang. [~epilogue:false] counts only per-element transcendentals: one in
      the epilogue alone leaves the kernel to the tiles that upcast its outputs (upcasts), and keeps it
-     rolled where none applies, cpu_vector_reduce's unroll included (the vectorized rolled loop with the
-     scalar epilogue ran faster than the unrolled one with it);
+     rolled where none applies, cpu_vector_reduce's unroll included: a reduce contiguous in its input gets
+     its vectors from clang's vectorizer when rolled;
    - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4
      leaves the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors. An
      elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts. *)
