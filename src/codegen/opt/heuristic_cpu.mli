@@ -13,8 +13,8 @@
     - an unroll by the vector width for a reduce over a contiguous axis;
     and else tinygrad's upcasts, the default upcast by the vector width first, after which a reduce that they
     unrolled whole (a pooling's window) gets its output row as lanes. A kernel with a decomposed
-    transcendental per element, or an elementwise kernel that divides or takes a square root, gets no upcast at
-    all (clang vectorizes its rolled loops), unless it reduces over 8-bit integers (a quantized weight
+    transcendental per element, or an elementwise kernel that divides or takes a square root, gets no upcast
+    at all (clang vectorizes its rolled loops), unless it reduces over 8-bit integers (a quantized weight
     dequantized where it is read) and computes its transcendentals after the reduce: that reduce is unrolled.
     A reduce whose transcendentals all follow it (a GELU on a matrix product's outputs) takes the output tiles
     above, and is left rolled where none applies. The threading stage counts float ops per point, and a big
