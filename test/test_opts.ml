@@ -285,6 +285,41 @@ let test_cpu_matvec () =
         same_buffers ~what:"column sum" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "column sum: %d reduce kernels, expected 1" (List.length l)
 
+(* the opts that CPU_OPT=fast with CPU_VEC=16 applies to [ast], as "UPCAST:0:16" *)
+let fast_opts ast =
+  Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (noopt, 0) ] (fun () ->
+    match (Codegen.to_program ast (Device.renderer "CPU")).Uop.src.(0).Uop.arg with
+    | Uop.Kernel_info ki -> List.map our_opt ki.applied_opts
+    | _ -> fail "to_program: no Kernel_info")
+
+(* CPU_OPT=fast on gelu(x @ w + b), w (64, 256) row-major (GPT-2's c_fc: x (1, 64) in decode, x (16, 64)
+   for a prompt): the bias and the tanh-GELU (exp2's polynomial) run once per output after the reduce, so they
+   keep the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop
+   striding a row of w): the matrix-vector tile (the output axis upcast by 16 and by 8 vectors) and the
+   register tile (w's rows as 16 lanes, 8 rows of x broadcast), the same opts as the plain product's.
+   With w used transposed (x @ w.T, contiguous along the reduce) the kernel stays rolled for clang's
+   vectorizer. The buffers equal the NOOPT kernel's. *)
+let test_cpu_matvec_epilogue () =
+  let x = Tensor.realize (Tensor.rand [| 1; 64 |]) and xs = Tensor.realize (Tensor.rand [| 16; 64 |]) in
+  let w = Tensor.realize (Tensor.rand [| 64; 256 |]) and w_nk = Tensor.realize (Tensor.rand [| 256; 64 |]) in
+  let b = Tensor.realize (Tensor.rand [| 256 |]) in
+  let one what t = match reduce_kernels t with
+    | [ ast ] -> ast | l -> fail "%s: %d reduce kernels, expected 1" what (List.length l) in
+  List.iter (fun (what, y, want) ->
+      let ast = one what (Tensor.gelu (Tensor.add (y ()) b)) in
+      let opts = fast_opts ast in
+      check (List.filter (fun o -> not (has o "THREAD")) opts = want)
+        "%s: opts [%s], expected [%s] and THREADs" what (String.concat " " opts) (String.concat " " want);
+      if want <> [] then
+        (let plain = fast_opts (one what (y ())) in
+         check (plain = opts) "%s: opts [%s], the plain product's [%s]" what (String.concat " " opts)
+           (String.concat " " plain));
+      Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+          same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast)))
+    [ ("gelu (x @ w + b)", (fun () -> Tensor.matmul x w), [ "UPCAST:0:16"; "UPCAST:0:8" ]);
+      ("gelu (xs @ w + b)", (fun () -> Tensor.matmul xs w), [ "UPCAST:1:16"; "UPCAST:0:8" ]);
+      ("gelu (x @ w.T + b)", (fun () -> Tensor.matmul x (Tensor.transpose w_nk)), []) ]
+
 (* CPU_OPT=fast on float16 matrix-vector products with epilogues, x (1, 1024) @ w.T with w (4096, 1024) (a
    linear layer's weight, contiguous along the reduce) multiplied by a float16 vector (a feed-forward's up
    projection times its silu gate), and with a silu epilogue: the heuristic leaves the reduce rolled (no half
@@ -697,6 +732,7 @@ let test_cpu_block_heuristic () =
   check (opts 1024 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "1024: not the 8x16 tile"
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+                          ("cpu_matvec_epilogue", test_cpu_matvec_epilogue);
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
                           ("cpu_conv_tile", test_cpu_conv_tile); ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);

@@ -266,6 +266,18 @@ let narrow_float (b : Uop.t) = Dtype.is_float b.dtype && Dtype.itemsize b.dtype 
 let decomposed_transcendental (k : K.t) (u : Uop.t) =
   List.memq u.op [ Ops.Exp2; Ops.Log2; Ops.Sin ] && not (List.memq u.op k.ren.code_for_op)
 
+(* a decomposed transcendental computed for every element that a reduce reads (an exp inside a softmax's
+   sum) *)
+let reduce_transcendental (k : K.t) =
+  List.exists (fun (r : Uop.t) -> List.exists (decomposed_transcendental k) (toposort r.src.(0)))
+    (K.reduceops k)
+
+(* a decomposed transcendental computed per element: in a reduce, or anywhere in a kernel without one; one
+   after the reduces (an epilogue: a GELU on a matrix-vector product's outputs) runs once per output *)
+let per_element_transcendental (k : K.t) =
+  if K.reduceops k = [] then List.exists (decomposed_transcendental k) (toposort k.ast)
+  else reduce_transcendental k
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce that reads 8-bit integers along its innermost reduce axis (a
    quantized weight dequantized where the matrix-vector product reads it, its blocks a reduce axis of their own)
    and computes its transcendentals only after the reduce (a SiLU or a log on the outputs). Rolled, clang
@@ -276,8 +288,7 @@ let cpu_byte_reduce (k : K.t) =
   match reduce_contiguous_loads k with
   | Some (_, loads) ->
     List.exists (fun (b : Uop.t) -> Dtype.is_int b.dtype && Dtype.itemsize b.dtype = 1) loads
-    && List.for_all (fun (r : Uop.t) ->
-        not (List.exists (decomposed_transcendental k) (toposort r.src.(0)))) (K.reduceops k)
+    && not (reduce_transcendental k)
   | None -> false
 
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
@@ -478,13 +489,16 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
 (* not in tinygrad: under CPU_OPT=fast, two kinds of kernel get no upcast nor unroll, so that clang's loop
    vectorizer runs their rolled scalar loops on full-width vectors:
    - a kernel computing a transcendental that the renderer lacks (exp2, log2, sin: decomposed into
-     polynomials, codegen/decomp/transcendental.ml): upcast lanes become scalar copies of the polynomial that
-     clang does not re-vectorize; its reduce loops are marked for the vectorizer by renderer/cstyle.ml
-     cpu_fast_lang;
+     polynomials, codegen/decomp/transcendental.ml) per element: upcast lanes become scalar copies of the
+     polynomial that clang does not re-vectorize; its reduce loops are marked for the vectorizer by
+     renderer/cstyle.ml cpu_fast_lang. [~epilogue:false] counts only per-element transcendentals: one in
+     the epilogue alone leaves the kernel to the tiles that upcast its outputs (upcasts), and keeps it
+     rolled where none applies, cpu_vector_reduce's unroll included: a reduce contiguous in its input gets
+     its vectors from clang's vectorizer when rolled;
    - an elementwise kernel that divides or takes a square root (Adam's update): tinygrad's output upcast by 4
      leaves the divisions and square roots, whose throughput bounds the kernel, on 4-lane vectors. An
      elementwise kernel of cheap ops is memory bound and keeps tinygrad's upcasts. *)
-let cpu_rolled (k : K.t) =
+let cpu_rolled ?(epilogue = true) (k : K.t) =
   cpu_lengths k <> None
   (* a max keeps tinygrad's order: which NaN it keeps depends on it (the unrolled chain starts from the first
      element, a rolled loop from -inf, which drops a NaN) *)
@@ -492,7 +506,7 @@ let cpu_rolled (k : K.t) =
     (K.reduceops k)
   && not (cpu_byte_reduce k)
   && (let nodes = toposort k.ast in
-      List.exists (decomposed_transcendental k) nodes
+      (if epilogue then List.exists (decomposed_transcendental k) nodes else per_element_transcendental k)
       || (not (List.exists (fun (u : Uop.t) -> u.op == Ops.Reduce) nodes)
           && List.exists (fun (u : Uop.t) -> List.memq u.op [ Ops.Fdiv; Ops.Reciprocal; Ops.Sqrt ]
             && Dtype.is_float u.dtype) nodes))
@@ -528,19 +542,24 @@ let cpu_window_lanes (k : K.t) =
      | None -> ())
   | _ -> ()
 
-(* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU tile that applies, else
+(* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU output tile that
+   applies, else (a kernel whose transcendentals follow its reduce left rolled) the reduce's unroll, else
    tinygrad's upcasts with the default upcast by the vector width first *)
 let upcasts (k : K.t) =
-  if cpu_rolled k then k
+  if cpu_rolled ~epilogue:false k then k
   else match List.find_map (fun stage -> stage k)
-               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec; cpu_nested_reduce_tile;
-                 cpu_vector_reduce ] with
+               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec;
+                 cpu_nested_reduce_tile ] with
   | Some tk -> tk
+  | None when cpu_rolled k -> k
   | None ->
-    let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
-    Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
-    cpu_window_lanes k;
-    k
+    match cpu_vector_reduce k with
+    | Some tk -> tk
+    | None ->
+      let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
+      Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
+      cpu_window_lanes k;
+      k
 
 (* the threading stage of the CPU mode: tinygrad's, counting float ops per point, then the padded thread *)
 let threads (k : K.t) =

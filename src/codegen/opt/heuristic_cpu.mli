@@ -13,10 +13,12 @@
     - an unroll by the vector width for a reduce over a contiguous axis;
     and else tinygrad's upcasts, the default upcast by the vector width first, after which a reduce that they
     unrolled whole (a pooling's window) gets its output row as lanes. A kernel with a decomposed
-    transcendental, or an elementwise kernel that divides or takes a square root, gets no upcast at all (clang
-    vectorizes its rolled loops), unless it reduces over 8-bit integers (a quantized weight dequantized where it
-    is read) and computes its transcendentals after the reduce: that reduce is unrolled. The threading stage counts float ops per point, and a big kernel that no thread
-    count divides is padded to thread. *)
+    transcendental per element, or an elementwise kernel that divides or takes a square root, gets no upcast
+    at all (clang vectorizes its rolled loops), unless it reduces over 8-bit integers (a quantized weight
+    dequantized where it is read) and computes its transcendentals after the reduce: that reduce is unrolled.
+    A reduce whose transcendentals all follow it (a GELU on a matrix product's outputs) takes the output tiles
+    above, and is left rolled where none applies. The threading stage counts float ops per point, and a big
+    kernel that no thread count divides is padded to thread. *)
 
 (** The register tile of a matmul-shaped reduce, if it applies: the tiled copy of the kernel. *)
 val cpu_register_tile : Postrange.t -> Postrange.t option
@@ -40,8 +42,9 @@ val cpu_vector_reduce : Postrange.t -> Postrange.t option
     pooling, forward or backward), the output's contiguous axis upcast as lanes, in place. *)
 val cpu_window_lanes : Postrange.t -> unit
 
-(** Whether the kernel is left rolled (no upcast nor unroll), for clang's loop vectorizer. *)
-val cpu_rolled : Postrange.t -> bool
+(** Whether the kernel is left rolled (no upcast nor unroll), for clang's loop vectorizer; [~epilogue:false]
+    ignores the transcendentals computed only after the reduces (once per output). Default [true]. *)
+val cpu_rolled : ?epilogue:bool -> Postrange.t -> bool
 
 (** [hand_coded_optimizations k]: a copy of [k] with the CPU mode's heuristic applied; the copy takes the CPU mode's
     loop opts ([Postrange.t.loop_opts]). *)
