@@ -182,13 +182,15 @@ let all_tensors () = live_tensors_with (fun _ -> true)
    (an eager step's graph outlives several minor collections). When the states still live after [settle]
    exceed those found live after the last full collection by more than the budget, the GC lags far behind
    the tensors' deaths (dead promoted handles, whose states and lazy graphs every realize and backward would
-   scan): only then collect. A full collection walks the whole heap, the compiled kernels' graphs included,
-   so a step that leaves a few hundred promoted tensors behind lets the major GC find them *)
+   scan): only then collect, after an eighth of the budget, so that a runtime whose major GC lags behind its
+   allocation (OCaml 5's pacer) still finds an eager step's dead graphs before the heap grows. A full
+   collection walks the whole heap, the compiled kernels' graphs included, so a step that leaves a few hundred
+   promoted tensors behind lets the major GC find them *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();
     find_candidates ();
-    if !reg_next - !reg_settled > !gc_budget then begin
+    if !reg_next - !reg_settled > !gc_budget / 8 then begin
       Helpers.collect_unreachable ();
       settle ();
       reg_settled := !reg_next
