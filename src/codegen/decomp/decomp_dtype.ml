@@ -155,24 +155,22 @@ let untagged (x : Uop.t) = x.tag = No_arg
 (* the memo of split_l2i: (op, dt, uop ids) -> result, for one pass *)
 type long_ctx = (Ops.t * Dtype.t * int list, l2i_res) Hashtbl.t
 
-let pm_long_decomp_ref : long_ctx Upat.matcher ref = ref (Upat.matcher [])
+let split_words dt (s : Uop.t) = [ rtag ~tag:(wtag 0 dt) s; rtag ~tag:(wtag 1 dt) s ]
 
 (* tinygrad: split_l2i. l2i does arithmetic on its inputs; rules enter here to split them to 32-bit words first,
    l2i recurses on itself. Both word halves of a node ask for the same split, so ctx memos it for the pass *)
-let split_l2i (ctx : long_ctx) op dt (uops : Uop.t list) =
+let rec split_l2i (ctx : long_ctx) op dt (uops : Uop.t list) =
   let key = (op, dt, List.map (fun (x : Uop.t) -> x.id) uops) in
   match Hashtbl.find_opt ctx key with
   | Some r -> r
   | None ->
-    let s = Upat.graph_rewrite ~bottom_up:true !pm_long_decomp_ref ctx (sink uops) in
+    let s = Upat.graph_rewrite ~bottom_up:true (Lazy.force pm_long_decomp_lazy) ctx (sink uops) in
     let r = l2i op dt (Array.to_list s.src) in
     Hashtbl.replace ctx key r; r
 
-let split_words dt (s : Uop.t) = [ rtag ~tag:(wtag 0 dt) s; rtag ~tag:(wtag 1 dt) s ]
-
 (* tinygrad: pm_long_decomp. tag is the 32-bit word this node becomes - (0 for the low word, 1 for the high, the
    dtype the consumer wants) *)
-let pm_long_decomp : long_ctx Upat.matcher =
+and pm_long_decomp_lazy : long_ctx Upat.matcher Lazy.t = lazy (
   let g = Upat.get in
   let alu_ops = List.filter (fun o -> not (Ops.Group.is_comparison o || o == Ops.Shl || o == Ops.Shr || o == Ops.Where))
       Ops.Group.alu @ [ Ops.Bitcast ] in
@@ -227,7 +225,7 @@ let pm_long_decomp : long_ctx Upat.matcher =
         let x = g c "x" and idx = g c "idx" in
         if untagged x then None
         else
-          let idx' = Upat.graph_rewrite ~bottom_up:true !pm_long_decomp_ref ctx idx in
+          let idx' = Upat.graph_rewrite ~bottom_up:true (Lazy.force pm_long_decomp_lazy) ctx idx in
           Some (Uop.load (replace ~tag:No_arg (reindex idx' (tag_word x))) []));
     Upat.rule (Upat.make ~op:[ Ops.Const ]
             ~tag:(List.concat_map (fun w -> List.map (fun dt -> wtag w dt) [ Dtype.Int32; Dtype.Uint32 ]) [ 0; 1 ])
@@ -236,9 +234,9 @@ let pm_long_decomp : long_ctx Upat.matcher =
         let dt = match x.tag with Tuple [ _; Dtype d ] -> d | _ -> assert false in
         let v = zi (const_val x) in
         let w = if tag_word x = 1 then Z.shift_right v 32 else Z.logand v (Z.of_string "0xFFFFFFFF") in
-        Some (const ~dtype:dt (Dtype.truncate dt (Dtype.I w)))) ]
+        Some (const ~dtype:dt (Dtype.truncate dt (Dtype.I w)))) ])
 
-let () = pm_long_decomp_ref := pm_long_decomp
+let pm_long_decomp = Lazy.force pm_long_decomp_lazy
 
 (* ***** floats ***** *)
 
@@ -304,11 +302,9 @@ let f2f ?(sat = true) (v : Uop.t) (fr : Dtype.t) (to_ : Dtype.t) : Uop.t =
   end
   else failwith (Printf.sprintf "unsupported decomp %s -> %s" (Dtype.to_string fr) (Dtype.to_string to_))
 
-let pm_float_decomp_ref : (Dtype.t * Dtype.t) Upat.matcher ref = ref (Upat.matcher [])
-
-(* tinygrad: f2f_load *)
-let f2f_load (x : Uop.t) fr to_ =
-  let storage_idx = Upat.graph_rewrite ~bottom_up:true !pm_float_decomp_ref (fr, to_) x.src.(0) in
+(* tinygrad: f2f_load; [pm] is the float decomposition itself, which rewrites the index first *)
+let f2f_load pm (x : Uop.t) fr to_ =
+  let storage_idx = Upat.graph_rewrite ~bottom_up:true pm (fr, to_) x.src.(0) in
   let rest = Array.to_list (Array.sub x.src 1 (Array.length x.src - 1)) in
   let n = max_numel x in
   if n = 1 then f2f (load storage_idx rest) fr to_
@@ -321,8 +317,10 @@ let f2f_store (st : Uop.t) (idx : Uop.t) (v : Uop.t) fr to_ =
   else group (List.init n (fun i ->
       replace ~src:[| reindex ~mul:1 idx i; f2f (bitcast (f2f_dt to_) (index v [ const_int i ])) to_ fr |] st))
 
-(* float decomposition patterns - ctx is (fr, to) *)
-let pm_float_decomp : (Dtype.t * Dtype.t) Upat.matcher =
+(* float decomposition patterns - ctx is (fr, to); an index is rewritten by the same patterns before a load reads
+   it, hence the recursion through the lazy value *)
+let rec pm_float_decomp_lazy : (Dtype.t * Dtype.t) Upat.matcher Lazy.t = lazy (
+  let self () = Lazy.force pm_float_decomp_lazy in
   let g = Upat.get in
   let tag_is (u : Uop.t) fr = match u.tag with Dtype d -> d == fr | _ -> false in
   let all_but l = List.filter (fun o -> not (List.memq o l)) Ops.Group.all in
@@ -337,18 +335,18 @@ let pm_float_decomp : (Dtype.t * Dtype.t) Upat.matcher =
         let x = g c "x" in
         if x.dtype != fr then None
         else
-          let s0 = Upat.graph_rewrite ~bottom_up:true !pm_float_decomp_ref ctx x.src.(0) in
+          let s0 = Upat.graph_rewrite ~bottom_up:true (self ()) ctx x.src.(0) in
           Some (create x.op ~src:(Array.append [| s0 |] (Array.sub x.src 1 (Array.length x.src - 1))) ~arg:x.arg
                   ~tag:(Dtype fr)));
     Upat.rule_ctx (Upat.pat Ops.Load ~dtype:Dtype.floats ~name:"x") (fun (fr, to_) c ->
         let x = g c "x" in
-        if x.dtype == fr then Some (f2f_load x fr to_) else None);
+        if x.dtype == fr then Some (f2f_load (self ()) x fr to_) else None);
     (* bitcasted load should just replace load *)
     Upat.rule_ctx (Upat.pat Ops.Bitcast ~src:(Upat.In_order [ Upat.pat Ops.Load ~name:"ld" ]) ~name:"bc") (fun ((fr, _) as ctx) c ->
         let bc = g c "bc" and ld = g c "ld" in
         if ld.dtype != fr then None
         else
-          let i = Upat.graph_rewrite ~bottom_up:true !pm_float_decomp_ref ctx ld.src.(0) in
+          let i = Upat.graph_rewrite ~bottom_up:true (self ()) ctx ld.src.(0) in
           Some (bitcast bc.dtype (load i (Array.to_list (Array.sub ld.src 1 (Array.length ld.src - 1))))));
     (* bitcast from *)
     Upat.rule_ctx (Upat.pat Ops.Bitcast ~src:(Upat.In_order [ Upat.var ~dtype:Dtype.floats "x" ]) ~name:"bc") (fun (fr, to_) c ->
@@ -380,9 +378,9 @@ let pm_float_decomp : (Dtype.t * Dtype.t) Upat.matcher =
     Upat.rule_ctx (Upat.pat Ops.Store ~src:(Upat.In_order [ Upat.or_casted (Upat.var "idx"); Upat.var ~dtype:Dtype.floats "val" ]) ~name:"st")
       (fun (fr, to_) c ->
          let st = g c "st" and idx = g c "idx" and v = g c "val" in
-         if v.dtype == to_ && tag_is idx fr then Some (f2f_store st idx v fr to_) else None) ]
+         if v.dtype == to_ && tag_is idx fr then Some (f2f_store st idx v fr to_) else None) ])
 
-let () = pm_float_decomp_ref := pm_float_decomp
+let pm_float_decomp = Lazy.force pm_float_decomp_lazy
 
 (* ---------- the pass ---------- *)
 

@@ -46,8 +46,9 @@ val f2f : ?sat:bool -> Uop.t -> Dtype.t -> Dtype.t -> Uop.t
 (** [f2f_clamp ?sat v dt]: clamp [v] to the finite range of [dt] (saturating for fp8s). *)
 val f2f_clamp : ?sat:bool -> Uop.t -> Dtype.t -> Uop.t
 
-(** [f2f_load x fr to_]: a LOAD of [fr] values as loads of their bits converted to [to_]. *)
-val f2f_load : Uop.t -> Dtype.t -> Dtype.t -> Uop.t
+(** [f2f_load pm x fr to_]: a LOAD of [fr] values as loads of their bits converted to [to_]; [pm] (the float
+    decomposition) rewrites the load's index first. *)
+val f2f_load : (Dtype.t * Dtype.t) Upat.matcher -> Uop.t -> Dtype.t -> Dtype.t -> Uop.t
 
 (** [f2f_store st idx v fr to_]: a STORE of [to_] values as stores of their [fr] bits. *)
 val f2f_store : Uop.t -> Uop.t -> Uop.t -> Dtype.t -> Dtype.t -> Uop.t
