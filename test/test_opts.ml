@@ -450,14 +450,15 @@ let test_cpu_rolled_divide () =
       ~tinygrad:((fun src -> not (has src "void E_3072(")), "no upcast")
   | l -> fail "%d kernels, expected 1" (List.length l)
 
-(* CPU_OPT=fast on conv2d (3x3 window) of x (4, 4, h, h) with w (8, 4, 3, 3): the kernel gets the direct-convolution
-   tile. With CPU_VEC=16, no padding and h = 28, the 26 output columns are two overlapping tiles of 16 lanes
-   (Opt.OVERLAP), each window offset loading float16 of the image and no narrower vector, the 8 output channels rows
-   of 4, and the batch is threaded over 2 cores; with h = 8 the 6 columns (float4 + float2) take two output rows; with padding 1 and h = 56 the
-   lanes are 28 of the 56 columns, the image loads gated lane by lane at the borders (under a mask of lanes, or
-   one gate where the lanes share it); h = 19 leaves 17 columns (a prime), padded
-   to 20 under a gate (the padded lanes fold away: float16 and one float). CPU_OPT=tinygrad keeps tinygrad's kernel (no
-   vector wider than float4). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+(* CPU_OPT=fast on conv2d (3x3 window) of x (4, 4, h, h) with w (8, 4, 3, 3): the kernel gets the
+   direct-convolution tile. With CPU_VEC=16, no padding and h = 28, the 26 output columns are two
+   overlapping tiles of 16 lanes (Opt.OVERLAP), each window offset loading float16 of the image and no
+   narrower vector, the 8 output channels rows of 4, and the batch is threaded over 2 cores; with h = 8
+   the 6 columns (float4 + float2) take two output rows; with padding 1 and h = 56 the lanes are 28 of
+   the 56 columns, the image loads gated lane by lane at the borders (under a mask of lanes, or one gate
+   where the lanes share it); h = 19 leaves 17 columns (a prime), padded to 20 under a gate (the padded
+   lanes fold away: float16 and one float). CPU_OPT=tinygrad keeps tinygrad's kernel (no vector wider
+   than float4). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
 let test_cpu_conv_tile () =
   List.iter (fun (h, padding) ->
       let x = Tensor.realize (Tensor.rand [| 4; 4; h; h |]) and w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
@@ -719,14 +720,16 @@ let test_cpu_block () =
     refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 8 ]) "of the whole loop"
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
-(* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26 output
-   columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick it; CPU_OPT=tinygrad's
-   do not), or 3 tiles of 12 starting at 0, 7 and 14; the buffers equal the NOOPT kernel's. Refused: under
-   CPU_OPT=tinygrad, on the reduce axis, lanes that divide the loop (13) or whose tiles do not start on a common step
-   (11: 3 tiles, 15 points apart), more than 16 lanes, and on a kernel that loads an input at the point it stores
-   (a += sum b: its two PARAMs are one buffer at run time, and a second tile would read what the first wrote). *)
+(* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
+   output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
+   it; CPU_OPT=tinygrad's do not), or 3 tiles of 12 starting at 0, 7 and 14; the buffers equal the NOOPT
+   kernel's. Refused: under CPU_OPT=tinygrad, on the reduce axis, lanes that divide the loop (13) or
+   whose tiles do not start on a common step (11: 3 tiles, 15 points apart), more than 16 lanes, and on a
+   kernel that loads an input at the point it stores (a += sum b: its two PARAMs are one buffer at run
+   time, and a second tile would read what the first wrote). *)
 let test_cpu_overlap () =
-  let x = Tensor.realize (Tensor.rand [| 4; 4; 28; 28 |]) and w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
+  let x = Tensor.realize (Tensor.rand [| 4; 4; 28; 28 |]) in
+  let w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
   let ren = Device.renderer "CPU" in
   let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
   let apply mode opts ast =
@@ -755,7 +758,8 @@ let test_cpu_overlap () =
           "OVERLAP %d: shape [%s]" lanes (Postrange.colored_shape s);
         let opt_ast = Postrange.get_optimized_ast s in
         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-            same_buffers ~what:(Printf.sprintf "OVERLAP %d" lanes) noopt (run_with ~vec:16 ~noopt:0 opt_ast)))
+            same_buffers ~what:(Printf.sprintf "OVERLAP %d" lanes) noopt
+              (run_with ~vec:16 ~noopt:0 opt_ast)))
       [ (16, [ 4; 8; 26; 2; 16; 4; 3; 3 ]); (12, [ 4; 8; 26; 3; 12; 4; 3; 3 ]) ];
     refused Helpers.Cpu_tinygrad [ o Opt.OVERLAP 3 16 ] ast "under CPU_OPT=tinygrad";
     refused Helpers.Cpu_fast [ o Opt.OVERLAP 4 2 ] ast "on the reduce axis";
@@ -764,7 +768,8 @@ let test_cpu_overlap () =
     refused Helpers.Cpu_fast [ o Opt.OVERLAP 3 20 ] ast "of 20 lanes";
     let a = Tensor.realize (Tensor.zeros [| 4; 26 |]) and b = Tensor.realize (Tensor.rand [| 4; 26; 8 |]) in
     (match reduce_kernels (Tensor.assign a (Tensor.add a (Tensor.sum ~axis:[ 2 ] b))) with
-     | [ acc ] -> refused Helpers.Cpu_fast [ o Opt.OVERLAP 1 16 ] acc "of a kernel that loads a point it stores"
+     | [ acc ] ->
+       refused Helpers.Cpu_fast [ o Opt.OVERLAP 1 16 ] acc "of a kernel that loads a point it stores"
      | l -> fail "a += sum b: %d reduce kernels, expected 1" (List.length l))
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 

@@ -158,10 +158,10 @@ let cpu_register_tile (k : K.t) : K.t option =
               end)))
   | _ -> None
 
-(* not in tinygrad: under CPU_OPT=fast, the lanes of a short row of [sz] output points (up to 32) in overlapping
-   tiles (Opt.OVERLAP): the widest vector, where the row takes fewer tiles of it than the vectors its upcast whole
-   splits into (26 = 16 + 8 + 2: three vector FMAs per row, where two tiles of 16 take two). Every vector op
-   takes one issue slot, whatever its width. *)
+(* not in tinygrad: under CPU_OPT=fast, the lanes of a short row of [sz] output points (up to 32) in
+   overlapping tiles (Opt.OVERLAP): the widest vector, where the row takes fewer tiles of it than the
+   vectors its upcast whole splits into (26 = 16 + 8 + 2: three vector FMAs per row, where two tiles of
+   16 take two). Every vector op takes one issue slot, whatever its width. *)
 let cpu_overlap_lanes lengths sz =
   match lengths with
   | widest :: _ ->
@@ -173,18 +173,20 @@ let cpu_overlap_lanes lengths sz =
 (* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels
    and the window) gets the register tile of a direct-convolution micro-kernel. The lanes run along the
    output's contiguous spatial axis (ox), which the image is contiguous along too: each window offset kx loads
-   whole vectors at an element-aligned offset (late/coalesce.ml). A short ox is upcast whole, in two upcasts
-   where it exceeds 16 (26 = 13 x 2, coalesced as 16 + 8 + 2 lanes), so no lane is wasted on padding; a longer
+   whole vectors at an element-aligned offset (late/coalesce.ml). A short ox that the coalescer would split
+   into more vectors than it takes tiles of the widest (26 = 16 + 8 + 2) is covered by overlapping tiles of
+   the widest vector (cpu_overlap_lanes: two of 16); another short ox is upcast whole, in two upcasts where
+   it exceeds 16 (20 = 10 x 2, coalesced as 16 + 4 lanes), so no lane is wasted on padding; a longer
    one by its divisor up to 32 with the most lanes per vector (56 -> 28, 54 -> 18), else by the widest vector
-   (padded to it, gated). An ox shorter than half a register or of two vectors also takes two output rows
-   (oy), so each weight broadcast feeds twice the FMAs. The output channels (the weight depends on them, the
-   image does not) are the rows of the tile: each weight element is broadcast into one FMA per vector of
-   lanes, 8 rows when a row is one vector, else 4 (or fewer, to keep the accumulators in registers). The
-   reduce (channels, window) stays rolled loops: unrolling kx, clang shuffles the shifted windows out of one
-   load. tinygrad's upcasts of batch and channels load the window lane by lane. The kernel gets the tile only
-   when its reduce is short ([conv_reduce_max]: a forward convolution's channels x window, not a weight
-   gradient's batch x image). True when applied (the other upcast and unroll stages are skipped): the tiled
-   copy. *)
+   (padded to it, gated). An ox shorter than half a register, of two vectors or in overlapping tiles also
+   takes two output rows (oy), so each weight broadcast feeds twice the FMAs. The output channels (the weight
+   depends on them, the image does not) are the rows of the tile: each weight element is broadcast into one
+   FMA per vector of lanes, 8 rows when a row is one vector, else 4 (or fewer, to keep the accumulators in
+   registers). The reduce (channels, window) stays rolled loops: unrolling kx, clang shuffles the shifted
+   windows out of one load. tinygrad's upcasts of batch and channels load the window lane by lane. The kernel
+   gets the tile only when its reduce is short ([conv_reduce_max]: a forward convolution's channels x window,
+   not a weight gradient's batch x image). True when applied (the other upcast and unroll stages are
+   skipped): the tiled copy. *)
 let cpu_conv_tile (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _ as lengths), Some red
@@ -230,7 +232,8 @@ let cpu_conv_tile (k : K.t) : K.t option =
          else let a = n - 1 in
            if List.mem a ups && full_shape_int k a mod 2 = 0 && List.exists (dep a) images
               && List.for_all (fun i -> not (dep a i)) weights then Some a else None in
-       let vecs = (match overlap, lanes with None, Some c -> vectors c | _ -> 1) * (if oy = None then 1 else 2) in
+       let vecs = (match overlap, lanes with None, Some c -> vectors c | _ -> 1)
+                  * (if oy = None then 1 else 2) in
        (* the accumulators keep to half the vector registers *)
        let budget = Coalesce_cpu.acc_registers ~widest in
        let rows = List.find (fun r -> r * vecs <= budget || r = 2)
