@@ -681,6 +681,25 @@ let test_cpu_conv_weight_grad_split () =
            (String.concat " | " (List.map (fun ast -> String.concat "," (List.map (fun (o, n) ->
                 Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) (heuristic_opts Helpers.Cpu_fast ast))) ks))
 
+(* an opt given by op, axis and amount *)
+let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg }
+
+(* the scheduler of [ast] under CPU_OPT=[mode] and CPU_VEC=16 with [opts] applied; it takes the loop opts of the
+   mode's passes, as Codegen's apply_opts gives them *)
+let apply_in mode opts ast =
+  let ren = Device.renderer "CPU" in
+  Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
+  let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+  Postrange.convert_loop_to_global s;
+  List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
+  s
+
+(* [opts] raise Kernel_opt_error on [ast] under CPU_OPT=[mode] *)
+let refused_in ~what mode opts ast =
+  match apply_in mode opts ast with
+  | _ -> fail "%s: applied" what
+  | exception Opt.Kernel_opt_error _ -> ()
+
 (* BLOCK (not in tinygrad, CPU_OPT=fast only) on a (64, 96) @ (96, 128) matmul with the 8x16 register tile and two
    threads: BLOCK 2 on the column loop (8 tiles) makes an outer loop of 4 blocks, rendered first, above the rows'
    loop; the buffers equal the NOOPT kernel's. Under CPU_OPT=tinygrad, on the reduce axis, with a block that does not
@@ -690,20 +709,9 @@ let test_cpu_block () =
   match reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
     let ren = Device.renderer "CPU" in
-    let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
     let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
-    let apply mode opts =
-      Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-      (* the scheduler takes the loop opts of the mode's passes, as Codegen's apply_opts gives them *)
-      let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-      Postrange.convert_loop_to_global s;
-      List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
-      s in
-    let refused mode opts what =
-      match apply mode opts with
-      | _ -> fail "BLOCK %s: applied" what
-      | exception Opt.Kernel_opt_error _ -> () in
-    let s = apply Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) in
+    let refused mode opts what = refused_in ~what:("BLOCK " ^ what) mode opts ast in
+    let s = apply_in Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) ast in
     check (List.map (Postrange.sint_int) (Postrange.full_shape s) = [ 4; 4; 2; 2; 16; 8; 96 ])
       "BLOCK 2: shape [%s], expected the block loop first" (Postrange.colored_shape s);
     let opt_ast = Postrange.get_optimized_ast s in
@@ -731,17 +739,7 @@ let test_cpu_overlap () =
   let x = Tensor.realize (Tensor.rand [| 4; 4; 28; 28 |]) in
   let w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
   let ren = Device.renderer "CPU" in
-  let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
-  let apply mode opts ast =
-    Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-    let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-    Postrange.convert_loop_to_global s;
-    List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
-    s in
-  let refused mode opts ast what =
-    match apply mode opts ast with
-    | _ -> fail "OVERLAP %s: applied" what
-    | exception Opt.Kernel_opt_error _ -> () in
+  let refused mode opts ast what = refused_in ~what:("OVERLAP " ^ what) mode opts ast in
   match reduce_kernels (Tensor.conv2d x w) with
   | [ ast ] ->
     let picked mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
@@ -753,7 +751,7 @@ let test_cpu_overlap () =
     check (not (picked Helpers.Cpu_tinygrad)) "CPU_OPT=tinygrad: OVERLAP in the hand-coded opts";
     let noopt = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () -> run_with ~noopt:1 ast) in
     List.iter (fun (lanes, shape) ->
-        let s = apply Helpers.Cpu_fast [ o Opt.OVERLAP 3 lanes ] ast in
+        let s = apply_in Helpers.Cpu_fast [ o Opt.OVERLAP 3 lanes ] ast in
         check (List.map Postrange.sint_int (Postrange.full_shape s) = shape)
           "OVERLAP %d: shape [%s]" lanes (Postrange.colored_shape s);
         let opt_ast = Postrange.get_optimized_ast s in
