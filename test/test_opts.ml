@@ -450,25 +450,29 @@ let test_cpu_rolled_divide () =
       ~tinygrad:((fun src -> not (has src "void E_3072(")), "no upcast")
   | l -> fail "%d kernels, expected 1" (List.length l)
 
-(* CPU_OPT=fast on conv2d (3x3 window) of x (4, 4, h, h) with w (8, 4, 3, 3): the kernel gets the direct-convolution
-   tile. With CPU_VEC=16, no padding and h = 28, the 26 output columns are the lanes, each window offset loading
-   float16 + float8 + float2 of the image (no lane wasted), the 8 output channels rows of 4, and the batch is threaded
-   over 2 cores; with h = 8 the 6 columns (float4 + float2) take two output rows; with padding 1 and h = 56 the
-   lanes are 28 of the 56 columns, the image loads gated lane by lane at the borders (under a mask of lanes, or
-   one gate where the lanes share it); h = 19 leaves 17 columns (a prime), padded
-   to 20 under a gate (the padded lanes fold away: float16 and one float). CPU_OPT=tinygrad keeps tinygrad's kernel (no
-   vector wider than float4). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+(* CPU_OPT=fast on conv2d (3x3 window) of x (4, 4, h, h) with w (8, 4, 3, 3): the kernel gets the
+   direct-convolution tile. With CPU_VEC=16, no padding and h = 28, the 26 output columns are two
+   overlapping tiles of 16 lanes (Opt.OVERLAP), each window offset loading float16 of the image and no
+   narrower vector, the 8 output channels rows of 4, and the batch is threaded over 2 cores; with h = 8
+   the 6 columns (float4 + float2) take two output rows; with padding 1 and h = 56 the lanes are 28 of
+   the 56 columns, the image loads gated lane by lane at the borders (under a mask of lanes, or one gate
+   where the lanes share it); h = 19 leaves 17 columns (a prime), padded to 20 under a gate (the padded
+   lanes fold away: float16 and one float). CPU_OPT=tinygrad keeps tinygrad's kernel (no vector wider
+   than float4). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
 let test_cpu_conv_tile () =
   List.iter (fun (h, padding) ->
       let x = Tensor.realize (Tensor.rand [| 4; 4; h; h |]) and w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
       match reduce_kernels (Tensor.conv2d ~padding x w) with
       | [ ast ] ->
         let fast = Helpers.context Helpers.[ Bind (num_cpu_threads, 2) ] (fun () -> source_with Helpers.Cpu_fast 16 ast) in
-        let loads = match h with 28 -> [ 16; 8; 2 ] | 8 -> [ 4; 2 ] | 19 -> [ 16 ] | _ -> [ 16; 8 ] in
+        let loads = match h with 28 -> [ 16 ] | 8 -> [ 4; 2 ] | 19 -> [ 16 ] | _ -> [ 16; 8 ] in
         List.iter (fun l -> check (has fast (Printf.sprintf "*((float%d*)((data1_" l)
                                    || (padding > 0 && has fast (Printf.sprintf "tg_maskload%d((float*)(data1_" l)))
                                     "h=%d: no float%d load of the image in\n%s" h l fast) loads;
         check (h <> 28 || has fast "const int data3_)") "h=%d: not threaded (no core id parameter)\n%s" h fast;
+        let narrow = List.exists (fun l -> has fast (Printf.sprintf "*((float%d*)((data1_" l)) [ 8; 4; 2 ] in
+        check (h <> 28 || not narrow)
+          "h=%d: narrower loads than float16 in\n%s" h fast;
         check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float8")) "h=%d: CPU_OPT=tinygrad rendered float8" h;
         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
             let noopt = run_with ~noopt:1 ast in
@@ -677,6 +681,25 @@ let test_cpu_conv_weight_grad_split () =
            (String.concat " | " (List.map (fun ast -> String.concat "," (List.map (fun (o, n) ->
                 Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) (heuristic_opts Helpers.Cpu_fast ast))) ks))
 
+(* an opt given by op, axis and amount *)
+let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg }
+
+(* the scheduler of [ast] under CPU_OPT=[mode] and CPU_VEC=16 with [opts] applied; it takes the loop opts of the
+   mode's passes, as Codegen's apply_opts gives them *)
+let apply_in mode opts ast =
+  let ren = Device.renderer "CPU" in
+  Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
+  let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+  Postrange.convert_loop_to_global s;
+  List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
+  s
+
+(* [opts] raise Kernel_opt_error on [ast] under CPU_OPT=[mode] *)
+let refused_in ~what mode opts ast =
+  match apply_in mode opts ast with
+  | _ -> fail "%s: applied" what
+  | exception Opt.Kernel_opt_error _ -> ()
+
 (* BLOCK (not in tinygrad, CPU_OPT=fast only) on a (64, 96) @ (96, 128) matmul with the 8x16 register tile and two
    threads: BLOCK 2 on the column loop (8 tiles) makes an outer loop of 4 blocks, rendered first, above the rows'
    loop; the buffers equal the NOOPT kernel's. Under CPU_OPT=tinygrad, on the reduce axis, with a block that does not
@@ -686,20 +709,9 @@ let test_cpu_block () =
   match reduce_kernels (Tensor.matmul a b) with
   | [ ast ] ->
     let ren = Device.renderer "CPU" in
-    let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg } in
     let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
-    let apply mode opts =
-      Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (no_color, 1) ] @@ fun () ->
-      (* the scheduler takes the loop opts of the mode's passes, as Codegen's apply_opts gives them *)
-      let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-      Postrange.convert_loop_to_global s;
-      List.iter (fun op -> ignore (Postrange.apply_opt s op)) opts;
-      s in
-    let refused mode opts what =
-      match apply mode opts with
-      | _ -> fail "BLOCK %s: applied" what
-      | exception Opt.Kernel_opt_error _ -> () in
-    let s = apply Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) in
+    let refused mode opts what = refused_in ~what:("BLOCK " ^ what) mode opts ast in
+    let s = apply_in Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) ast in
     check (List.map (Postrange.sint_int) (Postrange.full_shape s) = [ 4; 4; 2; 2; 16; 8; 96 ])
       "BLOCK 2: shape [%s], expected the block loop first" (Postrange.colored_shape s);
     let opt_ast = Postrange.get_optimized_ast s in
@@ -714,6 +726,49 @@ let test_cpu_block () =
     refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 3 2 ]) "on the reduce axis";
     refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 3 ]) "of 3 on a loop of 8";
     refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 8 ]) "of the whole loop"
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+(* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
+   output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
+   it; CPU_OPT=tinygrad's do not), or 3 tiles of 12 starting at 0, 7 and 14; the buffers equal the NOOPT
+   kernel's. Refused: under CPU_OPT=tinygrad, on the reduce axis, lanes that divide the loop (13) or
+   whose tiles do not start on a common step (11: 3 tiles, 15 points apart), more than 16 lanes, and on a
+   kernel that loads an input at the point it stores (a += sum b: its two PARAMs are one buffer at run
+   time, and a second tile would read what the first wrote). *)
+let test_cpu_overlap () =
+  let x = Tensor.realize (Tensor.rand [| 4; 4; 28; 28 |]) in
+  let w = Tensor.realize (Tensor.rand [| 8; 4; 3; 3 |]) in
+  let ren = Device.renderer "CPU" in
+  let refused mode opts ast what = refused_in ~what:("OVERLAP " ^ what) mode opts ast in
+  match reduce_kernels (Tensor.conv2d x w) with
+  | [ ast ] ->
+    let picked mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+        let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+        Postrange.convert_loop_to_global s;
+        List.exists (fun (op : Opt.t) -> op.op = Opt.OVERLAP && op.arg = Opt.Int 16)
+          (Codegen.hand_coded_optimizations s).applied_opts) in
+    check (picked Helpers.Cpu_fast) "CPU_OPT=fast: no OVERLAP 16 in the hand-coded opts";
+    check (not (picked Helpers.Cpu_tinygrad)) "CPU_OPT=tinygrad: OVERLAP in the hand-coded opts";
+    let noopt = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () -> run_with ~noopt:1 ast) in
+    List.iter (fun (lanes, shape) ->
+        let s = apply_in Helpers.Cpu_fast [ o Opt.OVERLAP 3 lanes ] ast in
+        check (List.map Postrange.sint_int (Postrange.full_shape s) = shape)
+          "OVERLAP %d: shape [%s]" lanes (Postrange.colored_shape s);
+        let opt_ast = Postrange.get_optimized_ast s in
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what:(Printf.sprintf "OVERLAP %d" lanes) noopt
+              (run_with ~vec:16 ~noopt:0 opt_ast)))
+      [ (16, [ 4; 8; 26; 2; 16; 4; 3; 3 ]); (12, [ 4; 8; 26; 3; 12; 4; 3; 3 ]) ];
+    refused Helpers.Cpu_tinygrad [ o Opt.OVERLAP 3 16 ] ast "under CPU_OPT=tinygrad";
+    refused Helpers.Cpu_fast [ o Opt.OVERLAP 4 2 ] ast "on the reduce axis";
+    refused Helpers.Cpu_fast [ o Opt.OVERLAP 3 13 ] ast "of 13 lanes on 26";
+    refused Helpers.Cpu_fast [ o Opt.OVERLAP 3 11 ] ast "of 11 lanes on 26";
+    refused Helpers.Cpu_fast [ o Opt.OVERLAP 3 20 ] ast "of 20 lanes";
+    let a = Tensor.realize (Tensor.zeros [| 4; 26 |]) and b = Tensor.realize (Tensor.rand [| 4; 26; 8 |]) in
+    (match reduce_kernels (Tensor.assign a (Tensor.add a (Tensor.sum ~axis:[ 2 ] b))) with
+     | [ acc ] ->
+       refused Helpers.Cpu_fast [ o Opt.OVERLAP 1 16 ] acc "of a kernel that loads a point it stores"
+     | l -> fail "a += sum b: %d reduce kernels, expected 1" (List.length l))
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
 (* CPU_OPT=fast, CPU_VEC=16: the hand-coded matmul of 2048 (B, 16 MiB, does not stay in the cache) gets the 8x32
@@ -734,7 +789,8 @@ let test_cpu_block_heuristic () =
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
                           ("cpu_matvec_epilogue", test_cpu_matvec_epilogue);
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
-                          ("cpu_conv_tile", test_cpu_conv_tile); ("cpu_window_lanes", test_cpu_window_lanes);
+                          ("cpu_conv_tile", test_cpu_conv_tile);
+                          ("cpu_overlap", test_cpu_overlap); ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);

@@ -158,21 +158,35 @@ let cpu_register_tile (k : K.t) : K.t option =
               end)))
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, the lanes of a short row of [sz] output points (up to 32) in
+   overlapping tiles (Opt.OVERLAP): the widest vector, where the row takes fewer tiles of it than the
+   vectors its upcast whole splits into (26 = 16 + 8 + 2: three vector FMAs per row, where two tiles of
+   16 take two). Every vector op takes one issue slot, whatever its width. *)
+let cpu_overlap_lanes lengths sz =
+  match lengths with
+  | widest :: _ ->
+    let tiles = Helpers.ceildiv sz widest in
+    if sz <= 32 && sz > widest && sz mod widest <> 0 && (sz - widest) mod (tiles - 1) = 0
+       && tiles < Coalesce_cpu.row_vectors lengths sz then Some widest else None
+  | [] -> None
+
 (* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels
    and the window) gets the register tile of a direct-convolution micro-kernel. The lanes run along the
    output's contiguous spatial axis (ox), which the image is contiguous along too: each window offset kx loads
-   whole vectors at an element-aligned offset (late/coalesce.ml). A short ox is upcast whole, in two upcasts
-   where it exceeds 16 (26 = 13 x 2, coalesced as 16 + 8 + 2 lanes), so no lane is wasted on padding; a longer
+   whole vectors at an element-aligned offset (late/coalesce.ml). A short ox that the coalescer would split
+   into more vectors than it takes tiles of the widest (26 = 16 + 8 + 2) is covered by overlapping tiles of
+   the widest vector (cpu_overlap_lanes: two of 16); another short ox is upcast whole, in two upcasts where
+   it exceeds 16 (20 = 10 x 2, coalesced as 16 + 4 lanes), so no lane is wasted on padding; a longer
    one by its divisor up to 32 with the most lanes per vector (56 -> 28, 54 -> 18), else by the widest vector
-   (padded to it, gated). An ox shorter than half a register or of two vectors also takes two output rows
-   (oy), so each weight broadcast feeds twice the FMAs. The output channels (the weight depends on them, the
-   image does not) are the rows of the tile: each weight element is broadcast into one FMA per vector of
-   lanes, 8 rows when a row is one vector, else 4 (or fewer, to keep the accumulators in registers). The
-   reduce (channels, window) stays rolled loops: unrolling kx, clang shuffles the shifted windows out of one
-   load. tinygrad's upcasts of batch and channels load the window lane by lane. The kernel gets the tile only
-   when its reduce is short ([conv_reduce_max]: a forward convolution's channels x window, not a weight
-   gradient's batch x image). True when applied (the other upcast and unroll stages are skipped): the tiled
-   copy. *)
+   (padded to it, gated). An ox shorter than half a register, of two vectors or in overlapping tiles also
+   takes two output rows (oy), so each weight broadcast feeds twice the FMAs. The output channels (the weight
+   depends on them, the image does not) are the rows of the tile: each weight element is broadcast into one
+   FMA per vector of lanes, 8 rows when a row is one vector, else 4 (or fewer, to keep the accumulators in
+   registers). The reduce (channels, window) stays rolled loops: unrolling kx, clang shuffles the shifted
+   windows out of one load. tinygrad's upcasts of batch and channels load the window lane by lane. The kernel
+   gets the tile only when its reduce is short ([conv_reduce_max]: a forward convolution's channels x window,
+   not a weight gradient's batch x image). True when applied (the other upcast and unroll stages are
+   skipped): the tiled copy. *)
 let cpu_conv_tile (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _ as lengths), Some red
@@ -202,7 +216,8 @@ let cpu_conv_tile (k : K.t) : K.t option =
        (* the lanes: all of a short ox (a prime padded to a multiple of 4 under a gate: the padded lanes load
           and store nothing), else the divisor of ox up to 32 with the most lanes per vector (the longer on a
           tie), else (no divisor loads at least 4 lanes a vector) the widest vector, ox padded to it *)
-       let pad4 = sz <= 32 && split sz = None in
+       let overlap = cpu_overlap_lanes lengths sz in
+       let pad4 = sz <= 32 && split sz = None && overlap = None in
        let lanes = if sz <= 32 then Some (if pad4 then Helpers.round_up sz 4 else sz)
          else List.fold_left (fun best c ->
              if sz mod c <> 0 || 4 * vectors c > c || split c = None then best
@@ -211,12 +226,14 @@ let cpu_conv_tile (k : K.t) : K.t option =
                | _ -> Some c) None (List.init 31 (fun i -> i + 2)) in
        (* two output rows (the axis before ox, on which the image depends and the weight does not) where a row
           is short or two vectors (16 + 4 lanes): each weight broadcast then feeds twice the FMAs *)
-       let oy = if not (2 * sz < widest || (match lanes with Some c -> vectors c = 2 | None -> false))
+       let oy = if not (2 * sz < widest || overlap <> None
+                        || (match lanes with Some c -> vectors c = 2 | None -> false))
          || n = 0 then None
          else let a = n - 1 in
            if List.mem a ups && full_shape_int k a mod 2 = 0 && List.exists (dep a) images
               && List.for_all (fun i -> not (dep a i)) weights then Some a else None in
-       let vecs = (match lanes with Some c -> vectors c | None -> 1) * (if oy = None then 1 else 2) in
+       let vecs = (match overlap, lanes with None, Some c -> vectors c | _ -> 1)
+                  * (if oy = None then 1 else 2) in
        (* the accumulators keep to half the vector registers *)
        let budget = Coalesce_cpu.acc_registers ~widest in
        let rows = List.find (fun r -> r * vecs <= budget || r = 2)
@@ -237,6 +254,9 @@ let cpu_conv_tile (k : K.t) : K.t option =
                 List.nth (K.rngs k) i in
               let nr = if pad4 then pad nr 4 else nr in
               (match lanes, Option.bind lanes split with
+               | _ when overlap <> None ->
+                 ignore (K.apply_opt k (opt Opt.OVERLAP ~axis:(index_of_rng k nr)
+                                          ~arg:(Opt.Int (Option.get overlap))))
                | Some c, _ when c <= 16 -> ignore (up nr c)
                | Some c, Some f ->
                  (* two upcasts: f lanes, then c / f of the outer axis, contiguous (ox = (o * c/f + u2) * f +

@@ -2,6 +2,7 @@
 
 type opt_ops = TC | UPCAST | UNROLL | LOCAL | THREAD | GROUP | GROUPTOP | NOLOCALS | PADTO | SWAP
              | BLOCK  (* not in tinygrad: a cache block of an output loop on the CPU (Postrange.apply_opt) *)
+             | OVERLAP  (* not in tinygrad: an output loop in overlapping tiles of lanes on the CPU *)
 
 type opt_arg = No_arg | Int of int | Tc of int * int * int  (* TC args: (tc_select, tc_opt, use_tensor_cores) *)
 
@@ -15,6 +16,7 @@ let opt_ops_to_string = function
   | TC -> "OptOps.TC" | UPCAST -> "OptOps.UPCAST" | UNROLL -> "OptOps.UNROLL" | LOCAL -> "OptOps.LOCAL"
   | THREAD -> "OptOps.THREAD" | GROUP -> "OptOps.GROUP" | GROUPTOP -> "OptOps.GROUPTOP" | NOLOCALS -> "OptOps.NOLOCALS"
   | PADTO -> "OptOps.PADTO" | SWAP -> "OptOps.SWAP" | BLOCK -> "OptOps.BLOCK"
+  | OVERLAP -> "OptOps.OVERLAP"
 
 let to_string o =
   let axis = match o.axis with None -> "None" | Some a -> string_of_int a in

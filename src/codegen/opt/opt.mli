@@ -2,8 +2,11 @@
 
 (** The kinds of optimisation, in tinygrad's order (the order is used for sorting). [BLOCK] is not in tinygrad: under
     CPU_OPT=fast on the CPU, an output loop split into a block whose outer loop runs above all the kernel's other
-    loops ([Postrange.apply_opt]); rejected elsewhere. *)
+    loops ([Postrange.apply_opt]); rejected elsewhere. [OVERLAP] is not in tinygrad either: under
+    CPU_OPT=fast, an output loop covered by overlapping tiles of upcast lanes, the last one ending at the
+    loop's end. *)
 type opt_ops = TC | UPCAST | UNROLL | LOCAL | THREAD | GROUP | GROUPTOP | NOLOCALS | PADTO | SWAP | BLOCK
+             | OVERLAP
 
 (** The argument of an Opt: none, an amount, or the tensor-core selection triple. *)
 type opt_arg = No_arg | Int of int | Tc of int * int * int

@@ -381,6 +381,37 @@ let remove_all_tags : unit P.matcher =
   P.matcher [ P.rule (P.ops Ops.Group.all ~name:"x") (fun m ->
       let x = P.get m "x" in if x.tag <> No_arg then Some (replace x ~tag:No_arg) else None) ]
 
+(* not in tinygrad: OVERLAP of an output loop of [size] points (the CPU mode's opt). The loop becomes
+   [tiles] tiles of [lanes] upcast lanes, tile t starting at t * (size - lanes) / (tiles - 1): the first
+   tile starts at 0, the last ends at the loop's end, and the points between tiles are computed and
+   stored twice, with the same value. A row of 26 then runs as two vectors of 16 lanes, where the upcast
+   of the whole row splits into vectors of 16, 8 and 2 lanes (each vector op costs one issue slot
+   whatever its width) and padding it to 32 leaves its last lanes gated: clang drops them and splits the
+   row again. Every point is in bounds, so no load or store is gated. Refused where an input is read at a
+   stored point. Returns the tile loop and the lanes. *)
+let overlap k (rng : Uop.t) (arg : Opt.opt_arg) : Uop.t * Uop.t =
+  check k.loop_opts "OVERLAP is a CPU_OPT=fast opt of the CPU";
+  check (List.memq rng (globalizable_rngs k) && rng.src.(0).op == Ops.Const)
+    "overlap is for a const output loop";
+  let lanes = match arg with Opt.Int a -> a | _ -> raise (Kernel_opt_error "OVERLAP arg must be an int") in
+  let size = int_of_const (vmax rng) + 1 in
+  let tiles = Helpers.ceildiv size lanes in
+  check (lanes > 1 && lanes <= 16 && size > lanes && size mod lanes <> 0
+         && (size - lanes) mod (tiles - 1) = 0)
+    (Printf.sprintf "overlap of %d lanes does not tile %d in %s" lanes size (colored_shape k));
+  (* an input read at a stored point may be the stored buffer itself (an assign's PARAMs are distinct slots
+     bound to one buffer at run time): the second tile would read what the first wrote *)
+  let targets = List.filter_map (fun (s : Uop.t) -> if s.op == Ops.Store then Some s.src.(0) else None)
+      (toposort k.ast) in
+  let stored = List.map (fun (t : Uop.t) -> get_idx t.src.(1)) targets in
+  check (not (List.exists (fun (i : Uop.t) ->
+      not (List.memq i targets) && List.memq (get_idx i.src.(1)) stored) (bufs k)))
+    "overlap of a kernel that loads a point it stores";
+  let tile = replace rng ~src:[| const_int tiles |] in
+  let lane = range ~dtype:rng.dtype ~axis_type:Upcast (Sint lanes) (next_opt_range k) in
+  k.ast <- P.substitute k.ast [ (rng, add (mul tile (const_int ((size - lanes) / (tiles - 1)))) lane) ];
+  (tile, lane)
+
 (* tinygrad: Scheduler.apply_opt. Returns the (replaced, new) ranges of a shift. *)
 let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option =
   if opt.op = Opt.NOLOCALS then begin
@@ -503,6 +534,7 @@ let rec apply_opt ?(append_opt = true) k (opt : Opt.t) : (Uop.t * Uop.t) option 
            let id = List.fold_left (fun m r -> min m (List.hd (range_ids r))) 0 (rngs k) - 1 in
            let outer = range ~dtype:rng.dtype ~axis_type:Loop (Sint (size / inner)) id in
            Some (shift_to k rng (size / inner) Loop ~top:true ~input_new_rng:outer)
+         | Opt.OVERLAP -> Some (overlap k rng opt.arg)
          | op -> raise (Kernel_opt_error ("unsupported opt " ^ Opt.opt_ops_to_string op))) in
     if append_opt then k.applied_opts <- k.applied_opts @ [ opt ];
     ret

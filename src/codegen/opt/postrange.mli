@@ -6,7 +6,7 @@ type t = {
   mutable ast : Uop.t;
   ren : Renderer.t;
   mutable loop_opts : bool;
-      (** not in tinygrad: [apply_opt] takes SWAP of two CPU loops and BLOCK (the CPU mode's opts) *)
+      (** not in tinygrad: [apply_opt] takes SWAP of two CPU loops, BLOCK and OVERLAP (CPU mode opts) *)
   mutable dont_use_locals : bool;
   mutable applied_opts : Opt.t list;
   mutable opt_range : int;  (** the next value of tinygrad's [count] of new range ids *)

@@ -172,7 +172,8 @@ let opt_of_line l : Opt.t =
     let op = match op with
       | "TC" -> Opt.TC | "UPCAST" -> Opt.UPCAST | "UNROLL" -> Opt.UNROLL | "LOCAL" -> Opt.LOCAL | "THREAD" -> Opt.THREAD
       | "GROUP" -> Opt.GROUP | "GROUPTOP" -> Opt.GROUPTOP | "NOLOCALS" -> Opt.NOLOCALS | "PADTO" -> Opt.PADTO
-      | "SWAP" -> Opt.SWAP | "BLOCK" -> Opt.BLOCK | _ -> failwith ("beam cache: bad op " ^ op) in
+      | "SWAP" -> Opt.SWAP | "BLOCK" -> Opt.BLOCK | "OVERLAP" -> Opt.OVERLAP
+      | _ -> failwith ("beam cache: bad op " ^ op) in
     let axis = if axis = "-" then None else Some (int_of_string axis) in
     let arg = if arg = "-" then Opt.No_arg
       else match String.split_on_char ',' arg with
