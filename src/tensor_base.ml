@@ -185,12 +185,16 @@ let all_tensors () = live_tensors_with (fun _ -> true)
    scan): only then collect, after an eighth of the budget, so that a runtime whose major GC lags behind its
    allocation (OCaml 5's pacer) still finds an eager step's dead graphs before the heap grows. A full
    collection walks the whole heap, the compiled kernels' graphs included, so a step that leaves a few hundred
-   promoted tensors behind lets the major GC find them *)
+   promoted tensors behind lets the major GC find them. A minor collection comes first: the states over the budget
+   are often those of handles dropped young that no minor collection has looked at yet, which it finds at a small
+   fraction of a full collection's cost *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();
     find_candidates ();
-    if !reg_next - !reg_settled > !gc_budget / 8 then begin
+    let lagging () = !reg_next - !reg_settled > !gc_budget / 8 in
+    if lagging () then begin Gc.minor (); settle () end;
+    if lagging () then begin
       Helpers.collect_unreachable ();
       settle ();
       reg_settled := !reg_next
