@@ -82,8 +82,8 @@ let prompt_release_bytes = 64 * 1024
 
 (* the young allocation (a fraction of the minor heap, read once) from which a realize asks for that minor
    collection too. The next tensor made after a realize usually starts the next step of the program: a minor
-   collection then finds the last step's tensors dropped young, where one that falls inside a step promotes the
-   step's live tensors, which die promoted and only a full collection finds (see [register]) *)
+   collection then finds the last step's tensors dropped young, where one that falls inside a step promotes
+   the step's live tensors, which die promoted and only a full collection finds (see [register]) *)
 let step_words = lazy (float_of_int ((Gc.get ()).minor_heap_size / 4))
 
 (* the words allocated when the last minor collection the registry asked for ran *)
@@ -202,10 +202,10 @@ let all_tensors () = live_tensors_with (fun _ -> true)
    scan): only then collect, after an eighth of the budget, so that a runtime whose major GC lags behind its
    allocation (OCaml 5's pacer) still finds an eager step's dead graphs before the heap grows. A full
    collection walks the whole heap, the compiled kernels' graphs included, so a step that leaves a few hundred
-   promoted tensors behind lets the major GC find them. The states registered since the registry's last minor
-   collection are young and do not count (up to a budget of them): the next minor collection finds those dropped,
-   and one run inside a step would promote the step's live tensors. When the states over the budget remain, a
-   minor collection still comes first, at a small fraction of a full collection's cost *)
+   promoted tensors behind lets the major GC find them. The states registered since the registry's last
+   minor collection are young and do not count (up to a budget of them): the next minor collection finds
+   those dropped, and one run inside a step would promote the step's live tensors. When the states over the
+   budget remain, a minor collection still comes first, at a small fraction of a full collection's cost *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();
@@ -231,8 +231,8 @@ let register st =
   incr young_states
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
-   mismatch raises here, naming the op. After a realize that asked for it ([minor_due]), a minor collection first
-   finds the handles dropped young since, before this tensor exists (it would promote it) *)
+   mismatch raises here, naming the op. After a realize that asked for it ([minor_due]), a minor collection
+   first finds the handles dropped young since, before this tensor exists (it would promote it) *)
 let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
