@@ -87,8 +87,8 @@ let tests : case list = [
       floats ~what:"z built before the assign" [| 6.; 7.; 8. |] (T.to_float_array (T.realize z)));
   ("one_graph_realized_again", fun () ->
       (* the same tensors combined the same way make the same graph: every realize of it is served from the
-         cache into a new buffer, reads the inputs' values of the moment, and leaves the earlier results as they
-         were *)
+         cache into a new buffer, reads the inputs' values of the moment, and leaves the earlier results as
+         they were *)
       let a = T.realize (t1 [| 1.; 2. |]) and b = T.realize (t1 [| 10.; 20. |]) in
       let c1 = T.realize (T.add a b) in
       let c2 = ref c1 and c3 = ref c1 in

@@ -162,7 +162,8 @@ module Last_walk = Ephemeron.K1.Make (struct
   end)
 
 (* the walk of the last big SINK looked up, held as long as that SINK lives: the same tensors combined the
-   same way again make the same SINK (hash-consing), whose walk is the same, as it depends on the graph alone *)
+   same way again make the same SINK (hash-consing), whose walk is the same, as it depends on the graph
+   alone *)
 let last_walk : walk option Last_walk.t = Last_walk.create 1
 
 let normalize_memo (big_sink : Uop.t) =
