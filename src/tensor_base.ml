@@ -261,12 +261,15 @@ let release_unreached () =
     (* a plain view reaches its BUFFER alone *)
     for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (Uop.base a.(i).uop) done;
     if Uop.Tbl.length left > 0 then begin
-      let min_id = Uop.Tbl.fold (fun (b : Uop.t) () m -> min m b.id) left max_int in
+      (* the oldest BUFFER left (none: every node is older): a walk stops below it, and stops as soon as a
+         tensor reaches every candidate *)
+      let oldest () = Uop.Tbl.fold (fun (b : Uop.t) () m -> min m b.id) left max_int in
+      let min_id = ref (oldest ()) in
       let seen = Uop.Tbl.create 64 in
       let rec reach (u : Uop.t) =
-        if u.id >= min_id && not (Uop.Tbl.mem seen u) then begin
+        if u.id >= !min_id && not (Uop.Tbl.mem seen u) then begin
           Uop.Tbl.replace seen u ();
-          Uop.Tbl.remove left u;
+          if Uop.Tbl.mem left u then begin Uop.Tbl.remove left u; min_id := oldest () end;
           Array.iter reach u.src
         end in
       for i = 0 to !reg_next - 1 do
