@@ -433,10 +433,14 @@ let replace_all ~sub ~by s =
 
 (* ---------- the settings of every knob at once ---------- *)
 
-type knobs = saved list
+(* the variables as they were listed (variables are only ever added, so the same list means the same set) and
+   their values *)
+type knobs = { vars : any_var list; values : saved array }
 
-let knobs () = List.map (fun (Any v) -> Saved (v, v.value)) !all_vars
+let knobs () =
+  let vars = !all_vars in
+  { vars; values = Array.of_list (List.map (fun (Any v) -> Saved (v, v.value)) vars) }
 
 (* compared knob by knob, without allocating: this runs on every realize the realize cache serves *)
 let knobs_current (k : knobs) =
-  List.compare_lengths k !all_vars = 0 && List.for_all (fun (Saved (v, x)) -> v.value == x || v.value = x) k
+  k.vars == !all_vars && Array.for_all (fun (Saved (v, x)) -> v.value == x || v.value = x) k.values

@@ -80,9 +80,26 @@ let set_state_uop st u =
    what that collection costs in fresh pages *)
 let prompt_release_bytes = 64 * 1024
 
-(* whether a realize made an owned output of at least [prompt_release_bytes] since the last minor collection
-   *)
-let big_output_made = ref false
+(* the young allocation (a fraction of the minor heap, read once) from which a realize asks for that minor
+   collection too. The next tensor made after a realize usually starts the next step of the program: a minor
+   collection then finds the last step's tensors dropped young, where one that falls inside a step promotes
+   the step's live tensors, which die promoted and only a full collection finds (see [register]) *)
+let step_words = lazy (float_of_int ((Gc.get ()).minor_heap_size / 4))
+
+(* the words allocated when the last minor collection the registry asked for ran *)
+let words_at_minor = ref 0.
+
+(* the states registered since then: young, unless a collection the registry did not ask for ran since *)
+let young_states = ref 0
+
+(* whether the next [wrap] runs a minor collection first: a realize made an owned output of at least
+   [prompt_release_bytes], or left [step_words] young words since the last one the registry asked for *)
+let minor_due = ref false
+
+let registry_minor () =
+  Gc.minor ();
+  words_at_minor := Gc.minor_words ();
+  young_states := 0
 
 (* the owned BUFFERs let go join [candidates] *)
 let find_candidates () =
@@ -185,12 +202,17 @@ let all_tensors () = live_tensors_with (fun _ -> true)
    scan): only then collect, after an eighth of the budget, so that a runtime whose major GC lags behind its
    allocation (OCaml 5's pacer) still finds an eager step's dead graphs before the heap grows. A full
    collection walks the whole heap, the compiled kernels' graphs included, so a step that leaves a few hundred
-   promoted tensors behind lets the major GC find them *)
+   promoted tensors behind lets the major GC find them. The states registered since the registry's last
+   minor collection are young and do not count (up to a budget of them): the next minor collection finds
+   those dropped, and one run inside a step would promote the step's live tensors. When the states over the
+   budget remain, a minor collection still comes first, at a small fraction of a full collection's cost *)
 let register st =
   if !reg_next >= !reg_limit then begin
     settle ();
     find_candidates ();
-    if !reg_next - !reg_settled > !gc_budget / 8 then begin
+    let lagging () = !reg_next - min !young_states !gc_budget - !reg_settled > !gc_budget / 8 in
+    if lagging () then begin registry_minor (); settle () end;
+    if lagging () then begin
       Helpers.collect_unreachable ();
       settle ();
       reg_settled := !reg_next
@@ -205,16 +227,17 @@ let register st =
     end
   end;
   !states.(!reg_next) <- st;
-  incr reg_next
+  incr reg_next;
+  incr young_states
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
-   mismatch raises here, naming the op. After a realize made a big owned output, a minor collection first
-   finds the handles dropped young since, before this tensor exists (it would promote it) *)
+   mismatch raises here, naming the op. After a realize that asked for it ([minor_due]), a minor collection
+   first finds the handles dropped young since, before this tensor exists (it would promote it) *)
 let wrap ?(op = "tensor") (u : Uop.t) =
   (match Uop.shape_opt u with
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
-  if !big_output_made then begin big_output_made := false; Gc.minor () end;
+  if !minor_due then begin minor_due := false; registry_minor () end;
   let st = { uop = u; grad = None; is_param = true; plain = plain_view u; handles = 0 } in
   register st;
   handle st
@@ -238,12 +261,15 @@ let release_unreached () =
     (* a plain view reaches its BUFFER alone *)
     for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (Uop.base a.(i).uop) done;
     if Uop.Tbl.length left > 0 then begin
-      let min_id = Uop.Tbl.fold (fun (b : Uop.t) () m -> min m b.id) left max_int in
+      (* the oldest BUFFER left (none: every node is older): a walk stops below it, and stops as soon as a
+         tensor reaches every candidate *)
+      let oldest () = Uop.Tbl.fold (fun (b : Uop.t) () m -> min m b.id) left max_int in
+      let min_id = ref (oldest ()) in
       let seen = Uop.Tbl.create 64 in
       let rec reach (u : Uop.t) =
-        if u.id >= min_id && not (Uop.Tbl.mem seen u) then begin
+        if u.id >= !min_id && not (Uop.Tbl.mem seen u) then begin
           Uop.Tbl.replace seen u ();
-          Uop.Tbl.remove left u;
+          if Uop.Tbl.mem left u then begin Uop.Tbl.remove left u; min_id := oldest () end;
           Array.iter reach u.src
         end in
       for i = 0 to !reg_next - 1 do
@@ -261,9 +287,10 @@ let own_outputs ~(big_sink : Uop.t) (xs : t list) =
       if b.op == Ops.Buffer && b.id > big_sink.id && not (Buffers.is_owned b) then begin
         Buffers.own b;
         match Buffers.find b with
-        | Some buf when Device.Buffer.nbytes buf >= prompt_release_bytes -> big_output_made := true
+        | Some buf when Device.Buffer.nbytes buf >= prompt_release_bytes -> minor_due := true
         | Some _ | None -> ()
-      end) xs
+      end) xs;
+  if Gc.minor_words () -. !words_at_minor >= Lazy.force step_words then minor_due := true
 
 (* the keys of a map and the oldest key's id: a node is created after its sources, so a node older than every key
    neither is one nor reaches one *)

@@ -57,8 +57,9 @@ val apply_map_to_tensors : (Uop.t * Uop.t) list -> unit
 val release_unreached : unit -> unit
 
 (** [own_outputs ~big_sink xs]: the BUFFERs under the realized tensors [xs] that the realize of [big_sink]
-    made become owned; a big one has the next {!wrap} run a minor collection first, which finds the handles
-    dropped young since. *)
+    made become owned; a big one, or a quarter of the minor heap allocated since the registry's last minor
+    collection, has the next {!wrap} run a minor collection first, which finds the handles dropped young
+    since. *)
 val own_outputs : big_sink:Uop.t -> t list -> unit
 
 (** [named op f]: runs [f], putting ["op: "] in front of an [Invalid_argument] message that does not start with

@@ -85,6 +85,24 @@ let tests : case list = [
       let z = T.add x one in
       ignore (T.realize (T.assign x (T.add x one)));
       floats ~what:"z built before the assign" [| 6.; 7.; 8. |] (T.to_float_array (T.realize z)));
+  ("one_graph_realized_again", fun () ->
+      (* the same tensors combined the same way make the same graph: every realize of it is served from the
+         cache into a new buffer, reads the inputs' values of the moment, and leaves the earlier results as
+         they were *)
+      let a = T.realize (t1 [| 1.; 2. |]) and b = T.realize (t1 [| 10.; 20. |]) in
+      let c1 = T.realize (T.add a b) in
+      let c2 = ref c1 and c3 = ref c1 in
+      served ~what:"a+b twice more" ~min:2 (fun () ->
+          c2 := T.realize (T.add a b);
+          c3 := T.realize (T.add a b));
+      ignore (T.realize (T.assign a (t1 [| 5.; 6. |])));
+      let c4 = T.realize (T.add a b) in
+      floats ~what:"a+b" [| 11.; 22. |] (T.to_float_array c1);
+      floats ~what:"a+b again" [| 11.; 22. |] (T.to_float_array !c2);
+      floats ~what:"a+b a third time" [| 11.; 22. |] (T.to_float_array !c3);
+      floats ~what:"a+b after a's assign" [| 15.; 26. |] (T.to_float_array c4);
+      ignore (T.realize (T.assign !c2 (t1 [| 0.; 0. |])));
+      floats ~what:"a+b after the second result was overwritten" [| 11.; 22. |] (T.to_float_array !c3));
   ("pending_assigns_into_views", fun () ->
       (* an assign into a view, not realized, is seen by every tensor on the buffer (realized ones included) *)
       for round = 1 to 2 do

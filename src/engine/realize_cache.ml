@@ -21,11 +21,14 @@ type tmpl = Same of Uop.t | Slot of int | Rebuild of Uop.t * tmpl array
 (* the instantiation of templates over [slots]: a node shared by several templates (make_entry's memo shares them)
    is rebuilt once *)
 let instantiator (slots : Uop.t array) : tmpl -> Uop.t =
-  let memo : Uop.t Tbl.t = Tbl.create 16 in
+  (* made at the first rebuilt node: a hit whose templates are all slots and kept nodes needs none *)
+  let memo : Uop.t Tbl.t option ref = ref None in
+  let table () = match !memo with Some t -> t | None -> let t = Tbl.create 8 in memo := Some t; t in
   let rec go = function
     | Same u -> u
     | Slot i -> slots.(i)
     | Rebuild (u, ts) ->
+      let memo = table () in
       (match Tbl.find_opt memo u with
        | Some r -> r
        | None -> let r = replace u ~src:(Array.map go ts) in Tbl.replace memo u r; r) in
@@ -152,6 +155,26 @@ let normalize (root : Uop.t) : walk option =
     Some { key = { knodes = Array.of_list (List.rev !knodes); khash = !h };
            leaves = Array.of_list (List.rev !leaves); nodes = Array.of_list (List.rev !nodes) }
 
+module Last_walk = Ephemeron.K1.Make (struct
+    type t = Uop.t
+    let equal = ( == )
+    let hash (u : Uop.t) = u.id
+  end)
+
+(* the walk of the last big SINK looked up, held as long as that SINK lives: the same tensors combined the
+   same way again make the same SINK (hash-consing), whose walk is the same, as it depends on the graph
+   alone *)
+let last_walk : walk option Last_walk.t = Last_walk.create 1
+
+let normalize_memo (big_sink : Uop.t) =
+  match Last_walk.find_opt last_walk big_sink with
+  | Some w -> w
+  | None ->
+    let w = normalize big_sink in
+    Last_walk.reset last_walk;
+    Last_walk.replace last_walk big_sink w;
+    w
+
 (* **************** the cache **************** *)
 
 (* what a key is filed with: a realize to run again, or a graph the templates cannot describe (not tried again) *)
@@ -170,7 +193,7 @@ let max_entries = 512
 (* and the settings least recently added are dropped beyond this many *)
 let max_settings = 16
 
-let clear () = cache := []
+let clear () = cache := []; Last_walk.reset last_walk
 
 let table () =
   match List.find_opt (fun (k, _) -> Helpers.knobs_current k) !cache with
@@ -193,7 +216,7 @@ type lookup = Hit of entry * walk | Miss of walk * table | Not_cached
 (* the entry for a big SINK, or the walk to record the realize under *)
 let lookup (big_sink : Uop.t) : lookup =
   if not (usable ()) then Not_cached
-  else match normalize big_sink with
+  else match normalize_memo big_sink with
     | None -> Not_cached
     | Some w ->
       let t = table () in
