@@ -106,12 +106,13 @@ let empty_on (device : Uop.device) (sh : sint list) dtype =
 let empty ?(device = "CPU") sh dtype = empty_on (One device) sh dtype
 
 (* tinygrad: UOp.empty_like — a sharded value gets a buffer of its shard's shape on each device *)
-let empty_like (u : Uop.t) =
+let empty_like ?dtype (u : Uop.t) =
   let d = match mdevice u with Some d -> d | None -> invalid_arg "empty_like: no device" in
+  let dtype = match dtype with Some dt -> dt | None -> Dtype.strong_dtype u.dtype in
   let axis = match d with Multi _ -> axis u | One _ -> None in
   match axis with
-  | None -> empty_on d (shape u) (Dtype.strong_dtype u.dtype)
-  | Some a -> unshard_devices (empty_on d (shard_shape u) (Dtype.strong_dtype u.dtype)) a
+  | None -> empty_on d (shape u) dtype
+  | Some a -> unshard_devices (empty_on d (shard_shape u) dtype) a
 
 (* tinygrad: UOp.contiguous (ElementwiseMixin.contiguous) *)
 let contiguous ?tag (u : Uop.t) =

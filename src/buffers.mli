@@ -79,9 +79,9 @@ val empty_on : Uop.device -> Uop.sint list -> Dtype.t -> Uop.t
 (** {!new_buffer} on one device or a tuple of devices. tinygrad [UOp.new_buffer]. *)
 val new_mbuffer : ?num:int -> Uop.device -> int -> Dtype.t -> Uop.t
 
-(** {!empty} with the shape, strong dtype and device of the node; a sharded node gets an UNSHARD of a buffer of
+(** {!empty} with the shape, strong dtype (or [dtype]) and device of the node; a sharded node gets an UNSHARD of a buffer of
     its shard's shape on each device. tinygrad [UOp.empty_like]. *)
-val empty_like : Uop.t -> Uop.t
+val empty_like : ?dtype:Dtype.t -> Uop.t -> Uop.t
 
 (** CONTIGUOUS unless already contiguous, virtual or a buffer. tinygrad [ElementwiseMixin.contiguous]. *)
 val contiguous : ?tag:Uop.arg -> Uop.t -> Uop.t
