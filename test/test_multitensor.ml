@@ -1518,3 +1518,212 @@ let unit_tests_rest : case list = [
 ]
 
 let tests = tests @ unit_tests_rest
+
+(* ---------- tinygrad's TestBatchNorm and test_lr_scheduler_OneCycleLR (extra/lr_scheduler.py's OneCycleLR) ---------- *)
+
+let params_of named = Nn.State.get_parameters (Nn.State.of_named named)
+
+(* tinygrad: get_parameters / get_state_dict of a list of layers: the names prefixed by the layer's index *)
+let indexed (sds : (string * T.t) list list) =
+  List.concat (List.mapi (fun i sd -> List.map (fun (k, t) -> (Printf.sprintf "%d.%s" i k, t)) sd) sds)
+
+(* tinygrad: the OneCycleLR of TestBatchNorm (max_lr 0.1, pct_start 0.1, div_factor 100, final_div_factor 0.1, 10
+   steps), stepped once: the rate goes from 0.1 / 100 to 0.1 (by hand: epoch 1 is not under 10 * 0.1, so the
+   falling half at 0 percent) *)
+let one_cycle_stepped optim =
+  let s = Lr_scheduler.one_cycle_lr optim ~max_lr:0.1 ~pct_start:0.1 ~div_factor:100. ~final_div_factor:0.1 ~total_steps:10 in
+  close ~rtol:1e-6 ~what:"OneCycleLR's first rate" [| 0.001 |] (floats (Optim.lr optim));
+  Lr_scheduler.step s;
+  close ~rtol:1e-6 ~what:"OneCycleLR's rate after a step" [| 0.1 |] (floats (Optim.lr optim));
+  s
+
+(* The oracle of a normalized output (weights 1, biases 0), by hand: each group of [rows] batch rows has, per
+   channel, mean 0 and mean square var / (var + eps), within [atol] of 1 *)
+let check_normalized ~what ~rows ?(atol = 1e-3) (out : T.t) =
+  let sh = T.shape out in
+  let n = sh.(0) and c = sh.(1) and hw = sh.(2) * sh.(3) in
+  let v = floats out in
+  for p = 0 to (n / rows) - 1 do
+    for ch = 0 to c - 1 do
+      let s = ref 0. and s2 = ref 0. in
+      for b = p * rows to ((p + 1) * rows) - 1 do
+        for k = 0 to hw - 1 do let x = v.((((b * c) + ch) * hw) + k) in s := !s +. x; s2 := !s2 +. (x *. x) done
+      done;
+      let m = !s /. float_of_int (rows * hw) and m2 = !s2 /. float_of_int (rows * hw) in
+      if Float.abs m > 1e-4 || Float.abs (m2 -. 1.) > atol then
+        fail "%s: rows %d.., channel %d: mean %g, mean square %g" what (p * rows) ch m m2
+    done
+  done
+
+(* After out.mean().backward() and one Adam step at rate 0.1, a BatchNorm bias whose every element gets a positive
+   gradient (a share of the mean) moves by the rate: Adam's first step is lr * g / (|g| + eps) *)
+let check_bias_stepped ~what bias = close ~atol:1e-5 ~what (Array.make (T.numel bias) (-0.1)) (floats bias)
+
+(* tinygrad: examples/hlb_cifar10.py UnsyncedBatchNorm — statistics per device: the batch viewed as
+   (num_devices, batch / num_devices, ...), the running statistics one row per device *)
+module Unsynced_batch_norm = struct
+  type t = { eps : float; momentum : float; num_devices : int; weight : T.t; bias : T.t; running_mean : T.t;
+             running_var : T.t; num_batches_tracked : T.t }
+
+  let not_param t = Tensor_base.set_is_param t false; t
+
+  let create ?(eps = 1e-5) ?(momentum = 0.1) ~num_devices sz =
+    { eps; momentum; num_devices; weight = T.ones [| sz |]; bias = T.zeros [| sz |];
+      running_mean = not_param (T.zeros [| num_devices; sz |]); running_var = not_param (T.ones [| num_devices; sz |]);
+      num_batches_tracked = not_param (T.zeros ~dtype:Dtype.Int32 [| 1 |]) }
+
+  let state_dict b = [ ("weight", b.weight); ("bias", b.bias); ("running_mean", b.running_mean);
+                       ("running_var", b.running_var); ("num_batches_tracked", b.num_batches_tracked) ]
+
+  let calc_stats b (x : T.t) =
+    let sh = T.shape x in
+    if Helpers.training.value <> 0 then begin
+      let batch_mean = T.mean ~axis:[ 1; 3; 4 ] x in
+      let y = T.sub x (T.reshape (T.detach batch_mean) [| sh.(0); 1; -1; 1; 1 |]) in
+      let batch_var = T.mean ~axis:[ 1; 3; 4 ] (T.mul y y) in
+      let batch_invstd = T.pow (T.add batch_var (T.scalar b.eps)) (T.scalar (-0.5)) in
+      let s = T.scalar and per = sh.(1) * sh.(2) * sh.(3) * sh.(4) in
+      ignore (T.assign b.running_mean
+                (T.add (T.mul (s (1. -. b.momentum)) b.running_mean) (T.mul (s b.momentum) (T.detach batch_mean))));
+      let adjust = float_of_int per /. float_of_int (per - sh.(2)) in
+      ignore (T.assign b.running_var (T.add (T.mul (s (1. -. b.momentum)) b.running_var)
+                                        (T.mul (s (b.momentum *. adjust)) (T.detach batch_var))));
+      ignore (T.assign b.num_batches_tracked (T.add b.num_batches_tracked (T.scalar_int 1)));
+      (batch_mean, batch_invstd)
+    end else
+      (b.running_mean,
+       T.rsqrt (T.add (T.expand (T.reshape b.running_var [| sh.(0); 1; -1; 1; 1 |]) sh) (T.scalar b.eps)))
+
+  let forward b (x : T.t) =
+    let sh = T.shape x in
+    let xr = T.cast (T.reshape x (Array.append [| b.num_devices; -1 |] (Array.sub sh 1 (Array.length sh - 1))))
+        Dtype.Float32 in
+    let mean, invstd = calc_stats b xr in
+    let per_device w = T.expand (T.reshape w [| 1; -1 |]) [| b.num_devices; -1 |] in
+    let ret = T.batchnorm ~weight:(per_device b.weight) ~bias:(per_device b.bias) ~axis:[ 0; 2 ] xr ~mean ~invstd in
+    T.cast (T.reshape ret sh) (T.dtype x)
+end
+
+(* tinygrad: test_unsynced_backprop_sync_weights's sharding: the running statistics split per device, the rest
+   replicated *)
+let shard_unsynced named =
+  List.iter (fun (k, p) ->
+      if Test_bad_input.contains k "running_mean" || Test_bad_input.contains k "running_var"
+      then ignore (T.shard_ ~axis:0 p devices_2)
+      else ignore (T.shard_ p devices_2)) named
+
+let batch_norm_tests : case list = [
+  ("lr_scheduler_OneCycleLR", fun () ->
+      let conv = Nn.Conv2d.create 3 16 3 in
+      let params = params_of (Nn.Conv2d.state_dict conv) in
+      List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+      let optim = Optim.sgd params in
+      let s = one_cycle_stepped optim in
+      check_devices ~what:"the rate's devices" devices_2 (Optim.lr optim);
+      check_devices ~what:"the counter's devices" devices_2 (Lr_scheduler.epoch_counter s);
+      (* by hand: epoch 2 is 1/9 of the way down from 0.1 to 0.001 / 0.1 *)
+      Lr_scheduler.step s;
+      close ~rtol:1e-6 ~what:"rate after two steps" [| 0.09 |] (floats (Optim.lr optim));
+      close ~what:"epoch counter" [| 2. |] (ints_as_floats (Lr_scheduler.epoch_counter s)));
+  ("unsynced_backprop_conv_bn", fun () ->
+      ctx [ (Helpers.training, 1) ] (fun () ->
+          let convs = [ Nn.Conv2d.create 3 16 3; Nn.Conv2d.create 3 16 3 ] in
+          let bns = [ Nn.BatchNorm.create 16; Nn.BatchNorm.create 16 ] in
+          let params = params_of (indexed (List.map Nn.Conv2d.state_dict convs @ List.map Nn.BatchNorm.state_dict bns)) in
+          List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+          let optim = Optim.adam params in
+          ignore (one_cycle_stepped optim);
+          let fake_image = T.shard ~axis:0 (T.rand [| 8; 3; 32; 32 |]) devices_2 in
+          let piece lo = T.shrink fake_image [| (lo, lo + 4); (0, 3); (0, 32); (0, 32) |] in
+          let run conv bn x = Nn.BatchNorm.forward bn (Nn.Conv2d.forward conv x) in
+          let out = T.cat ~dim:0 [ run (List.nth convs 0) (List.nth bns 0) (piece 0);
+                                   run (List.nth convs 1) (List.nth bns 1) (piece 4) ] in
+          Optim.zero_grad optim;
+          T.backward (T.mean out);
+          Optim.step optim;
+          check_normalized ~what:"bn(conv(piece))" ~rows:4 out;
+          List.iteri (fun i bn -> check_bias_stepped ~what:(Printf.sprintf "bn %d bias" i)
+                         (List.assoc "bias" (Nn.BatchNorm.state_dict bn))) bns));
+  ("unsynced_backprop_standalone_bn", fun () ->
+      ctx [ (Helpers.training, 1) ] (fun () ->
+          let conv = Nn.Conv2d.create 3 16 3 in
+          let bns = List.map (fun _ -> Nn.BatchNorm.create ~track_running_stats:false ~eps:1e-12 ~momentum:0.85 16)
+              devices_2 in
+          (* tinygrad's local BatchNorm: one BatchNorm2d per device, each on its device's rows *)
+          let bn x =
+            let each = (T.shape x).(0) / List.length bns in
+            T.cat ~dim:0 (List.mapi (fun i b ->
+                Nn.BatchNorm.forward b (T.shrink x [| (each * i, each * (i + 1)); (0, 16); (0, 30); (0, 30) |])) bns) in
+          let params = params_of (indexed (Nn.Conv2d.state_dict conv :: List.map Nn.BatchNorm.state_dict bns)) in
+          List.iter (fun p -> ignore (T.shard_ p devices_2)) params;
+          let optim = Optim.adam params in
+          ignore (one_cycle_stepped optim);
+          let out = bn (Nn.Conv2d.forward conv (T.shard ~axis:0 (T.rand [| 8; 3; 32; 32 |]) devices_2)) in
+          Optim.zero_grad optim;
+          T.backward (T.mean out);
+          Optim.step optim;
+          check_normalized ~what:"bn(conv(x))" ~rows:4 out;
+          List.iteri (fun i b -> check_bias_stepped ~what:(Printf.sprintf "bn %d bias" i)
+                         (List.assoc "bias" (Nn.BatchNorm.state_dict b))) bns));
+  ("unsynced_backprop_sync_weights", fun () ->
+      ctx [ (Helpers.training, 1) ] (fun () ->
+          let conv = Nn.Conv2d.create 3 16 3 in
+          let bn = Unsynced_batch_norm.create ~num_devices:2 16 in
+          let named = indexed [ Nn.Conv2d.state_dict conv; Unsynced_batch_norm.state_dict bn ] in
+          shard_unsynced named;
+          let optim = Optim.adam (params_of named) in
+          ignore (one_cycle_stepped optim);
+          let out = Unsynced_batch_norm.forward bn
+              (Nn.Conv2d.forward conv (T.shard ~axis:0 (T.rand [| 8; 3; 32; 32 |]) devices_2)) in
+          Optim.zero_grad optim;
+          T.backward (T.mean out);
+          Optim.step optim;
+          check_normalized ~what:"unsynced bn(conv(x))" ~rows:4 out;
+          check_bias_stepped ~what:"bias" bn.bias));
+  (* tinygrad draws is_training from False and True; both run. Oracle by hand: x = arange(4096) as (8, 8, 8, 8),
+     one fresh BatchNorm2d per device on its two rows: with the running statistics (0, 1) the output is
+     x / sqrt(1 + eps); in training each channel of each piece is normalized by its own mean and variance *)
+  ("batchnorm", fun () ->
+      List.iter (fun training ->
+          let x = T.shard ~axis:0 (T.realize (T.clone (T.reshape (T.arange 4096) [| 8; 8; 8; 8 |]))) dev_four in
+          ctx [ (Helpers.training, training) ] (fun () ->
+              let bns = List.map (fun _ ->
+                  let bn = Nn.BatchNorm.create 8 in
+                  List.iter (fun (_, p) -> ignore (T.shard_ p dev_four)) (Nn.BatchNorm.state_dict bn);
+                  bn) dev_four in
+              let out = T.cat ~dim:0 (List.mapi (fun i bn ->
+                  Nn.BatchNorm.forward bn (T.shrink x [| (2 * i, (2 * i) + 2); (0, 8); (0, 8); (0, 8) |])) bns) in
+              let expected = Array.init 4096 (fun k ->
+                  let v = float_of_int k in
+                  if training = 0 then v /. Float.sqrt (1. +. 1e-5)
+                  else begin
+                    (* the 128 values of this piece and channel: base + {0..63} and base + 512 + {0..63} *)
+                    let base = float_of_int ((k / 1024 * 1024) + ((k / 64) mod 8 * 64)) in
+                    let vals = List.init 128 (fun j -> base +. float_of_int ((j / 64 * 512) + (j mod 64))) in
+                    let mean = List.fold_left ( +. ) 0. vals /. 128. in
+                    let var = List.fold_left (fun a y -> a +. ((y -. mean) ** 2.)) 0. vals /. 128. in
+                    (v -. mean) /. Float.sqrt (var +. 1e-5)
+                  end) in
+              close ~atol:1e-3 ~rtol:1e-5 ~what:(Printf.sprintf "TRAINING=%d" training) expected (floats out)))
+        [ 0; 1 ]);
+  ("synced_vs_unsynced_bn", fun () ->
+      let x = T.shard ~axis:0 (T.realize (T.contiguous (T.ones [| 8; 8; 8; 8 |]))) dev_four in
+      ctx [ (Helpers.training, 1) ] (fun () ->
+          let synced = Nn.BatchNorm.create 8 in
+          List.iter (fun (_, p) -> ignore (T.shard_ p dev_four)) (Nn.BatchNorm.state_dict synced);
+          let unsynced = Unsynced_batch_norm.create ~num_devices:4 8 in
+          List.iter (fun (k, p) ->
+              if Test_bad_input.contains k "running_" then ignore (T.shard_ ~axis:0 p dev_four)
+              else ignore (T.shard_ p dev_four)) (Unsynced_batch_norm.state_dict unsynced);
+          let synced_out = Nn.BatchNorm.forward synced x and unsynced_out = Unsynced_batch_norm.forward unsynced x in
+          List.iter (fun (what, out) ->
+              let linear, var_vals = T.linear_with_vars [ out ] in
+              if Array.length linear.src = 0 then fail "%s: an empty schedule" what;
+              (* the schedule, run, realizes [out]: by hand, ones have mean 1 and variance 0, so it is 0 *)
+              Realize.run_linear ~var_vals linear;
+              close ~what (Array.make 4096 0.) (floats out))
+            [ ("synced", synced_out); ("unsynced", unsynced_out) ]));
+]
+
+let tests = tests @ batch_norm_tests
+
