@@ -27,11 +27,6 @@ let own u = ET.replace owned u ()
 let is_owned u = ET.mem owned u
 let disown u = ET.remove owned u
 
-let release u =
-  if ET.mem owned u then begin
-    ET.remove owned u;
-    match find u with Some b when b.Device.Buffer.base_buf = None -> Device.Buffer.release b | _ -> ()
-  end
 
 (* tinygrad: UOp.unique_num *)
 let unique_num = ref 0
@@ -159,6 +154,20 @@ let multi_buffers (u : Uop.t) : Device.Buffer.t list =
       ET.replace multi_table u l;
       l
     | _ -> invalid_arg ("multi_buffers: must be a BUFFER on a tuple of devices, got " ^ Ops.to_string u.op)
+
+(* the device Buffers made for a BUFFER so far: its one Buffer, or one per device of its tuple *)
+let device_buffers (u : Uop.t) =
+  match find u with
+  | Some b -> [ b ]
+  | None -> Option.value ~default:[] (ET.find_opt multi_table u)
+
+(* an owned BUFFER's memory back to the allocator: its Buffer, or its Buffer on every device of its tuple *)
+let release u =
+  if ET.mem owned u then begin
+    ET.remove owned u;
+    List.iter (fun (b : Device.Buffer.t) -> if b.base_buf = None then Device.Buffer.release b)
+      (device_buffers u)
+  end
 
 (* tinygrad: UOp.realized *)
 let realized (u : Uop.t) : Device.Buffer.t option =

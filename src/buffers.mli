@@ -23,9 +23,12 @@ val is_owned : Uop.t -> bool
 (** Leaves the BUFFER to the GC: something besides tensors holds it (a JIT's captured kernels). *)
 val disown : Uop.t -> unit
 
-(** Releases an owned BUFFER's memory into the allocator's cache ({!Device.Buffer.release}); a later use of
-    its Buffer raises. Does nothing to a BUFFER that is not owned. *)
+(** Releases an owned BUFFER's memory into the allocator's cache ({!Device.Buffer.release}), on every device
+    of a tuple; a later use of its Buffers raises. Does nothing to a BUFFER that is not owned. *)
 val release : Uop.t -> unit
+
+(** The device Buffers made for a BUFFER so far: its Buffer, or one per device of its tuple of devices. *)
+val device_buffers : Uop.t -> Device.Buffer.t list
 
 (** tinygrad [UOp.unique_num]: the next BUFFER number. *)
 val unique_num : int ref
