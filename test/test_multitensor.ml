@@ -1578,6 +1578,17 @@ let check_normalized ~what ~rows ?(atol = 1e-3) (out : T.t) =
    positive gradient (a share of the mean) moves by the rate: Adam's first step is lr * g / (|g| + eps) *)
 let check_bias_stepped ~what bias = close ~atol:1e-5 ~what (Array.make (T.numel bias) (-0.1)) (floats bias)
 
+(* tinygrad's step of the TestBatchNorm cases: zero_grad, out.mean().backward(), step; then out normalized per
+   four rows and each BatchNorm bias moved by the rate *)
+let bn_step_checked ~what optim out biases =
+  Optim.zero_grad optim;
+  T.backward (T.mean out);
+  Optim.step optim;
+  check_normalized ~what ~rows:4 out;
+  List.iteri (fun i b -> check_bias_stepped ~what:(Printf.sprintf "%s: bias %d" what i) b) biases
+
+let bn_bias bn = List.assoc "bias" (Nn.BatchNorm.state_dict bn)
+
 (* tinygrad: examples/hlb_cifar10.py UnsyncedBatchNorm — statistics per device: the batch viewed as
    (num_devices, batch / num_devices, ...), the running statistics one row per device *)
 module Unsynced_batch_norm = struct
@@ -1660,12 +1671,7 @@ let batch_norm_tests : case list = [
           let run conv bn x = Nn.BatchNorm.forward bn (Nn.Conv2d.forward conv x) in
           let out = T.cat ~dim:0 [ run (List.nth convs 0) (List.nth bns 0) (piece 0);
                                    run (List.nth convs 1) (List.nth bns 1) (piece 4) ] in
-          Optim.zero_grad optim;
-          T.backward (T.mean out);
-          Optim.step optim;
-          check_normalized ~what:"bn(conv(piece))" ~rows:4 out;
-          List.iteri (fun i bn -> check_bias_stepped ~what:(Printf.sprintf "bn %d bias" i)
-                         (List.assoc "bias" (Nn.BatchNorm.state_dict bn))) bns));
+          bn_step_checked ~what:"bn(conv(piece))" optim out (List.map bn_bias bns)));
   ("unsynced_backprop_standalone_bn", fun () ->
       ctx [ (Helpers.training, 1) ] (fun () ->
           let conv = Nn.Conv2d.create 3 16 3 in
@@ -1683,12 +1689,7 @@ let batch_norm_tests : case list = [
           let optim = Optim.adam params in
           ignore (one_cycle_stepped optim);
           let out = bn (Nn.Conv2d.forward conv (T.shard ~axis:0 (T.rand [| 8; 3; 32; 32 |]) devices_2)) in
-          Optim.zero_grad optim;
-          T.backward (T.mean out);
-          Optim.step optim;
-          check_normalized ~what:"bn(conv(x))" ~rows:4 out;
-          List.iteri (fun i b -> check_bias_stepped ~what:(Printf.sprintf "bn %d bias" i)
-                         (List.assoc "bias" (Nn.BatchNorm.state_dict b))) bns));
+          bn_step_checked ~what:"bn(conv(x))" optim out (List.map bn_bias bns)));
   ("unsynced_backprop_sync_weights", fun () ->
       ctx [ (Helpers.training, 1) ] (fun () ->
           let conv = Nn.Conv2d.create 3 16 3 in
@@ -1699,11 +1700,7 @@ let batch_norm_tests : case list = [
           ignore (one_cycle_stepped optim);
           let out = Unsynced_batch_norm.forward bn
               (Nn.Conv2d.forward conv (T.shard ~axis:0 (T.rand [| 8; 3; 32; 32 |]) devices_2)) in
-          Optim.zero_grad optim;
-          T.backward (T.mean out);
-          Optim.step optim;
-          check_normalized ~what:"unsynced bn(conv(x))" ~rows:4 out;
-          check_bias_stepped ~what:"bias" bn.bias));
+          bn_step_checked ~what:"unsynced bn(conv(x))" optim out [ bn.bias ]));
   (* tinygrad draws is_training from False and True; both run. Oracle by hand: x = arange(4096) as (8, 8, 8,
      8), one fresh BatchNorm2d per device on its two rows: with the running statistics (0, 1) the output is x
      / sqrt(1 + eps); in training each channel of each piece is normalized by its own mean and variance *)
