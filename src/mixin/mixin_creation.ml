@@ -53,9 +53,10 @@ let empty_like ?dtype ?device (x : Uop.t) =
   match device, Buffers.mdevice x with
   | None, Some (Multi _) -> Buffers.empty_like ?dtype x
   | _ ->
-  let device = canonicalize_device ~op:"empty_like" (match device with Some d -> Some d | None -> Buffers.device x) in
-  let dtype = match dtype with Some d -> d | None -> Dtype.strong_dtype x.dtype in
-  empty ~device ~dtype (Uop.shape x)
+    let device =
+      canonicalize_device ~op:"empty_like" (match device with Some d -> Some d | None -> Buffers.device x) in
+    let dtype = match dtype with Some d -> d | None -> Dtype.strong_dtype x.dtype in
+    empty ~device ~dtype (Uop.shape x)
 
 (* tinygrad: CreationMixin.full; [buffer=false] gives the broadcast CONST *)
 let full ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill_value : Dtype.const) =
