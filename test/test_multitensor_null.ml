@@ -1,19 +1,19 @@
 (* tinygrad 0.14.0's test/null/test_multitensor.py on CPU:N (tinygrad runs it on NULL:N), with tinygrad's
    assertions on bytes allocated (Global_counters.mem_used) and moved (global_mem), after the collections that
-   stand for tinygrad's gc.collect(). Left out: multi_times_call_scalar (Tensor.as_param and UOp.call, tinygrad's
-   FUNCTION frontend, are not ported). allreduce_cast_dtype_memory narrows float16 where tinygrad's test uses
-   bfloat16, which clang 14 cannot compile for the CPU (tinygrad 0.14.0 fails there too). Its own suite, run
-   early: each collection is a few full major GCs, cheap while the heap is small. *)
+   stand for tinygrad's gc.collect(). Left out: multi_times_call_scalar (Tensor.as_param and UOp.call,
+   tinygrad's FUNCTION frontend, are not ported). allreduce_cast_dtype_memory narrows float16 where tinygrad's
+   test uses bfloat16, which clang 14 cannot compile for the CPU (tinygrad 0.14.0 fails there too). Its own
+   suite, run early: each collection is a few full major GCs, cheap while the heap is small. *)
 
 open Tinygrad.Compiler
 open Test_util
 open Test_multitensor
 module T = Tensor
 
-(* tinygrad's gc.collect(): here full collections find the dropped handles and the Buffers no longer reachable
-   (a dead UOp's Buffer is reached through ephemerons, which can take more than one cycle), and the owned outputs
-   no live tensor reaches go back to the allocator (what the next realize would do first); until the count of
-   bytes used settles *)
+(* tinygrad's gc.collect(): here full collections find the dropped handles and the Buffers no longer
+   reachable (a dead UOp's Buffer is reached through ephemerons, which can take more than one cycle), and the
+   owned outputs no live tensor reaches go back to the allocator (what the next realize would do first); until
+   the count of bytes used settles *)
 let collect () =
   let cycle () = Gc.full_major (); Tensor_base.release_unreached (); Global_counters.mem_used () in
   let rec settle n last = let now = cycle () in if n > 0 && now <> last then settle (n - 1) now in
@@ -160,7 +160,8 @@ let null_tests : case list = [
       close ~what:"x + 1" (Array.make 4 2.) (floats r));
   ("axis_reshape_shard_invalid", fun () ->
       let t = T.shard ~axis:0 (T.ones [| 4; 3 |]) dev_pair in
-      raises_invalid ~what:"reshape (4, 3) split on axis 0 to (3, 4)" (fun () ->
+      raises_invalid ~mentions:"moved items between shards" ~what:"reshape (4, 3) split on axis 0 to (3, 4)"
+        (fun () ->
           T.shard_axis (T.reshape t [| 3; 4 |])));
   ("axis_reshape_shard_valid", fun () ->
       let t = T.shard ~axis:0 (T.ones [| 4; 8 |]) dev_pair in
