@@ -27,11 +27,6 @@ let own u = ET.replace owned u ()
 let is_owned u = ET.mem owned u
 let disown u = ET.remove owned u
 
-let release u =
-  if ET.mem owned u then begin
-    ET.remove owned u;
-    match find u with Some b when b.Device.Buffer.base_buf = None -> Device.Buffer.release b | _ -> ()
-  end
 
 (* tinygrad: UOp.unique_num *)
 let unique_num = ref 0
@@ -106,12 +101,13 @@ let empty_on (device : Uop.device) (sh : sint list) dtype =
 let empty ?(device = "CPU") sh dtype = empty_on (One device) sh dtype
 
 (* tinygrad: UOp.empty_like — a sharded value gets a buffer of its shard's shape on each device *)
-let empty_like (u : Uop.t) =
+let empty_like ?dtype (u : Uop.t) =
   let d = match mdevice u with Some d -> d | None -> invalid_arg "empty_like: no device" in
+  let dtype = match dtype with Some dt -> dt | None -> Dtype.strong_dtype u.dtype in
   let axis = match d with Multi _ -> axis u | One _ -> None in
   match axis with
-  | None -> empty_on d (shape u) (Dtype.strong_dtype u.dtype)
-  | Some a -> unshard_devices (empty_on d (shard_shape u) (Dtype.strong_dtype u.dtype)) a
+  | None -> empty_on d (shape u) dtype
+  | Some a -> unshard_devices (empty_on d (shard_shape u) dtype) a
 
 (* tinygrad: UOp.contiguous (ElementwiseMixin.contiguous) *)
 let contiguous ?tag (u : Uop.t) =
@@ -158,6 +154,20 @@ let multi_buffers (u : Uop.t) : Device.Buffer.t list =
       ET.replace multi_table u l;
       l
     | _ -> invalid_arg ("multi_buffers: must be a BUFFER on a tuple of devices, got " ^ Ops.to_string u.op)
+
+(* the device Buffers made for a BUFFER so far: its one Buffer, or one per device of its tuple *)
+let device_buffers (u : Uop.t) =
+  match find u with
+  | Some b -> [ b ]
+  | None -> Option.value ~default:[] (ET.find_opt multi_table u)
+
+(* an owned BUFFER's memory back to the allocator: its Buffer, or its Buffer on every device of its tuple *)
+let release u =
+  if ET.mem owned u then begin
+    ET.remove owned u;
+    List.iter (fun (b : Device.Buffer.t) -> if b.base_buf = None then Device.Buffer.release b)
+      (device_buffers u)
+  end
 
 (* tinygrad: UOp.realized *)
 let realized (u : Uop.t) : Device.Buffer.t option =

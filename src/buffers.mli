@@ -23,9 +23,12 @@ val is_owned : Uop.t -> bool
 (** Leaves the BUFFER to the GC: something besides tensors holds it (a JIT's captured kernels). *)
 val disown : Uop.t -> unit
 
-(** Releases an owned BUFFER's memory into the allocator's cache ({!Device.Buffer.release}); a later use of
-    its Buffer raises. Does nothing to a BUFFER that is not owned. *)
+(** Releases an owned BUFFER's memory into the allocator's cache ({!Device.Buffer.release}), on every device
+    of a tuple; a later use of its Buffers raises. Does nothing to a BUFFER that is not owned. *)
 val release : Uop.t -> unit
+
+(** The device Buffers made for a BUFFER so far: its Buffer, or one per device of its tuple of devices. *)
+val device_buffers : Uop.t -> Device.Buffer.t list
 
 (** tinygrad [UOp.unique_num]: the next BUFFER number. *)
 val unique_num : int ref
@@ -79,9 +82,9 @@ val empty_on : Uop.device -> Uop.sint list -> Dtype.t -> Uop.t
 (** {!new_buffer} on one device or a tuple of devices. tinygrad [UOp.new_buffer]. *)
 val new_mbuffer : ?num:int -> Uop.device -> int -> Dtype.t -> Uop.t
 
-(** {!empty} with the shape, strong dtype and device of the node; a sharded node gets an UNSHARD of a buffer of
+(** {!empty} with the shape, strong dtype (or [dtype]) and device of the node; a sharded node gets an UNSHARD of a buffer of
     its shard's shape on each device. tinygrad [UOp.empty_like]. *)
-val empty_like : Uop.t -> Uop.t
+val empty_like : ?dtype:Dtype.t -> Uop.t -> Uop.t
 
 (** CONTIGUOUS unless already contiguous, virtual or a buffer. tinygrad [ElementwiseMixin.contiguous]. *)
 val contiguous : ?tag:Uop.arg -> Uop.t -> Uop.t

@@ -218,6 +218,7 @@ module Buffer = struct
     mutable allocated_views : int;
     mutable uop_refcount : int;
     mutable released : bool;
+    counted : int ref;
   }
 
   let base b = match b.base_buf with Some x -> x | None -> b
@@ -227,6 +228,15 @@ module Buffer = struct
 
   let is_allocated b = match b.base_buf with Some x -> x.opaque <> None | None -> b.opaque <> None
   let is_initialized b = is_allocated b
+
+  (* tinygrad counts a Buffer's memory from its allocation to its deallocation, which its __del__ runs when
+     the last reference goes: the memory of a Buffer the GC finds unreachable while allocated stops counting
+     then (the allocator's own finaliser takes the memory back) *)
+  let count_memory b =
+    let n = nbytes b and device = b.device and counted = b.counted in
+    Global_counters.add_mem_used device n;
+    counted := n;
+    Gc.finalise_last (fun () -> if !counted > 0 then Global_counters.add_mem_used device (- !counted)) b
 
   let allocate b =
     if b.base_buf = None && b.opaque <> None then failwith "can't allocate already allocated buffer";
@@ -241,12 +251,12 @@ module Buffer = struct
      | Some bs ->
        if bs.opaque = None then begin
          bs.opaque <- Some ((allocator bs).alloc (max 1 (nbytes bs)) (spec bs));
-         Global_counters.add_mem_used bs.device (nbytes bs)
+         count_memory bs
        end;
        bs.allocated_views <- bs.allocated_views + 1
      | None ->
        b.opaque <- Some ((allocator b).alloc (max 1 (nbytes b)) (spec b));
-       Global_counters.add_mem_used b.device (nbytes b));
+       count_memory b);
     b
 
   let ensure_allocated b = if is_allocated b then b else allocate b
@@ -254,7 +264,8 @@ module Buffer = struct
   let create ?options ?(preallocate = false) device size dtype =
     if size < 0 then invalid_arg (Printf.sprintf "Buffer.create: negative size %d" size);
     let b = { device = canonicalize (Some device); size; dtype; options; offset = 0; base_buf = None; opaque = None;
-              allocated_views = 0; uop_refcount = 0; released = false } in
+              allocated_views = 0; uop_refcount = 0; released = false;
+              counted = ref 0 } in
     if preallocate then ignore (allocate b);
     b
 
@@ -262,7 +273,8 @@ module Buffer = struct
   let view b size dtype offset =
     if offset >= nbytes b then invalid_arg (Printf.sprintf "Buffer.view: offset %d must be less than nbytes %d" offset (nbytes b));
     let bs = base b in
-    { bs with size; dtype; offset = b.offset + offset; base_buf = Some bs; opaque = None; allocated_views = 0 }
+    { bs with size; dtype; offset = b.offset + offset; base_buf = Some bs; opaque = None; allocated_views = 0;
+              counted = ref 0 }
 
   let deallocate b =
     if not (is_allocated b) then failwith "buffer must be allocated to deallocate";
@@ -271,6 +283,7 @@ module Buffer = struct
     | Some bs -> bs.allocated_views <- bs.allocated_views - 1
     | None ->
       Global_counters.add_mem_used b.device (- (nbytes b));
+      b.counted := 0;
       (match b.opaque with Some o -> (allocator b).free o (max 1 (nbytes b)) (spec b) | None -> ());
       b.opaque <- None
 
@@ -351,7 +364,7 @@ module Buffer = struct
       Global_counters.add_mem_used device n;
       (* nolru: when freed, this memory must never be handed to another buffer *)
       { device; size; dtype; options = Some { default_spec with nolru = true }; offset = 0; base_buf = None;
-        opaque = Some (Host bytes); allocated_views = 0; uop_refcount = 0; released = false }
+        opaque = Some (Host bytes); allocated_views = 0; uop_refcount = 0; released = false; counted = ref n }
     end else begin
       let b = create device size dtype in
       if n > 0 then begin

@@ -132,6 +132,7 @@ module Buffer : sig
     mutable allocated_views : int;
     mutable uop_refcount : int;
     mutable released : bool;
+    counted : int ref;  (** the bytes of this base buffer that [Global_counters] counts as used *)
   }
 
   (** A buffer on a device (canonicalized), allocated now only with [preallocate]. *)

@@ -164,9 +164,14 @@ let repeat x repeats = named "repeat" @@ fun () -> wrap ~op:"repeat" (Mixin_move
 (* tinygrad: UOp.clone *)
 let clone ?device x =
   named "clone" @@ fun () ->
-  let device = match device with Some d -> Some d | None -> Buffers.device (uop x) in
-  let ret = Mixin_creation.empty_like ?device (uop x) in
-  wrap ~op:"clone" (Uop.after ret [ Uop.store ret (Uop.cast ret.dtype (uop x)) ])
+  let u = uop x in
+  let ret = Mixin_creation.empty_like ?device u in
+  let src = match device, Buffers.mdevice u with
+    | Some d, Some md ->
+      let d = Mixin_creation.canonicalize_device ~op:"clone" (Some d) in
+      if md = One d then u else copy_to_device u d
+    | _ -> u in
+  wrap ~op:"clone" (Uop.after ret [ Uop.store ret (Uop.cast ret.dtype src) ])
 
 (* tinygrad: Tensor.assign (single device, no DISK) *)
 let assign x v =

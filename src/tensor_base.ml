@@ -32,11 +32,17 @@ let constant_arg (a : Uop.t) =
   let constant (a : Uop.t) = a.op == Ops.Const && Array.length a.src = 0 in
   constant a || (a.op == Ops.Stack && Array.for_all constant a.src)
 
-(* a chain of movement ops (no BITCAST) with constant shape arguments down to a BUFFER: a realized tensor, the common
-   case among the live tensors. A map none of whose keys is a BUFFER, a movement op or a constant does not reach such
+(* a chain of movement ops (no BITCAST) with constant shape arguments, and UNSHARDs, down to a BUFFER: a realized
+   tensor, sharded or not, the common case among the live tensors. A map none of whose keys is a BUFFER, a movement op or a constant does not reach such
    a UOp: callify's maps, whose keys are the nodes callify tags (COPY, CONTIGUOUS, AFTER and the bases of the
    realized tensors); an assign into a view maps the BUFFER itself *)
-let rec plain_view (u : Uop.t) = view_step ~bitcast:false ~arg:constant_arg ~below:plain_view u
+let rec plain_view (u : Uop.t) =
+  view_step ~bitcast:false ~arg:constant_arg ~below:plain_view u
+  || (u.op == Ops.Unshard && plain_view u.src.(0))
+
+(* the BUFFER under a plain view (a sharded value's BUFFER on its tuple of devices under the UNSHARD) *)
+let rec view_buffer (u : Uop.t) =
+  if Ops.Group.is_movement u.op || u.op == Ops.Unshard then view_buffer u.src.(0) else u
 
 (* ---------- owned buffers: released when no tensor reaches them ---------- *)
 
@@ -61,7 +67,7 @@ let rec push_let_go (b : Uop.t) =
 (* lets go of a tensor's UOp: its BUFFER when it is a plain view of one *)
 let let_go_of ~plain (u : Uop.t) =
   if plain then begin
-    let b = Uop.base u in
+    let b = view_buffer u in
     if b.op == Ops.Buffer then push_let_go b
   end
 
@@ -259,7 +265,7 @@ let release_unreached () =
     List.iter (fun b -> Uop.Tbl.replace left b ()) cands;
     let a = !states in
     (* a plain view reaches its BUFFER alone *)
-    for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (Uop.base a.(i).uop) done;
+    for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (view_buffer a.(i).uop) done;
     if Uop.Tbl.length left > 0 then begin
       (* the oldest BUFFER left (none: every node is older): a walk stops below it, and stops as soon as a
          tensor reaches every candidate *)
@@ -283,12 +289,11 @@ let release_unreached () =
    target is older), become owned *)
 let own_outputs ~(big_sink : Uop.t) (xs : t list) =
   List.iter (fun x ->
-      let b = Uop.base x.st.uop in
+      let b = view_buffer x.st.uop in
       if b.op == Ops.Buffer && b.id > big_sink.id && not (Buffers.is_owned b) then begin
         Buffers.own b;
-        match Buffers.find b with
-        | Some buf when Device.Buffer.nbytes buf >= prompt_release_bytes -> minor_due := true
-        | Some _ | None -> ()
+        let bytes = List.fold_left (fun a buf -> a + Device.Buffer.nbytes buf) 0 (Buffers.device_buffers b) in
+        if bytes >= prompt_release_bytes then minor_due := true
       end) xs;
   if Gc.minor_words () -. !words_at_minor >= Lazy.force step_words then minor_due := true
 
@@ -318,7 +323,8 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
     let keys = { tbl; min_id = List.fold_left (fun a ((k : Uop.t), _) -> min a k.id) max_int m } in
     let settled = settled_out_of_scope keys in
     let skip_plain = List.for_all (fun ((k : Uop.t), _) ->
-        not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || Ops.Group.is_movement k.op)) m in
+        not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || k.op == Ops.Unshard
+             || Ops.Group.is_movement k.op)) m in
     let slots = List.map (fun st -> (st, st.uop))
         (live_states_with (fun st -> not ((skip_plain && st.plain) || settled st.uop))) in
     Callify.apply_map_to_tensors ~get:snd ~set:(fun (st, _) u -> set_state_uop st u) slots m

@@ -19,6 +19,9 @@ module Nn = Nn
 (** Optimizers (SGD, Adam, ...). *)
 module Optim = Optim
 
+(** Learning-rate schedulers (OneCycleLR). *)
+module Lr_scheduler = Lr_scheduler
+
 (** State dicts and safetensors. *)
 module State = State
 
@@ -106,6 +109,7 @@ module Compiler : sig
   module Indexing = Indexing
   module Inflate = Inflate
   module Linearizer = Linearizer
+  module Lr_scheduler = Lr_scheduler
   module Memory = Memory
   module Mixin_creation = Mixin_creation
   module Mixin_dtype = Mixin_dtype

@@ -11,7 +11,7 @@ let () =
       ("uop_resolve", Test_uop_resolve.tests);
       ("uop_symbolic", Test_uop_symbolic.tests);
       ("simplify_valid_idx", Test_simplify_valid_idx.tests);
-      ("runtime", Test_runtime.tests);
+      ("runtime", Test_runtime.tests); ("multitensor_null", Test_multitensor_null.tests);
       ("simplify_ranges", Test_simplify_ranges.tests);
       ("codegen", Test_codegen.tests);
       ("codegen_golden", Test_codegen_golden.tests);

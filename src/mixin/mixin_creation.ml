@@ -46,12 +46,17 @@ let empty ?device ?dtype (new_shape : sint list) =
   let u = Mixin_movement.reshape u (List.map (fun i -> Sint i) max_shape) in
   Mixin_movement.shrink_to u (List.map Option.some new_shape)
 
-(* tinygrad: UOp.empty_like *)
+(* tinygrad: UOp.empty_like; a value on a tuple of devices keeps its tuple and its axis: a buffer of the shard's
+   shape on each device *)
 let empty_like ?dtype ?device (x : Uop.t) =
   check_dtype "empty_like" dtype;
-  let device = canonicalize_device ~op:"empty_like" (match device with Some d -> Some d | None -> Buffers.device x) in
-  let dtype = match dtype with Some d -> d | None -> Dtype.strong_dtype x.dtype in
-  empty ~device ~dtype (Uop.shape x)
+  match device, Buffers.mdevice x with
+  | None, Some (Multi _) -> Buffers.empty_like ?dtype x
+  | _ ->
+    let device =
+      canonicalize_device ~op:"empty_like" (match device with Some d -> Some d | None -> Buffers.device x) in
+    let dtype = match dtype with Some d -> d | None -> Dtype.strong_dtype x.dtype in
+    empty ~device ~dtype (Uop.shape x)
 
 (* tinygrad: CreationMixin.full; [buffer=false] gives the broadcast CONST *)
 let full ?dtype ?device ?(buffer = true) (new_shape : sint list) (fill_value : Dtype.const) =

@@ -26,7 +26,8 @@ val to_max_shape : Uop.sint list -> int list
 (** An uninitialised buffer of the shape (default float32 on the default device). tinygrad [CreationMixin.empty]. *)
 val empty : ?device:string -> ?dtype:Dtype.t -> Uop.sint list -> Uop.t
 
-(** An empty buffer shaped like [x] (its strong dtype and device by default). tinygrad [UOp.empty_like]. *)
+(** An empty buffer shaped like [x] (its strong dtype and device by default); without [device], a value on a tuple
+    of devices gets a buffer of its shard's shape on each device, keeping its axis. tinygrad [UOp.empty_like]. *)
 val empty_like : ?dtype:Dtype.t -> ?device:string -> Uop.t -> Uop.t
 
 (** A buffer filled with the value (AFTER(buf, STORE(buf, const))), or with [~buffer:false] the broadcast CONST.
