@@ -4,8 +4,12 @@
 (** A C compiler: executable, flags, and the disk cache key ([None] when [CCACHE=0]). *)
 type t = { cc : string; args : string list; cachekey : string option }
 
-(** Compiler runs in this process (cache hits do not count). *)
+(** Sources handed to a compiler in this process (cache hits do not count; a background batch counts each of its
+    sources once). *)
 val compile_count : unit -> int
+
+(** Compiler processes started in this process (a background batch is one, whatever its size). *)
+val process_count : unit -> int
 
 (** [CC] from the environment, else clang, else gcc (which lacks [ext_vector_type]: scalar kernels only). *)
 val find_cc : unit -> string
@@ -70,10 +74,12 @@ val compile_cached : t -> string -> string
     [compile_cached] to raise on. *)
 val compile_many : t -> string list -> unit
 
-(** Not in tinygrad: starts compiling a source into the disk cache in the background (at most [PARALLEL] compilers
-    at once, the oldest waited for first) and returns; {!compile_cached} of that source waits for it, and compiles
-    it again to report a failure. Nothing without the cache ([CCACHE=0]), with [PARALLEL] <= 1 or
-    [ASSERT_COMPILE=1]. *)
+(** Not in tinygrad: queues a source for the background compilers and returns. At most [PARALLEL] compiler
+    processes run at once; each builds every source queued when it starts (up to 16 with distinct kernel names, one
+    under [SANITIZE=1]) into one shared object, and each source's cache file is a hard link to it. A failed batch's
+    sources are built again one by one, so one bad kernel costs the others nothing. {!compile_cached} of a queued
+    source waits for it, and compiles it again to report a failure. Nothing without the cache ([CCACHE=0]), with
+    [PARALLEL] <= 1 or [ASSERT_COMPILE=1]. *)
 val prefetch : t -> string -> unit
 
 (** The compiler as the device layer sees it. *)
