@@ -95,10 +95,11 @@ let cold_start () =
   let step = mnist_step_jit () in
   let compiled0 = Compiler_cpu.compile_count () and processes0 = Compiler_cpu.process_count () in
   List.iter (fun name ->
-      let st = now () in
+      let st = now () and c0 = Compiler_cpu.compile_count () in
       step ();
       sync ();
-      Printf.printf "RESULT\t%s\t%.6f\t0\t1\n%!" name ((now () -. st) *. 1000.)) [ "cold_step1"; "cold_step2" ];
+      Printf.printf "RESULT\t%s\t%.6f\t0\t1\n%!" name ((now () -. st) *. 1000.);
+      Printf.printf "INFO\t%s_compiled\t%d\n%!" name (Compiler_cpu.compile_count () - c0)) [ "cold_step1"; "cold_step2" ];
   Printf.printf "RESULT\tcold_compiled\t%d\t0\t1\n%!" (Compiler_cpu.compile_count () - compiled0);
   Printf.printf "RESULT\tcold_clang_processes\t%d\t0\t1\n%!" (Compiler_cpu.process_count () - processes0)
 

@@ -192,8 +192,43 @@ let compiler_env t =
 
 let dev_null = lazy (Unix.openfile "/dev/null" [ Unix.O_RDWR; Unix.O_CLOEXEC ] 0)
 
-(* starts the compiler on [c_file], writing the shared object to [out] and its messages to [stderr]; the process
-   is the compiler itself (no shell between), and its id is returned *)
+(* Not in tinygrad (it links the object itself, runtime/support/elf.py): how a kernel's shared object is built.
+   clang's driver links a shared object by running its compiler as a process of its own and then the linker;
+   compiling to an object (the compiler runs inside the driver's process) and running the system linker on it
+   costs about half. The linker gets the compiler's runtime library, as the driver gives it, for the helpers a
+   kernel may call (half conversions); C library functions resolve when the object is loaded. The driver still
+   links the sanitized objects and those of another compiler than clang. *)
+type build = Driver | Compile_then_link of string
+
+(* the runtime library of each compiler, asked once ([-print-libgcc-file-name]); None when it is not a file *)
+let runtime_libs : (string, string option) Hashtbl.t = Hashtbl.create 2
+
+let runtime_lib cc =
+  match Hashtbl.find_opt runtime_libs cc with
+  | Some l -> l
+  | None ->
+    let l = match Unix.open_process_args_in cc [| cc; "-print-libgcc-file-name" |] with
+      | ic ->
+        let line = try String.trim (input_line ic) with End_of_file -> "" in
+        (match Unix.close_process_in ic with
+         | Unix.WEXITED 0 when line <> "" && Sys.file_exists line -> Some line
+         | _ -> None)
+      | exception Unix.Unix_error _ -> None in
+    Hashtbl.replace runtime_libs cc l;
+    l
+
+let build_of t =
+  if sanitized t || not (is_clang t.cc) || not (List.mem "-shared" t.args) || not (on_path "ld") then Driver
+  else match runtime_lib t.cc with Some lib -> Compile_then_link lib | None -> Driver
+
+(* the compiler's flags and output for a build: an object next to the shared object when the linker links it *)
+let compile_step build args out =
+  match build with
+  | Driver -> (args, out)
+  | Compile_then_link _ -> (List.map (fun a -> if a = "-shared" then "-c" else a) args, out ^ ".o")
+
+(* starts the compiler on [c_file], writing [out] and its messages to [stderr]; the process is the compiler itself
+   (no shell between), and its id is returned *)
 let spawn_cc t args c_file out ~stderr =
   (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
   let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
@@ -208,6 +243,16 @@ let exit_code = function Unix.WEXITED n -> n | Unix.WSIGNALED n | Unix.WSTOPPED 
 
 let rec wait_pid pid = try snd (Unix.waitpid [] pid) with Unix.Unix_error (Unix.EINTR, _, _) -> wait_pid pid
 
+(* links the object [obj] into the shared object [out] and removes [obj]; the linker's exit code *)
+let link_object lib obj out ~stderr =
+  let argv = [| "ld"; "-shared"; "-o"; out; obj; lib |] in
+  if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" (String.concat " " (Array.to_list argv));
+  let rc = match Unix.create_process "ld" argv (Lazy.force dev_null) (Lazy.force dev_null) stderr with
+    | pid -> exit_code (wait_pid pid)
+    | exception Unix.Unix_error _ -> 127 in
+  remove_quiet obj;
+  rc
+
 (* runs the compiler with [args] on [full] (the source with the entry), writing the shared object to [out] *)
 let run_cc_with t args full out =
   if not (cc_available t.cc) then
@@ -217,19 +262,24 @@ let run_cc_with t args full out =
   let c_file = Option.value ~default:(base ^ ".c") (sanitize_source t full) and err_file = base ^ ".err" in
   write_source c_file full;
   incr compiles;
+  let build = build_of t in
+  let cargs, target = compile_step build args out in
   let err_fd = Unix.openfile err_file [ Unix.O_WRONLY; Unix.O_CREAT; Unix.O_TRUNC; Unix.O_CLOEXEC ] 0o600 in
-  let rc = Fun.protect ~finally:(fun () -> Unix.close err_fd) (fun () ->
-      match spawn_cc t args c_file out ~stderr:err_fd with
-      | pid -> exit_code (wait_pid pid)
+  let prog, rc = Fun.protect ~finally:(fun () -> Unix.close err_fd) (fun () ->
+      match spawn_cc t cargs c_file target ~stderr:err_fd with
       | exception Unix.Unix_error (e, _, _) ->
-        write_file err_file (Printf.sprintf "cannot start %s: %s" t.cc (Unix.error_message e)); 127) in
+        write_file err_file (Printf.sprintf "cannot start %s: %s" t.cc (Unix.error_message e)); (t.cc, 127)
+      | pid ->
+        match exit_code (wait_pid pid), build with
+        | 0, Compile_then_link lib -> ("ld", link_object lib target out ~stderr:err_fd)
+        | rc, _ -> if target <> out then remove_quiet target; (t.cc, rc)) in
   let err = try read_file err_file with Sys_error _ -> "" in
   if not (sanitized t) then remove_quiet c_file;
   remove_quiet err_file;
   if rc <> 0 then begin
     remove_quiet out;
     let hint = if Helpers.cc.value = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
-    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" t.cc rc err hint })
+    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" prog rc err hint })
   end
 
 (* the flags of the retry after a failure: without the native-arch flags (clang 14 crashes selecting some AVX-512
@@ -302,7 +352,8 @@ let intact path =
 type queued = { path : string; full : string; name : string; args : string list; alone : bool }
 
 (* a running compiler: its process, the C file and the object it writes, the sources it builds *)
-type job = { pid : int; c_file : string; keep_c_file : bool; tmp : string; members : queued list }
+type job = { pid : int; c_file : string; keep_c_file : bool; obj : string; build : build; tmp : string;
+             members : queued list }
 
 (* the most kernels one process builds: a batch's first kernel waits for the whole batch *)
 let max_batch = 16
@@ -367,11 +418,14 @@ let start_job t members =
                                                                    ("tinygrad_ml_" ^ unique_suffix () ^ ".c"))
     | _ -> Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
   let first = List.hd members in
+  if Helpers.debug.value >= 7 then
+    Printf.printf "CPU: one compiler for %s\n%!" (String.concat " " (List.map (fun q -> q.name) members));
   write_source c_file (batch_source members);
   let tmp = first.path ^ ".tmp." ^ unique_suffix () in
-  let args = first.args in
-  match spawn_cc t args c_file tmp ~stderr:(Lazy.force dev_null) with
-  | pid -> running := { pid; c_file; keep_c_file = sanitized t; tmp; members } :: !running
+  let build = build_of t in
+  let args, obj = compile_step build first.args tmp in
+  match spawn_cc t args c_file obj ~stderr:(Lazy.force dev_null) with
+  | pid -> running := { pid; c_file; keep_c_file = sanitized t; obj; build; tmp; members } :: !running
   | exception Unix.Unix_error _ -> remove_quiet c_file
 
 (* installs a whole object as a cache file: a hard link (the batch's members share one object), else a copy;
@@ -390,7 +444,10 @@ let install obj path =
 let finish j status =
   running := List.filter (fun r -> r != j) !running;
   if not j.keep_c_file then remove_quiet j.c_file;
-  let ok = status = Unix.WEXITED 0 && Sys.file_exists j.tmp in
+  let ok = status = Unix.WEXITED 0 && (match j.build with
+      | Driver -> true
+      | Compile_then_link lib -> link_object lib j.obj j.tmp ~stderr:(Lazy.force dev_null) = 0) && Sys.file_exists j.tmp in
+  if j.obj <> j.tmp then remove_quiet j.obj;
   if ok then begin
     (try seal j.tmp; List.iter (fun q -> install j.tmp q.path) j.members with Sys_error _ -> ());
     remove_quiet j.tmp

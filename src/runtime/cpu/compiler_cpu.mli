@@ -46,7 +46,10 @@ val entry_wrapper : string -> string
 (** The source as compiled: the rendered source followed by the entry wrapper. *)
 val full_source : string -> string
 
-(** Compiles to a new temporary shared object (removed at exit) and returns its path. A failing compile is retried
+(** Compiles to a new temporary shared object (removed at exit) and returns its path. With clang (not under
+    [SANITIZE=1]) the compiler builds an object ([-c]: its compiler runs inside the driver's process) that the
+    system linker [ld] links with the compiler's runtime library, instead of the driver linking it (which runs the
+    compiler as a second process); other compilers link through their driver. A failing compile is retried
     once without [-march=native] / [-mcpu=native] (clang 14 crashes on some AVX-512 broadcasts), said at [DEBUG>=1];
     when both fail, raises {!Device.Compile_error} with the compiled source and the first compiler output. A missing
     compiler raises {!Device.Compile_error} saying so, with the install hint ([apt-get install clang]). *)
