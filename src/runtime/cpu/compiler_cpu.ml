@@ -74,9 +74,6 @@ let create ?(cachekey = "compile_clang_so") () =
 (* whether the compiler builds sanitized objects *)
 let sanitized t = List.exists (fun a -> List.mem a sanitize_args) t.args
 
-(* the compiler runs without the preloaded ASan runtime of a sanitized process (it is not instrumented, and
-   the runtime only slows it down) *)
-let shell_prefix t = if sanitized t then "env -u LD_PRELOAD " else ""
 
 (* ---------- the uniform entry ---------- *)
 
@@ -533,41 +530,15 @@ let compile_cached t src =
     end
 
 (* BEAM's worker pool (tinygrad: get_worker_pool, [PARALLEL] processes compiling candidates): the sources not yet in
-   the cache are compiled [PARALLEL] at a time, by one shell running the compilers in the background and renaming
-   each object into the cache when its compiler succeeds. A failure leaves no file, so [compile_cached] later
-   compiles that source again and raises with the compiler's message. *)
+   the cache go through the background compilers and are waited for. A failure leaves no file, so [compile_cached]
+   later compiles that source again and raises with the compiler's message. *)
 let compile_many t srcs =
   let t = for_context t in
-  let workers = Helpers.parallel.value in
   match t.cachekey with
-  | Some key when workers > 1 && Helpers.assert_compile.value = 0 ->
-    let todo = List.filter (fun s -> let p = cache_path t key s in not (Sys.file_exists p && intact p))
-        (List.sort_uniq compare srcs) in
-    let rec batches l =
-      if l <> [] then begin
-        let batch = List.filteri (fun i _ -> i < workers) l and rest = List.filteri (fun i _ -> i >= workers) l in
-        let jobs = List.map (fun src ->
-            let path = cache_path t key src in
-            Helpers.mkdir_p (Filename.dirname path);
-            let temp =
-              Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
-            let c_file = Option.value ~default:temp (sanitize_source t (full_source src)) in
-            write_source c_file (full_source src);
-            (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
-        let q = Filename.quote in
-        let quiet = if is_clang t.cc then " -fno-crash-diagnostics" else "" in
-        let job (c_file, tmp, _) =
-          Printf.sprintf "(%s%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &" (shell_prefix t)
-            (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
-        compiles := !compiles + List.length jobs;
-        ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
-        (* each object the compiler finished is sealed and renamed into the cache *)
-        List.iter (fun (c_file, tmp, path) ->
-            if not (sanitized t) then remove_quiet c_file;
-            if Sys.file_exists tmp then (try seal tmp; Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)) jobs;
-        batches rest
-      end in
-    batches todo
+  | Some key when Helpers.parallel.value > 1 && Helpers.assert_compile.value = 0 ->
+    let srcs = List.sort_uniq compare srcs in
+    List.iter (prefetch t) srcs;
+    List.iter (fun src -> await t (cache_path t key src)) srcs
   | _ -> ()
 
 let as_device_compiler t =

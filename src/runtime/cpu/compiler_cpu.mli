@@ -72,9 +72,9 @@ val cache_path : t -> string -> string -> string
     not match (truncated, garbage) is rebuilt, never loaded ([DEBUG>=1] says so). *)
 val compile_cached : t -> string -> string
 
-(** BEAM's worker pool: compiles the sources not in the cache, [PARALLEL] compilers at a time, into the cache
-    (nothing when [PARALLEL] <= 1, [CCACHE=0] or [ASSERT_COMPILE=1]); a failing source is left out, for
-    [compile_cached] to raise on. *)
+(** BEAM's worker pool: compiles the sources not in the cache into the cache through the background compilers of
+    {!prefetch} and waits for them (nothing when [PARALLEL] <= 1, [CCACHE=0] or [ASSERT_COMPILE=1]); a failing
+    source is left out, for [compile_cached] to raise on. *)
 val compile_many : t -> string list -> unit
 
 (** Not in tinygrad: queues a source for the background compilers and returns. At most [PARALLEL] compiler
