@@ -345,8 +345,9 @@ let intact path =
    batch pays once. Each kernel's cache file is then a hard link to its batch's object, which exports every member's
    kernel and entry under their own names. *)
 
-(* a source waiting for a compiler: its cache file, the compiled source and its kernel's name *)
-type queued = { path : string; full : string; name : string; args : string list; alone : bool }
+(* a source waiting for a compiler: its cache file, the compiled source, its kernel's name, the compiler that
+   builds it, and whether it is built alone (it failed in a batch) *)
+type queued = { path : string; full : string; name : string; compiler : t; alone : bool }
 
 (* a running compiler: its process, the C file and the object it writes, the sources it builds *)
 type job = { pid : int; c_file : string; keep_c_file : bool; obj : string; build : build; tmp : string;
@@ -393,8 +394,9 @@ let batch_source = function
         String.concat "" (List.map (fun n -> Printf.sprintf "#define %s %s__tg%d\n" n n i) names)
         ^ q.full ^ "\n" ^ String.concat "" (List.map (fun n -> Printf.sprintf "#undef %s\n" n) names)) members)
 
-(* the next batch from the front of the queue: the oldest source, then the sources after it with its flags and
-   other kernel names, [size] at most; a source that failed in a batch is built alone *)
+(* the next batch from the front of the queue: the oldest source, then the sources after it with its compiler and
+   other kernel names, [size] at most; a source that failed in a batch is built alone, and so is a sanitized one
+   (its kept source is the kernel's own, for the file and line of a report) *)
 let take_batch size =
   match List.rev !queue with
   | [] -> []
@@ -402,14 +404,15 @@ let take_batch size =
     let rec pick acc names n = function
       | [] -> List.rev acc
       | q :: l ->
-        if n >= size || first.alone then List.rev acc
-        else if q.alone || q.args <> first.args || List.mem q.name names then pick acc names n l
+        if n >= size || first.alone || sanitized first.compiler then List.rev acc
+        else if q.alone || q.compiler <> first.compiler || List.mem q.name names then pick acc names n l
         else pick (q :: acc) (q.name :: names) (n + 1) l in
     let batch = pick [ first ] [ first.name ] 1 rest in
     queue := List.filter (fun q -> not (List.memq q batch)) !queue;
     batch
 
-let start_job t members =
+let start_job members =
+  let t = (List.hd members).compiler in
   let c_file = match members with
     | [ q ] -> Option.value (sanitize_source t q.full) ~default:(Filename.concat (Filename.get_temp_dir_name ())
                                                                    ("tinygrad_ml_" ^ unique_suffix () ^ ".c"))
@@ -420,7 +423,7 @@ let start_job t members =
   write_source c_file (batch_source members);
   let tmp = first.path ^ ".tmp." ^ unique_suffix () in
   let build = build_of t in
-  let args, obj = compile_step build first.args tmp in
+  let args, obj = compile_step build t.args tmp in
   match spawn_cc t args c_file obj ~stderr:(Lazy.force dev_null) with
   | pid -> running := { pid; c_file; keep_c_file = sanitized t; obj; build; tmp; members } :: !running
   | exception Unix.Unix_error _ -> remove_quiet c_file
@@ -464,24 +467,25 @@ let reap () =
       | exception Unix.Unix_error (Unix.EINTR, _, _) -> ()) !running
 
 (* starts a compiler on the queue for each free slot, the queue shared among them *)
-let rec start_jobs t =
+let rec start_jobs () =
   let free = Helpers.parallel.value - List.length !running in
   if free > 0 && !queue <> [] then begin
-    let size = if sanitized t then 1 else min max_batch (Helpers.ceildiv (List.length !queue) free) in
-    (match take_batch size with [] -> () | batch -> start_job t batch);
-    start_jobs t
+    (match take_batch (min max_batch (Helpers.ceildiv (List.length !queue) free)) with
+     | [] -> ()
+     | batch -> start_job batch);
+    start_jobs ()
   end
 
 let wait_job j = finish j (wait_pid j.pid)
 
 (* waits until no compiler builds or will build [path]; a slot freed meanwhile takes the queue at once *)
-let rec await t path =
+let rec await path =
   match job_of path with
-  | Some j -> wait_job j; start_jobs t; await t path
+  | Some j -> wait_job j; start_jobs (); await path
   | None when is_queued path ->
     if !running <> [] && List.length !running >= Helpers.parallel.value then wait_job (Helpers.last !running);
-    start_jobs t;
-    await t path
+    start_jobs ();
+    await path
   | None -> ()
 
 (* queues a source for the background compilers and starts those that have a free slot. Nothing without the
@@ -495,10 +499,10 @@ let prefetch t src =
       Helpers.mkdir_p (Filename.dirname path);
       incr compiles;
       let full = full_source src in
-      queue := { path; full; name = fst (signature src); args = t.args; alone = false } :: !queue
+      queue := { path; full; name = fst (signature src); compiler = t; alone = false } :: !queue
     end;
     reap ();
-    start_jobs t
+    start_jobs ()
   | _ -> ()
 
 (* the compilers still running when the process exits are waited for (their objects kept in the cache), so no
@@ -513,7 +517,7 @@ let compile_cached t src =
   | None -> compile t src
   | Some key ->
     let path = cache_path t key src in
-    await t path;
+    await path;
     if Sys.file_exists path && intact path then path
     else begin
       if Sys.file_exists path then begin
@@ -538,7 +542,7 @@ let compile_many t srcs =
   | Some key when Helpers.parallel.value > 1 && Helpers.assert_compile.value = 0 ->
     let srcs = List.sort_uniq compare srcs in
     List.iter (prefetch t) srcs;
-    List.iter (fun src -> await t (cache_path t key src)) srcs
+    List.iter (fun src -> await (cache_path t key src)) srcs
   | _ -> ()
 
 let as_device_compiler t =
