@@ -455,7 +455,11 @@ let finish j status =
     remove_quiet j.tmp;
     match j.members with
     | [ _ ] -> ()
-    | members -> queue := !queue @ List.rev_map (fun q -> { q with alone = true }) members
+    | members ->
+      if Helpers.debug.value >= 2 then
+        Printf.printf "CPU: the batch of %s failed; building each alone\n%!"
+          (String.concat " " (List.map (fun q -> q.name) members));
+      queue := !queue @ List.rev_map (fun q -> { q with alone = true }) members
   end
 
 (* the jobs whose compiler has exited *)
