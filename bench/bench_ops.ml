@@ -99,7 +99,8 @@ let cold_start () =
       step ();
       sync ();
       Printf.printf "RESULT\t%s\t%.6f\t0\t1\n%!" name ((now () -. st) *. 1000.);
-      Printf.printf "INFO\t%s_compiled\t%d\n%!" name (Compiler_cpu.compile_count () - c0)) [ "cold_step1"; "cold_step2" ];
+      Printf.printf "INFO\t%s_compiled\t%d\n%!" name (Compiler_cpu.compile_count () - c0))
+    [ "cold_step1"; "cold_step2" ];
   Printf.printf "RESULT\tcold_compiled\t%d\t0\t1\n%!" (Compiler_cpu.compile_count () - compiled0);
   Printf.printf "RESULT\tcold_clang_processes\t%d\t0\t1\n%!" (Compiler_cpu.process_count () - processes0)
 

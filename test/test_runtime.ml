@@ -76,15 +76,18 @@ let () =
       | exception e -> prerr_endline (Printexc.to_string e); 4 in
     exit code
 
-(* kernel [k] of the batching tests: out[i] = in[i]*(k+1) + i through a static helper and a vector typedef that
-   every such kernel declares under the same names, the typedef's alignment differing between odd and even [k] (so
-   that two of them in one translation unit compile only with their file-scope names kept apart) *)
+(* kernel [k] of the batching tests: out[i] = in[i]*(k+1) + i through a static helper and a vector typedef
+   that every such kernel declares under the same names, the typedef's alignment differing between odd and
+   even [k] (so that two of them in one translation unit compile only with their file-scope names kept
+   apart) *)
 let batch_src k =
   Printf.sprintf "typedef float float4 __attribute__((aligned(%d),ext_vector_type(4)));\n\
                   static inline float tg_scale(float x) { return x*%d.0f; }\n\
                   void E_4_b%d(float* restrict data0_4, float* restrict data1_4) {\n\
                   \  float4 v = (float4){*(data1_4+0), *(data1_4+1), *(data1_4+2), *(data1_4+3)};\n\
-                  \  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) { *(data0_4+Lidx0) = (tg_scale(v[Lidx0])+(float)Lidx0); }\n\
+                  \  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {\n\
+                  \    *(data0_4+Lidx0) = (tg_scale(v[Lidx0])+(float)Lidx0);\n\
+                  \  }\n\
                   }\n" (if k mod 2 = 0 then 4 else 16) (k + 1) k
 
 (* runs kernel [k] from [lib] on [1; 2; 3; 4] *)
@@ -98,8 +101,8 @@ let batch_expected k = Array.init 4 (fun i -> float_of_int ((i + 1) * (k + 1) + 
 
 let cache_program_env = "TG_TEST_RUNTIME_CHILD_PROGRAM"
 
-(* the child process of the cross-process cache test: a small tensor program of several kernels; prints the sources
-   it handed to the compiler and the values *)
+(* the child process of the cross-process cache test: a small tensor program of several kernels; prints the
+   sources it handed to the compiler and the values *)
 let () =
   match Sys.getenv_opt cache_program_env with
   | None -> ()
@@ -527,13 +530,15 @@ let tests : case list = [
       List.iteri (fun k lib ->
           check_str ~what:"cache file" (Compiler_cpu.cache_path c key (List.nth srcs k)) lib;
           check_bool ~what:"intact" true (Compiler_cpu.intact lib);
-          check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k) (run_batch_kernel k lib)) libs;
+          check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k)
+            (run_batch_kernel k lib)) libs;
       let inode l = (Unix.stat l).Unix.st_ino in
       let batch = Helpers.drop 2 libs in
       check_bool ~what:"the batch's members share one object" batched
         (List.for_all (fun l -> inode l = inode (List.hd batch)) batch);
       check_bool ~what:"the lone kernels have objects of their own" true
-        (inode (List.nth libs 0) <> inode (List.nth libs 1) && inode (List.nth libs 0) <> inode (List.hd batch)));
+        (inode (List.nth libs 0) <> inode (List.nth libs 1)
+         && inode (List.nth libs 0) <> inode (List.hd batch)));
 
   ("prefetch_failed_batch_rebuilds_its_kernels_alone", fun () ->
       Helpers.(context [ Bind (ccache, 1); Bind (parallel, 2) ]) @@ fun () ->
@@ -544,29 +549,34 @@ let tests : case list = [
       let srcs = Helpers.take 3 good @ [ bad ] @ Helpers.drop 3 good in
       let n0 = Compiler_cpu.compile_count () and p0 = Compiler_cpu.process_count () in
       List.iter (Compiler_cpu.prefetch c) srcs;
-      (* the batch (good 2, bad, good 3) fails; its three kernels are built alone, the good ones into the cache *)
+      (* the batch (good 2, bad, good 3) fails; its three kernels are built alone, the good ones into the
+         cache *)
       List.iteri (fun k src ->
           check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k)
             (run_batch_kernel k (Compiler_cpu.compile_cached c src))) good;
       check_int ~what:"sources compiled" (n0 + 5) (Compiler_cpu.compile_count ());
       check_int ~what:"processes: two alone, the batch, then three alone (SANITIZE=1: five alone)"
         (p0 + if Helpers.sanitize.value = 0 then 6 else 5) (Compiler_cpu.process_count ());
-      check_bool ~what:"the bad kernel left no file" false (Sys.file_exists (Compiler_cpu.cache_path c key bad));
+      check_bool ~what:"the bad kernel left no file" false
+        (Sys.file_exists (Compiler_cpu.cache_path c key bad));
       match Compiler_cpu.compile_cached c bad with
       | _ -> fail "expected Compile_error"
       | exception Device.Compile_error { source; output } ->
         let has s sub = let n = String.length sub in
           let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
-        check (has source "E_bad" && not (has source "E_4_b")) "the error carries the bad kernel's own source";
+        check (has source "E_bad" && not (has source "E_4_b"))
+          "the error carries the bad kernel's own source";
         check (has output "undefined_thing" && has output "error") "compiler message: %s" output);
 
   ("disk_cache_hits_across_processes_for_one_program", fun () ->
-      let dir = Filename.concat (Filename.get_temp_dir_name ()) ("tg_rt_cache_" ^ string_of_int (Compiler_cpu.getpid_for_tests ())
-                                                                 ^ "_" ^ string_of_int (Random.State.bits (Random.State.make_self_init ()))) in
+      let dir = Filename.concat (Filename.get_temp_dir_name ())
+          (Printf.sprintf "tg_rt_cache_%d_%d" (Compiler_cpu.getpid_for_tests ())
+             (Random.State.bits (Random.State.make_self_init ()))) in
       let run () =
         let out = Filename.temp_file "tg_rt" ".out" in
-        let rc = Sys.command (Printf.sprintf "XDG_CACHE_HOME=%s CCACHE=1 PARALLEL=2 %s=1 %s > %s" (Filename.quote dir)
-                                cache_program_env (Filename.quote Sys.executable_name) (Filename.quote out)) in
+        let rc = Sys.command (Printf.sprintf "XDG_CACHE_HOME=%s CCACHE=1 PARALLEL=2 %s=1 %s > %s"
+                                (Filename.quote dir) cache_program_env (Filename.quote Sys.executable_name)
+                                (Filename.quote out)) in
         let line = String.trim (read_file out) in
         Sys.remove out;
         check_int ~what:"child exit" 0 rc;

@@ -179,8 +179,8 @@ let install_hint = "install clang (Debian/Ubuntu: apt-get install clang), or set
 (* whether the compiler can be run: a path that exists, or a name on PATH *)
 let cc_available cc = if String.contains cc '/' then Sys.file_exists cc else on_path cc
 
-(* the environment of a compiler process: without the preloaded ASan runtime of a sanitized process (the compiler
-   is not instrumented, and the runtime only slows it down) *)
+(* the environment of a compiler process: without the preloaded ASan runtime of a sanitized process (the
+   compiler is not instrumented, and the runtime only slows it down) *)
 let compiler_env t =
   let env = Unix.environment () in
   if not (sanitized t) then env
@@ -189,15 +189,15 @@ let compiler_env t =
 
 let dev_null = lazy (Unix.openfile "/dev/null" [ Unix.O_RDWR; Unix.O_CLOEXEC ] 0)
 
-(* Not in tinygrad (it links the object itself, runtime/support/elf.py): how a kernel's shared object is built.
-   clang's driver links a shared object by running its compiler as a process of its own and then the linker;
-   compiling to an object (the compiler runs inside the driver's process) and running the system linker on it
-   costs about half. The linker gets the compiler's runtime library, as the driver gives it, for the helpers a
-   kernel may call (half conversions); C library functions resolve when the object is loaded. The driver still
-   links the sanitized objects and those of another compiler than clang. *)
+(* Not in tinygrad (it links the object itself, runtime/support/elf.py): how a kernel's shared object is
+   built. clang's driver links a shared object by running its compiler as a process of its own and then the
+   linker; compiling to an object (the compiler runs inside the driver's process) and running the system
+   linker on it costs about half. The linker gets the compiler's runtime library, as the driver gives it, for
+   the helpers a kernel may call (half conversions); C library functions resolve when the object is loaded.
+   The driver still links the sanitized objects and those of another compiler than clang. *)
 type build = Driver | Compile_then_link of string
 
-(* the runtime library of each compiler, asked once ([-print-libgcc-file-name]); None when it is not a file *)
+(* each compiler's runtime library, asked once ([-print-libgcc-file-name]); None when not a file *)
 let runtime_libs : (string, string option) Hashtbl.t = Hashtbl.create 2
 
 let runtime_lib cc =
@@ -218,14 +218,14 @@ let build_of t =
   if sanitized t || not (is_clang t.cc) || not (List.mem "-shared" t.args) || not (on_path "ld") then Driver
   else match runtime_lib t.cc with Some lib -> Compile_then_link lib | None -> Driver
 
-(* the compiler's flags and output for a build: an object next to the shared object when the linker links it *)
+(* the compiler's flags and output for a build: an object beside the shared object that [ld] links *)
 let compile_step build args out =
   match build with
   | Driver -> (args, out)
   | Compile_then_link _ -> (List.map (fun a -> if a = "-shared" then "-c" else a) args, out ^ ".o")
 
-(* starts the compiler on [c_file], writing [out] and its messages to [stderr]; the process is the compiler itself
-   (no shell between), and its id is returned *)
+(* starts the compiler on [c_file], writing [out] and its messages to [stderr]; the process is the compiler
+   itself (no shell between), and its id is returned *)
 let spawn_cc t args c_file out ~stderr =
   (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
   let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
@@ -276,7 +276,8 @@ let run_cc_with t args full out =
   if rc <> 0 then begin
     remove_quiet out;
     let hint = if Helpers.cc.value = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
-    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" prog rc err hint })
+    raise (Device.Compile_error
+             { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" prog rc err hint })
   end
 
 (* the flags of the retry after a failure: without the native-arch flags (clang 14 crashes selecting some AVX-512
@@ -340,10 +341,10 @@ let intact path =
 (* ---------- background compiles ---------- *)
 
 (* Not in tinygrad: [prefetch] queues each kernel's source as it is lowered, and up to [PARALLEL] compiler
-   processes build the queue in the background. A process builds one shared object from every kernel queued when it
-   starts (up to [max_batch]): a compiler process pays a fixed start (loading LLVM, setting up the target) that a
-   batch pays once. Each kernel's cache file is then a hard link to its batch's object, which exports every member's
-   kernel and entry under their own names. *)
+   processes build the queue in the background. A process builds one shared object from every kernel queued
+   when it starts (up to [max_batch]): a compiler process pays a fixed start (loading LLVM, setting up the
+   target) that a batch pays once. Each kernel's cache file is then a hard link to its batch's object, which
+   exports every member's kernel and entry under their own names. *)
 
 (* a source waiting for a compiler: its cache file, the compiled source, its kernel's name, the compiler that
    builds it, and whether it is built alone (it failed in a batch) *)
@@ -368,35 +369,40 @@ let is_queued path = List.exists (fun q -> q.path = path) !queue
    functions (the name before the first parenthesis) and its typedefs (the name before the attribute or the
    semicolon) *)
 let file_scope_names src =
-  let last_word s = match List.rev (words s) with w :: _ when String.for_all is_ident_char w -> Some w | _ -> None in
+  let last_word s =
+    match List.rev (words s) with w :: _ when String.for_all is_ident_char w -> Some w | _ -> None in
   let before sub s =
     let n = String.length sub in
-    let rec go i = if i + n > String.length s then None else if String.sub s i n = sub then Some (String.sub s 0 i)
+    let rec go i =
+      if i + n > String.length s then None
+      else if String.sub s i n = sub then Some (String.sub s 0 i)
       else go (i + 1) in
     go 0 in
   let prefixed p l = String.length l > String.length p && String.sub l 0 (String.length p) = p in
   List.filter_map (fun line ->
       if prefixed "static " line then Option.bind (before "(" line) last_word
-      else if prefixed "typedef " line && not (String.contains line '(' && before "__attribute__" line = None) then
+      else if prefixed "typedef " line
+           && not (String.contains line '(' && before "__attribute__" line = None) then
         match before " __attribute__" line with
         | Some head -> last_word head
         | None -> Option.bind (before ";" line) last_word
       else None) (String.split_on_char '\n' src)
   |> List.sort_uniq compare
 
-(* the translation unit of a batch: each member's source with its file-scope names renamed by macros of its own
-   (its kernel and entry keep their names: they are what the loader looks up) *)
+(* the translation unit of a batch: each member's source with its file-scope names renamed by macros of its
+   own (its kernel and entry keep their names: they are what the loader looks up) *)
 let batch_source = function
   | [ q ] -> q.full
   | members ->
     String.concat "\n" (List.mapi (fun i q ->
         let names = file_scope_names q.full in
         String.concat "" (List.map (fun n -> Printf.sprintf "#define %s %s__tg%d\n" n n i) names)
-        ^ q.full ^ "\n" ^ String.concat "" (List.map (fun n -> Printf.sprintf "#undef %s\n" n) names)) members)
+        ^ q.full ^ "\n"
+        ^ String.concat "" (List.map (fun n -> Printf.sprintf "#undef %s\n" n) names)) members)
 
-(* the next batch from the front of the queue: the oldest source, then the sources after it with its compiler and
-   other kernel names, [size] at most; a source that failed in a batch is built alone, and so is a sanitized one
-   (its kept source is the kernel's own, for the file and line of a report) *)
+(* the next batch from the front of the queue: the oldest source, then the sources after it with its compiler
+   and other kernel names, [size] at most; a source that failed in a batch is built alone, and so is a
+   sanitized one (its kept source is the kernel's own, for the file and line of a report) *)
 let take_batch size =
   match List.rev !queue with
   | [] -> []
@@ -414,8 +420,7 @@ let take_batch size =
 let start_job members =
   let t = (List.hd members).compiler in
   let c_file = match members with
-    | [ q ] -> Option.value (sanitize_source t q.full) ~default:(Filename.concat (Filename.get_temp_dir_name ())
-                                                                   ("tinygrad_ml_" ^ unique_suffix () ^ ".c"))
+    | [ q ] when sanitized t -> Option.get (sanitize_source t q.full)
     | _ -> Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
   let first = List.hd members in
   if Helpers.debug.value >= 7 then
@@ -437,16 +442,17 @@ let install obj path =
       let tmp = path ^ ".tmp." ^ unique_suffix () in
       (try write_file tmp (read_file obj); Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)
 
-(* a finished job: a compiler that succeeded leaves its object sealed in the cache under every member's file; a
-   failed batch puts its members back at the front of the queue, each to be built alone, so that one bad kernel
-   leaves the others' objects in the cache; a failure alone leaves nothing, for [compile_cached] to compile again
-   and report *)
+(* a finished job: a compiler that succeeded leaves its object sealed in the cache under every member's file;
+   a failed batch puts its members back at the front of the queue, each to be built alone, so that one bad
+   kernel leaves the others' objects in the cache; a failure alone leaves nothing, for [compile_cached] to
+   compile again and report *)
 let finish j status =
   running := List.filter (fun r -> r != j) !running;
   if not j.keep_c_file then remove_quiet j.c_file;
-  let ok = status = Unix.WEXITED 0 && (match j.build with
-      | Driver -> true
-      | Compile_then_link lib -> link_object lib j.obj j.tmp ~stderr:(Lazy.force dev_null) = 0) && Sys.file_exists j.tmp in
+  let linked = function
+    | Driver -> true
+    | Compile_then_link lib -> link_object lib j.obj j.tmp ~stderr:(Lazy.force dev_null) = 0 in
+  let ok = status = Unix.WEXITED 0 && linked j.build && Sys.file_exists j.tmp in
   if j.obj <> j.tmp then remove_quiet j.obj;
   if ok then begin
     (try seal j.tmp; List.iter (fun q -> install j.tmp q.path) j.members with Sys_error _ -> ());
@@ -487,7 +493,8 @@ let rec await path =
   match job_of path with
   | Some j -> wait_job j; start_jobs (); await path
   | None when is_queued path ->
-    if !running <> [] && List.length !running >= Helpers.parallel.value then wait_job (Helpers.last !running);
+    if !running <> [] && List.length !running >= Helpers.parallel.value then
+      wait_job (Helpers.last !running);
     start_jobs ();
     await path
   | None -> ()
@@ -537,9 +544,9 @@ let compile_cached t src =
       path
     end
 
-(* BEAM's worker pool (tinygrad: get_worker_pool, [PARALLEL] processes compiling candidates): the sources not yet in
-   the cache go through the background compilers and are waited for. A failure leaves no file, so [compile_cached]
-   later compiles that source again and raises with the compiler's message. *)
+(* BEAM's worker pool (tinygrad: get_worker_pool, [PARALLEL] processes compiling candidates): the sources not yet
+   in the cache go through the background compilers and are waited for. A failure leaves no file, so
+   [compile_cached] later compiles that source again and raises with the compiler's message. *)
 let compile_many t srcs =
   let t = for_context t in
   match t.cachekey with
