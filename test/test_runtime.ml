@@ -568,6 +568,17 @@ let tests : case list = [
           "the error carries the bad kernel's own source";
         check (has output "undefined_thing" && has output "error") "compiler message: %s" output);
 
+  ("queued_kernels_build_when_waited_for_under_parallel_0", fun () ->
+      Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
+      let c = Compiler_cpu.create () in
+      let srcs = List.init 4 (fun k -> nonce () ^ batch_src k) in
+      (* queued while two compilers may run; waited for where PARALLEL=0 allows none: one still builds them *)
+      Helpers.(context [ Bind (parallel, 2) ]) (fun () -> List.iter (Compiler_cpu.prefetch c) srcs);
+      Helpers.(context [ Bind (parallel, 0) ]) (fun () ->
+          List.iteri (fun k src ->
+              check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k)
+                (run_batch_kernel k (Compiler_cpu.compile_cached c src))) srcs));
+
   ("disk_cache_hits_across_processes_for_one_program", fun () ->
       let dir = Filename.concat (Filename.get_temp_dir_name ())
           (Printf.sprintf "tg_rt_cache_%d_%d" (Compiler_cpu.getpid_for_tests ())

@@ -238,7 +238,12 @@ let spawn_cc t args c_file out ~stderr =
 (* the exit status of a process as a shell reports it *)
 let exit_code = function Unix.WEXITED n -> n | Unix.WSIGNALED n | Unix.WSTOPPED n -> 128 + abs n
 
-let rec wait_pid pid = try snd (Unix.waitpid [] pid) with Unix.Unix_error (Unix.EINTR, _, _) -> wait_pid pid
+(* the status of a child process once it exits; a child that cannot be waited for counts as failed *)
+let rec wait_pid pid =
+  match Unix.waitpid [] pid with
+  | _, status -> status
+  | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait_pid pid
+  | exception Unix.Unix_error _ -> Unix.WEXITED 127
 
 (* links the object [obj] into the shared object [out] and removes [obj]; the linker's exit code *)
 let link_object lib obj out ~stderr =
@@ -474,11 +479,16 @@ let reap () =
       match Unix.waitpid [ Unix.WNOHANG ] j.pid with
       | 0, _ -> ()
       | _, status -> finish j status
-      | exception Unix.Unix_error (Unix.EINTR, _, _) -> ()) !running
+      | exception Unix.Unix_error (Unix.EINTR, _, _) -> ()
+      | exception Unix.Unix_error _ -> finish j (Unix.WEXITED 127)) !running
+
+(* the compilers that may run at once: PARALLEL, and at least one, so that a source queued under a larger
+   PARALLEL is still built when it is waited for *)
+let slots () = max 1 Helpers.parallel.value
 
 (* starts a compiler on the queue for each free slot, the queue shared among them *)
 let rec start_jobs () =
-  let free = Helpers.parallel.value - List.length !running in
+  let free = slots () - List.length !running in
   if free > 0 && !queue <> [] then begin
     (match take_batch (min max_batch (Helpers.ceildiv (List.length !queue) free)) with
      | [] -> ()
@@ -493,7 +503,7 @@ let rec await path =
   match job_of path with
   | Some j -> wait_job j; start_jobs (); await path
   | None when is_queued path ->
-    if !running <> [] && List.length !running >= Helpers.parallel.value then
+    if !running <> [] && List.length !running >= slots () then
       wait_job (Helpers.last !running);
     start_jobs ();
     await path
