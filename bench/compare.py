@@ -169,7 +169,9 @@ def main():
     if torch_ok:
       print("running the cold start: torch ...", flush=True)
       torch_res.update(cold([tpy, os.path.join(ROOT, "bench", "bench_torch.py")]))
-    if "cold_compiled" in ours_c: print(f"cold start: ours compiled {int(ours_c['cold_compiled'][0])} kernels", flush=True)
+    if "cold_compiled" in ours_c:
+      procs = f" in {int(ours_c['cold_clang_processes'][0])} clang processes" if "cold_clang_processes" in ours_c else ""
+      print(f"cold start: ours compiled {int(ours_c['cold_compiled'][0])} kernels{procs}", flush=True)
     table.append(("cold", ours_c, {}, tg_c, {}))
   print()
   for mode, _, oi, _, ti in table:

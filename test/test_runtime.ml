@@ -76,6 +76,45 @@ let () =
       | exception e -> prerr_endline (Printexc.to_string e); 4 in
     exit code
 
+(* kernel [k] of the batching tests: out[i] = in[i]*(k+1) + i through a static helper and a vector typedef
+   that every such kernel declares under the same names, the typedef's alignment differing between odd and
+   even [k] (so that two of them in one translation unit compile only with their file-scope names kept
+   apart) *)
+let batch_src k =
+  Printf.sprintf "typedef float float4 __attribute__((aligned(%d),ext_vector_type(4)));\n\
+                  static inline float tg_scale(float x) { return x*%d.0f; }\n\
+                  void E_4_b%d(float* restrict data0_4, float* restrict data1_4) {\n\
+                  \  float4 v = (float4){*(data1_4+0), *(data1_4+1), *(data1_4+2), *(data1_4+3)};\n\
+                  \  for (int Lidx0 = 0; Lidx0 < 4; Lidx0++) {\n\
+                  \    *(data0_4+Lidx0) = (tg_scale(v[Lidx0])+(float)Lidx0);\n\
+                  \  }\n\
+                  }\n" (if k mod 2 = 0 then 4 else 16) (k + 1) k
+
+(* runs kernel [k] from [lib] on [1; 2; 3; 4] *)
+let run_batch_kernel k lib =
+  let p = (cpu ()).runtime ~name:(Printf.sprintf "E_4_b%d" k) ~lib ~runtimevars:[] in
+  let a = floats_buf [| 1.; 2.; 3.; 4. |] and o = buf Dtype.Float32 4 in
+  ignore (Device.run_program p (Device.Launch.of_buffers [ o; a ] []));
+  Device.Buffer.to_floats o
+
+let batch_expected k = Array.init 4 (fun i -> float_of_int ((i + 1) * (k + 1) + i))
+
+let cache_program_env = "TG_TEST_RUNTIME_CHILD_PROGRAM"
+
+(* the child process of the cross-process cache test: a small tensor program of several kernels; prints the
+   sources it handed to the compiler and the values *)
+let () =
+  match Sys.getenv_opt cache_program_env with
+  | None -> ()
+  | Some _ ->
+    let a = Tensor.of_float_array [| 2; 3 |] [| 1.; 2.; 3.; 4.; 5.; 6. |] in
+    let r = Tensor.sum ~axis:[ 1 ] (Tensor.relu (Tensor.sub (Tensor.mul a a) (Tensor.scalar 10.))) in
+    let m = Tensor.O.(a *@ Tensor.transpose a) in
+    let v = Array.append (Tensor.to_float_array r) (Tensor.to_float_array m) in
+    Printf.printf "compiled %d values %s\n%!" (Compiler_cpu.compile_count ())
+      (String.concat " " (Array.to_list (Array.map (Printf.sprintf "%g") v)));
+    exit 0
+
 let run_child ?(assert_compile = true) file =
   Sys.command (Printf.sprintf "CCACHE=1 %s=%s %s %s" child_env (Filename.quote file)
                  (if assert_compile then "ASSERT_COMPILE=1" else "") (Filename.quote Sys.executable_name))
@@ -472,6 +511,97 @@ let tests : case list = [
       let lib = Compiler_cpu.compile_cached c (List.hd good) in
       check_bool ~what:"the cached object is whole" true (Compiler_cpu.intact lib);
       cached_add_runs_and_bad_source_fails c ~lib ~bad ~why:"a failed prefetch is compiled again, and its message reported");
+
+  ("prefetch_batches_queued_kernels_into_one_compiler", fun () ->
+      Helpers.(context [ Bind (ccache, 1); Bind (parallel, 2) ]) @@ fun () ->
+      let c = Compiler_cpu.create () in
+      let key = match c.cachekey with Some k -> k | None -> fail "CCACHE=1 gives no cache key" in
+      let srcs = List.init 5 (fun k -> nonce () ^ batch_src k) in
+      let n0 = Compiler_cpu.compile_count () and p0 = Compiler_cpu.process_count () in
+      (* the first two start alone at once (two free slots); the other three wait in the queue, and the first
+         compile_cached of one of them starts them as one batch when a slot frees *)
+      List.iter (Compiler_cpu.prefetch c) srcs;
+      let libs = List.map (Compiler_cpu.compile_cached c) srcs in
+      check_int ~what:"sources compiled" (n0 + 5) (Compiler_cpu.compile_count ());
+      (* SANITIZE=1 builds every kernel alone (each keeps its own source for the sanitizer's reports) *)
+      let batched = Helpers.sanitize.value = 0 in
+      check_int ~what:"compiler processes: two alone and one batch of three" (p0 + if batched then 3 else 5)
+        (Compiler_cpu.process_count ());
+      List.iteri (fun k lib ->
+          check_str ~what:"cache file" (Compiler_cpu.cache_path c key (List.nth srcs k)) lib;
+          check_bool ~what:"intact" true (Compiler_cpu.intact lib);
+          check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k)
+            (run_batch_kernel k lib)) libs;
+      let inode l = (Unix.stat l).Unix.st_ino in
+      let batch = Helpers.drop 2 libs in
+      check_bool ~what:"the batch's members share one object" batched
+        (List.for_all (fun l -> inode l = inode (List.hd batch)) batch);
+      check_bool ~what:"the lone kernels have objects of their own" true
+        (inode (List.nth libs 0) <> inode (List.nth libs 1)
+         && inode (List.nth libs 0) <> inode (List.hd batch)));
+
+  ("prefetch_failed_batch_rebuilds_its_kernels_alone", fun () ->
+      Helpers.(context [ Bind (ccache, 1); Bind (parallel, 2) ]) @@ fun () ->
+      let c = Compiler_cpu.create () in
+      let key = match c.cachekey with Some k -> k | None -> fail "CCACHE=1 gives no cache key" in
+      let good = List.init 4 (fun k -> nonce () ^ batch_src k) in
+      let bad = nonce () ^ "void E_bad(float* restrict data0_1) {\n  *(data0_1+0) = undefined_thing;\n}\n" in
+      let srcs = Helpers.take 3 good @ [ bad ] @ Helpers.drop 3 good in
+      let n0 = Compiler_cpu.compile_count () and p0 = Compiler_cpu.process_count () in
+      List.iter (Compiler_cpu.prefetch c) srcs;
+      (* the batch (good 2, bad, good 3) fails; its three kernels are built alone, the good ones into the
+         cache *)
+      List.iteri (fun k src ->
+          check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k)
+            (run_batch_kernel k (Compiler_cpu.compile_cached c src))) good;
+      check_int ~what:"sources compiled" (n0 + 5) (Compiler_cpu.compile_count ());
+      check_int ~what:"processes: two alone, the batch, then three alone (SANITIZE=1: five alone)"
+        (p0 + if Helpers.sanitize.value = 0 then 6 else 5) (Compiler_cpu.process_count ());
+      check_bool ~what:"the bad kernel left no file" false
+        (Sys.file_exists (Compiler_cpu.cache_path c key bad));
+      match Compiler_cpu.compile_cached c bad with
+      | _ -> fail "expected Compile_error"
+      | exception Device.Compile_error { source; output } ->
+        let has s sub = let n = String.length sub in
+          let rec go i = i + n <= String.length s && (String.sub s i n = sub || go (i + 1)) in go 0 in
+        check (has source "E_bad" && not (has source "E_4_b"))
+          "the error carries the bad kernel's own source";
+        check (has output "undefined_thing" && has output "error") "compiler message: %s" output);
+
+  ("queued_kernels_build_when_waited_for_under_parallel_0", fun () ->
+      Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
+      let c = Compiler_cpu.create () in
+      let srcs = List.init 4 (fun k -> nonce () ^ batch_src k) in
+      (* queued while two compilers may run; waited for where PARALLEL=0 allows none: one still builds them *)
+      Helpers.(context [ Bind (parallel, 2) ]) (fun () -> List.iter (Compiler_cpu.prefetch c) srcs);
+      Helpers.(context [ Bind (parallel, 0) ]) (fun () ->
+          List.iteri (fun k src ->
+              check_floats ~what:(Printf.sprintf "kernel %d" k) (batch_expected k)
+                (run_batch_kernel k (Compiler_cpu.compile_cached c src))) srcs));
+
+  ("disk_cache_hits_across_processes_for_one_program", fun () ->
+      let dir = Filename.concat (Filename.get_temp_dir_name ())
+          (Printf.sprintf "tg_rt_cache_%d_%d" (Compiler_cpu.getpid_for_tests ())
+             (Random.State.bits (Random.State.make_self_init ()))) in
+      let run () =
+        let out = Filename.temp_file "tg_rt" ".out" in
+        let rc = Sys.command (Printf.sprintf "XDG_CACHE_HOME=%s CCACHE=1 PARALLEL=2 %s=1 %s > %s"
+                                (Filename.quote dir) cache_program_env (Filename.quote Sys.executable_name)
+                                (Filename.quote out)) in
+        let line = String.trim (read_file out) in
+        Sys.remove out;
+        check_int ~what:"child exit" 0 rc;
+        match String.split_on_char ' ' line with
+        | "compiled" :: n :: "values" :: vs -> (int_of_string n, vs)
+        | _ -> fail "child printed %S" line in
+      let n1, v1 = run () in
+      let n2, v2 = run () in
+      ignore (Sys.command ("rm -rf " ^ Filename.quote dir));
+      (* sum(relu(a*a-10), 1) for a = [[1 2 3] [4 5 6]], then a @ a.T *)
+      let expected = [ "0"; "47"; "14"; "32"; "32"; "77" ] in
+      check (v1 = expected && v2 = expected) "values %s / %s" (String.concat " " v1) (String.concat " " v2);
+      check (n1 > 0) "the first process compiles its kernels (%d)" n1;
+      check_int ~what:"the second process over the same cache compiles nothing" 0 n2);
 
   ("disk_cache_concurrent_processes", fun () -> Helpers.(context [ Bind (ccache, 1) ]) @@ fun () ->
       let f = write_tmp (nonce () ^ e_add_src) in

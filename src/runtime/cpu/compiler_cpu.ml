@@ -5,9 +5,12 @@
 
 type t = { cc : string; args : string list; cachekey : string option }
 
-(* times a compiler was actually run in this process (tests check cache hits with it) *)
+(* sources handed to a compiler in this process (tests check cache hits with it), and the compiler processes
+   started for them (a background batch builds several sources in one) *)
 let compiles = ref 0
 let compile_count () = !compiles
+let processes = ref 0
+let process_count () = !processes
 
 let on_path exe =
   let path = Option.value ~default:"/usr/bin:/bin" (Sys.getenv_opt "PATH") in
@@ -71,9 +74,6 @@ let create ?(cachekey = "compile_clang_so") () =
 (* whether the compiler builds sanitized objects *)
 let sanitized t = List.exists (fun a -> List.mem a sanitize_args) t.args
 
-(* the compiler runs without the preloaded ASan runtime of a sanitized process (it is not instrumented, and
-   the runtime only slows it down) *)
-let shell_prefix t = if sanitized t then "env -u LD_PRELOAD " else ""
 
 (* ---------- the uniform entry ---------- *)
 
@@ -179,6 +179,82 @@ let install_hint = "install clang (Debian/Ubuntu: apt-get install clang), or set
 (* whether the compiler can be run: a path that exists, or a name on PATH *)
 let cc_available cc = if String.contains cc '/' then Sys.file_exists cc else on_path cc
 
+(* the environment of a compiler process: without the preloaded ASan runtime of a sanitized process (the
+   compiler is not instrumented, and the runtime only slows it down) *)
+let compiler_env t =
+  let env = Unix.environment () in
+  if not (sanitized t) then env
+  else Array.of_list (List.filter (fun e -> not (String.length e >= 11 && String.sub e 0 11 = "LD_PRELOAD="))
+                        (Array.to_list env))
+
+let dev_null = lazy (Unix.openfile "/dev/null" [ Unix.O_RDWR; Unix.O_CLOEXEC ] 0)
+
+(* Not in tinygrad (it links the object itself, runtime/support/elf.py): how a kernel's shared object is
+   built. clang's driver links a shared object by running its compiler as a process of its own and then the
+   linker; compiling to an object (the compiler runs inside the driver's process) and running the system
+   linker on it costs about half. The linker gets the compiler's runtime library, as the driver gives it, for
+   the helpers a kernel may call (half conversions); C library functions resolve when the object is loaded.
+   The driver still links the sanitized objects and those of another compiler than clang. *)
+type build = Driver | Compile_then_link of string
+
+(* each compiler's runtime library, asked once ([-print-libgcc-file-name]); None when not a file *)
+let runtime_libs : (string, string option) Hashtbl.t = Hashtbl.create 2
+
+let runtime_lib cc =
+  match Hashtbl.find_opt runtime_libs cc with
+  | Some l -> l
+  | None ->
+    let l = match Unix.open_process_args_in cc [| cc; "-print-libgcc-file-name" |] with
+      | ic ->
+        let line = try String.trim (input_line ic) with End_of_file -> "" in
+        (match Unix.close_process_in ic with
+         | Unix.WEXITED 0 when line <> "" && Sys.file_exists line -> Some line
+         | _ -> None)
+      | exception Unix.Unix_error _ -> None in
+    Hashtbl.replace runtime_libs cc l;
+    l
+
+let build_of t =
+  if sanitized t || not (is_clang t.cc) || not (List.mem "-shared" t.args) || not (on_path "ld") then Driver
+  else match runtime_lib t.cc with Some lib -> Compile_then_link lib | None -> Driver
+
+(* the compiler's flags and output for a build: an object beside the shared object that [ld] links *)
+let compile_step build args out =
+  match build with
+  | Driver -> (args, out)
+  | Compile_then_link _ -> (List.map (fun a -> if a = "-shared" then "-c" else a) args, out ^ ".o")
+
+(* starts the compiler on [c_file], writing [out] and its messages to [stderr]; the process is the compiler
+   itself (no shell between), and its id is returned *)
+let spawn_cc t args c_file out ~stderr =
+  (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
+  let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
+  let argv = (t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ] in
+  if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" (String.concat " " (List.map Filename.quote argv));
+  incr processes;
+  let null = Lazy.force dev_null in
+  Unix.create_process_env t.cc (Array.of_list argv) (compiler_env t) null null stderr
+
+(* the exit status of a process as a shell reports it *)
+let exit_code = function Unix.WEXITED n -> n | Unix.WSIGNALED n | Unix.WSTOPPED n -> 128 + abs n
+
+(* the status of a child process once it exits; a child that cannot be waited for counts as failed *)
+let rec wait_pid pid =
+  match Unix.waitpid [] pid with
+  | _, status -> status
+  | exception Unix.Unix_error (Unix.EINTR, _, _) -> wait_pid pid
+  | exception Unix.Unix_error _ -> Unix.WEXITED 127
+
+(* links the object [obj] into the shared object [out] and removes [obj]; the linker's exit code *)
+let link_object lib obj out ~stderr =
+  let argv = [| "ld"; "-shared"; "-o"; out; obj; lib |] in
+  if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" (String.concat " " (Array.to_list argv));
+  let rc = match Unix.create_process "ld" argv (Lazy.force dev_null) (Lazy.force dev_null) stderr with
+    | pid -> exit_code (wait_pid pid)
+    | exception Unix.Unix_error _ -> 127 in
+  remove_quiet obj;
+  rc
+
 (* runs the compiler with [args] on [full] (the source with the entry), writing the shared object to [out] *)
 let run_cc_with t args full out =
   if not (cc_available t.cc) then
@@ -187,21 +263,26 @@ let run_cc_with t args full out =
   let base = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix ()) in
   let c_file = Option.value ~default:(base ^ ".c") (sanitize_source t full) and err_file = base ^ ".err" in
   write_source c_file full;
-  (* clang writes crash reproducers to the temp dir unless told not to (the flag changes no output) *)
-  let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
-  let argv = (t.cc :: args) @ quiet @ [ "-x"; "c"; c_file; "-o"; out ] in
-  let cmd = shell_prefix t ^ String.concat " " (List.map Filename.quote argv)
-            ^ " 2> " ^ Filename.quote err_file in
-  if Helpers.debug.value >= 7 then Printf.printf "%s\n%!" cmd;
   incr compiles;
-  let rc = Sys.command cmd in
+  let build = build_of t in
+  let cargs, target = compile_step build args out in
+  let err_fd = Unix.openfile err_file [ Unix.O_WRONLY; Unix.O_CREAT; Unix.O_TRUNC; Unix.O_CLOEXEC ] 0o600 in
+  let prog, rc = Fun.protect ~finally:(fun () -> Unix.close err_fd) (fun () ->
+      match spawn_cc t cargs c_file target ~stderr:err_fd with
+      | exception Unix.Unix_error (e, _, _) ->
+        write_file err_file (Printf.sprintf "cannot start %s: %s" t.cc (Unix.error_message e)); (t.cc, 127)
+      | pid ->
+        match exit_code (wait_pid pid), build with
+        | 0, Compile_then_link lib -> ("ld", link_object lib target out ~stderr:err_fd)
+        | rc, _ -> if target <> out then remove_quiet target; (t.cc, rc)) in
   let err = try read_file err_file with Sys_error _ -> "" in
   if not (sanitized t) then remove_quiet c_file;
   remove_quiet err_file;
   if rc <> 0 then begin
     remove_quiet out;
     let hint = if Helpers.cc.value = "" && not (on_path "clang") then "\n(clang was not found: " ^ install_hint ^ ")" else "" in
-    raise (Device.Compile_error { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" t.cc rc err hint })
+    raise (Device.Compile_error
+             { source = full; output = Printf.sprintf "%s exited with %d\n%s%s" prog rc err hint })
   end
 
 (* the flags of the retry after a failure: without the native-arch flags (clang 14 crashes selecting some AVX-512
@@ -262,62 +343,192 @@ let intact path =
     n > digest_len && String.equal (Digest.substring s 0 (n - digest_len)) (String.sub s (n - digest_len) digest_len)
   | exception Sys_error _ -> false
 
-(* not in tinygrad: compiles started by [prefetch] and not yet waited for, by cache file: the compiler's process
-   (a shell running it), its source file and the temp object it writes *)
-type job = { pid : int; c_file : string; keep_c_file : bool; tmp : string }
+(* ---------- background compiles ---------- *)
 
-let jobs : (string, job) Hashtbl.t = Hashtbl.create 16
+(* Not in tinygrad: [prefetch] queues each kernel's source as it is lowered, and up to [PARALLEL] compiler
+   processes build the queue in the background. A process builds one shared object from every kernel queued
+   when it starts (up to [max_batch]): a compiler process pays a fixed start (loading LLVM, setting up the
+   target) that a batch pays once. Each kernel's cache file is then a hard link to its batch's object, which
+   exports every member's kernel and entry under their own names. *)
 
-(* the order the jobs started in, oldest first, for the bound on those running at once *)
-let job_order : string Queue.t = Queue.create ()
+(* a source waiting for a compiler: its cache file, the compiled source, its kernel's name, the compiler that
+   builds it, and whether it is built alone (it failed in a batch) *)
+type queued = { path : string; full : string; name : string; compiler : t; alone : bool }
 
-(* waits for the job compiling [path]: a compiler that succeeded leaves its object sealed in the cache; a failure
-   leaves nothing, for [compile_cached] to compile again and report *)
-let finish_job path =
-  match Hashtbl.find_opt jobs path with
-  | None -> ()
-  | Some j ->
-    Hashtbl.remove jobs path;
-    let ok = match snd (Unix.waitpid [] j.pid) with Unix.WEXITED 0 -> true | _ -> false in
-    if not j.keep_c_file then remove_quiet j.c_file;
-    if ok && Sys.file_exists j.tmp then (try seal j.tmp; Sys.rename j.tmp path with Sys_error _ -> remove_quiet j.tmp)
-    else remove_quiet j.tmp
+(* a running compiler: its process, the C file and the object it writes, the sources it builds *)
+type job = { pid : int; c_file : string; keep_c_file : bool; obj : string; build : build; tmp : string;
+             members : queued list }
 
-(* the oldest running job is waited for until fewer than [PARALLEL] run *)
-let rec make_room () =
-  if Hashtbl.length jobs >= Helpers.parallel.value && not (Queue.is_empty job_order) then begin
-    finish_job (Queue.pop job_order);
-    make_room ()
+(* the most kernels one process builds: a batch's first kernel waits for the whole batch *)
+let max_batch = 16
+
+(* both newest first *)
+let queue : queued list ref = ref []
+let running : job list ref = ref []
+
+(* the job building a cache file *)
+let job_of path = List.find_opt (fun j -> List.exists (fun q -> q.path = path) j.members) !running
+let is_queued path = List.exists (fun q -> q.path = path) !queue
+
+(* the names a C source declares at file scope that a second kernel's source may declare too: its static
+   functions (the name before the first parenthesis) and its typedefs (the name before the attribute or the
+   semicolon) *)
+let file_scope_names src =
+  let last_word s =
+    match List.rev (words s) with w :: _ when String.for_all is_ident_char w -> Some w | _ -> None in
+  let before sub s =
+    let n = String.length sub in
+    let rec go i =
+      if i + n > String.length s then None
+      else if String.sub s i n = sub then Some (String.sub s 0 i)
+      else go (i + 1) in
+    go 0 in
+  let prefixed p l = String.length l > String.length p && String.sub l 0 (String.length p) = p in
+  List.filter_map (fun line ->
+      if prefixed "static " line then Option.bind (before "(" line) last_word
+      else if prefixed "typedef " line
+           && not (String.contains line '(' && before "__attribute__" line = None) then
+        match before " __attribute__" line with
+        | Some head -> last_word head
+        | None -> Option.bind (before ";" line) last_word
+      else None) (String.split_on_char '\n' src)
+  |> List.sort_uniq compare
+
+(* the translation unit of a batch: each member's source with its file-scope names renamed by macros of its
+   own (its kernel and entry keep their names: they are what the loader looks up) *)
+let batch_source = function
+  | [ q ] -> q.full
+  | members ->
+    String.concat "\n" (List.mapi (fun i q ->
+        let names = file_scope_names q.full in
+        String.concat "" (List.map (fun n -> Printf.sprintf "#define %s %s__tg%d\n" n n i) names)
+        ^ q.full ^ "\n"
+        ^ String.concat "" (List.map (fun n -> Printf.sprintf "#undef %s\n" n) names)) members)
+
+(* the next batch from the front of the queue: the oldest source, then the sources after it with its compiler
+   and other kernel names, [size] at most; a source that failed in a batch is built alone, and so is a
+   sanitized one (its kept source is the kernel's own, for the file and line of a report) *)
+let take_batch size =
+  match List.rev !queue with
+  | [] -> []
+  | first :: rest ->
+    let rec pick acc names n = function
+      | [] -> List.rev acc
+      | q :: l ->
+        if n >= size || first.alone || sanitized first.compiler then List.rev acc
+        else if q.alone || q.compiler <> first.compiler || List.mem q.name names then pick acc names n l
+        else pick (q :: acc) (q.name :: names) (n + 1) l in
+    let batch = pick [ first ] [ first.name ] 1 rest in
+    queue := List.filter (fun q -> not (List.memq q batch)) !queue;
+    batch
+
+let start_job members =
+  let t = (List.hd members).compiler in
+  let c_file = match members with
+    | [ q ] when sanitized t -> Option.get (sanitize_source t q.full)
+    | _ -> Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
+  let first = List.hd members in
+  if Helpers.debug.value >= 7 then
+    Printf.printf "CPU: one compiler for %s\n%!" (String.concat " " (List.map (fun q -> q.name) members));
+  write_source c_file (batch_source members);
+  let tmp = first.path ^ ".tmp." ^ unique_suffix () in
+  let build = build_of t in
+  let args, obj = compile_step build t.args tmp in
+  match spawn_cc t args c_file obj ~stderr:(Lazy.force dev_null) with
+  | pid -> running := { pid; c_file; keep_c_file = sanitized t; obj; build; tmp; members } :: !running
+  | exception Unix.Unix_error _ -> remove_quiet c_file
+
+(* installs a whole object as a cache file: a hard link (the batch's members share one object), else a copy;
+   a file already there (another process built it) is kept *)
+let install obj path =
+  if not (Sys.file_exists path) then
+    try Unix.link obj path
+    with Unix.Unix_error _ ->
+      let tmp = path ^ ".tmp." ^ unique_suffix () in
+      (try write_file tmp (read_file obj); Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)
+
+(* a finished job: a compiler that succeeded leaves its object sealed in the cache under every member's file;
+   a failed batch puts its members back at the front of the queue, each to be built alone, so that one bad
+   kernel leaves the others' objects in the cache; a failure alone leaves nothing, for [compile_cached] to
+   compile again and report *)
+let finish j status =
+  running := List.filter (fun r -> r != j) !running;
+  if not j.keep_c_file then remove_quiet j.c_file;
+  let linked = function
+    | Driver -> true
+    | Compile_then_link lib -> link_object lib j.obj j.tmp ~stderr:(Lazy.force dev_null) = 0 in
+  let ok = status = Unix.WEXITED 0 && linked j.build && Sys.file_exists j.tmp in
+  if j.obj <> j.tmp then remove_quiet j.obj;
+  if ok then begin
+    (try seal j.tmp; List.iter (fun q -> install j.tmp q.path) j.members with Sys_error _ -> ());
+    remove_quiet j.tmp
+  end else begin
+    remove_quiet j.tmp;
+    match j.members with
+    | [ _ ] -> ()
+    | members ->
+      if Helpers.debug.value >= 2 then
+        Printf.printf "CPU: the batch of %s failed; building each alone\n%!"
+          (String.concat " " (List.map (fun q -> q.name) members));
+      queue := !queue @ List.rev_map (fun q -> { q with alone = true }) members
   end
 
-(* the background compile of [prefetch]: the compiler runs as [compile_many]'s jobs do, its object renamed into
-   the cache when [compile_cached] (or the bound on running jobs) waits for it. Nothing without the disk cache,
-   with PARALLEL <= 1 or ASSERT_COMPILE=1 *)
+(* the jobs whose compiler has exited *)
+let reap () =
+  List.iter (fun j ->
+      match Unix.waitpid [ Unix.WNOHANG ] j.pid with
+      | 0, _ -> ()
+      | _, status -> finish j status
+      | exception Unix.Unix_error (Unix.EINTR, _, _) -> ()
+      | exception Unix.Unix_error _ -> finish j (Unix.WEXITED 127)) !running
+
+(* the compilers that may run at once: PARALLEL, and at least one, so that a source queued under a larger
+   PARALLEL is still built when it is waited for *)
+let slots () = max 1 Helpers.parallel.value
+
+(* starts a compiler on the queue for each free slot, the queue shared among them *)
+let rec start_jobs () =
+  let free = slots () - List.length !running in
+  if free > 0 && !queue <> [] then begin
+    (match take_batch (min max_batch (Helpers.ceildiv (List.length !queue) free)) with
+     | [] -> ()
+     | batch -> start_job batch);
+    start_jobs ()
+  end
+
+let wait_job j = finish j (wait_pid j.pid)
+
+(* waits until no compiler builds or will build [path]; a slot freed meanwhile takes the queue at once *)
+let rec await path =
+  match job_of path with
+  | Some j -> wait_job j; start_jobs (); await path
+  | None when is_queued path ->
+    if !running <> [] && List.length !running >= slots () then
+      wait_job (Helpers.last !running);
+    start_jobs ();
+    await path
+  | None -> ()
+
+(* queues a source for the background compilers and starts those that have a free slot. Nothing without the
+   disk cache, with PARALLEL <= 1 or ASSERT_COMPILE=1 *)
 let prefetch t src =
+  let t = for_context t in
   match t.cachekey with
   | Some key when Helpers.parallel.value > 1 && Helpers.assert_compile.value = 0 && cc_available t.cc ->
     let path = cache_path t key src in
-    if not (Hashtbl.mem jobs path || (Sys.file_exists path && intact path)) then begin
-      make_room ();
+    if not (job_of path <> None || is_queued path || (Sys.file_exists path && intact path)) then begin
       Helpers.mkdir_p (Filename.dirname path);
-      let full = full_source src in
-      let c_file = Option.value (sanitize_source t full) ~default:(Filename.concat (Filename.get_temp_dir_name ())
-                                                                      ("tinygrad_ml_" ^ unique_suffix () ^ ".c")) in
-      write_source c_file full;
-      let tmp = path ^ ".tmp." ^ unique_suffix () in
-      let quiet = if is_clang t.cc then [ "-fno-crash-diagnostics" ] else [] in
-      let argv = (t.cc :: t.args) @ quiet @ [ "-x"; "c"; c_file; "-o"; tmp ] in
-      let cmd = shell_prefix t ^ String.concat " " (List.map Filename.quote argv) ^ " 2>/dev/null" in
-      let pid = Unix.create_process "/bin/sh" [| "/bin/sh"; "-c"; cmd |] Unix.stdin Unix.stdout Unix.stderr in
       incr compiles;
-      Hashtbl.replace jobs path { pid; c_file; keep_c_file = sanitized t; tmp };
-      Queue.push path job_order
-    end
+      let full = full_source src in
+      queue := { path; full; name = fst (signature src); compiler = t; alone = false } :: !queue
+    end;
+    reap ();
+    start_jobs ()
   | _ -> ()
 
-(* the jobs still running when the process exits are waited for (their objects kept in the cache), so no compiler
-   outlives it *)
-let () = at_exit (fun () -> Queue.iter finish_job job_order)
+(* the compilers still running when the process exits are waited for (their objects kept in the cache), so no
+   compiler outlives it; the sources still queued are dropped *)
+let () = at_exit (fun () -> queue := []; List.iter wait_job !running)
 
 (* tinygrad: Compiler.compile_cached; a new object is written to a temp name, sealed and renamed into place, so a
    concurrent process sees either no file or a whole one *)
@@ -327,7 +538,7 @@ let compile_cached t src =
   | None -> compile t src
   | Some key ->
     let path = cache_path t key src in
-    finish_job path;
+    await path;
     if Sys.file_exists path && intact path then path
     else begin
       if Sys.file_exists path then begin
@@ -343,42 +554,16 @@ let compile_cached t src =
       path
     end
 
-(* BEAM's worker pool (tinygrad: get_worker_pool, [PARALLEL] processes compiling candidates): the sources not yet in
-   the cache are compiled [PARALLEL] at a time, by one shell running the compilers in the background and renaming
-   each object into the cache when its compiler succeeds. A failure leaves no file, so [compile_cached] later
-   compiles that source again and raises with the compiler's message. *)
+(* BEAM's worker pool (tinygrad: get_worker_pool, [PARALLEL] processes compiling candidates): the sources not yet
+   in the cache go through the background compilers and are waited for. A failure leaves no file, so
+   [compile_cached] later compiles that source again and raises with the compiler's message. *)
 let compile_many t srcs =
   let t = for_context t in
-  let workers = Helpers.parallel.value in
   match t.cachekey with
-  | Some key when workers > 1 && Helpers.assert_compile.value = 0 ->
-    let todo = List.filter (fun s -> let p = cache_path t key s in not (Sys.file_exists p && intact p))
-        (List.sort_uniq compare srcs) in
-    let rec batches l =
-      if l <> [] then begin
-        let batch = List.filteri (fun i _ -> i < workers) l and rest = List.filteri (fun i _ -> i >= workers) l in
-        let jobs = List.map (fun src ->
-            let path = cache_path t key src in
-            Helpers.mkdir_p (Filename.dirname path);
-            let temp =
-              Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_" ^ unique_suffix () ^ ".c") in
-            let c_file = Option.value ~default:temp (sanitize_source t (full_source src)) in
-            write_source c_file (full_source src);
-            (c_file, path ^ ".tmp." ^ unique_suffix (), path)) batch in
-        let q = Filename.quote in
-        let quiet = if is_clang t.cc then " -fno-crash-diagnostics" else "" in
-        let job (c_file, tmp, _) =
-          Printf.sprintf "(%s%s%s -x c %s -o %s 2>/dev/null || rm -f %s) &" (shell_prefix t)
-            (String.concat " " (List.map q (t.cc :: t.args))) quiet (q c_file) (q tmp) (q tmp) in
-        compiles := !compiles + List.length jobs;
-        ignore (Sys.command (String.concat "\n" (List.map job jobs @ [ "wait" ])));
-        (* each object the compiler finished is sealed and renamed into the cache *)
-        List.iter (fun (c_file, tmp, path) ->
-            if not (sanitized t) then remove_quiet c_file;
-            if Sys.file_exists tmp then (try seal tmp; Sys.rename tmp path with Sys_error _ -> remove_quiet tmp)) jobs;
-        batches rest
-      end in
-    batches todo
+  | Some key when Helpers.parallel.value > 1 && Helpers.assert_compile.value = 0 ->
+    let srcs = List.sort_uniq compare srcs in
+    List.iter (prefetch t) srcs;
+    List.iter (fun src -> await (cache_path t key src)) srcs
   | _ -> ()
 
 let as_device_compiler t =

@@ -4,8 +4,12 @@
 (** A C compiler: executable, flags, and the disk cache key ([None] when [CCACHE=0]). *)
 type t = { cc : string; args : string list; cachekey : string option }
 
-(** Compiler runs in this process (cache hits do not count). *)
+(** Sources handed to a compiler in this process (cache hits do not count; a background batch counts each of
+    its sources once). *)
 val compile_count : unit -> int
+
+(** Compiler processes started in this process (a background batch is one, whatever its size). *)
+val process_count : unit -> int
 
 (** [CC] from the environment, else clang, else gcc (which lacks [ext_vector_type]: scalar kernels only). *)
 val find_cc : unit -> string
@@ -42,10 +46,14 @@ val entry_wrapper : string -> string
 (** The source as compiled: the rendered source followed by the entry wrapper. *)
 val full_source : string -> string
 
-(** Compiles to a new temporary shared object (removed at exit) and returns its path. A failing compile is retried
-    once without [-march=native] / [-mcpu=native] (clang 14 crashes on some AVX-512 broadcasts), said at [DEBUG>=1];
-    when both fail, raises {!Device.Compile_error} with the compiled source and the first compiler output. A missing
-    compiler raises {!Device.Compile_error} saying so, with the install hint ([apt-get install clang]). *)
+(** Compiles to a new temporary shared object (removed at exit) and returns its path. With clang (not under
+    [SANITIZE=1]) the compiler builds an object ([-c]: its compiler runs inside the driver's process) that
+    the system linker [ld] links with the compiler's runtime library, instead of the driver linking it (which
+    runs the compiler as a second process); other compilers link through their driver. A failing compile is
+    retried once without [-march=native] / [-mcpu=native] (clang 14 crashes on some AVX-512 broadcasts), said
+    at [DEBUG>=1]; when both fail, raises {!Device.Compile_error} with the compiled source and the first
+    compiler output. A missing compiler raises {!Device.Compile_error} saying so, with the install hint
+    ([apt-get install clang]). *)
 val compile : t -> string -> string
 
 (** The process id (tests make unique sources with it). *)
@@ -65,15 +73,17 @@ val cache_path : t -> string -> string -> string
     not match (truncated, garbage) is rebuilt, never loaded ([DEBUG>=1] says so). *)
 val compile_cached : t -> string -> string
 
-(** BEAM's worker pool: compiles the sources not in the cache, [PARALLEL] compilers at a time, into the cache
-    (nothing when [PARALLEL] <= 1, [CCACHE=0] or [ASSERT_COMPILE=1]); a failing source is left out, for
-    [compile_cached] to raise on. *)
+(** BEAM's worker pool: compiles the sources not in the cache into the cache through the background compilers
+    of {!prefetch} and waits for them (nothing when [PARALLEL] <= 1, [CCACHE=0] or [ASSERT_COMPILE=1]); a
+    failing source is left out, for [compile_cached] to raise on. *)
 val compile_many : t -> string list -> unit
 
-(** Not in tinygrad: starts compiling a source into the disk cache in the background (at most [PARALLEL] compilers
-    at once, the oldest waited for first) and returns; {!compile_cached} of that source waits for it, and compiles
-    it again to report a failure. Nothing without the cache ([CCACHE=0]), with [PARALLEL] <= 1 or
-    [ASSERT_COMPILE=1]. *)
+(** Not in tinygrad: queues a source for the background compilers and returns. At most [PARALLEL] compiler
+    processes run at once; each builds every source queued when it starts (up to 16 with distinct kernel
+    names, one under [SANITIZE=1]) into one shared object, and each source's cache file is a hard link to it.
+    A failed batch's sources are built again one by one, so one bad kernel costs the others nothing.
+    {!compile_cached} of a queued source waits for it, and compiles it again to report a failure. Nothing
+    without the cache ([CCACHE=0]), with [PARALLEL] <= 1 or [ASSERT_COMPILE=1]. *)
 val prefetch : t -> string -> unit
 
 (** The compiler as the device layer sees it. *)
