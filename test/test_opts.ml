@@ -292,6 +292,28 @@ let fast_opts ast =
     | Uop.Kernel_info ki -> List.map our_opt ki.applied_opts
     | _ -> fail "to_program: no Kernel_info")
 
+(* CPU_OPT=fast, CPU_VEC=16, 2 threads, on x (1, 64) @ w (64, 4100), w row-major: the matrix-vector tile of
+   128 outputs leaves 33 tiles, which 2 threads do not divide, so the output axis is padded to a multiple of
+   256 (34 tiles, the last loading nothing) and threaded. Each lane's gate varies with the thread's index
+   and is folded to one of two comparisons (t*17 + i < 33 and < 32), where tinygrad's symbolic leaves a
+   differently scaled one per lane; the buffers equal the NOOPT kernel's. Opts and gates are checked by
+   hand: 4100 = 32*128 + 4 *)
+let test_cpu_matvec_thread_pad () =
+  let x = Tensor.realize (Tensor.rand [| 1; 64 |]) and w = Tensor.realize (Tensor.rand [| 64; 4100 |]) in
+  match reduce_kernels (Tensor.matmul x w) with
+  | [ ast ] ->
+    Helpers.context Helpers.[ Bind (num_cpu_threads, 2) ] (fun () ->
+        let opts = fast_opts ast in
+        let want = [ "PADTO:0:256"; "UPCAST:0:16"; "UPCAST:0:8"; "THREAD:0:2" ] in
+        check (opts = want) "opts [%s], expected [%s]" (String.concat " " opts) (String.concat " " want);
+        let src = source_with Helpers.Cpu_fast 16 ast in
+        let gates = List.filter (fun l -> has l "_Bool alu") (String.split_on_char '\n' src) in
+        check (List.length gates = 2) "%d gates, expected 2 in\n%s" (List.length gates) src;
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what:"threaded padded matvec" (run_with ~noopt:1 ast)
+              (run_with ~vec:16 ~noopt:0 ast)))
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
 (* CPU_OPT=fast on gelu(x @ w + b), w (64, 256) row-major (GPT-2's c_fc: x (1, 64) in decode, x (16, 64)
    for a prompt): the bias and the tanh-GELU (exp2's polynomial) run once per output after the reduce, so they
    keep the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop
@@ -733,6 +755,7 @@ let test_cpu_block_heuristic () =
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
                           ("cpu_matvec_epilogue", test_cpu_matvec_epilogue);
+                          ("cpu_matvec_thread_pad", test_cpu_matvec_thread_pad);
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
                           ("cpu_conv_tile", test_cpu_conv_tile); ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
