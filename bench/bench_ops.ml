@@ -146,6 +146,13 @@ let () =
     bench ~flops:(2. *. 768. *. 3072.) "gemv_kn_768_3072_bias_gelu"
       (fun () -> ignore (T.realize (T.gelu (T.add (T.matmul x w) b))))
   end;
+  (* the same with the weight used transposed, as tinygrad's gpt2.py loads it (weights[k].T, contiguous along the
+     reduce): gelu(x (1, 768) @ w.T + b), w (3072, 768) *)
+  if selected "gemv_nk_768_3072_bias_gelu" then begin
+    let x = realized [| 1; 768 |] and w = realized [| 3072; 768 |] and b = realized [| 3072 |] in
+    bench ~flops:(2. *. 768. *. 3072.) "gemv_nk_768_3072_bias_gelu"
+      (fun () -> ignore (T.realize (T.gelu (T.add (T.matmul x (T.transpose w)) b))))
+  end;
   (* float16 matrix-vector with an epilogue, a Llama feed-forward's up projection in decode: x (1, 1024) @ w,
      w (4096, 1024) used transposed ("nk") or (1024, 4096) ("kn"), times a float16 gate (1, 4096); the bytes
      read are about 2kn *)

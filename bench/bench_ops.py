@@ -107,6 +107,9 @@ if __name__ == "__main__":
   if selected("gemv_kn_768_3072_bias_gelu"):
     x, w, b = realized(1, 768), realized(768, 3072), realized(3072)
     bench("gemv_kn_768_3072_bias_gelu", lambda: (x @ w + b).gelu().realize(), flops=2*768*3072)
+  if selected("gemv_nk_768_3072_bias_gelu"):
+    x, w, b = realized(1, 768), realized(3072, 768), realized(3072)
+    bench("gemv_nk_768_3072_bias_gelu", lambda: (x @ w.T + b).gelu().realize(), flops=2*768*3072)
   if selected("softmax"):
     a = realized(4096, 1024)
     bench("softmax", lambda: a.softmax(axis=-1).realize())

@@ -89,6 +89,9 @@ if __name__ == "__main__":
   if selected("gemv_kn_768_3072_bias_gelu"):
     x, w, b = rand(1, 768), rand(768, 3072), rand(3072)
     bench("gemv_kn_768_3072_bias_gelu", lambda: F.gelu(x @ w + b, approximate="tanh"), flops=2*768*3072)
+  if selected("gemv_nk_768_3072_bias_gelu"):
+    x, w, b = rand(1, 768), rand(3072, 768), rand(3072)
+    bench("gemv_nk_768_3072_bias_gelu", lambda: F.gelu(x @ w.T + b, approximate="tanh"), flops=2*768*3072)
   if selected("softmax"):
     a = rand(4096, 1024)
     bench("softmax", lambda: torch.softmax(a, dim=-1))

@@ -39,14 +39,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "cpu_tinygrad": {"BEAM": "0", "CPU_OPT": "tinygrad"}}
 ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048",
          "gemv_kn_768_2304", "gemv_nk_768_2304", "gemv_kn_768_3072", "gemv_nk_768_3072", "gemv_kn_3072_768",
-         "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "gemv_kn_768_3072_bias_gelu", "softmax",
+         "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "gemv_kn_768_3072_bias_gelu",
+         "gemv_nk_768_3072_bias_gelu", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
          "dispatch_jit", "cold_step1", "cold_step2"]
 DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x4096",
         "matmul_256": "matmul 256", "matmul_512": "matmul 512", "matmul_1024": "matmul 1024",
         "matmul_2048": "matmul 2048",
         **{f"gemv_{l}_{k}_{n}": f"x(1,{k}) @ W{'(%d,%d)' % (k, n) if l == 'kn' else '(%d,%d).T' % (n, k)}"
-           for l in ("kn", "nk") for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257))}, "gemv_kn_768_3072_bias_gelu": "gelu(x(1,768) @ W(768,3072) + b)", "softmax": "softmax rows, 4096x1024", "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
+           for l in ("kn", "nk") for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257))}, "gemv_kn_768_3072_bias_gelu": "gelu(x(1,768) @ W(768,3072) + b)",
+        "gemv_nk_768_3072_bias_gelu": "gelu(x(1,768) @ W(3072,768).T + b)", "softmax": "softmax rows, 4096x1024", "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
         "conv2d_32_64": "conv2d 32->64 3x3 b32 28x28", "mlp_adam_eager": "MLP 784-128-10 Adam b128 eager",
         "mlp_adam_jit": "MLP 784-128-10 Adam b128 JIT", "mnist_step_jit": "beautiful_mnist step b512 JIT",
         "dispatch_eager": "1-element add, eager", "dispatch_jit": "1-element add, JIT",

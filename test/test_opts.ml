@@ -292,6 +292,28 @@ let fast_opts ast =
     | Uop.Kernel_info ki -> List.map our_opt ki.applied_opts
     | _ -> fail "to_program: no Kernel_info")
 
+(* CPU_OPT=fast, CPU_VEC=16, 2 threads, on x (1, 64) @ w (64, 4100), w row-major: the matrix-vector tile of
+   128 outputs leaves 33 tiles, which 2 threads do not divide, so the output axis is padded to a multiple of
+   256 (34 tiles, the last loading nothing) and threaded. Each lane's gate varies with the thread's index
+   and is folded to one of two comparisons (t*17 + i < 33 and < 32), where tinygrad's symbolic leaves a
+   differently scaled one per lane; the buffers equal the NOOPT kernel's. Opts and gates are checked by
+   hand: 4100 = 32*128 + 4 *)
+let test_cpu_matvec_thread_pad () =
+  let x = Tensor.realize (Tensor.rand [| 1; 64 |]) and w = Tensor.realize (Tensor.rand [| 64; 4100 |]) in
+  match reduce_kernels (Tensor.matmul x w) with
+  | [ ast ] ->
+    Helpers.context Helpers.[ Bind (num_cpu_threads, 2) ] (fun () ->
+        let opts = fast_opts ast in
+        let want = [ "PADTO:0:256"; "UPCAST:0:16"; "UPCAST:0:8"; "THREAD:0:2" ] in
+        check (opts = want) "opts [%s], expected [%s]" (String.concat " " opts) (String.concat " " want);
+        let src = source_with Helpers.Cpu_fast 16 ast in
+        let gates = List.filter (fun l -> has l "_Bool alu") (String.split_on_char '\n' src) in
+        check (List.length gates = 2) "%d gates, expected 2 in\n%s" (List.length gates) src;
+        Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+            same_buffers ~what:"threaded padded matvec" (run_with ~noopt:1 ast)
+              (run_with ~vec:16 ~noopt:0 ast)))
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
 (* CPU_OPT=fast on gelu(x @ w + b), w (64, 256) row-major (GPT-2's c_fc: x (1, 64) in decode, x (16, 64)
    for a prompt): the bias and the tanh-GELU (exp2's polynomial) run once per output after the reduce, so they
    keep the tile of the plain product, where the polynomial had kept the kernel rolled (its inner loop
@@ -319,6 +341,40 @@ let test_cpu_matvec_epilogue () =
     [ ("gelu (x @ w + b)", (fun () -> Tensor.matmul x w), [ "UPCAST:0:16"; "UPCAST:0:8" ]);
       ("gelu (xs @ w + b)", (fun () -> Tensor.matmul xs w), [ "UPCAST:1:16"; "UPCAST:0:8" ]);
       ("gelu (x @ w.T + b)", (fun () -> Tensor.matmul x (Tensor.transpose w_nk)), []) ]
+
+(* CPU_OPT=fast, CPU_VEC=16: the tanh-GELU after the matrix-vector tile of gelu(x @ w + b), x (1, 64), w
+   (64, 256), renders exp2's NaN select with both sides computed first ([({float ta=...; float tb=...;
+   c?ta:tb;})]), so that clang's SLP vectorizer takes the 128 output lanes together; the select of a guarded
+   integer division, where(b != 0, float(a // b), 0) on 1024 int32 (upcast lanes), keeps tinygrad's [c?a:b]:
+   computed first, the division would run on the zero divisors (gen_input's divisors are 0, 1 and 2). Both
+   kernels' buffers equal the NOOPT kernels'. *)
+let test_cpu_select () =
+  let x = Tensor.realize (Tensor.rand [| 1; 64 |]) and w = Tensor.realize (Tensor.rand [| 64; 256 |]) in
+  let b = Tensor.realize (Tensor.rand [| 256 |]) in
+  (match reduce_kernels (Tensor.gelu (Tensor.add (Tensor.matmul x w) b)) with
+   | [ ast ] ->
+     let src = source_with Helpers.Cpu_fast 16 ast in
+     check (has src "({float ta=") "gelu: no select with its sides computed first in\n%s" src;
+     check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "ta="))
+       "gelu: CPU_OPT=tinygrad rendered the select";
+     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+         same_buffers ~what:"gelu select" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
+   | l -> fail "gelu: %d reduce kernels, expected 1" (List.length l));
+  let ints () = Tensor.realize (Tensor.cast (Tensor.rand [| 1024 |]) Dtype.Int32) in
+  let a = ints () and d = ints () in
+  let q = Tensor.where (Tensor.ne d (Tensor.scalar 0.)) (Tensor.cast (Tensor.idiv a d) Dtype.Float32)
+      (Tensor.scalar 0.) in
+  let linear, _ = Tensor.linear_with_vars [ q ] in
+  let selects (u : Uop.t) = List.exists (fun (v : Uop.t) -> v.op == Ops.Where) (Uop.toposort u) in
+  let kernel (u : Uop.t) = u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false) in
+  match List.filter (fun u -> kernel u && selects u) (Uop.toposort linear) with
+  | [ ast ] ->
+    let src = source_with Helpers.Cpu_fast 16 ast in
+    check (List.exists (has src) [ "int16"; "int8"; "int4" ]) "guarded division: no upcast lanes in\n%s" src;
+    check (not (has src "ta=")) "guarded division: the select computes the division first in\n%s" src;
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"guarded division" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "guarded division: %d kernels with a select, expected 1" (List.length l)
 
 (* CPU_OPT=fast on float16 matrix-vector products with epilogues, x (1, 1024) @ w.T with w (4096, 1024) (a
    linear layer's weight, contiguous along the reduce) multiplied by a float16 vector (a feed-forward's up
@@ -788,6 +844,8 @@ let test_cpu_block_heuristic () =
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
                           ("cpu_matvec_epilogue", test_cpu_matvec_epilogue);
+                          ("cpu_matvec_thread_pad", test_cpu_matvec_thread_pad);
+                          ("cpu_select", test_cpu_select);
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
                           ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_overlap", test_cpu_overlap); ("cpu_window_lanes", test_cpu_window_lanes);

@@ -546,7 +546,7 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   (* devectorize *)
   let sink = gr ~name:"devectorize2" pm_devectorize () sink in
   (* some coalescing misses without this *)
-  let sink = gr ~name:"early symbolic" Symbolic.sym () sink in
+  let sink = gr ~name:"early symbolic" passes.early_symbolic () sink in
   (* do memory coalescing (late) *)
   let sink = Coalesce.memory_coalescing ~device:ren.Renderer.device ?policy:passes.coalescing
       ~supports_float4:ren.Renderer.supports_float4 sink in

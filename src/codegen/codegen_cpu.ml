@@ -63,6 +63,28 @@ let gate_reduce_loops (sink : Uop.t) : Uop.t =
   | [] -> sink
   | subs -> Upat.substitute sink subs
 
+(* a comparison x < c of a sum of terms that share a factor d > 1 (and no constant term) is x/d < ceil(c/d),
+   for integers: tinygrad's lt_folding divides only where d also divides c. A padded output axis split
+   between threads (Heuristic_cpu.matvec_pad) gates each lane with its own scaled copy of one comparison
+   ((t*394 + i*2) < 785 beside (t*197 + i) < 393); folded, the lanes share two gates, which the coalescer
+   groups into whole vectors and clang takes out of the reduce loop; left scaled, every accumulator keeps a
+   branch of its own and the tile runs scalar. *)
+let lt_common_factor (m : Upat.captures) =
+  let x = Upat.get m "x" and c = Upat.get m "c" in
+  let terms = split_uop x Ops.Add in
+  match const_val c with
+  | Dtype.I cz when Z.gt cz Z.zero && List.for_all (fun (t : Uop.t) -> t.op != Ops.Const) terms ->
+    let d = List.fold_left (fun acc t -> Z.gcd acc (const_factor t)) Z.zero terms in
+    if Z.gt d Z.one && not (Z.equal (Z.rem cz d) Z.zero) then
+      Option.map (fun q -> lt q (const_like c (Dtype.I (Z.cdiv cz d)))) (divides x d)
+    else None
+  | _ -> None
+
+(* the symbolic pass before coalescing: tinygrad's, then lt_common_factor *)
+let early_symbolic = lazy Upat.(Symbolic.sym @@@ matcher [
+    rule (pat Ops.Cmplt ~src:(In_order [ var ~dtype:(Dtype.Weakint :: Dtype.ints) "x"; cvar "c" ]))
+      lt_common_factor ])
+
 (* The CPU mode's vector accumulators. With unrolled axes (n > 0) and a single output lane, the accumulator
    keeps the unrolled lanes (the shape of the REDUCE's input) and is updated lane by lane, so the loop
    carries vector accumulators; the lanes are folded by a horizontal REDUCE once, after the loop (tinygrad
@@ -125,20 +147,22 @@ type passes = {
   fuse_reciprocal : (Uop.t -> Uop.t -> bool) option;
   decomps : Ops.t list -> bool -> unit Upat.matcher;
   coalescing : Coalesce.policy option;
+  early_symbolic : unit Upat.matcher;
 }
 
 (* tinygrad's pipeline *)
 let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = false; before_reduces = Fun.id;
                  reduce_to_acc = None; fuse_reciprocal = None; decomps = (fun _ _ -> Lazy.force no_rules);
-                 coalescing = None }
+                 coalescing = None; early_symbolic = Symbolic.sym }
 
-(* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles, matvec,
-   vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), gated reduce
-   loops, vector accumulators (reduce_to_vector_acc), coalescing to the host's vectors (Coalesce_cpu),
-   products by loop-invariant reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late
-   decompositions *)
+(* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles,
+   matvec, vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), gated
+   reduce loops, vector accumulators (reduce_to_vector_acc), gates folded by their common factor
+   (lt_common_factor), coalescing to the host's vectors (Coalesce_cpu), products by loop-invariant
+   reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late decompositions *)
 let fast (ren : Renderer.t) =
   { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true; before_reduces = gate_reduce_loops;
     reduce_to_acc = Some (reduce_to_vector_acc (Renderer.float_lengths ren));
     fuse_reciprocal = Some fuse_reciprocal; decomps = decomp_exp2;
-    coalescing = Some (Coalesce_cpu.policy ren) }
+    coalescing = Some (Coalesce_cpu.policy ren);
+    early_symbolic = Lazy.force early_symbolic }

@@ -23,6 +23,11 @@ val fuse_reciprocal : Uop.t -> Uop.t -> bool
     float32 EXP2 as {!Transcendental.xexp2_clamped}, to be placed before them; else no rules. *)
 val decomp_exp2 : Ops.t list -> bool -> unit Upat.matcher
 
+(** The symbolic pass before coalescing: tinygrad's rules, then [x < c] folded to [x/d < ceil(c/d)] where
+    every term of [x] has the factor [d > 1] and none is a constant (tinygrad's [lt_folding] divides only
+    where [d] divides [c]), so that the lanes of a tile threaded over a padded axis share their gates. *)
+val early_symbolic : unit Upat.matcher Lazy.t
+
 (** The CPU mode's knobs ([CPU_VEC], [CPU_OPT]) as a string, for the program cache key. *)
 val config : unit -> string
 
@@ -35,6 +40,7 @@ type passes = {
   fuse_reciprocal : (Uop.t -> Uop.t -> bool) option;  (** whether a*(1/b) becomes a/b (tinygrad: always) *)
   decomps : Ops.t list -> bool -> unit Upat.matcher;  (** rules before tinygrad's transcendental ones *)
   coalescing : Coalesce.policy option;  (** the policy of [memory_coalescing] *)
+  early_symbolic : unit Upat.matcher;  (** the rules of the symbolic pass before [memory_coalescing] *)
 }
 
 (** tinygrad's passes. *)

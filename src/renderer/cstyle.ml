@@ -550,6 +550,27 @@ let cpu_gated_load : rule =
                 ctx.%[g c "idx"] gate ctx.%[g c "var"])
       else None)
 
+(* not in tinygrad: under CPU_OPT=fast, a float select whose sides are expressions computes both sides first
+   and then selects: [({float ta=a; float tb=b; c?ta:tb;})]. C's [c?a:b] evaluates one side only, so clang
+   keeps an expensive side (exp2's polynomial beside the NaN it returns for a NaN input) behind a branch, and
+   a branch stops its SLP vectorizer: the GELU after a matrix-vector tile then ran one output lane at a time.
+   Computed first, the sides are plain values and the lanes of a tile vectorize together. A side that
+   divides integers by a value other than a constant keeps tinygrad's form: the select may guard a division
+   by zero. *)
+let cpu_select : rule =
+  (P.pat Ops.Where ~name:"w" ~src:(P.In_order [ P.var "c"; P.var "a"; P.var "b" ]), fun ctx c ->
+      let w = g c "w" and a = g c "a" and b = g c "b" in
+      let constant (u : Uop.t) = u.op == Ops.Const || (u.op == Ops.Cast && u.src.(0).op == Ops.Const) in
+      let divides_by_value (u : Uop.t) = List.exists (fun (v : Uop.t) ->
+          (v.op == Ops.Cdiv || v.op == Ops.Cmod) && not (constant v.src.(1)))
+          (Uop.toposort ~gate:(fun (v : Uop.t) -> v.op != Ops.Load && v.op != Ops.Range) u) in
+      let expression (u : Uop.t) = String.contains ctx.%[u] '(' in
+      if Dtype.is_float w.dtype && Uop.max_numel w = 1 && (expression a || expression b)
+         && not (divides_by_value a || divides_by_value b) then
+        let t = render_dtype ctx.lang w.dtype in
+        Some (Printf.sprintf "({%s ta=%s; %s tb=%s; %s?ta:tb;})" t ctx.%[a] t ctx.%[b] ctx.%[g c "c"])
+      else None)
+
 let clang_language : lang =
   let p = Printf.sprintf in
   let un f = fun args dt -> match args with [ x ] -> f x dt | _ -> invalid_arg "code_for_op: arity" in
@@ -625,9 +646,13 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
     | _ -> true in
-  let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: lang.string_rewrite;
+  let scalar = List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops) in
+  (* the selects computed first only where upcast lanes leave straight-line code to clang's SLP vectorizer: a
+     scalar kernel's loops go to its loop vectorizer, which takes tinygrad's form as it is *)
+  let select = if scalar then [] else [ cpu_select ] in
+  let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: select @ lang.string_rewrite;
                          render_kernel = cpu_render_kernel; render_vector_prefix = cpu_render_vector_prefix } in
-  if List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes uops)
+  if scalar
      && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then

@@ -330,6 +330,20 @@ let cpu_vector_reduce (k : K.t) : K.t option =
     else None
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, the multiple that a matrix-vector tile of [tile] lanes pads output
+   axis [n] to: the tile, or, for a kernel big enough to thread whose padded tiles no thread count would
+   divide (GPT-2's vocabulary: 393 tiles of 128), the tile times the threads, so that the threading stage
+   splits the tiles between all the cores (394 tiles, the last one gated whole: it loads nothing). The
+   lanes' gates then vary with the thread's index; the CPU mode's symbolic folds them to a few comparisons
+   (Codegen_cpu.early_symbolic). *)
+let matvec_pad (k : K.t) n tile =
+  let tiles = Helpers.ceildiv (full_shape_int k n) tile in
+  let ops = match sprod (K.full_shape k) with Sint p -> p | Suop _ -> 0 in
+  match k.ren.global_max with
+  | Some (threads :: _) when k.ren.has_threads && threads >= 2 && ops / ops_per_thread >= threads
+                             && tiles mod threads <> 0 && tiles >= 4 * threads -> tile * threads
+  | _ -> tile
+
 (* not in tinygrad: under CPU_OPT=fast, a matrix-vector product whose matrix is contiguous along the output
    axis (x @ W with W (k, n) row-major) gets the output axis upcast by the vector width and again by 8 vectors
    (fewer where 8 does not divide): each step of the rolled reduce loop loads 8 whole vectors of one row of W
@@ -357,7 +371,7 @@ let cpu_matvec (k : K.t) : K.t option =
                                             && not (unit_stride r i)) loads ->
        try_on_copy k (fun k ->
            if full_shape_int k n mod widest <> 0 then
-             ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (8 * widest))));
+             ignore (K.apply_opt k (opt Opt.PADTO ~axis:n ~arg:(Opt.Int (matvec_pad k n (8 * widest)))));
            ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int widest)));
            match List.find_opt (fun m -> full_shape_int k n mod m = 0) [ 8; 4; 2 ] with
            | Some m -> ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int m)))

@@ -6,8 +6,9 @@
       vector accumulator per output of a channel tile with the batch swapped outermost (rows of 6 to 32 lanes), or
       the window upcast whole with a channel by 4 (longer rows);
     - a direct-convolution tile (lanes along the output's contiguous columns, output channels as broadcast rows);
-    - the output axis upcast by 8 vectors (padded where needed) for a matrix-vector product along the contiguous
-      axis of its matrix, or a sum over its rows;
+    - the output axis upcast by 8 vectors (padded where needed, to a number of tiles the threads divide where
+      the kernel is big enough to thread) for a matrix-vector product along the contiguous axis of its matrix,
+      or a sum over its rows;
     - an 8x8 tile (or, with AVX-512, a lane tile along the input row) for a nested reduce (a convolution's input
       gradient);
     - an unroll by the vector width for a reduce over a contiguous axis;
