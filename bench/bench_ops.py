@@ -110,6 +110,13 @@ if __name__ == "__main__":
   if selected("gemv_nk_768_3072_bias_gelu"):
     x, w, b = realized(1, 768), realized(3072, 768), realized(3072)
     bench("gemv_nk_768_3072_bias_gelu", lambda: (x @ w.T + b).gelu().realize(), flops=2*768*3072)
+  # float16 matrix-vector times a float16 gate, a Llama feed-forward's up projection in decode
+  for layout in ("kn", "nk"):
+    if selected(f"gemv_half_{layout}_1024_4096_gate"):
+      half = lambda *shape: Tensor.rand(*shape, dtype=dtypes.half).realize()
+      x, g, w = half(1, 1024), half(1, 4096), half(*((1024, 4096) if layout == "kn" else (4096, 1024)))
+      y = (lambda: x @ w) if layout == "kn" else (lambda: x @ w.T)
+      bench(f"gemv_half_{layout}_1024_4096_gate", lambda: (y() * g).realize(), flops=2*1024*4096)
   if selected("softmax"):
     a = realized(4096, 1024)
     bench("softmax", lambda: a.softmax(axis=-1).realize())

@@ -92,6 +92,12 @@ if __name__ == "__main__":
   if selected("gemv_nk_768_3072_bias_gelu"):
     x, w, b = rand(1, 768), rand(3072, 768), rand(3072)
     bench("gemv_nk_768_3072_bias_gelu", lambda: F.gelu(x @ w.T + b, approximate="tanh"), flops=2*768*3072)
+  for layout in ("kn", "nk"):
+    if selected(f"gemv_half_{layout}_1024_4096_gate"):
+      half = lambda *shape: torch.rand(*shape, dtype=torch.float16)
+      x, g, w = half(1, 1024), half(1, 4096), half(*((1024, 4096) if layout == "kn" else (4096, 1024)))
+      y = (lambda: x @ w) if layout == "kn" else (lambda: x @ w.T)
+      bench(f"gemv_half_{layout}_1024_4096_gate", lambda: y() * g, flops=2*1024*4096)
   if selected("softmax"):
     a = rand(4096, 1024)
     bench("softmax", lambda: torch.softmax(a, dim=-1))

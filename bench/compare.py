@@ -40,7 +40,7 @@ MODES = {"default": {"BEAM": "0"}, "beam2": {"BEAM": "2"}, "cpu_tinygrad": {"BEA
 ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", "matmul_2048",
          "gemv_kn_768_2304", "gemv_nk_768_2304", "gemv_kn_768_3072", "gemv_nk_768_3072", "gemv_kn_3072_768",
          "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "gemv_kn_768_3072_bias_gelu",
-         "gemv_nk_768_3072_bias_gelu", "softmax",
+         "gemv_nk_768_3072_bias_gelu", "gemv_half_kn_1024_4096_gate", "gemv_half_nk_1024_4096_gate", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
          "dispatch_jit", "cold_step1", "cold_step2"]
 DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x4096",
@@ -48,7 +48,9 @@ DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x
         "matmul_2048": "matmul 2048",
         **{f"gemv_{l}_{k}_{n}": f"x(1,{k}) @ W{'(%d,%d)' % (k, n) if l == 'kn' else '(%d,%d).T' % (n, k)}"
            for l in ("kn", "nk") for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257))}, "gemv_kn_768_3072_bias_gelu": "gelu(x(1,768) @ W(768,3072) + b)",
-        "gemv_nk_768_3072_bias_gelu": "gelu(x(1,768) @ W(3072,768).T + b)", "softmax": "softmax rows, 4096x1024", "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
+        "gemv_nk_768_3072_bias_gelu": "gelu(x(1,768) @ W(3072,768).T + b)", "softmax": "softmax rows, 4096x1024",
+        **{f"gemv_half_{l}_1024_4096_gate": f"half x(1,1024) @ W{'(1024,4096)' if l == 'kn' else '(4096,1024).T'} * gate"
+           for l in ("kn", "nk")}, "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
         "conv2d_32_64": "conv2d 32->64 3x3 b32 28x28", "mlp_adam_eager": "MLP 784-128-10 Adam b128 eager",
         "mlp_adam_jit": "MLP 784-128-10 Adam b128 JIT", "mnist_step_jit": "beautiful_mnist step b512 JIT",
         "dispatch_eager": "1-element add, eager", "dispatch_jit": "1-element add, JIT",
@@ -197,8 +199,9 @@ def main():
       fl = (o or t)[1]
       gfl = lambda x: f"{fl/x[0]/1e6:.1f}" if x else "-"
       gf = f"{gfl(o)} / {gfl(t)} / {gfl(pt)}" if fl else ""
-      # a matrix-vector product reads its matrix once: 4 bytes per 2 flops; its row shows GB/s
-      if name.startswith("gemv") and fl: gf = " / ".join(f"{2*fl/x[0]/1e6:.1f}" if x else "-" for x in (o, t, pt)) + " GB/s"
+      # a matrix-vector product reads its matrix once: 4 bytes per 2 flops (2 in float16); its row shows GB/s
+      bpf = 1 if "half" in name else 2
+      if name.startswith("gemv") and fl: gf = " / ".join(f"{bpf*fl/x[0]/1e6:.1f}" if x else "-" for x in (o, t, pt)) + " GB/s"
       fmt = lambda x: f"{x[0]:.3f}" if x else "-"
       print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}")
   print("\ntg/ours = tinygrad time / our time (>1: we are faster); ours/torch = our time / torch's (<1: we are faster)."
