@@ -90,6 +90,7 @@ module Compiler : sig
   module Callify = Callify
   module Coalesce = Coalesce
   module Codegen = Codegen
+  module Codegen_cpu = Codegen_cpu
   module Compiler_cpu = Compiler_cpu
   module Cstyle = Cstyle
   module Datasets = Datasets

@@ -680,6 +680,49 @@ let test_cpu_lane_gated_nonfinite () =
   check (nonfinite > 0 && nonfinite < Array.length reference) "the reference has %d non-finite values of %d" nonfinite (Array.length reference);
   Array.iteri (fun i r -> check (close r fast.(i)) "gradient[%d]: NOOPT %g, CPU_OPT=fast %g" i r fast.(i)) reference
 
+(* Codegen_cpu.broadcast_gated_loads on a sum over r (8) of four upcast lanes l kept where l < 3,
+   WHERE(l < 3, REDUCE(w[r] * o[r] * v[r + l], r), 0), each load gated: w's gate is the WHERE's and its index
+   does not vary over l, so it loads where its gate holds in any lane (a gate without l); o's gate (l < 2) is
+   not a clause of the WHERE's, and v's index varies over l: both keep their gates. A sum without the WHERE is
+   left alone. *)
+let test_cpu_broadcast_gated_loads_rule () =
+  let l = Uop.range ~axis_type:Uop.Upcast (Uop.Sint 4) 1 in
+  let r = Uop.range ~axis_type:Uop.Reduce (Uop.Sint 8) 0 in
+  let g = Uop.lt l (Uop.const_int 3) in
+  let buf slot = Uop.placeholder_param ~slot Dtype.Float32 16 in
+  let w = Uop.index (buf 0) [ Uop.valid r g ]
+  and o = Uop.index (buf 1) [ Uop.valid r (Uop.lt l (Uop.const_int 2)) ]
+  and v = Uop.index (buf 2) [ Uop.valid (Uop.add r l) g ] in
+  let sum = Uop.reduce (Uop.mul (Uop.mul w o) v) [ r ] in
+  let gate_of slot root = match List.filter (fun (u : Uop.t) -> u.op == Ops.Index
+                                && (Uop.param_arg u.src.(0)).slot = slot) (Uop.toposort root) with
+    | [ i ] -> Uop.get_valid i.src.(1)
+    | is -> fail "buffer %d: %d INDEX nodes, expected 1" slot (List.length is) in
+  let out = Codegen_cpu.broadcast_gated_loads (Uop.where g sum (Uop.const_float ~dtype:Dtype.Float32 0.)) in
+  check (not (List.memq l (Uop.ranges (gate_of 0 out)))) "w: its gate still varies over the lanes";
+  check (gate_of 1 out == o.src.(1).src.(0)) "o: its gate (not the WHERE's) changed";
+  check (gate_of 2 out == g) "v: its gate (an index varying over the lanes) changed";
+  check (Codegen_cpu.broadcast_gated_loads sum == sum) "a sum without the WHERE changed"
+
+(* CPU_OPT=fast on the input gradient of a 5x5 convolution with rows of 24 (x (4, 8, 24, 24), w (8, 8, 5, 5)),
+   CPU_VEC=16: the weight, broadcast to the 24 lanes of a row, each lane gated by its window, loads once under
+   one gate (Codegen_cpu.broadcast_gated_loads), no lane selecting it by a bitwise and
+   ("__builtin_bit_cast(float, (int)(("), while the output gradient still loads under a mask of lanes; the
+   buffers equal the NOOPT kernel's *)
+let test_cpu_broadcast_gated_loads () =
+  let x = Tensor.realize (Tensor.rand [| 4; 8; 24; 24 |]) in
+  let w = Tensor.realize (Tensor.rand [| 8; 8; 5; 5 |]) in
+  match input_grad_nested_kernels x w with
+  | [ ast ] ->
+    let fast = source_with Helpers.Cpu_fast 16 ast in
+    check (has fast "tg_maskload16(") "no masked float16 load in\n%s" fast;
+    check (not (has fast "__builtin_bit_cast(float, (int)((")) "a lane selects the weight in\n%s" fast;
+    let reference =
+      Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
+
 (* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
 let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
     let s = Postrange.create ast (Device.renderer "CPU") in
@@ -852,6 +895,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);
+                          ("cpu_broadcast_gated_loads_rule", test_cpu_broadcast_gated_loads_rule);
+                          ("cpu_broadcast_gated_loads", test_cpu_broadcast_gated_loads);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);

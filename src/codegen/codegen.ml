@@ -531,6 +531,7 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
     end else sink in
   (* ** expander ** reduce_unparented: a REDUCE whose src folded to a CONST has no parented ranges *)
   let sink = gr ~name:"postopt symbolic" pm_postopt () sink in
+  let sink = passes.before_expander sink in
   (* expand *)
   let sink = gr ~name:"expander" expander2 (build_range_map sink) sink in
   (* remove reduce *)

@@ -20,14 +20,19 @@ open Uop
    the gated ones, a loop rendered twice) and the condition to vary with an outer loop: a RANGE whose end
    depends on another range is then exactly one made here, which the symbolic rewrites that know a fact at one
    use (a valid, a WHERE's condition) leave alone (Symbolic.hiding_computed_ranges). *)
-let gate_reduce_loops (sink : Uop.t) : Uop.t =
-  let topo = toposort sink in
+(* the users of each node of [topo] (a toposort) *)
+let users_in (topo : Uop.t list) : Uop.t -> Uop.t list =
   let users : Uop.t list Tbl.t = Tbl.create 256 in
   List.iter (fun (u : Uop.t) -> Array.iter (fun s ->
       Tbl.replace users s (u :: Option.value (Tbl.find_opt users s) ~default:[])) u.src) topo;
-  let users_of u = Option.value (Tbl.find_opt users u) ~default:[] in
-  let is_zero (z : Uop.t) = z.op == Ops.Const
-    && (match const_val z with Dtype.F f -> f = 0. | Dtype.I i -> Z.equal i Z.zero | _ -> false) in
+  fun u -> Option.value (Tbl.find_opt users u) ~default:[]
+
+let is_zero (z : Uop.t) = z.op == Ops.Const
+  && (match const_val z with Dtype.F f -> f = 0. | Dtype.I i -> Z.equal i Z.zero | _ -> false)
+
+let gate_reduce_loops (sink : Uop.t) : Uop.t =
+  let topo = toposort sink in
+  let users_of = users_in topo in
   let lanes (g : Uop.t) = Helpers.prod (List.map (function Sint n -> n | Suop _ -> 1) (shape g)) in
   let innermost (r : Uop.t) = not (List.exists (fun (u : Uop.t) ->
     u.op == Ops.Reduce) (toposort r.src.(0))) in
@@ -84,6 +89,56 @@ let lt_common_factor (m : Upat.captures) =
 let early_symbolic = lazy Upat.(Symbolic.sym @@@ matcher [
     rule (pat Ops.Cmplt ~src:(In_order [ var ~dtype:(Dtype.Weakint :: Dtype.ints) "x"; cvar "c" ]))
       lt_common_factor ])
+
+(* the most combinations of upcast lanes whose gates broadcast_gated_loads ORs (a gate over more stays) *)
+let max_gate_lanes = 64
+
+(* A sum kept where a gate g holds, WHERE(g, REDUCE(x, r..), 0) with g varying over upcast lanes (the window's
+   gate of a convolution's input gradient, tinygrad's _pool backward): a lane whose g fails is dropped by the
+   WHERE, a select, whatever its sum is (NaN included). A load in x gated by clauses of g, whose index, folded
+   where its gate holds (Coalesce_cpu.index_given), no longer varies over the upcast ranges its gate does (a
+   weight broadcast to the lanes of a row), loads the folded index where its gate holds in any of those lanes:
+   where g holds, its gate does and the value is the one loaded before; the index is one that a lane whose
+   gate holds loads, so it is in bounds. The lanes then share one gate, and the coalescer loads the value once
+   with no select per lane (Coalesce_cpu.lane_gated_loads). Runs before the expander, on scalar lanes. *)
+let broadcast_gated_loads (sink : Uop.t) : Uop.t =
+  let topo = toposort sink in
+  let users_of = users_in topo in
+  let upcast (u : Uop.t) = u.op == Ops.Range && u.src.(0).op == Ops.Const
+                           && (match u.arg with Range (_, Upcast) -> true | _ -> false) in
+  let size (u : Uop.t) = Z.to_int (zi (const_val u.src.(0))) in
+  let any_lane gate lanes =
+    let values = Helpers.product (List.map size lanes) in
+    let at v = simplify (Upat.substitute gate (List.combine lanes (List.map (fun i -> const_int i) v))) in
+    match Helpers.dedupq (List.map at values) with
+    | first :: rest -> simplify (List.fold_left or_ first rest)
+    | [] -> gate in
+  let regate outer (u : Uop.t) =
+    if u.op != Ops.Index || Array.length u.src <> 2 || u.src.(1).op != Ops.Where
+       || not (is_invalid u.src.(1).src.(2)) then None else
+      let gate = u.src.(1).src.(0) in
+      let lanes = List.filter upcast (ranges gate) in
+      if lanes = [] || Helpers.prod (List.map size lanes) > max_gate_lanes
+         || not (List.for_all (fun c -> List.memq c outer) (split_uop gate Ops.And)) then None else
+        let idx = Coalesce_cpu.index_given gate u.src.(1).src.(1) in
+        if List.exists (fun l -> List.memq l lanes) (ranges idx) then None
+        else Some (u, Uop.replace ~src:[| u.src.(0); valid idx (any_lane gate lanes) |] u) in
+  let kept (w : Uop.t) =
+    if w.op != Ops.Where || not (is_zero w.src.(2)) then None else
+      let g = w.src.(0) and r = w.src.(1) in
+      match r.op, r.arg with
+      | Ops.Reduce, Reduce_arg (Ops.Add, _) when users_of r = [ w ] && List.exists upcast (ranges g) ->
+        let outer = split_uop g Ops.And in
+        (match List.filter_map (regate outer) (toposort r.src.(0)) with
+         | [] -> None
+         | subs ->
+           let x = Upat.substitute r.src.(0) subs in
+           let r' = Uop.replace ~src:(Array.append [| x |] (Array.sub r.src 1 (Array.length r.src - 1))) r in
+           Some (w, Uop.replace ~src:[| g; r'; w.src.(2) |] w))
+      | _ -> None in
+  match List.filter_map kept topo with
+  | [] -> sink
+  | subs -> Upat.substitute sink subs
 
 (* The CPU mode's vector accumulators. With unrolled axes (n > 0) and a single output lane, the accumulator
    keeps the unrolled lanes (the shape of the REDUCE's input) and is updated lane by lane, so the loop
@@ -142,6 +197,7 @@ let config () =
 type passes = {
   hand_coded : Postrange.t -> Postrange.t;
   loop_opts : bool;
+  before_expander : Uop.t -> Uop.t;
   before_reduces : Uop.t -> Uop.t;
   reduce_to_acc : reduce_to_acc option;
   fuse_reciprocal : (Uop.t -> Uop.t -> bool) option;
@@ -151,17 +207,19 @@ type passes = {
 }
 
 (* tinygrad's pipeline *)
-let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = false; before_reduces = Fun.id;
+let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = false; before_expander = Fun.id;
+                 before_reduces = Fun.id;
                  reduce_to_acc = None; fuse_reciprocal = None; decomps = (fun _ _ -> Lazy.force no_rules);
                  coalescing = None; early_symbolic = Symbolic.sym }
 
-(* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles,
-   matvec, vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), gated
-   reduce loops, vector accumulators (reduce_to_vector_acc), gates folded by their common factor
-   (lt_common_factor), coalescing to the host's vectors (Coalesce_cpu), products by loop-invariant
-   reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late decompositions *)
+(* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles, matvec,
+   vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), loads broadcast
+   under one gate (broadcast_gated_loads), gated reduce loops, vector accumulators (reduce_to_vector_acc),
+   gates folded by their common factor (lt_common_factor), coalescing to the host's vectors (Coalesce_cpu), products by loop-invariant reciprocals (fuse_reciprocal)
+   and the clamped EXP2 (decomp_exp2) in the late decompositions *)
 let fast (ren : Renderer.t) =
-  { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true; before_reduces = gate_reduce_loops;
+  { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true;
+    before_expander = broadcast_gated_loads; before_reduces = gate_reduce_loops;
     reduce_to_acc = Some (reduce_to_vector_acc (Renderer.float_lengths ren));
     fuse_reciprocal = Some fuse_reciprocal; decomps = decomp_exp2;
     coalescing = Some (Coalesce_cpu.policy ren);

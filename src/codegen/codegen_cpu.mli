@@ -6,6 +6,12 @@
     runs its loops where any lane's gate holds and keeps the WHERE. *)
 val gate_reduce_loops : Uop.t -> Uop.t
 
+(** [broadcast_gated_loads sink]: in a sum kept where a gate over upcast lanes holds,
+    WHERE(g, REDUCE(x, r..), 0), a load gated by clauses of g whose index, folded under its gate, does not
+    vary over the gate's lanes loads where its gate holds in any of those lanes (one gate for the lanes: no
+    select per lane). *)
+val broadcast_gated_loads : Uop.t -> Uop.t
+
 (** How a REDUCE becomes an accumulator, given [accumulate ~vector_acc shape input] (tinygrad's REG
     accumulator of [shape] updated with [input] over the reduce's loops, the buffer marked [vector_acc] when
     asked): [None] leaves it to tinygrad's [reduce_ranges_to_acc]. *)
@@ -35,6 +41,7 @@ val config : unit -> string
 type passes = {
   hand_coded : Postrange.t -> Postrange.t;  (** the heuristic of [apply_opts] *)
   loop_opts : bool;  (** [apply_opt] takes SWAP of two CPU loops and BLOCK *)
+  before_expander : Uop.t -> Uop.t;  (** run before the expander *)
   before_reduces : Uop.t -> Uop.t;  (** run before the reduces are removed *)
   reduce_to_acc : reduce_to_acc option;  (** the accumulators tried before tinygrad's *)
   fuse_reciprocal : (Uop.t -> Uop.t -> bool) option;  (** whether a*(1/b) becomes a/b (tinygrad: always) *)

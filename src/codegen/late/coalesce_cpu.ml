@@ -66,17 +66,19 @@ let rec is_vector_acc (u : Uop.t) =
   if u.op == Ops.After then is_vector_acc u.src.(0)
   else match u.arg with Param { vector_acc; _ } -> vector_acc | _ -> false
 
+(* [idx] where [valid] holds: the quotients and remainders that a clause of [valid] bounds folded *)
+let index_given (valid : Uop.t) (idx : Uop.t) =
+  match fold_divmod_given (split_uop valid Ops.And) with
+  | [] -> idx
+  (* a loop whose bound holds the expression (Codegen_cpu.gate_reduce_loops) stays the same loop *)
+  | folds -> simplify (Symbolic.hiding_computed_ranges (toposort idx) (fun i -> P.substitute i folds) idx)
+
 (* float32 loads from a global buffer group without regard to their gates (the valid None): lanes gated one by
    one load as one vector under a mask of lanes, and their indices fold their quotients and remainders where
-   the gate bounds them (fold_divmod_given). The index to group by, for such a load. *)
+   the gate bounds them (index_given). The index to group by, for such a load. *)
 let lane_gated (u : Uop.t) (buf : Uop.t) (valid : Uop.t) (idx : Uop.t) =
   if u.op == Ops.Load && buf.dtype == Dtype.Float32 && addrspace buf = Some Dtype.Global
-     && not (valid.op == Ops.Const && const_val valid = Dtype.B true) then
-    Some (match fold_divmod_given (split_uop valid Ops.And) with
-        | [] -> idx
-        (* a loop whose bound holds the expression (Codegen_cpu.gate_reduce_loops) stays the same loop *)
-        | folds -> simplify (Symbolic.hiding_computed_ranges (toposort idx) (fun i ->
-          P.substitute i folds) idx))
+     && not (valid.op == Ops.Const && const_val valid = Dtype.B true) then Some (index_given valid idx)
   else None
 
 (* the loads of a lane-gated group (see lane_gated), as the pairs of a load and its replacement. Consecutive

@@ -5,6 +5,10 @@
     ([e div m], q) and ([e mod m], t) with q and t affine (t = e - m*q in (-m, m) and c <= m + min t). *)
 val fold_divmod_given : Uop.t list -> (Uop.t * Uop.t) list
 
+(** [index_given valid idx]: [idx] with the quotients and remainders that a clause of [valid] bounds folded
+    ({!fold_divmod_given}), equal to [idx] wherever [valid] holds. *)
+val index_given : Uop.t -> Uop.t -> Uop.t
+
 (** [row_vectors lengths l]: the vectors a row of [l] float32 lanes coalesces to, given the vector lengths of
     [Renderer.float_lengths] (20 lanes with [[16; 8; 4; 2]]: 16 + 4, 2 vectors). *)
 val row_vectors : int list -> int -> int
