@@ -215,8 +215,9 @@ let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = fa
 (* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles, matvec,
    vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), loads broadcast
    under one gate (broadcast_gated_loads), gated reduce loops, vector accumulators (reduce_to_vector_acc),
-   gates folded by their common factor (lt_common_factor), coalescing to the host's vectors (Coalesce_cpu), products by loop-invariant reciprocals (fuse_reciprocal)
-   and the clamped EXP2 (decomp_exp2) in the late decompositions *)
+   gates folded by their common factor (lt_common_factor), coalescing to the host's vectors (Coalesce_cpu),
+   products by loop-invariant reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late
+   decompositions *)
 let fast (ren : Renderer.t) =
   { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true;
     before_expander = broadcast_gated_loads; before_reduces = gate_reduce_loops;
