@@ -390,10 +390,10 @@ let is_opaque_call (n : Uop.t) = n.op == Ops.Function || (n.op == Ops.Call && op
 let rebuild (n : Uop.t) new_src = Uop.replace ~dtype:(Uop.rebuild_dtype n new_src) ~src:new_src n
 
 (* tinygrad: RewriteContext.cached_bpm_rewrite (a raising callback caches nothing) *)
-let cached_bpm cache f x =
-  match Tbl.find_opt cache x with
+let cached_bpm cache f (x : Uop.t) =
+  match Id_tbl.find_opt cache x.id with
   | Some r -> r
-  | None -> let r = f x in Tbl.replace cache x r; r
+  | None -> let r = f x in Id_tbl.replace cache x.id r; r
 
 (* a growable stack of (node, stage, new node) *)
 type stack = {
@@ -415,26 +415,28 @@ let push st n stage nn =
 (* tinygrad: RewriteContext.unified_rewrite *)
 let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
   (* small initial tables (they grow): most rewrites on the eager path see a handful of nodes *)
-  let replace : Uop.t Tbl.t = Tbl.create 16 in
-  let bpm_cache : Uop.t option Tbl.t = Tbl.create 16 in
-  let on_stack : unit Tbl.t = Tbl.create 16 in
+  let replace : Uop.t Id_tbl.t = Id_tbl.create 16 in
+  let bpm_cache : Uop.t option Id_tbl.t = Id_tbl.create 16 in
+  let on_stack : unit Id_tbl.t = Id_tbl.create 16 in
   (* entries waiting on a node, most recent first *)
   let waitlist : (Uop.t * int * Uop.t) list Tbl.t = Tbl.create 16 in
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
   let wait x e =
     Tbl.replace waitlist x (e :: (match Tbl.find_opt waitlist x with Some l -> l | None -> [])) in
   let release n =
-    match Tbl.find_opt waitlist n with
-    | None -> ()
-    | Some l -> Tbl.remove waitlist n; List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
-  let finish n v = Tbl.replace replace n v; release n in
+    (* most nodes finish with nothing waiting on them *)
+    if Tbl.length waitlist > 0 then
+      match Tbl.find_opt waitlist n with
+      | None -> ()
+      | Some l -> Tbl.remove waitlist n; List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
+  let finish (n : Uop.t) v = Id_tbl.replace replace n.id v; release n in
   push st root 0 root;
-  Tbl.replace on_stack root ();
+  Id_tbl.replace on_stack root.id ();
   while st.sp > 0 do
     if st.sp > Helpers.rewrite_stack_limit.value then failwith "infinite loop in graph_rewrite (stack too big)";
     st.sp <- st.sp - 1;
     let n = st.ns.(st.sp) and stage = st.stages.(st.sp) and new_n = st.news.(st.sp) in
-    if not (Tbl.mem replace n) then begin
+    if not (Id_tbl.mem replace n.id) then begin
       if stage = 0 then begin
         (* bottom-up: apply bpm to a fixed point before descending *)
         let gated = ref false in
@@ -455,11 +457,12 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
         else begin
           push st n 1 new_n;
           (* CALL/FUNCTION bodies are not part of the rewrite *)
-          if (not enter_calls) && is_opaque_call new_n then Tbl.replace replace new_n.src.(0) new_n.src.(0);
+          if (not enter_calls) && is_opaque_call new_n then
+            Id_tbl.replace replace new_n.src.(0).id new_n.src.(0);
           let srcs = new_n.src in
           for i = Array.length srcs - 1 downto 0 do
             let x = srcs.(i) in
-            if not (Tbl.mem on_stack x) then begin push st x 0 x; Tbl.replace on_stack x () end
+            if not (Id_tbl.mem on_stack x.id) then begin push st x 0 x; Id_tbl.replace on_stack x.id () end
           done
         end
       end
@@ -469,7 +472,7 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
         let tmp = if len = 0 then srcs else Array.make len srcs.(0) in
         let rec fill i =
           if i >= len then true
-          else match Tbl.find_opt replace srcs.(i) with
+          else match Id_tbl.find_opt replace srcs.(i).id with
             | None -> wait srcs.(i) (n, 1, new_n); false
             | Some rx -> tmp.(i) <- rx; fill (i + 1) in
         if fill 0 then begin
@@ -484,46 +487,47 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
         end
       end
       else begin
-        match Tbl.find_opt replace new_n with
+        match Id_tbl.find_opt replace new_n.id with
         | None -> wait new_n (n, 2, new_n)
         | Some r -> finish n r
       end
     end
   done;
-  Tbl.find replace root
+  match Id_tbl.find_opt replace root.id with Some r -> r | None -> raise Not_found
 
 (* tinygrad: RewriteContext.walk_rewrite — single pass, no re-traversal of rewritten subtrees *)
 let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  let replace : Uop.t Tbl.t = Tbl.create 16 in
-  let bpm_cache : Uop.t option Tbl.t = Tbl.create 16 in
+  let replace : Uop.t Id_tbl.t = Id_tbl.create 16 in
+  let bpm_cache : Uop.t option Id_tbl.t = Id_tbl.create 16 in
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
   push st root 0 root;
   while st.sp > 0 do
     st.sp <- st.sp - 1;
     let n = st.ns.(st.sp) and processed = st.stages.(st.sp) = 1 in
-    if not (Tbl.mem replace n) then begin
+    if not (Id_tbl.mem replace n.id) then begin
       if not processed then begin
         match (match bpm with None -> None | Some f -> cached_bpm bpm_cache f n) with
-        | Some rewritten -> Tbl.replace replace n rewritten
+        | Some rewritten -> Id_tbl.replace replace n.id rewritten
         | None ->
           push st n 1 n;
-          if (not enter_calls) && is_opaque_call n then Tbl.replace replace n.src.(0) n.src.(0);
+          if (not enter_calls) && is_opaque_call n then Id_tbl.replace replace n.src.(0).id n.src.(0);
           for i = Array.length n.src - 1 downto 0 do
             let x = n.src.(i) in
-            if not (Tbl.mem replace x) then push st x 0 x
+            if not (Id_tbl.mem replace x.id) then push st x 0 x
           done
       end else begin
-        let new_src = Array.map (fun x -> match Tbl.find_opt replace x with Some r -> r | None -> x) n.src in
+        let new_src =
+          Array.map (fun (x : Uop.t) -> match Id_tbl.find_opt replace x.id with Some r -> r | None -> x) n.src in
         let changed = ref false in
         Array.iteri (fun i x -> if x != n.src.(i) then changed := true) new_src;
         let new_n = if !changed then rebuild n new_src else n in
         let new_n =
           match pm with None -> new_n | Some f -> (match f new_n with Some r -> r | None -> new_n) in
-        Tbl.replace replace n new_n
+        Id_tbl.replace replace n.id new_n
       end
     end
   done;
-  match Tbl.find_opt replace root with Some r -> r | None -> root
+  match Id_tbl.find_opt replace root.id with Some r -> r | None -> root
 
 let rewrite_fns ?(walk = false) ?(enter_calls = false) ~pm ~bpm sink =
   if walk then walk_rewrite ~pm ~bpm ~enter_calls sink else unified_rewrite ~pm ~bpm ~enter_calls sink
