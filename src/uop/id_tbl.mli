@@ -20,3 +20,18 @@ val replace : 'a t -> int -> 'a -> unit
 
 (** The number of bound ids. *)
 val length : 'a t -> int
+
+(** [clear t filler]: no binding left; the freed value slots hold [filler], so that the table keeps no bound
+    value alive. Costs the number of bindings, not the capacity. *)
+val clear : 'a t -> 'a -> unit
+
+(** Tables kept for reuse between walks: a walk over a large graph grows its tables to many slots, and
+    allocating them afresh for every rewrite pass was most of the memory the passes allocated. *)
+type 'a pool
+
+(** An empty pool whose tables' freed slots hold the given value. *)
+val pool : 'a -> 'a pool
+
+(** [with_table p f]: [f] applied to an empty table from [p] (a new one if none is free), which goes back to the
+    pool, cleared, when [f] returns (a nested walk takes another). On an exception the table is dropped. *)
+val with_table : 'a pool -> ('a t -> 'b) -> 'b

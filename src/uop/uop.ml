@@ -268,8 +268,11 @@ let invalid () = const Invalid
 module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash x = x.id end)
 
 (* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
+(* the visited sets of the walks below, reused from one walk to the next *)
+let seen_pool : unit Id_tbl.pool = Id_tbl.pool ()
+
 let toposort ?gate ?(enter_calls = true) root =
-  let seen = Id_tbl.create 64 in
+  Id_tbl.with_table seen_pool @@ fun seen ->
   let out = ref [] in
   let stack = Stack.create () in
   Stack.push (root, false) stack;
@@ -296,7 +299,7 @@ let backward_slice u = List.filter (fun x -> x != u) (toposort u)
 (* whether a node of [u]'s backward slice, [u] included, satisfies [p]: a walk that stops at the first one and does
    not enter the nodes [skip] rules out (the membership tests of the rewrite rules, without a whole toposort) *)
 let exists_backward ?(skip = fun _ -> false) p u =
-  let seen = Id_tbl.create 16 in
+  Id_tbl.with_table seen_pool @@ fun seen ->
   let rec loop = function
     | [] -> false
     | n :: rest when skip n || Id_tbl.mem seen n.id -> loop rest

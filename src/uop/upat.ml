@@ -412,12 +412,16 @@ let push st n stage nn =
   end;
   st.ns.(st.sp) <- n; st.stages.(st.sp) <- stage; st.news.(st.sp) <- nn; st.sp <- st.sp + 1
 
+(* the tables of the walks, reused from one rewrite to the next *)
+let node_pool : Uop.t Id_tbl.pool = Id_tbl.pool (Uop.create Ops.Noop)
+let bpm_pool : Uop.t option Id_tbl.pool = Id_tbl.pool None
+let unit_pool : unit Id_tbl.pool = Id_tbl.pool ()
+
 (* tinygrad: RewriteContext.unified_rewrite *)
 let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  (* small initial tables (they grow): most rewrites on the eager path see a handful of nodes *)
-  let replace : Uop.t Id_tbl.t = Id_tbl.create 16 in
-  let bpm_cache : Uop.t option Id_tbl.t = Id_tbl.create 16 in
-  let on_stack : unit Id_tbl.t = Id_tbl.create 16 in
+  Id_tbl.with_table node_pool @@ fun replace ->
+  Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
+  Id_tbl.with_table unit_pool @@ fun on_stack ->
   (* entries waiting on a node, most recent first *)
   let waitlist : (Uop.t * int * Uop.t) list Tbl.t = Tbl.create 16 in
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
@@ -497,8 +501,8 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
 
 (* tinygrad: RewriteContext.walk_rewrite — single pass, no re-traversal of rewritten subtrees *)
 let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  let replace : Uop.t Id_tbl.t = Id_tbl.create 16 in
-  let bpm_cache : Uop.t option Id_tbl.t = Id_tbl.create 16 in
+  Id_tbl.with_table node_pool @@ fun replace ->
+  Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
   push st root 0 root;
   while st.sp > 0 do
