@@ -416,23 +416,29 @@ let push st n stage nn =
 let node_pool : Uop.t Id_tbl.pool = Id_tbl.pool (Uop.create Ops.Noop)
 let bpm_pool : Uop.t option Id_tbl.pool = Id_tbl.pool None
 let unit_pool : unit Id_tbl.pool = Id_tbl.pool ()
+let wait_pool : (Uop.t * int * Uop.t) list Id_tbl.pool = Id_tbl.pool []
 
 (* tinygrad: RewriteContext.unified_rewrite *)
 let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
   Id_tbl.with_table node_pool @@ fun replace ->
   Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
   Id_tbl.with_table unit_pool @@ fun on_stack ->
-  (* entries waiting on a node, most recent first *)
-  let waitlist : (Uop.t * int * Uop.t) list Tbl.t = Tbl.create 16 in
+  (* entries waiting on a node, most recent first ([] once released); [waiting]: how many in all *)
+  Id_tbl.with_table wait_pool @@ fun waitlist ->
+  let waiting = ref 0 in
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
-  let wait x e =
-    Tbl.replace waitlist x (e :: (match Tbl.find_opt waitlist x with Some l -> l | None -> [])) in
-  let release n =
+  let wait (x : Uop.t) e =
+    Id_tbl.replace waitlist x.id (e :: (match Id_tbl.find_opt waitlist x.id with Some l -> l | None -> []));
+    incr waiting in
+  let release (n : Uop.t) =
     (* most nodes finish with nothing waiting on them *)
-    if Tbl.length waitlist > 0 then
-      match Tbl.find_opt waitlist n with
-      | None -> ()
-      | Some l -> Tbl.remove waitlist n; List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
+    if !waiting > 0 then
+      match Id_tbl.find_opt waitlist n.id with
+      | None | Some [] -> ()
+      | Some l ->
+        Id_tbl.replace waitlist n.id [];
+        waiting := !waiting - List.length l;
+        List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
   let finish (n : Uop.t) v = Id_tbl.replace replace n.id v; release n in
   push st root 0 root;
   Id_tbl.replace on_stack root.id ();
@@ -473,22 +479,24 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
       else if stage = 1 then begin
         let srcs = new_n.src in
         let len = Array.length srcs in
-        let tmp = if len = 0 then srcs else Array.make len srcs.(0) in
-        let rec fill i =
-          if i >= len then true
+        (* [Some same]: every source is rewritten ([same]: each to itself); [None]: waiting on the first that
+           is not *)
+        let rec rewritten i same =
+          if i >= len then Some same
           else match Id_tbl.find_opt replace srcs.(i).id with
-            | None -> wait srcs.(i) (n, 1, new_n); false
-            | Some rx -> tmp.(i) <- rx; fill (i + 1) in
-        if fill 0 then begin
-          let same = ref true in
-          for i = 0 to len - 1 do if tmp.(i) != srcs.(i) then same := false done;
+            | None -> wait srcs.(i) (n, 1, new_n); None
+            | Some rx -> rewritten (i + 1) (same && rx == srcs.(i)) in
+        match rewritten 0 true with
+        | None -> ()
+        | Some same ->
           let next =
-            if !same then (match pm with None -> None | Some f -> f new_n)
-            else Some (rebuild new_n tmp) in
+            if same then (match pm with None -> None | Some f -> f new_n)
+            else
+              let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
+              Some (rebuild new_n (Array.map find srcs)) in
           match next with
           | None -> finish n new_n
           | Some new_src_n -> push st n 2 new_src_n; push st new_src_n 0 new_src_n
-        end
       end
       else begin
         match Id_tbl.find_opt replace new_n.id with
