@@ -16,7 +16,8 @@ let bits_for n = let rec go b = if 1 lsl b >= n then b else go (b + 1) in go 4
 
 let create n =
   let b = bits_for (2 * max n 8) in
-  { keys = Array.make (1 lsl b) 0; vals = [||]; count = 0; shift = 63 - b; log = Array.make (1 lsl (b - 1)) 0 }
+  { keys = Array.make (1 lsl b) 0; vals = [||]; count = 0; shift = 63 - b;
+    log = Array.make (1 lsl (b - 1)) 0 }
 
 let slot t id = (id * golden) lsr t.shift
 

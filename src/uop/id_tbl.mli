@@ -1,7 +1,7 @@
-(** A table keyed by UOp ids, for the graph walks of the rewrite engine and toposort (tinygrad uses a dict
-    keyed by the UOp). A UOp's id is never reused in a process, so the id alone identifies the node. Open
-    addressing over two flat arrays: no allocation per entry, no functor indirection on the lookup. No removal
-    and no iteration: the walks only add, test and read. *)
+(** A table keyed by UOp ids, for the graph walks of the rewrite engine and toposort (tinygrad uses a
+    dict keyed by the UOp). A UOp's id is never reused in a process, so the id alone identifies the node.
+    Open addressing over two flat arrays: no allocation per entry, no functor indirection on the lookup. No
+    removal and no iteration: the walks only add, test and read. *)
 
 (** A table from ids to ['a]. *)
 type 'a t
@@ -32,6 +32,7 @@ type 'a pool
 (** An empty pool whose tables' freed slots hold the given value. *)
 val pool : 'a -> 'a pool
 
-(** [with_table p f]: [f] applied to an empty table from [p] (a new one if none is free), which goes back to the
-    pool, cleared, when [f] returns (a nested walk takes another). On an exception the table is dropped. *)
+(** [with_table p f]: [f] applied to an empty table from [p] (a new one if none is free), which goes back
+    to the pool, cleared, when [f] returns (a nested walk takes another). On an exception the table is
+    dropped. *)
 val with_table : 'a pool -> ('a t -> 'b) -> 'b

@@ -303,7 +303,8 @@ let exists_backward ?(skip = fun _ -> false) p u =
   let rec loop = function
     | [] -> false
     | n :: rest when skip n || Id_tbl.mem seen n.id -> loop rest
-    | n :: rest -> p n || (Id_tbl.replace seen n.id (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
+    | n :: rest ->
+      p n || (Id_tbl.replace seen n.id (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
   loop [ u ]
 
 let op_in_backward_slice_with_self u ops = exists_backward (fun x -> List.memq x.op ops) u

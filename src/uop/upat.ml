@@ -528,8 +528,8 @@ let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
             if not (Id_tbl.mem replace x.id) then push st x 0 x
           done
       end else begin
-        let new_src =
-          Array.map (fun (x : Uop.t) -> match Id_tbl.find_opt replace x.id with Some r -> r | None -> x) n.src in
+        let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
+        let new_src = Array.map find n.src in
         let changed = ref false in
         Array.iteri (fun i x -> if x != n.src.(i) then changed := true) new_src;
         let new_n = if !changed then rebuild n new_src else n in
