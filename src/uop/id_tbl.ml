@@ -36,6 +36,10 @@ let find_opt t id =
   let i = index t id in
   if Array.unsafe_get t.keys i = 0 then None else Some (Array.unsafe_get t.vals i)
 
+let find_or t id default =
+  let i = index t id in
+  if Array.unsafe_get t.keys i = 0 then default else Array.unsafe_get t.vals i
+
 let rec replace t id v =
   if Array.length t.vals = 0 then t.vals <- Array.make (Array.length t.keys) v;
   let i = index t id in

@@ -12,6 +12,9 @@ val create : int -> 'a t
 (** The value bound to an id, if any. *)
 val find_opt : 'a t -> int -> 'a option
 
+(** [find_or t id default]: the value bound to [id], or [default] (no option allocated). *)
+val find_or : 'a t -> int -> 'a -> 'a
+
 (** Whether an id is bound. *)
 val mem : 'a t -> int -> bool
 

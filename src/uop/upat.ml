@@ -418,6 +418,12 @@ let bpm_pool : Uop.t option Id_tbl.pool = Id_tbl.pool None
 let unit_pool : unit Id_tbl.pool = Id_tbl.pool ()
 let wait_pool : (Uop.t * int * Uop.t) list Id_tbl.pool = Id_tbl.pool []
 
+(* the sources of a node at its stage 1 *)
+type sources_state = Same | Changed | Waiting
+
+(* the value no node is rewritten to, for lookups without an option *)
+let not_rewritten = Uop.create Ops.Noop ~arg:(Uop.Str "not rewritten")
+
 (* tinygrad: RewriteContext.unified_rewrite *)
 let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
   Id_tbl.with_table node_pool @@ fun replace ->
@@ -479,18 +485,19 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
       else if stage = 1 then begin
         let srcs = new_n.src in
         let len = Array.length srcs in
-        (* [Some same]: every source is rewritten ([same]: each to itself); [None]: waiting on the first that
-           is not *)
+        (* every source rewritten: [Same] (each to itself) or [Changed]; else [Waiting] on the first that is
+           not *)
         let rec rewritten i same =
-          if i >= len then Some same
-          else match Id_tbl.find_opt replace srcs.(i).id with
-            | None -> wait srcs.(i) (n, 1, new_n); None
-            | Some rx -> rewritten (i + 1) (same && rx == srcs.(i)) in
+          if i >= len then (if same then Same else Changed)
+          else
+            let rx = Id_tbl.find_or replace srcs.(i).id not_rewritten in
+            if rx == not_rewritten then begin wait srcs.(i) (n, 1, new_n); Waiting end
+            else rewritten (i + 1) (same && rx == srcs.(i)) in
         match rewritten 0 true with
-        | None -> ()
-        | Some same ->
+        | Waiting -> ()
+        | (Same | Changed) as state ->
           let next =
-            if same then (match pm with None -> None | Some f -> f new_n)
+            if state = Same then (match pm with None -> None | Some f -> f new_n)
             else
               let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
               Some (rebuild new_n (Array.map find srcs)) in
