@@ -277,11 +277,12 @@ let base_render_kernel lang ?prefix function_name kernel (bufs : (string * (Uop.
       match u.op, u.arg with Ops.Special, Str s when s <> "" && s.[0] = 'l' -> Some u.src.(0) | _ -> None) uops in
   let launch_bounds = List.fold_left (fun acc d -> acc * Z.to_int (Uop.zi (Uop.vmax d))) 1 local_dims in
   let typedef = Helpers.replace_all ~sub:"{launch_bounds}" ~by:(string_of_int launch_bounds) lang.kernel_typedef in
+  (* one concatenation: a chain of [^] copies the kernel's text once a link *)
   let prg =
-    typedef ^ " " ^ function_name ^ "("
-    ^ String.concat ", " (List.map (fun (name, t) -> t ^ " " ^ name) buftypes @ lang.extra_args)
-    ^ ") {\n" ^ tmp ^ String.concat "\n" kernel ^ "\n}" in
-  match prefix with None -> prg | Some p -> String.concat "\n" p ^ "\n" ^ prg
+    let params = List.map (fun (name, t) -> t ^ " " ^ name) buftypes @ lang.extra_args in
+    String.concat "" [ typedef; " "; function_name; "("; String.concat ", " params; ") {\n"; tmp;
+                       String.concat "\n" kernel; "\n}" ] in
+  match prefix with None -> prg | Some p -> String.concat "" [ String.concat "\n" p; "\n"; prg ]
 
 (* tinygrad: CStyleLanguage._render: name every value, render each with string_rewrite and inline the
    single-use ones. Returns (function name, kernel lines, bufs). *)
@@ -517,14 +518,15 @@ let clang_defines lang uops =
 
 (* tinygrad: ClangRenderer.render_kernel (_render_defines, _render_body, _render_entry) *)
 let clang_render_kernel lang ?prefix function_name kernel bufs uops =
-  clang_defines lang uops ^ "\n" ^ base_render_kernel lang ?prefix function_name kernel bufs uops ^ "\n" ^ ""
+  String.concat ""
+    [ clang_defines lang uops; "\n"; base_render_kernel lang ?prefix function_name kernel bufs uops; "\n" ]
 
 (* not in tinygrad: the CPU mode's render_kernel (cpu_fast_lang): the functions of its masked loads after the
    vector typedefs *)
 let cpu_render_kernel lang ?prefix function_name kernel bufs uops =
   let masked = List.sort_uniq compare (List.filter_map (fun u -> if is_masked_load u then Some (Uop.max_numel u) else None) uops) in
   let defines = String.concat "\n" (clang_defines lang uops :: List.map masked_load_function masked) in
-  defines ^ "\n" ^ base_render_kernel lang ?prefix function_name kernel bufs uops ^ "\n" ^ ""
+  String.concat "" [ defines; "\n"; base_render_kernel lang ?prefix function_name kernel bufs uops; "\n" ]
 
 (* not in tinygrad: under CPU_OPT=fast, a gated scalar load from a global buffer loads unconditionally, from
    its index where the gate holds and from the buffer's first element where it does not, and then selects:

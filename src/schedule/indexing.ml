@@ -16,8 +16,46 @@ let reshape_pm = lazy P.(Symbolic.symbolic @@@ Symbolic.pm_simplify_valid @@@ Sy
 let pad_pm = lazy P.(Symbolic.symbolic @@@ Symbolic.pm_simplify_valid)
 let symbolic_pm = lazy Symbolic.symbolic
 
-(* tinygrad: schedule/indexing.py _apply_reshape (uncached: results are hash-consed anyway) *)
-let apply_reshape (in_shape : sint list) (out_shape : sint list) (urngs : Uop.t) : Uop.t =
+(* tinygrad caches _apply_reshape and apply_movement_op (functools.cache): the same index expressions are
+   met again in every kernel that moves the same view. Ephemeron tables keyed by the index UOps let entries
+   die with them; the rest of the key (op, shapes, arg) is matched in a short association list *)
+module Eph1 = Ephemeron.K1.Make (struct type t = Uop.t let equal = ( == ) let hash (u : Uop.t) = u.id end)
+module EphN = Ephemeron.Kn.Make (struct type t = Uop.t let equal = ( == ) let hash (u : Uop.t) = u.id end)
+
+let reshape_cache : (int * (sint list * sint list) * Uop.t) list Eph1.t = Eph1.create 256
+let movement_cache : (int * (Ops.t * sint list * marg) * Uop.t list) list EphN.t = EphN.create 256
+
+let clear_caches () = Eph1.reset reshape_cache; EphN.reset movement_cache
+
+let equal_marg (a : marg) (b : marg) =
+  match a, b with
+  | `Shape x, `Shape y -> equal_sints x y
+  | `Pairs x, `Pairs y ->
+    List.length x = List.length y
+    && List.for_all2 (fun (a, b) (c, d) -> sint_equal a c && sint_equal b d) x y
+  | `Perm x, `Perm y -> x = y
+  | `Flip x, `Flip y -> x = y
+  | (`Shape _ | `Pairs _ | `Perm _ | `Flip _), _ -> false
+
+let hash_sint = function Sint i -> i | Suop u -> (u.id * 8) + 1
+let hash_sints l = List.fold_left (fun h s -> (h * 31) + hash_sint s) 7 l
+
+let hash_marg : marg -> int = function
+  | `Shape l -> hash_sints l
+  | `Pairs l -> List.fold_left (fun h (a, b) -> (h * 961) + (hash_sint a * 31) + hash_sint b) 11 l
+  | `Perm l -> Hashtbl.hash l
+  | `Flip l -> Hashtbl.hash l
+
+(* the entry of [tbl] under [key] whose rest of the key (hashed to [h]) equals [rest], or [compute ()]
+   recorded there. The hash is compared first: one index UOp can key many shapes *)
+let memo ~find ~replace tbl key ~equal h rest compute =
+  let entries = Option.value (find tbl key) ~default:[] in
+  match List.find_opt (fun (h', k, _) -> h' = h && equal k rest) entries with
+  | Some (_, _, r) -> r
+  | None -> let r = compute () in replace tbl key ((h, rest, r) :: entries); r
+
+(* tinygrad: schedule/indexing.py _apply_reshape *)
+let apply_reshape_uncached (in_shape : sint list) (out_shape : sint list) (urngs : Uop.t) : Uop.t =
   let acc = ref (Sint 1) in
   let axes_in = ref [] in
   List.iter (fun (s, src) ->
@@ -33,13 +71,20 @@ let apply_reshape (in_shape : sint list) (out_shape : sint list) (urngs : Uop.t)
   (* this simplify is doing a lot of heavy lifting. this is the replacement for the reshape view merging code *)
   P.graph_rewrite ~name:"reshape" (Lazy.force reshape_pm) () (sink !axes_out)
 
+let apply_reshape in_shape out_shape urngs =
+  memo ~find:Eph1.find_opt ~replace:Eph1.replace reshape_cache urngs
+    ~equal:(fun (a, b) (c, d) -> equal_sints a c && equal_sints b d)
+    ((hash_sints in_shape * 65599) + hash_sints out_shape) (in_shape, out_shape)
+    (fun () -> apply_reshape_uncached in_shape out_shape urngs)
+
 (* python argsort *)
 let argsort (l : int list) =
   List.map fst (List.stable_sort (fun (_, a) (_, b) -> compare a b) (List.mapi (fun i x -> (i, x)) l))
 
 (* this is the definition of the movement ops *)
 (* tinygrad: schedule/indexing.py apply_movement_op *)
-let apply_movement_op (op : Ops.t) (in_shape : sint list) (arg : marg) (rngs : Uop.t list) : Uop.t list =
+let apply_movement_op_uncached (op : Ops.t) (in_shape : sint list) (arg : marg) (rngs : Uop.t list) :
+  Uop.t list =
   let rec zip a b = match a, b with x :: a, y :: b -> (x, y) :: zip a b | _ -> [] in
   match op, arg with
   | Ops.Shrink, `Pairs pairs ->
@@ -65,6 +110,15 @@ let apply_movement_op (op : Ops.t) (in_shape : sint list) (arg : marg) (rngs : U
     let res = apply_reshape in_shape out_shape (P.substitute sk sub_array) in
     Array.to_list (P.substitute res (List.map (fun (k, v) -> (v, k)) sub_array)).src
   | _ -> invalid_arg (Ops.to_string op ^ " is not a MovementOp")
+
+let apply_movement_op op in_shape arg rngs =
+  match rngs with
+  | [] -> apply_movement_op_uncached op in_shape arg rngs  (* no index UOp to key the entry by *)
+  | _ ->
+    memo ~find:EphN.find_opt ~replace:EphN.replace movement_cache (Array.of_list rngs)
+      ~equal:(fun (o, s, a) (o', s', a') -> o == o' && equal_sints s s' && equal_marg a a')
+      ((Ops.value op * 65599) + (hash_sints in_shape * 31) + hash_marg arg) (op, in_shape, arg)
+      (fun () -> apply_movement_op_uncached op in_shape arg rngs)
 
 (* ======================================================================================================== *)
 (* run_rangeify: range propagation from consumers to producers (tinygrad schedule/indexing.py)              *)

@@ -14,6 +14,10 @@ val apply_reshape : Uop.sint list -> Uop.sint list -> Uop.t -> Uop.t
     indices. *)
 val apply_movement_op : Ops.t -> Uop.sint list -> marg -> Uop.t list -> Uop.t list
 
+(** Empties the caches of {!apply_reshape} and {!apply_movement_op} (tinygrad's [functools.cache]s; their
+    entries also die with the index UOps they are keyed by). *)
+val clear_caches : unit -> unit
+
 (** {1 run_rangeify} *)
 
 (** tinygrad [PCONTIG] (partial contiguous in rangeify, default 0). *)

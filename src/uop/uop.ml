@@ -268,14 +268,17 @@ let invalid () = const Invalid
 module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash x = x.id end)
 
 (* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
+(* the visited sets of the walks below, reused from one walk to the next *)
+let seen_pool : unit Id_tbl.pool = Id_tbl.pool ()
+
 let toposort ?gate ?(enter_calls = true) root =
-  let seen = Tbl.create 64 in
+  Id_tbl.with_table seen_pool @@ fun seen ->
   let out = ref [] in
   let stack = Stack.create () in
   Stack.push (root, false) stack;
   while not (Stack.is_empty stack) do
     let node, visited = Stack.pop stack in
-    if not (Tbl.mem seen node) then begin
+    if not (Id_tbl.mem seen node.id) then begin
       if not visited then begin
         if (match gate with None -> true | Some g -> g node) then begin
           Stack.push (node, true) stack;
@@ -284,7 +287,7 @@ let toposort ?gate ?(enter_calls = true) root =
           for i = Array.length srcs - 1 downto lo do Stack.push (srcs.(i), false) stack done
         end
       end else begin
-        Tbl.replace seen node ();
+        Id_tbl.replace seen node.id ();
         out := node :: !out
       end
     end
@@ -296,11 +299,12 @@ let backward_slice u = List.filter (fun x -> x != u) (toposort u)
 (* whether a node of [u]'s backward slice, [u] included, satisfies [p]: a walk that stops at the first one and does
    not enter the nodes [skip] rules out (the membership tests of the rewrite rules, without a whole toposort) *)
 let exists_backward ?(skip = fun _ -> false) p u =
-  let seen = Tbl.create 16 in
+  Id_tbl.with_table seen_pool @@ fun seen ->
   let rec loop = function
     | [] -> false
-    | n :: rest when skip n || Tbl.mem seen n -> loop rest
-    | n :: rest -> p n || (Tbl.replace seen n (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
+    | n :: rest when skip n || Id_tbl.mem seen n.id -> loop rest
+    | n :: rest ->
+      p n || (Id_tbl.replace seen n.id (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
   loop [ u ]
 
 let op_in_backward_slice_with_self u ops = exists_backward (fun x -> List.memq x.op ops) u

@@ -390,10 +390,10 @@ let is_opaque_call (n : Uop.t) = n.op == Ops.Function || (n.op == Ops.Call && op
 let rebuild (n : Uop.t) new_src = Uop.replace ~dtype:(Uop.rebuild_dtype n new_src) ~src:new_src n
 
 (* tinygrad: RewriteContext.cached_bpm_rewrite (a raising callback caches nothing) *)
-let cached_bpm cache f x =
-  match Tbl.find_opt cache x with
+let cached_bpm cache f (x : Uop.t) =
+  match Id_tbl.find_opt cache x.id with
   | Some r -> r
-  | None -> let r = f x in Tbl.replace cache x r; r
+  | None -> let r = f x in Id_tbl.replace cache x.id r; r
 
 (* a growable stack of (node, stage, new node) *)
 type stack = {
@@ -412,29 +412,47 @@ let push st n stage nn =
   end;
   st.ns.(st.sp) <- n; st.stages.(st.sp) <- stage; st.news.(st.sp) <- nn; st.sp <- st.sp + 1
 
+(* the tables of the walks, reused from one rewrite to the next *)
+let node_pool : Uop.t Id_tbl.pool = Id_tbl.pool (Uop.create Ops.Noop)
+let bpm_pool : Uop.t option Id_tbl.pool = Id_tbl.pool None
+let unit_pool : unit Id_tbl.pool = Id_tbl.pool ()
+let wait_pool : (Uop.t * int * Uop.t) list Id_tbl.pool = Id_tbl.pool []
+
+(* the sources of a node at its stage 1 *)
+type sources_state = Same | Changed | Waiting
+
+(* the value no node is rewritten to, for lookups without an option *)
+let not_rewritten = Uop.create Ops.Noop ~arg:(Uop.Str "not rewritten")
+
 (* tinygrad: RewriteContext.unified_rewrite *)
 let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  (* small initial tables (they grow): most rewrites on the eager path see a handful of nodes *)
-  let replace : Uop.t Tbl.t = Tbl.create 16 in
-  let bpm_cache : Uop.t option Tbl.t = Tbl.create 16 in
-  let on_stack : unit Tbl.t = Tbl.create 16 in
-  (* entries waiting on a node, most recent first *)
-  let waitlist : (Uop.t * int * Uop.t) list Tbl.t = Tbl.create 16 in
+  Id_tbl.with_table node_pool @@ fun replace ->
+  Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
+  Id_tbl.with_table unit_pool @@ fun on_stack ->
+  (* entries waiting on a node, most recent first ([] once released); [waiting]: how many in all *)
+  Id_tbl.with_table wait_pool @@ fun waitlist ->
+  let waiting = ref 0 in
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
-  let wait x e =
-    Tbl.replace waitlist x (e :: (match Tbl.find_opt waitlist x with Some l -> l | None -> [])) in
-  let release n =
-    match Tbl.find_opt waitlist n with
-    | None -> ()
-    | Some l -> Tbl.remove waitlist n; List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
-  let finish n v = Tbl.replace replace n v; release n in
+  let wait (x : Uop.t) e =
+    Id_tbl.replace waitlist x.id (e :: (match Id_tbl.find_opt waitlist x.id with Some l -> l | None -> []));
+    incr waiting in
+  let release (n : Uop.t) =
+    (* most nodes finish with nothing waiting on them *)
+    if !waiting > 0 then
+      match Id_tbl.find_opt waitlist n.id with
+      | None | Some [] -> ()
+      | Some l ->
+        Id_tbl.replace waitlist n.id [];
+        waiting := !waiting - List.length l;
+        List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
+  let finish (n : Uop.t) v = Id_tbl.replace replace n.id v; release n in
   push st root 0 root;
-  Tbl.replace on_stack root ();
+  Id_tbl.replace on_stack root.id ();
   while st.sp > 0 do
     if st.sp > Helpers.rewrite_stack_limit.value then failwith "infinite loop in graph_rewrite (stack too big)";
     st.sp <- st.sp - 1;
     let n = st.ns.(st.sp) and stage = st.stages.(st.sp) and new_n = st.news.(st.sp) in
-    if not (Tbl.mem replace n) then begin
+    if not (Id_tbl.mem replace n.id) then begin
       if stage = 0 then begin
         (* bottom-up: apply bpm to a fixed point before descending *)
         let gated = ref false in
@@ -455,75 +473,80 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
         else begin
           push st n 1 new_n;
           (* CALL/FUNCTION bodies are not part of the rewrite *)
-          if (not enter_calls) && is_opaque_call new_n then Tbl.replace replace new_n.src.(0) new_n.src.(0);
+          if (not enter_calls) && is_opaque_call new_n then
+            Id_tbl.replace replace new_n.src.(0).id new_n.src.(0);
           let srcs = new_n.src in
           for i = Array.length srcs - 1 downto 0 do
             let x = srcs.(i) in
-            if not (Tbl.mem on_stack x) then begin push st x 0 x; Tbl.replace on_stack x () end
+            if not (Id_tbl.mem on_stack x.id) then begin push st x 0 x; Id_tbl.replace on_stack x.id () end
           done
         end
       end
       else if stage = 1 then begin
         let srcs = new_n.src in
         let len = Array.length srcs in
-        let tmp = if len = 0 then srcs else Array.make len srcs.(0) in
-        let rec fill i =
-          if i >= len then true
-          else match Tbl.find_opt replace srcs.(i) with
-            | None -> wait srcs.(i) (n, 1, new_n); false
-            | Some rx -> tmp.(i) <- rx; fill (i + 1) in
-        if fill 0 then begin
-          let same = ref true in
-          for i = 0 to len - 1 do if tmp.(i) != srcs.(i) then same := false done;
+        (* every source rewritten: [Same] (each to itself) or [Changed]; else [Waiting] on the first that is
+           not *)
+        let rec rewritten i same =
+          if i >= len then (if same then Same else Changed)
+          else
+            let rx = Id_tbl.find_or replace srcs.(i).id not_rewritten in
+            if rx == not_rewritten then begin wait srcs.(i) (n, 1, new_n); Waiting end
+            else rewritten (i + 1) (same && rx == srcs.(i)) in
+        match rewritten 0 true with
+        | Waiting -> ()
+        | (Same | Changed) as state ->
           let next =
-            if !same then (match pm with None -> None | Some f -> f new_n)
-            else Some (rebuild new_n tmp) in
+            if state = Same then (match pm with None -> None | Some f -> f new_n)
+            else
+              let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
+              Some (rebuild new_n (Array.map find srcs)) in
           match next with
           | None -> finish n new_n
           | Some new_src_n -> push st n 2 new_src_n; push st new_src_n 0 new_src_n
-        end
       end
       else begin
-        match Tbl.find_opt replace new_n with
+        match Id_tbl.find_opt replace new_n.id with
         | None -> wait new_n (n, 2, new_n)
         | Some r -> finish n r
       end
     end
   done;
-  Tbl.find replace root
+  match Id_tbl.find_opt replace root.id with Some r -> r | None -> raise Not_found
 
 (* tinygrad: RewriteContext.walk_rewrite — single pass, no re-traversal of rewritten subtrees *)
 let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
-  let replace : Uop.t Tbl.t = Tbl.create 16 in
-  let bpm_cache : Uop.t option Tbl.t = Tbl.create 16 in
+  Id_tbl.with_table node_pool @@ fun replace ->
+  Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
   let st = { ns = Array.make 16 root; stages = Array.make 16 0; news = Array.make 16 root; sp = 0 } in
   push st root 0 root;
   while st.sp > 0 do
     st.sp <- st.sp - 1;
     let n = st.ns.(st.sp) and processed = st.stages.(st.sp) = 1 in
-    if not (Tbl.mem replace n) then begin
+    if not (Id_tbl.mem replace n.id) then begin
       if not processed then begin
         match (match bpm with None -> None | Some f -> cached_bpm bpm_cache f n) with
-        | Some rewritten -> Tbl.replace replace n rewritten
+        | Some rewritten -> Id_tbl.replace replace n.id rewritten
         | None ->
           push st n 1 n;
-          if (not enter_calls) && is_opaque_call n then Tbl.replace replace n.src.(0) n.src.(0);
+          if (not enter_calls) && is_opaque_call n then Id_tbl.replace replace n.src.(0).id n.src.(0);
           for i = Array.length n.src - 1 downto 0 do
             let x = n.src.(i) in
-            if not (Tbl.mem replace x) then push st x 0 x
+            if not (Id_tbl.mem replace x.id) then push st x 0 x
           done
       end else begin
-        let new_src = Array.map (fun x -> match Tbl.find_opt replace x with Some r -> r | None -> x) n.src in
+        let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
+        let new_src = Array.map find n.src in
         let changed = ref false in
         Array.iteri (fun i x -> if x != n.src.(i) then changed := true) new_src;
         let new_n = if !changed then rebuild n new_src else n in
         let new_n =
           match pm with None -> new_n | Some f -> (match f new_n with Some r -> r | None -> new_n) in
-        Tbl.replace replace n new_n
+        Id_tbl.replace replace n.id new_n
       end
     end
   done;
-  match Tbl.find_opt replace root with Some r -> r | None -> root
+  match Id_tbl.find_opt replace root.id with Some r -> r | None -> root
 
 let rewrite_fns ?(walk = false) ?(enter_calls = false) ~pm ~bpm sink =
   if walk then walk_rewrite ~pm ~bpm ~enter_calls sink else unified_rewrite ~pm ~bpm ~enter_calls sink

@@ -1,0 +1,41 @@
+(** A table keyed by UOp ids, for the graph walks of the rewrite engine and toposort (tinygrad uses a
+    dict keyed by the UOp). A UOp's id is never reused in a process, so the id alone identifies the node.
+    Open addressing over two flat arrays: no allocation per entry, no functor indirection on the lookup. No
+    removal and no iteration: the walks only add, test and read. *)
+
+(** A table from ids to ['a]. *)
+type 'a t
+
+(** [create n]: an empty table sized for about [n] entries (it grows). *)
+val create : int -> 'a t
+
+(** The value bound to an id, if any. *)
+val find_opt : 'a t -> int -> 'a option
+
+(** [find_or t id default]: the value bound to [id], or [default] (no option allocated). *)
+val find_or : 'a t -> int -> 'a -> 'a
+
+(** Whether an id is bound. *)
+val mem : 'a t -> int -> bool
+
+(** Binds an id, replacing its previous value. *)
+val replace : 'a t -> int -> 'a -> unit
+
+(** The number of bound ids. *)
+val length : 'a t -> int
+
+(** [clear t filler]: no binding left; the freed value slots hold [filler], so that the table keeps no bound
+    value alive. Costs the number of bindings, not the capacity. *)
+val clear : 'a t -> 'a -> unit
+
+(** Tables kept for reuse between walks: a walk over a large graph grows its tables to many slots, and
+    allocating them afresh for every rewrite pass was most of the memory the passes allocated. *)
+type 'a pool
+
+(** An empty pool whose tables' freed slots hold the given value. *)
+val pool : 'a -> 'a pool
+
+(** [with_table p f]: [f] applied to an empty table from [p] (a new one if none is free), which goes back
+    to the pool, cleared, when [f] returns (a nested walk takes another). On an exception the table is
+    dropped. *)
+val with_table : 'a pool -> ('a t -> 'b) -> 'b
