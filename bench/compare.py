@@ -202,7 +202,8 @@ def main():
       # a matrix-vector product reads its matrix once: 4 bytes per 2 flops (2 in float16); its row shows GB/s
       bpf = 1 if "half" in name else 2
       if name.startswith("gemv") and fl: gf = " / ".join(f"{bpf*fl/x[0]/1e6:.1f}" if x else "-" for x in (o, t, pt)) + " GB/s"
-      fmt = lambda x: f"{x[0]:.3f}" if x else "-"
+      # the dispatch rows take microseconds: 4 decimals (0.1 us) so that a 3 us bound can be read off the ms column
+      fmt = lambda x: (f"{x[0]:.4f}" if name.startswith("dispatch") else f"{x[0]:.3f}") if x else "-"
       print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}")
   print("\ntg/ours = tinygrad time / our time (>1: we are faster); ours/torch = our time / torch's (<1: we are faster)."
         "\nMedian of N runs after untimed warm-up (the cold start rows: one run each, in a fresh process).")
