@@ -144,6 +144,9 @@ if __name__ == "__main__":
   if selected("dispatch_eager") or selected("dispatch_jit"):
     a, b = realized(1), realized(1)
     bench("dispatch_eager", lambda: (a+b).realize())
+    def adds():
+      for _ in range(1000): (a+b).realize()
+    bench("dispatch_eager_x1000", adds)
     jadd = TinyJit(lambda a, b: (a+b).realize())
     bench("dispatch_jit", lambda: jadd(a, b), warmup=3)
   print(f"INFO\tbeam_searches\t{searches}\twarmup_s\t{warmup_s:.2f}", flush=True)

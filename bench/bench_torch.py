@@ -117,3 +117,6 @@ if __name__ == "__main__":
   if selected("dispatch_eager"):
     a, b = rand(1), rand(1)
     bench("dispatch_eager", lambda: a + b)
+    def adds():
+      for _ in range(1000): a + b
+    bench("dispatch_eager_x1000", adds)

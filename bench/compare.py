@@ -42,7 +42,7 @@ ORDER = ["elementwise", "sum_axis1", "matmul_256", "matmul_512", "matmul_1024", 
          "gemv_nk_3072_768", "gemv_kn_768_50257", "gemv_nk_768_50257", "gemv_kn_768_3072_bias_gelu",
          "gemv_nk_768_3072_bias_gelu", "gemv_half_kn_1024_4096_gate", "gemv_half_nk_1024_4096_gate", "softmax",
          "conv2d_1_32", "conv2d_32_64", "mlp_adam_eager", "mlp_adam_jit", "mnist_step_jit", "dispatch_eager",
-         "dispatch_jit", "cold_step1", "cold_step2"]
+         "dispatch_eager_x1000", "dispatch_jit", "cold_step1", "cold_step2"]
 DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x4096",
         "matmul_256": "matmul 256", "matmul_512": "matmul 512", "matmul_1024": "matmul 1024",
         "matmul_2048": "matmul 2048",
@@ -53,7 +53,8 @@ DESC = {"elementwise": "relu(a*b+1), 4M floats", "sum_axis1": "sum axis 1, 4096x
            for l in ("kn", "nk")}, "conv2d_1_32": "conv2d 1->32 3x3 b32 28x28",
         "conv2d_32_64": "conv2d 32->64 3x3 b32 28x28", "mlp_adam_eager": "MLP 784-128-10 Adam b128 eager",
         "mlp_adam_jit": "MLP 784-128-10 Adam b128 JIT", "mnist_step_jit": "beautiful_mnist step b512 JIT",
-        "dispatch_eager": "1-element add, eager", "dispatch_jit": "1-element add, JIT",
+        "dispatch_eager": "1-element add, eager",
+        "dispatch_eager_x1000": "1000 such adds (ms = us/add)", "dispatch_jit": "1-element add, JIT",
         "cold_step1": "cold start: first mnist step", "cold_step2": "cold start: second mnist step"}
 
 def has_tinygrad(py):
