@@ -142,16 +142,75 @@ let rec hash_arg = function
 
 (* ---------- hash-consing: a weak set keyed by (op, dtype, src ids, arg, tag) ---------- *)
 
-module W = Stdlib.Weak.Make (struct  (* Stdlib: src/uop/weak.ml shadows Weak *)
-    type nonrec t = t
-    let equal a b =
-      a.op == b.op && a.dtype == b.dtype && Array.length a.src = Array.length b.src
-      && (let rec go i = i >= Array.length a.src || (a.src.(i) == b.src.(i) && go (i + 1)) in go 0)
-      && equal_arg a.arg b.arg && equal_arg a.tag b.tag
-    let hash x = x.hash
-  end)
+(* the same node: what the table compares once two hashes agree *)
+let same_node a b =
+  a.op == b.op && a.dtype == b.dtype && Array.length a.src = Array.length b.src
+  && (let rec go i = i >= Array.length a.src || (a.src.(i) == b.src.(i) && go (i + 1)) in go 0)
+  && equal_arg a.arg b.arg && equal_arg a.tag b.tag
 
-let ucache = W.create 65536
+(* the weak set of every live node: buckets of weak slots, each slot's hash kept beside it, so a lookup reads a
+   node out of its slot ([Weak.get], which does not copy the node as Stdlib's [Weak.Make] does) only when the
+   hashes agree. [added] counts the insertions since the last rebuild: past twice the bucket count the table is
+   rebuilt from its live nodes, and doubles when they outnumber the buckets *)
+module Intern = struct
+  module Wk = Stdlib.Weak  (* src/uop/weak.ml shadows Weak *)
+
+  type tbl = { mutable buckets : t Wk.t array; mutable hashes : int array array; mutable added : int }
+
+  let create n =
+    let rec pow2 k = if k >= n then k else pow2 (2 * k) in
+    let n = pow2 8 in
+    { buckets = Array.make n (Wk.create 0); hashes = Array.make n [||]; added = 0 }
+
+  (* [x] into bucket [i], in the first empty slot, the bucket grown when it has none *)
+  let insert tb i (x : t) =
+    let b = tb.buckets.(i) in
+    let len = Wk.length b in
+    let rec empty j = if j >= len || not (Wk.check b j) then j else empty (j + 1) in
+    let j = empty 0 in
+    if j = len then begin
+      let grown = Stdlib.max 4 (2 * len) in
+      let nb = Wk.create grown and nh = Array.make grown 0 in
+      Wk.blit b 0 nb 0 len;
+      Array.blit tb.hashes.(i) 0 nh 0 len;
+      tb.buckets.(i) <- nb;
+      tb.hashes.(i) <- nh
+    end;
+    Wk.set tb.buckets.(i) j (Some x);
+    tb.hashes.(i).(j) <- x.hash
+
+  let rebuild tb =
+    let live = ref [] and n = ref 0 in
+    Array.iter (fun b ->
+        for j = 0 to Wk.length b - 1 do
+          match Wk.get b j with Some x -> live := x :: !live; incr n | None -> ()
+        done) tb.buckets;
+    let size = Array.length tb.buckets in
+    let size = if !n > size then 2 * size else size in
+    tb.buckets <- Array.make size (Wk.create 0);
+    tb.hashes <- Array.make size [||];
+    tb.added <- !n;
+    List.iter (fun (x : t) -> insert tb (x.hash land (size - 1)) x) !live
+
+  (* the live node equal to [d], or [d] itself, added *)
+  let merge tb (d : t) =
+    let i = d.hash land (Array.length tb.buckets - 1) in
+    let b = tb.buckets.(i) and hs = tb.hashes.(i) in
+    let rec scan j =
+      if j >= Wk.length b then begin
+        insert tb i d;
+        tb.added <- tb.added + 1;
+        if tb.added > 2 * Array.length tb.buckets then rebuild tb;
+        d
+      end
+      else if hs.(j) <> d.hash then scan (j + 1)
+      else match Wk.get b j with
+        | Some x when same_node x d -> x
+        | Some _ | None -> scan (j + 1) in
+    scan 0
+end
+
+let ucache = Intern.create 65536
 let next_id = ref 0
 
 let compute_hash op dtype src arg tag =
@@ -164,7 +223,7 @@ let compute_hash op dtype src arg tag =
 let mk op dtype src arg tag =
   let cand = { op; dtype; src; arg; tag; id = !next_id; hash = compute_hash op dtype src arg tag;
                shape_c = Unknown; minmax_c = None; ranges_c = None; device_c = None; addrspace_c = None } in
-  let r = W.merge ucache cand in
+  let r = Intern.merge ucache cand in
   if r == cand then incr next_id;
   r
 
