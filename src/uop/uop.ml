@@ -148,10 +148,10 @@ let same_node a b =
   && (let rec go i = i >= Array.length a.src || (a.src.(i) == b.src.(i) && go (i + 1)) in go 0)
   && equal_arg a.arg b.arg && equal_arg a.tag b.tag
 
-(* the weak set of every live node: buckets of weak slots, each slot's hash kept beside it, so a lookup reads a
-   node out of its slot ([Weak.get], which does not copy the node as Stdlib's [Weak.Make] does) only when the
-   hashes agree. [added] counts the insertions since the last rebuild: past twice the bucket count the table is
-   rebuilt from its live nodes, and doubles when they outnumber the buckets *)
+(* the weak set of every live node: buckets of weak slots, each slot's hash kept beside it, so a
+   lookup reads a node out of its slot ([Weak.get], which does not copy the node as Stdlib's [Weak.Make]
+   does) only when the hashes agree. [added] counts the insertions since the last rebuild: past twice the
+   bucket count the table is rebuilt from its live nodes, and doubles when they outnumber the buckets *)
 module Intern = struct
   module Wk = Stdlib.Weak  (* src/uop/weak.ml shadows Weak *)
 
