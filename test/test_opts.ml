@@ -456,6 +456,30 @@ let test_cpu_rolled_transcendental () =
       ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast on softmax of 16x256 rows: the normalize kernel, exp(x - max) * (1 / sum) with no reduce, is left
+   rolled (its exp2 is a polynomial) and its loop over the row is marked to interleave vectors, whose float chains
+   (about 20 operations deep) then overlap; CPU_OPT=tinygrad keeps tinygrad's kernel. Both give the NOOPT
+   buffers, and rows of equal values give 1/256 exactly (exp(0) = 1 and a sum of 256 ones) *)
+let test_cpu_interleaved_chain () =
+  let x = Tensor.realize (Tensor.rand [| 16; 256 |]) in
+  let linear, _ = Tensor.linear_with_vars [ Tensor.softmax ~axis:(-1) x ] in
+  let kernels = List.filter (fun (u : Uop.t) ->
+      u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false)) (Uop.toposort linear) in
+  let elementwise = List.filter (fun ast ->
+      not (List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort ast))) kernels in
+  (match elementwise with
+   | [ ast ] ->
+     check_both_modes ~what:"softmax normalize" ast
+       ~fast:((fun src -> has src "_Pragma(\"clang loop interleave_count(8)\") for (int Lidx1"),
+              "the loop over the row is not marked to interleave")
+       ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
+   | l -> fail "%d elementwise kernels in softmax, expected 1" (List.length l));
+  let rows = Tensor.realize (Tensor.of_float_array [| 16; 256 |]
+                                (Array.init (16 * 256) (fun i -> float_of_int (i / 256) *. 0.5))) in
+  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+      Tensor.to_float_array (Tensor.softmax ~axis:(-1) rows)) in
+  Array.iteri (fun i v -> check (v = 1.0 /. 256.0) "softmax of equal values [%d]: %g, expected 1/256" i v) got
+
 (* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
    outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into float16 accumulators); in
    x (32, 64) @ w.T + bias (w (48, 64), Linear's forward) no operand is contiguous along the output, and the bias,
@@ -902,7 +926,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
-                          ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
+                          ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
+                          ("cpu_interleaved_chain", test_cpu_interleaved_chain); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

@@ -644,6 +644,35 @@ let float16_reduce_interleave = 4
 let loads_float16 (uops : Uop.t list) =
   List.exists (fun (u : Uop.t) -> u.op == Ops.Load && u.dtype == Dtype.Float16) uops
 
+(* a float dependency chain this deep (exp2's decomposition is about 20 operations) leaves a rolled loop that
+   clang vectorizes one vector per iteration waiting on the chain's latency; [chain_interleave] vectors per
+   iteration overlap their chains. Only loops without a reduction are marked: each element is computed as before,
+   so the values do not change *)
+let long_float_chain = 16
+let chain_interleave = 8
+
+(* the depth of the longest chain of float ALU operations among [uops] *)
+let float_chain_depth (uops : Uop.t list) =
+  let depth = Hashtbl.create 64 in
+  let at (u : Uop.t) = Option.value (Hashtbl.find_opt depth u.id) ~default:0 in
+  List.fold_left (fun deepest (u : Uop.t) ->
+      let below = Array.fold_left (fun m s -> max m (at s)) 0 u.src in
+      let d = if Ops.Group.is_alu u.op && Dtype.is_float u.dtype then below + 1 else below in
+      Hashtbl.replace depth u.id d;
+      max deepest d) 0 uops
+
+(* the ranges that hold no other range: the first RANGE or END after each one is an END *)
+let innermost_ranges (uops : Uop.t list) =
+  let rec go acc = function
+    | [] -> acc
+    | (u : Uop.t) :: rest when u.op == Ops.Range ->
+      let innermost = match List.find_opt (fun (v : Uop.t) -> v.op == Ops.Range || v.op == Ops.End) rest with
+        | Some v -> v.op == Ops.End
+        | None -> false in
+      go (if innermost then u.id :: acc else acc) rest
+    | _ :: rest -> go acc rest in
+  go [] uops
+
 let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
@@ -668,6 +697,17 @@ let cpu_fast_lang lang (uops : Uop.t list) =
                   hint (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
         | _ -> None) in
     { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
+  else if scalar && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
+          && float_chain_depth uops >= long_float_chain then
+    let inner = innermost_ranges uops in
+    let interleaved_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
+        let x = g c "x" in
+        match x.arg with
+        | Range (_, at) when at <> Reduce && List.mem x.id inner ->
+          Some (Printf.sprintf "_Pragma(\"clang loop interleave_count(%d)\") for (%s %s = 0; %s < %s; %s++) {"
+                  chain_interleave (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+        | _ -> None) in
+    { lang with string_rewrite = interleaved_loop :: lang.string_rewrite }
   else lang
 
 (* tinygrad: ClangRenderer(Target) *)
