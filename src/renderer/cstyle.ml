@@ -646,8 +646,8 @@ let loads_float16 (uops : Uop.t list) =
 
 (* a float dependency chain this deep (exp2's decomposition is about 20 operations) leaves a rolled loop that
    clang vectorizes one vector per iteration waiting on the chain's latency; [chain_interleave] vectors per
-   iteration overlap their chains. Only loops without a reduction are marked: each element is computed as before,
-   so the values do not change *)
+   iteration overlap their chains. In a loop without a reduction each element is computed as before; in a reduce
+   loop, which the vectorize pragma already lets clang reorder, the sum is split among more accumulators *)
 let long_float_chain = 16
 let chain_interleave = 8
 
@@ -688,6 +688,7 @@ let cpu_fast_lang lang (uops : Uop.t list) =
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then
     let hint = if loads_float16 uops then Printf.sprintf " interleave_count(%d)" float16_reduce_interleave
+      else if float_chain_depth uops >= long_float_chain then Printf.sprintf " interleave_count(%d)" chain_interleave
       else "" in
     let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
         let x = g c "x" in
