@@ -458,10 +458,10 @@ let test_cpu_rolled_transcendental () =
       ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
-(* CPU_OPT=fast on softmax of 16x256 rows: the normalize kernel, exp(x - max) * (1 / sum) with no reduce, is left
-   rolled (its exp2 is a polynomial) and its loop over the row is marked to interleave vectors, whose float chains
-   (about 20 operations deep) then overlap; CPU_OPT=tinygrad keeps tinygrad's kernel. Both give the NOOPT
-   buffers, and rows of equal values give 1/256 exactly (exp(0) = 1 and a sum of 256 ones) *)
+(* CPU_OPT=fast on softmax of 16x256 rows: the normalize kernel, exp(x - max) * (1 / sum) with no reduce,
+   is left rolled (its exp2 is a polynomial) and its loop over the row is marked to interleave vectors, whose
+   float chains (about 20 operations deep) then overlap; CPU_OPT=tinygrad keeps tinygrad's kernel. Both give
+   the NOOPT buffers, and rows of equal values give 1/256 exactly (exp(0) = 1 and a sum of 256 ones) *)
 let test_cpu_interleaved_chain () =
   let x = Tensor.realize (Tensor.rand [| 16; 256 |]) in
   let linear, _ = Tensor.linear_with_vars [ Tensor.softmax ~axis:(-1) x ] in
@@ -929,7 +929,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
-                          ("cpu_interleaved_chain", test_cpu_interleaved_chain); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
+                          ("cpu_interleaved_chain", test_cpu_interleaved_chain);
+                          ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

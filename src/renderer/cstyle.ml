@@ -646,8 +646,9 @@ let loads_float16 (uops : Uop.t list) =
 
 (* a float dependency chain this deep (exp2's decomposition is about 20 operations) leaves a rolled loop that
    clang vectorizes one vector per iteration waiting on the chain's latency; [chain_interleave] vectors per
-   iteration overlap their chains. In a loop without a reduction each element is computed as before; in a reduce
-   loop, which the vectorize pragma already lets clang reorder, the sum is split among more accumulators *)
+   iteration overlap their chains. In a loop without a reduction each element is computed as before; in a
+   reduce loop, which the vectorize pragma already lets clang reorder, the sum is split among more
+   accumulators *)
 let long_float_chain = 16
 let chain_interleave = 8
 
@@ -683,30 +684,28 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   let select = if scalar then [] else [ cpu_select ] in
   let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: select @ lang.string_rewrite;
                          render_kernel = cpu_render_kernel; render_vector_prefix = cpu_render_vector_prefix } in
-  if scalar
-     && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
+  let rolled_scalar = scalar && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops in
+  (* the loops that [pragma] gives a clang loop pragma, rendered before them *)
+  let marked pragma = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
+      let x = g c "x" in
+      Option.map (fun p ->
+          Printf.sprintf "_Pragma(\"clang loop %s\") for (%s %s = 0; %s < %s; %s++) {" p
+            (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x]) (pragma x)) in
+  let interleave n = Printf.sprintf "interleave_count(%d)" n in
+  if rolled_scalar
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then
-    let hint = if loads_float16 uops then Printf.sprintf " interleave_count(%d)" float16_reduce_interleave
-      else if float_chain_depth uops >= long_float_chain then Printf.sprintf " interleave_count(%d)" chain_interleave
+    let hint = if loads_float16 uops then " " ^ interleave float16_reduce_interleave
+      else if float_chain_depth uops >= long_float_chain then " " ^ interleave chain_interleave
       else "" in
-    let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
-        let x = g c "x" in
-        match x.arg with
-        | Range (_, Reduce) ->
-          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)%s\") for (%s %s = 0; %s < %s; %s++) {"
-                  hint (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+    let reduce_loop = marked (fun (x : Uop.t) -> match x.arg with
+        | Range (_, Reduce) -> Some ("vectorize(enable)" ^ hint)
         | _ -> None) in
     { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
-  else if scalar && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
-          && float_chain_depth uops >= long_float_chain then
+  else if rolled_scalar && float_chain_depth uops >= long_float_chain then
     let inner = innermost_ranges uops in
-    let interleaved_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
-        let x = g c "x" in
-        match x.arg with
-        | Range (_, at) when at <> Reduce && List.mem x.id inner ->
-          Some (Printf.sprintf "_Pragma(\"clang loop interleave_count(%d)\") for (%s %s = 0; %s < %s; %s++) {"
-                  chain_interleave (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+    let interleaved_loop = marked (fun (x : Uop.t) -> match x.arg with
+        | Range (_, at) when at <> Reduce && List.mem x.id inner -> Some (interleave chain_interleave)
         | _ -> None) in
     { lang with string_rewrite = interleaved_loop :: lang.string_rewrite }
   else lang
