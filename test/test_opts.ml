@@ -930,7 +930,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
-                          ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
+                          ("cpu_vector_widths", test_cpu_vector_widths);
+                          ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]
