@@ -652,6 +652,14 @@ let loads_float16 (uops : Uop.t list) =
 let long_float_chain = 16
 let chain_interleave = 8
 
+(* a loop of fewer iterations than [chain_interleave] vectors of 16 lanes, twice over, would leave clang's
+   interleaved vector loop unused and run in its scalar remainder: such a loop is not marked. A symbolic bound
+   is taken to be long *)
+let long_trip (x : Uop.t) =
+  (* the bound, a constant cast to the loop's int type *)
+  let bound = match x.src.(0) with { op = Ops.Cast; src = [| b |]; _ } -> b | b -> b in
+  bound.op != Ops.Const || Z.geq (Uop.zi (Uop.const_val bound)) (Z.of_int (2 * 16 * chain_interleave))
+
 (* the depth of the longest chain of float ALU operations among [uops] *)
 let float_chain_depth (uops : Uop.t list) =
   let depth = Hashtbl.create 64 in
@@ -695,17 +703,19 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   if rolled_scalar
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then
-    let hint = if loads_float16 uops then " " ^ interleave float16_reduce_interleave
-      else if float_chain_depth uops >= long_float_chain then " " ^ interleave chain_interleave
+    let long_chain = float_chain_depth uops >= long_float_chain in
+    let hint (x : Uop.t) = if loads_float16 uops then " " ^ interleave float16_reduce_interleave
+      else if long_chain && long_trip x then " " ^ interleave chain_interleave
       else "" in
     let reduce_loop = marked (fun (x : Uop.t) -> match x.arg with
-        | Range (_, Reduce) -> Some ("vectorize(enable)" ^ hint)
+        | Range (_, Reduce) -> Some ("vectorize(enable)" ^ hint x)
         | _ -> None) in
     { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
   else if rolled_scalar && float_chain_depth uops >= long_float_chain then
     let inner = innermost_ranges uops in
     let interleaved_loop = marked (fun (x : Uop.t) -> match x.arg with
-        | Range (_, at) when at <> Reduce && List.mem x.id inner -> Some (interleave chain_interleave)
+        | Range (_, at) when at <> Reduce && List.mem x.id inner && long_trip x ->
+          Some (interleave chain_interleave)
         | _ -> None) in
     { lang with string_rewrite = interleaved_loop :: lang.string_rewrite }
   else lang
