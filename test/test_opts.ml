@@ -445,16 +445,48 @@ let check_both_modes ~what ast ~fast:(fast_ok, fast_msg) ~tinygrad:(tg_ok, tg_ms
       same_buffers ~what noopt (run_with ~vec:16 ~noopt:0 ast))) Helpers.[ Cpu_fast; Cpu_tinygrad ]
 
 (* CPU_OPT=fast on sum(exp(x), axis 1) of 16x256: exp2 is decomposed into a polynomial, so the kernel gets no upcast
-   nor unroll and its reduce loop is marked for clang's loop vectorizer; CPU_OPT=tinygrad keeps tinygrad's kernel.
+   nor unroll and its reduce loop is marked for clang's loop vectorizer, with 8 interleaved accumulators (the
+   polynomial's chain is long); CPU_OPT=tinygrad keeps tinygrad's kernel.
    Both give the NOOPT buffers (the values of exp are checked against numpy by the ops suite). *)
 let test_cpu_rolled_transcendental () =
   let x = Tensor.realize (Tensor.rand [| 16; 256 |]) in
   match reduce_kernels (Tensor.sum ~axis:[ 1 ] (Tensor.exp x)) with
   | [ ast ] ->
     check_both_modes ~what:"exp sum" ast
-      ~fast:((fun src -> has src "_Pragma(\"clang loop vectorize(enable)\")" && not (has src "float4")), "not a rolled marked loop")
+      ~fast:((fun src -> has src "_Pragma(\"clang loop vectorize(enable) interleave_count(8)\")"
+                         && not (has src "float4")), "not a rolled loop marked with interleaved accumulators")
       ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+(* CPU_OPT=fast on softmax of 16x256 rows: the normalize kernel, exp(x - max) * (1 / sum) with no reduce,
+   is left rolled (its exp2 is a polynomial) and its loop over the row is marked to interleave vectors, whose
+   float chains (about 20 operations deep) then overlap; CPU_OPT=tinygrad keeps tinygrad's kernel. Both give
+   the NOOPT buffers, and rows of equal values give 1/256 exactly (exp(0) = 1 and a sum of 256 ones). Rows of
+   64 are not marked *)
+let test_cpu_interleaved_chain () =
+  let elementwise cols =
+    let x = Tensor.realize (Tensor.rand [| 16; cols |]) in
+    let linear, _ = Tensor.linear_with_vars [ Tensor.softmax ~axis:(-1) x ] in
+    let kernel (u : Uop.t) = u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false) in
+    let reduces ast = List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort ast) in
+    List.filter (fun u -> kernel u && not (reduces u)) (Uop.toposort linear) in
+  (* rows of 64 are too short for 8 vectors of 16 lanes twice over: not marked *)
+  (match elementwise 64 with
+   | [ ast ] -> let src = source_with Helpers.Cpu_fast 16 ast in
+     check (not (has src "interleave_count")) "softmax of rows of 64: a short loop marked:\n%s" src
+   | l -> fail "%d elementwise kernels in softmax, expected 1" (List.length l));
+  (match elementwise 256 with
+   | [ ast ] ->
+     check_both_modes ~what:"softmax normalize" ast
+       ~fast:((fun src -> has src "_Pragma(\"clang loop interleave_count(8)\") for (int Lidx1"),
+              "the loop over the row is not marked to interleave")
+       ~tinygrad:((fun src -> not (has src "_Pragma")), "marked loop")
+   | l -> fail "%d elementwise kernels in softmax, expected 1" (List.length l));
+  let rows = Tensor.realize (Tensor.of_float_array [| 16; 256 |]
+                                (Array.init (16 * 256) (fun i -> float_of_int (i / 256) *. 0.5))) in
+  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+      Tensor.to_float_array (Tensor.softmax ~axis:(-1) rows)) in
+  Array.iteri (fun i v -> check (v = 1.0 /. 256.0) "softmax of equal values [%d]: %g, expected 1/256" i v) got
 
 (* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
    outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into float16 accumulators); in
@@ -902,7 +934,10 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
-                          ("cpu_rolled_transcendental", test_cpu_rolled_transcendental); ("cpu_vector_widths", test_cpu_vector_widths); ("golden_default_sources", test_default_sources);
+                          ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
+                          ("cpu_interleaved_chain", test_cpu_interleaved_chain);
+                          ("cpu_vector_widths", test_cpu_vector_widths);
+                          ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);
                           ("beam", test_beam) ]

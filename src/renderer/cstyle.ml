@@ -644,6 +644,44 @@ let float16_reduce_interleave = 4
 let loads_float16 (uops : Uop.t list) =
   List.exists (fun (u : Uop.t) -> u.op == Ops.Load && u.dtype == Dtype.Float16) uops
 
+(* a float dependency chain this deep (exp2's decomposition is about 20 operations) leaves a rolled loop that
+   clang vectorizes one vector per iteration waiting on the chain's latency; [chain_interleave] vectors per
+   iteration overlap their chains. In a loop without a reduction each element is computed as before; in a
+   reduce loop, which the vectorize pragma already lets clang reorder, the sum is split among more
+   accumulators *)
+let long_float_chain = 16
+let chain_interleave = 8
+
+(* a loop of fewer iterations than [chain_interleave] vectors of 16 lanes, twice over, would leave clang's
+   interleaved vector loop unused and run in its scalar remainder: such a loop is not marked. A symbolic bound
+   is taken to be long *)
+let long_trip (x : Uop.t) =
+  (* the bound, a constant cast to the loop's int type *)
+  let bound = match x.src.(0) with { op = Ops.Cast; src = [| b |]; _ } -> b | b -> b in
+  bound.op != Ops.Const || Z.geq (Uop.zi (Uop.const_val bound)) (Z.of_int (2 * 16 * chain_interleave))
+
+(* the depth of the longest chain of float ALU operations among [uops] *)
+let float_chain_depth (uops : Uop.t list) =
+  let depth = Hashtbl.create 64 in
+  let at (u : Uop.t) = Option.value (Hashtbl.find_opt depth u.id) ~default:0 in
+  List.fold_left (fun deepest (u : Uop.t) ->
+      let below = Array.fold_left (fun m s -> max m (at s)) 0 u.src in
+      let d = if Ops.Group.is_alu u.op && Dtype.is_float u.dtype then below + 1 else below in
+      Hashtbl.replace depth u.id d;
+      max deepest d) 0 uops
+
+(* the ranges that hold no other range: the first RANGE or END after each one is an END *)
+let innermost_ranges (uops : Uop.t list) =
+  let rec go acc = function
+    | [] -> acc
+    | (u : Uop.t) :: rest when u.op == Ops.Range ->
+      let innermost = match List.find_opt (fun (v : Uop.t) -> v.op == Ops.Range || v.op == Ops.End) rest with
+        | Some v -> v.op == Ops.End
+        | None -> false in
+      go (if innermost then u.id :: acc else acc) rest
+    | _ :: rest -> go acc rest in
+  go [] uops
+
 let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
@@ -654,20 +692,32 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   let select = if scalar then [] else [ cpu_select ] in
   let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: select @ lang.string_rewrite;
                          render_kernel = cpu_render_kernel; render_vector_prefix = cpu_render_vector_prefix } in
-  if scalar
-     && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops
+  let rolled_scalar = scalar && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops in
+  (* the loops that [pragma] gives a clang loop pragma, rendered before them *)
+  let marked pragma = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
+      let x = g c "x" in
+      Option.map (fun p ->
+          Printf.sprintf "_Pragma(\"clang loop %s\") for (%s %s = 0; %s < %s; %s++) {" p
+            (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x]) (pragma x)) in
+  let interleave n = Printf.sprintf "interleave_count(%d)" n in
+  if rolled_scalar
      && List.exists (fun (u : Uop.t) -> match u.arg with Range (_, Reduce) -> true | _ -> false) uops
      && not (List.exists max_accumulation uops) then
-    let hint = if loads_float16 uops then Printf.sprintf " interleave_count(%d)" float16_reduce_interleave
+    let long_chain = float_chain_depth uops >= long_float_chain in
+    let hint (x : Uop.t) = if loads_float16 uops then " " ^ interleave float16_reduce_interleave
+      else if long_chain && long_trip x then " " ^ interleave chain_interleave
       else "" in
-    let reduce_loop = (P.pat Ops.Range ~dtype:[ Dtype.Int32; Dtype.Int64 ] ~name:"x", fun ctx c ->
-        let x = g c "x" in
-        match x.arg with
-        | Range (_, Reduce) ->
-          Some (Printf.sprintf "_Pragma(\"clang loop vectorize(enable)%s\") for (%s %s = 0; %s < %s; %s++) {"
-                  hint (render_dtype ctx.lang x.dtype) ctx.%[x] ctx.%[x] ctx.%[x.src.(0)] ctx.%[x])
+    let reduce_loop = marked (fun (x : Uop.t) -> match x.arg with
+        | Range (_, Reduce) -> Some ("vectorize(enable)" ^ hint x)
         | _ -> None) in
     { lang with string_rewrite = reduce_loop :: lang.string_rewrite }
+  else if rolled_scalar && float_chain_depth uops >= long_float_chain then
+    let inner = innermost_ranges uops in
+    let interleaved_loop = marked (fun (x : Uop.t) -> match x.arg with
+        | Range (_, at) when at <> Reduce && List.mem x.id inner && long_trip x ->
+          Some (interleave chain_interleave)
+        | _ -> None) in
+    { lang with string_rewrite = interleaved_loop :: lang.string_rewrite }
   else lang
 
 (* tinygrad: ClangRenderer(Target) *)
