@@ -157,10 +157,11 @@ module Intern = struct
 
   type tbl = { mutable buckets : t Wk.t array; mutable hashes : int array array; mutable added : int }
 
+  (* at least [n] buckets, a power of two (a hash is masked to a bucket) *)
   let create n =
     let rec pow2 k = if k >= n then k else pow2 (2 * k) in
-    let n = pow2 8 in
-    { buckets = Array.make n (Wk.create 0); hashes = Array.make n [||]; added = 0 }
+    let size = pow2 8 in
+    { buckets = Array.make size (Wk.create 0); hashes = Array.make size [||]; added = 0 }
 
   (* [x] into bucket [i], in the first empty slot, the bucket grown when it has none *)
   let insert tb i (x : t) =
@@ -326,10 +327,10 @@ let invalid () = const Invalid
 
 module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash x = x.id end)
 
-(* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
 (* the visited sets of the walks below, reused from one walk to the next *)
 let seen_pool : unit Id_tbl.pool = Id_tbl.pool ()
 
+(* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
 let toposort ?gate ?(enter_calls = true) root =
   Id_tbl.with_table seen_pool @@ fun seen ->
   let out = ref [] in
