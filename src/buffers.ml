@@ -81,9 +81,28 @@ let param_like slot (u : Uop.t) : Uop.t =
     param ?shape ?device:(mdevice u) ?axis ~addrspace slot u.dtype
   end
 
-(* tinygrad: UOp.call for opaque bodies (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION): CALL(body, *srcs).
-   The CallInfo arg is not modelled (always the default CallInfo()): the arg is [No_arg]. *)
-let call (body : Uop.t) (srcs : Uop.t list) : Uop.t = create Ops.Call ~src:(Array.of_list (body :: srcs))
+(* tinygrad: UOp.call — an opaque body (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION) stays a CALL; a body that
+   produces values becomes a FUNCTION of a TUPLE, so that a FUNCTION is always void and GETTUPLE picks its outputs.
+   The CallInfo arg is not modelled (always the default CallInfo(): no grad_fxn, never precompiled): [No_arg]. *)
+let call ?ret_dtype (body : Uop.t) (srcs : Uop.t list) : Uop.t =
+  match ret_dtype with
+  | Some dtype -> create Ops.Call ~dtype ~src:(Array.of_list (body :: srcs))
+  | None ->
+    (* calls are launched per device, so an open DEVICE range may cross the call boundary *)
+    List.iter (fun (r : Uop.t) -> match r.arg with
+        | Range (_, Device) -> ()
+        | _ -> invalid_arg (Printf.sprintf "call: range %s leaks out of the call" (Uop.render r))) (ranges body);
+    if Upat.opaque_body body then create Ops.Call ~src:(Array.of_list (body :: srcs))
+    else
+      let body = if body.op == Ops.Tuple then body else create Ops.Tuple ~src:[| body |] in
+      create Ops.Function ~src:(Array.of_list (body :: srcs))
+
+(* tinygrad: UOp.gettuple *)
+let gettuple (u : Uop.t) i =
+  let in_tuple = if u.op == Ops.Function then u.src.(0) else u in
+  if in_tuple.op <> Ops.Tuple then
+    invalid_arg ("gettuple: requires a FUNCTION or TUPLE source, got " ^ Ops.to_string u.op);
+  create Ops.Gettuple ~src:[| u |] ~arg:(Int i)
 
 (* tinygrad: MovementMixin.reshape (no -1 handling), a no-op for the same shape *)
 let reshape (u : Uop.t) (sh : sint list) = if equal_sints (shape u) sh then u else mop Ops.Reshape u (`Shape sh)

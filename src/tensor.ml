@@ -427,6 +427,16 @@ let to_devices x devices =
       ret
     end
 
+(* tinygrad: Tensor.as_param *)
+let as_param slot x =
+  named "as_param" @@ fun () ->
+  let u = uop x in
+  wrap ~op:"as_param" (Uop.param ~shape:(Uop.shard_shape u) ?device:(Buffers.mdevice u) ?axis:(Uop.axis u) slot u.dtype)
+
+(* tinygrad: Tensor.call (without grad_fxn: the gradient flows through the body) *)
+let call ~fxn args =
+  named "call" @@ fun () -> of_uop (Buffers.gettuple (Buffers.call (uop fxn) (List.map uop args)) 0)
+
 (* tinygrad: Tensor.shard *)
 let shard ?axis x devices =
   named "shard" @@ fun () ->

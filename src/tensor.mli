@@ -205,6 +205,17 @@ val shard_like : t -> t -> t
 (** A copy on a tuple of devices (replicated). tinygrad [Tensor.to] of a tuple. *)
 val to_devices : t -> string list -> t
 
+(** {1 Calls} *)
+
+(** [as_param slot x]: a PARAM standing for [x] in a function body: [x]'s dtype, shape and devices (a sharded [x]'s
+    PARAM has its axis), no data. tinygrad [Tensor.as_param]. *)
+val as_param : int -> t -> t
+
+(** [call ~fxn args]: the value of [fxn], a body of {!as_param}s, with the PARAM of slot [i] standing for the [i]th
+    of [args]: a FUNCTION, inlined when scheduled; a body on several devices is rewritten for one shard, and its
+    sharded outputs come back sharded. tinygrad [Tensor.call] (without [grad_fxn]). *)
+val call : fxn:t -> t list -> t
+
 (** {1 Convolution and pooling with int arguments}
     tinygrad's int form of [conv2d], [max_pool2d] and [avg_pool2d]; the tuple forms are {!conv_nd},
     {!max_pool_nd} and {!avg_pool_nd}. *)

@@ -9,9 +9,7 @@
    Left out of test/backend: shard_empty and shard_no_recompile (expected failures in tinygrad),
    multi_device_jit_graph, shrink_non_shard_axis and llama1b_full (skipped there).
    Left out of test/unit: the four skipped there (reshape_on_axis, mlb_assign_change_axis, shard_memory,
-   multi_const_folding) and multi_assign_piece_unrealized (an expected failure there);
-   init_rand_with_multiple_devices_fail and rand_like_arg_device (a device tuple is not a value of the port's
-   ?device). TestBatchNorm's UnsyncedBatchNorm is examples/hlb_cifar10.py's, written here; OneCycleLR is
+   multi_const_folding) and multi_assign_piece_unrealized (an expected failure there). TestBatchNorm's UnsyncedBatchNorm is examples/hlb_cifar10.py's, written here; OneCycleLR is
    Lr_scheduler. Where tinygrad only runs a layer or a step, the port also checks values derived by hand.
    test/null is test/test_multitensor_null.ml. *)
 
@@ -952,6 +950,26 @@ let unit_tests : case list = [
           Array.iter (fun v -> if v < 0. || v >= 1. then fail "rand_like value %g outside [0, 1)" v)
             (floats (T.realize t2)))
         [ None; Some 0 ]);
+  ("init_rand_with_multiple_devices_fail", fun () ->
+      raises_invalid ~mentions:"rand only supports single device" ~what:"rand on a device tuple" (fun () ->
+          T.rand ~devices:devices_2 [| 256 |]));
+  (* tinygrad's test raises for a device tuple given to rand_like of a sharded tensor; also: a single-device
+     tensor's rand_like draws on the device given (tinygrad 0.14.0's values under seed 42 on CPU:3), and refuses a
+     device tuple, as rand does *)
+  ("rand_like_arg_device", fun () ->
+      List.iter (fun axis ->
+          let t = T.shard ?axis (T.empty [| 16; 16 |]) [ d1; d2 ] in
+          raises_invalid ~mentions:"cannot specify device" ~what:"rand_like onto a device tuple" (fun () ->
+              T.rand_like ~devices:[ d3; d4 ] t);
+          raises_invalid ~mentions:"cannot specify device" ~what:"rand_like onto a device" (fun () ->
+              T.rand_like ~device:d3 t)) [ None; Some 1 ];
+      raises_invalid ~mentions:"rand only supports single device" ~what:"rand_like of one device onto a tuple"
+        (fun () -> T.rand_like ~devices:[ d3; d4 ] (T.empty [| 4 |]));
+      T.manual_seed 42;
+      let r = T.rand_like ~device:d3 (T.empty [| 4 |]) in
+      check_eq ~pp:Fun.id ~eq:( = ) ~what:"rand_like's device" d3 (T.device r);
+      close ~atol:0. ~rtol:0. ~what:"rand_like on CPU:3"
+        [| 0x1.111c84p-1; 0x1.571e94p-1; 0x1.86b248p-1; 0x1.ba6cbp-2 |] (floats r));
   ("dropout_on_shard", fun () ->
       Helpers.context [ Helpers.Bind (Helpers.training, 1) ] (fun () ->
           List.iter (fun (n, x) ->

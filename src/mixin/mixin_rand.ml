@@ -132,12 +132,15 @@ let check_shape op (shape : int list) =
   if List.exists (fun s -> s < 0) shape then
     invalid_arg (Printf.sprintf "%s: invalid input shape=%s" op (Uop.shape_str (dims shape)))
 
-(* tinygrad: RandMixin.rand *)
-let rand ~(next_counter : next_counter) ?device ?dtype ?(contiguous = true) (shape : int list) =
+(* tinygrad: RandMixin.rand — [devices] is tinygrad's tuple [device], which one counter cannot draw for *)
+let rand ~(next_counter : next_counter) ?device ?devices ?dtype ?(contiguous = true) (shape : int list) =
   let dt = match dtype with Some d -> d | None -> Dtype.default_float () in
   if not (Dtype.is_float dt) || Dtype.is_weak dt then
     invalid_arg ("rand: rand only supports concrete float dtypes, got " ^ Dtype.to_string dt);
   check_shape "rand" shape;
+  Option.iter (fun ds ->
+      invalid_arg (Printf.sprintf "rand: rand only supports single device, got device=(%s)" (String.concat ", " ds)))
+    devices;
   let device = Mixin_creation.canonicalize_device ~op:"rand" device in
   let key, counter = next_counter device (ceildiv (Helpers.prod shape * Dtype.itemsize dt) 4) in
   rand_from key counter shape dt ~contiguous
@@ -146,16 +149,21 @@ let rand ~(next_counter : next_counter) ?device ?dtype ?(contiguous = true) (sha
 let device_of (u : Uop.t) = Buffers.device u
 
 (* tinygrad: RandMixin.rand_like — on a multi-device value, one draw per device of its shard's shape (or one
-   draw replicated), through _multi_like *)
-let rand_like ~next_counter ?dtype ?contiguous (u : Uop.t) =
+   draw replicated), through _multi_like, where a device of the caller's would contradict the value's own *)
+let rand_like ~next_counter ?device ?devices ?dtype ?contiguous (u : Uop.t) =
   let dtype = match dtype with Some d -> d | None -> u.dtype in
-  if Buffers.is_multi u then
+  if Buffers.is_multi u then begin
+    if device <> None || devices <> None then
+      invalid_arg (Printf.sprintf "rand_like: cannot specify device on *_like of a multi device tensor of shape %s"
+                     (Uop.shape_str (Mv.shape u)));
     Mixin_creation.multi_like u (fun shape device ->
         let int_dim = function
           | Uop.Sint i -> i
           | Uop.Suop _ -> invalid_arg "rand_like: symbolic shape not supported" in
         rand ~next_counter ?device ~dtype ?contiguous (List.map int_dim shape))
-  else rand ~next_counter ?device:(device_of u) ~dtype ?contiguous (Mv.ishape u)
+  end else
+    let device = match device with Some _ -> device | None -> device_of u in
+    rand ~next_counter ?device ?devices ~dtype ?contiguous (Mv.ishape u)
 
 (* tinygrad: RandMixin.randn_like — Box-Muller *)
 let randn_like ~next_counter ?dtype (u : Uop.t) =
@@ -290,9 +298,10 @@ module Make (C : Mixin_intf.RAND_CARRIER) = struct
   let named = Mixin_dtype.named
   let lift op f = named op @@ fun () -> C.wrap_uop ~op (f ())
   let rl = Array.to_list
-  let rand ?dtype ?device ?contiguous shape =
-    lift "rand" @@ fun () -> rand ~next_counter ?device ?dtype ?contiguous (rl shape)
-  let rand_like ?dtype ?contiguous x = lift "rand_like" @@ fun () -> rand_like ~next_counter ?dtype ?contiguous (C.uop x)
+  let rand ?dtype ?device ?devices ?contiguous shape =
+    lift "rand" @@ fun () -> rand ~next_counter ?device ?devices ?dtype ?contiguous (rl shape)
+  let rand_like ?dtype ?device ?devices ?contiguous x =
+    lift "rand_like" @@ fun () -> rand_like ~next_counter ?device ?devices ?dtype ?contiguous (C.uop x)
   let randn ?dtype ?device shape = lift "randn" @@ fun () -> randn ~next_counter ?device ?dtype (rl shape)
   let randn_like ?dtype x = lift "randn_like" @@ fun () -> randn_like ~next_counter ?dtype (C.uop x)
   let randint ?dtype ?device ?low ?high shape =

@@ -1,7 +1,8 @@
 (** tinygrad: [schedule/multi.py] — the multi-device rewrite ([multi_pm]): UNSHARD values pushed through
     elementwise ops, reduces (an allreduce along the sharded axis), movement ops, copies and stores, broadcast copies
-    expanded into MSTACKs, MSELECT/MSTACK resolved; and the multi-device helpers tinygrad keeps on [UOp]. Not ported:
-    [index_multi] (in-kernel fragments) and [rewrite_into_function] (precompiled FUNCTIONs); ALLREDUCE is lowered by
+    expanded into MSTACKs, MSELECT/MSTACK resolved, a FUNCTION's body rewritten on its own ([rewrite_into_function],
+    never precompiled); and the multi-device helpers tinygrad keeps on [UOp]. Not ported: [index_multi] (in-kernel
+    fragments); ALLREDUCE is lowered by
     {!Allreduce.handle_allreduce} inside [multi_pm] (tinygrad's [LATE_ALLREDUCE=0]). *)
 
 (** [mselect u i]: device [i]'s part of a multi-device value. tinygrad [UOp.mselect]. *)

@@ -1275,6 +1275,11 @@ let in_backward_slice_with_self x u = x == u || exists_backward ~skip:(fun n -> 
 (* tinygrad: UOp.param — a PARAM (kernel argument); weak dtypes are refused *)
 let param ?shape ?device ?vmin_vmax ?multiple_of ?name ?(addrspace = Dtype.Global) ?axis ?(volatile = false) slot dtype =
   if Dtype.is_weak dtype then invalid_arg ("param: cannot create param for weak dtype " ^ Dtype.to_string dtype);
+  (* a sharded PARAM is given its shard's shape and stands for the whole value *)
+  let shape = match shape, axis, device with
+    | Some s, Some a, Some (Multi ds) ->
+      Some (List.mapi (fun i d -> if i = a then sint_mul d (Sint (List.length ds)) else d) s)
+    | _ -> shape in
   let src = match shape with None -> create Ops.Noop | Some s -> shape_to_shape_arg s in
   create Ops.Param ~src:[| src |]
     ~arg:(Param { slot; pdtype = dtype; vmin_vmax; multiple_of; name; addrspace = Some addrspace; axis;

@@ -242,6 +242,10 @@ val rewrite : 'ctx matcher -> 'ctx -> Uop.t -> Uop.t option
     [BottomUpGate]). *)
 exception Bottom_up_gate
 
+(** The body stays behind a CALL rather than being wrapped in a value FUNCTION: SINK, PROGRAM, LINEAR, COPY and
+    CUSTOM_FUNCTION. tinygrad [UOp._OPAQUE_CALL_BODIES]. *)
+val opaque_body : Uop.t -> bool
+
 (** [graph_rewrite ?bottom_up ?bpm ?walk ?enter_calls ?name pm ctx sink] with tinygrad's exact semantics:
     [pm] runs post-order to a fixed point (a result is itself rewritten again); [bpm] (or [pm] with
     [~bottom_up:true]) runs pre-order until no change before descending; [~walk:true] is a single pass with
