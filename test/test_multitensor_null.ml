@@ -1,7 +1,6 @@
 (* tinygrad 0.14.0's test/null/test_multitensor.py on CPU:N (tinygrad runs it on NULL:N), with tinygrad's
    assertions on bytes allocated (Global_counters.mem_used) and moved (global_mem), after the collections that
-   stand for tinygrad's gc.collect(). Left out: multi_times_call_scalar (Tensor.as_param and UOp.call,
-   tinygrad's FUNCTION frontend, are not ported). allreduce_cast_dtype_memory narrows float16 where tinygrad's
+   stand for tinygrad's gc.collect(). allreduce_cast_dtype_memory narrows float16 where tinygrad's
    test uses bfloat16, which clang 14 cannot compile for the CPU (tinygrad 0.14.0 fails there too). Its own
    suite, run early: each collection is a few full major GCs, cheap while the heap is small. *)
 
@@ -158,6 +157,31 @@ let null_tests : case list = [
       let r = T.add x (T.to_devices (T.scalar 1.) dev_pair) in
       check_axis ~what:"axis" (Some 0) r;
       close ~what:"x + 1" (Array.make 4 2.) (floats r));
+  (* tinygrad: TestMultiScalarALU.test_multi_times_call_scalar. The body's PARAM stands for the whole sharded
+     value, so the body's sum is over all of it (an allreduce inside the FUNCTION); tinygrad 0.14.0 gives 16 on
+     ones(4, 4) and 120 * x for x = 0..15 on CPU:0/CPU:1, split on either axis or replicated. Through UOp-level
+     call/gettuple as tinygrad's test, and through Tensor.call *)
+  ("scalar_alu_multi_times_call_scalar", fun () ->
+      let body_of x =
+        let t = T.of_uop (T.uop (T.as_param 0 x)) in
+        let inner = if (T.uop t).op == Ops.Unshard then T.of_uop (T.uop t).src.(0) else t in
+        T.sum inner in
+      let per_dev_scalar body x = T.of_uop (Buffers.gettuple (Buffers.call (T.uop body) [ T.uop x ]) 0) in
+      let x = T.shard ~axis:0 (T.contiguous (T.ones [| 4; 4 |])) dev_pair in
+      let result = T.mul x (per_dev_scalar (body_of x) x) in
+      check_eq ~pp:shape_str ~eq:( = ) ~what:"shape" [| 4; 4 |] (T.shape result);
+      check_axis ~what:"axis" (Some 0) result;
+      close ~what:"ones * sum(ones)" (Array.make 16 16.) (floats (T.realize result));
+      let xs = Array.init 16 float_of_int in
+      List.iter (fun axis ->
+          let x = T.realize (T.shard ?axis (T.contiguous (T.of_float_array [| 4; 4 |] xs)) dev_pair) in
+          let body = body_of x in
+          let what how = Printf.sprintf "x * sum(x) %s, axis %s" how (axis_name axis) in
+          let by_uop = T.mul x (per_dev_scalar body x) and by_tensor = T.mul x (T.call ~fxn:body [ x ]) in
+          check_axis ~what:(what "axis") axis by_uop;
+          close ~what:(what "by UOp.call") (Array.map (fun v -> 120. *. v) xs) (floats by_uop);
+          close ~what:(what "by Tensor.call") (Array.map (fun v -> 120. *. v) xs) (floats by_tensor))
+        [ Some 0; Some 1; None ]);
   ("axis_reshape_shard_invalid", fun () ->
       let t = T.shard ~axis:0 (T.ones [| 4; 3 |]) dev_pair in
       raises_invalid ~mentions:"moved items between shards" ~what:"reshape (4, 3) split on axis 0 to (3, 4)"
