@@ -182,6 +182,12 @@ let null_tests : case list = [
           close ~what:(what "by UOp.call") (Array.map (fun v -> 120. *. v) xs) (floats by_uop);
           close ~what:(what "by Tensor.call") (Array.map (fun v -> 120. *. v) xs) (floats by_tensor))
         [ Some 0; Some 1; None ]);
+  (* not in tinygrad's file: an arg whose shape is not its PARAM's is refused when the FUNCTION is inlined (tinygrad's
+     resolve_function raises "arg 0 shape mismatch" there too) *)
+  ("call_arg_shape_mismatch", fun () ->
+      let body = T.sum (T.as_param 0 (T.empty [| 4; 4 |])) in
+      raises_invalid ~mentions:"shape mismatch" ~what:"a (2, 8) arg for a (4, 4) PARAM" (fun () ->
+          T.realize (T.call ~fxn:body [ T.contiguous (T.ones [| 2; 8 |]) ])));
   ("axis_reshape_shard_invalid", fun () ->
       let t = T.shard ~axis:0 (T.ones [| 4; 3 |]) dev_pair in
       raises_invalid ~mentions:"moved items between shards" ~what:"reshape (4, 3) split on axis 0 to (3, 4)"
