@@ -136,21 +136,74 @@ let shape_differs (k : Uop.t) (v : Uop.t) =
   | Some ks, Some vs -> not (List.length ks = List.length vs && Uop.equal_sints ks vs)
   | _ -> false
 
+let noop () = Uop.create Ops.Noop
+let param_slot (p : Uop.t) = (param_arg p).slot
+
+(* tinygrad: mixin/gradient.py _compact_params — the body's PARAMs renumbered from 0 in slot order, and the args
+   they stand for *)
+let compact_params (body : Uop.t) (all_args : Uop.t array) =
+  let by_slot = Hashtbl.create 8 in
+  List.iter (fun (p : Uop.t) -> if p.op == Ops.Param && param_slot p >= 0 then Hashtbl.replace by_slot (param_slot p) p)
+    (Uop.toposort body);
+  let used = List.sort compare (Hashtbl.fold (fun slot p acc -> (slot, p) :: acc) by_slot []) in
+  let body = Upat.substitute ~walk:true body (List.mapi (fun j (_, (p : Uop.t)) ->
+      (p, Uop.replace ~arg:(Param { (param_arg p) with slot = j }) p)) used) in
+  (body, List.map (fun (i, _) -> all_args.(i)) used)
+
+(* tinygrad: mixin/gradient.py call_gradient without a grad_fxn (CallInfo is not modelled) and never precompiled:
+   one backward FUNCTION computing the gradients of the [needed] args, with the output gradients as extra args *)
+let call_gradient compute_gradient (ctx : Uop.t) (k : Uop.t) (needed : int list) =
+  let fxn = k.src.(0) and args = Array.sub k.src 1 (Array.length k.src - 1) in
+  if fxn.op != Ops.Tuple then
+    invalid_arg ("gradient: no gradient through " ^ Ops.to_string k.op ^ " of " ^ Ops.to_string fxn.op
+                 ^ " without a grad_fxn");
+  let params = Hashtbl.create 8 in
+  List.iter (fun (x : Uop.t) -> if x.op == Ops.Param then Hashtbl.replace params (param_slot x) x)
+    (Uop.toposort ~enter_calls:false fxn);
+  let nargs = Array.length args in
+  let root_grad = Uop.create Ops.Tuple ~src:(Array.mapi (fun i (g : Uop.t) ->
+      if g.op == Ops.Noop || Buffers.mdevice g = None then g else Buffers.param_like (nargs + i) g) ctx.src) in
+  let grads = compute_gradient fxn root_grad (Hashtbl.fold (fun _ p acc -> p :: acc) params []) in
+  let grad_bodies = List.filter_map (fun i ->
+      Option.bind (Hashtbl.find_opt params i) (fun p -> Option.map (fun g -> (i, g)) (Tbl.find_opt grads p)))
+      (List.sort_uniq compare needed) in
+  let bwd_body = Uop.create Ops.Tuple ~src:(Array.of_list (List.map snd grad_bodies)) in
+  let bwd_body, compact_args = compact_params bwd_body (Array.append args ctx.src) in
+  let bwd_call = Buffers.call bwd_body compact_args in
+  let gb_map = List.mapi (fun idx (i, _) -> (i, idx)) grad_bodies in
+  Array.append [| None |] (Array.init nargs (fun i ->
+      Option.map (Buffers.gettuple bwd_call) (List.assoc_opt i gb_map)))
+
 (* tinygrad: compute_gradient *)
-let compute_gradient (root : Uop.t) (root_grad : Uop.t) (targets : Uop.t list) : Uop.t Tbl.t =
+let rec compute_gradient (root : Uop.t) (root_grad : Uop.t) (targets : Uop.t list) : Uop.t Tbl.t =
   let tset : unit Tbl.t = Tbl.create 16 in
   List.iter (fun t -> Tbl.replace tset t ()) targets;
-  let walk, _in_target_path = deepwalk root tset in
+  let walk, in_target_path = deepwalk root tset in
   let grads : Uop.t Tbl.t = Tbl.create 256 in
   Tbl.replace grads root root_grad;
   List.iter (fun (t0 : Uop.t) ->
       match Tbl.find_opt grads t0 with
       | None -> ()
       | Some g when g.op == Ops.Noop -> ()
+      (* GETTUPLE: the gradient gathers into a TUPLE on the FUNCTION, used when the walk reaches the FUNCTION *)
+      | Some g when t0.op == Ops.Gettuple ->
+        let k = t0.src.(0) and idx = (match t0.arg with Int i -> i | _ -> invalid_arg "gradient: GETTUPLE arg") in
+        if k.op != Ops.Function || k.src.(0).op != Ops.Tuple then
+          invalid_arg ("gradient: GETTUPLE of " ^ Ops.to_string k.op ^ ", not of a FUNCTION");
+        let prev = match Tbl.find_opt grads k with
+          | Some t -> t.src
+          | None -> Array.init (Array.length k.src.(0).src) (fun _ -> noop ()) in
+        Tbl.replace grads k (Uop.create Ops.Tuple ~src:(Array.mapi (fun i (p : Uop.t) ->
+            if i <> idx then p else if p.op != Ops.Noop then Uop.add p g else g) prev))
       | Some g ->
-        if t0.op == Ops.Gettuple || t0.op == Ops.Function || t0.op == Ops.Call then
-          invalid_arg ("gradient: no gradient through " ^ Ops.to_string t0.op ^ " (function gradients are not ported)");
-        let lgrads = match pm_gradient g t0 with
+        let lgrads = match (if t0.op == Ops.Function || t0.op == Ops.Call then begin
+            (* only the gradients of the args on a path to a target are computed *)
+            let needed = List.filter_map (fun i ->
+                let a = t0.src.(i + 1) in
+                if Tbl.mem tset a || Tbl.find_opt in_target_path a = Some true then Some i else None)
+                (List.init (Array.length t0.src - 1) Fun.id) in
+            Some (call_gradient compute_gradient g t0 needed) end
+          else pm_gradient g t0) with
           | Some l -> l
           | None ->
             let s = Uop.to_string t0 in

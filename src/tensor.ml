@@ -433,7 +433,7 @@ let as_param slot x =
   let u = uop x in
   wrap ~op:"as_param" (Uop.param ~shape:(Uop.shard_shape u) ?device:(Buffers.mdevice u) ?axis:(Uop.axis u) slot u.dtype)
 
-(* tinygrad: Tensor.call (without grad_fxn; Gradient raises on a FUNCTION: call_gradient is not ported) *)
+(* tinygrad: Tensor.call (without grad_fxn: CallInfo is not modelled) *)
 let call ~fxn args =
   named "call" @@ fun () -> of_uop (Buffers.gettuple (Buffers.call (uop fxn) (List.map uop args)) 0)
 

@@ -213,8 +213,8 @@ val as_param : int -> t -> t
 
 (** [call ~fxn args]: the value of [fxn], a body of {!as_param}s, with the PARAM of slot [i] standing for the [i]th
     of [args]: a FUNCTION, inlined when scheduled; a body on several devices is rewritten for one shard, and its
-    sharded outputs come back sharded. A gradient through it raises [Invalid_argument] (tinygrad's [call_gradient]
-    is not ported). tinygrad [Tensor.call] (without [grad_fxn]). *)
+    sharded outputs come back sharded. Its gradient is a backward FUNCTION over the body's gradient.
+    tinygrad [Tensor.call] (without [grad_fxn]). *)
 val call : fxn:t -> t list -> t
 
 (** {1 Convolution and pooling with int arguments}

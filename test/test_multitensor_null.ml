@@ -188,6 +188,28 @@ let null_tests : case list = [
       let body = T.sum (T.as_param 0 (T.empty [| 4; 4 |])) in
       raises_invalid ~mentions:"shape mismatch" ~what:"a (2, 8) arg for a (4, 4) PARAM" (fun () ->
           T.realize (T.call ~fxn:body [ T.contiguous (T.ones [| 2; 8 |]) ])));
+  (* not in tinygrad's file: gradients through a FUNCTION (tinygrad's call_gradient), on one device and sharded;
+     values derived by hand, and tinygrad 0.14.0 gives the same: y = a * b + a, d(sum(y * w))/da = w * (b + 1) and
+     /db = w * a; d(sum(x * x))/dx = 2x, split like x *)
+  ("call_gradient", fun () ->
+      let of_list l = T.of_float_array [| List.length l |] (Array.of_list l) in
+      let a = of_list [ 1.; 2.; 3.; 4. ] and b = of_list [ 5.; -1.; 0.5; 2. ] and w = of_list [ 1.; 2.; 3.; 4. ] in
+      let body = T.add (T.mul (T.as_param 0 a) (T.as_param 1 b)) (T.as_param 0 a) in
+      let y = T.call ~fxn:body [ a; b ] in
+      (match T.gradient (T.sum (T.mul y w)) [ a; b ] with
+       | [ ga; gb ] ->
+         close ~what:"y" [| 6.; 0.; 4.5; 12. |] (floats y);
+         close ~what:"dL/da" [| 6.; 0.; 4.5; 12. |] (floats ga);
+         close ~what:"dL/db" [| 1.; 4.; 9.; 16. |] (floats gb)
+       | _ -> fail "two gradients expected");
+      let x = T.shard ~axis:0 (of_list [ 1.; 2.; 3.; 4. ]) dev_pair in
+      let s = T.call ~fxn:(T.sum (T.mul (T.as_param 0 x) (T.as_param 0 x))) [ x ] in
+      match T.gradient s [ x ] with
+      | [ gx ] ->
+        close ~what:"sum(x * x)" [| 30. |] (floats s);
+        check_axis ~what:"dx's axis" (Some 0) gx;
+        close ~what:"d sum(x * x)/dx" [| 2.; 4.; 6.; 8. |] (floats gx)
+      | _ -> fail "one gradient expected");
   ("axis_reshape_shard_invalid", fun () ->
       let t = T.shard ~axis:0 (T.ones [| 4; 3 |]) dev_pair in
       raises_invalid ~mentions:"moved items between shards" ~what:"reshape (4, 3) split on axis 0 to (3, 4)"
