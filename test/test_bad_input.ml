@@ -70,6 +70,9 @@ let bad_calls : (string * (unit -> unit)) list = [
   ("shard", t_ (fun () -> T.shard ~axis:1 (r23 ()) [ "CPU:1"; "CPU:2" ]));
   ("shard_", t_ (fun () -> T.shard_ (T.shard (r23 ()) [ "CPU:1"; "CPU:2" ]) [ "CPU:1"; "CPU:2" ]));
   ("shard_like", t_ (fun () -> T.shard_like (T.shard (r23 ()) [ "CPU:1"; "CPU:2" ]) (T.shard ~axis:0 (r23 ()) [ "CPU:1"; "CPU:2" ])));
+  (* calls *)
+  ("as_param", t_ (fun () -> T.as_param 0 (T.scalar 1.)));
+  ("call", t_ (fun () -> T.call ~fxn:(T.sum (T.as_param 0 (r23 ()))) [ r [| 3; 2 |] ]));
   (* dtype *)
   ("cast", t_ (fun () -> T.cast (r23 ()) Dtype.Void));
   ("bitcast", t_ (fun () -> T.bitcast (T.scalar 1.0) Dtype.Int32));

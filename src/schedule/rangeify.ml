@@ -207,20 +207,24 @@ let resolve_function ?(allow_param_mismatch = true) (c : Uop.t) : Uop.t option =
   ignore (P.graph_rewrite ~bottom_up:true ~name:"gather params" pm_gather_params acc c.src.(0));
   let params = List.stable_sort (fun a b -> compare (param_arg a).slot (param_arg b).slot) (List.rev !acc) in
   let args = Array.of_list (tail c) in
+  (* the errors name the public op that built the FUNCTION: Tensor.call *)
+  List.iter (fun p -> let slot = (param_arg p).slot in
+              if slot >= Array.length args then
+                invalid_arg (Printf.sprintf "call: PARAM of slot %d, but %d args" slot (Array.length args))) params;
   if not allow_param_mismatch then begin
     if List.map (fun p -> (param_arg p).slot) params <> List.init (List.length params) Fun.id then
       failwith "params not in order";
     if List.length params <> Array.length args then
-      invalid_arg (Printf.sprintf "resolve_function: expected %d args, got %d" (List.length params) (Array.length args))
+      invalid_arg (Printf.sprintf "call: expected %d args, got %d" (List.length params) (Array.length args))
   end;
   let dict_map = List.map (fun p -> (p, args.((param_arg p).slot))) params in
   List.iteri (fun i (p, a) ->
       if (param_arg p).axis <> (match a.arg with Param q when a.op == Ops.Param || a.op == Ops.Buffer -> q.axis | _ -> None) then
-        invalid_arg (Printf.sprintf "resolve_function: arg %d axis mismatch" i);
+        invalid_arg (Printf.sprintf "call: arg %d axis mismatch" i);
       if max_shape p <> max_shape a then
-        invalid_arg (Printf.sprintf "resolve_function: arg %d shape mismatch: expected %s, got %s" i (shape_str (shape p)) (shape_str (shape a)));
+        invalid_arg (Printf.sprintf "call: arg %d shape mismatch: expected %s, got %s" i (shape_str (shape p)) (shape_str (shape a)));
       if p.dtype != a.dtype then
-        invalid_arg (Printf.sprintf "resolve_function: arg %d dtype mismatch: expected %s, got %s" i (Dtype.to_string p.dtype)
+        invalid_arg (Printf.sprintf "call: arg %d dtype mismatch: expected %s, got %s" i (Dtype.to_string p.dtype)
                        (Dtype.to_string a.dtype))) dict_map;
   Some (P.substitute ~walk:true c.src.(0) dict_map)
 
