@@ -32,6 +32,7 @@ PROGRAMS = [
   ("permute_reshape_sharded", lambda: sharded(D2, 0), lambda x: x.permute(1, 0).reshape(8, 2, 4).contiguous()),
   ("sum_3dev", lambda: sharded(D3, 0, 12, 8), lambda x: x.sum()),
   ("sum_4dev_axis1", lambda: sharded(D4, 1, 8, 8), lambda x: x.sum(1)),
+  ("times_call_sum_sharded", lambda: sharded(D2, 0), lambda x: x * Tensor.call(x, fxn=x.as_param(0).sum())),
 ]
 
 RING_PROGRAMS = [

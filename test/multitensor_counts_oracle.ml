@@ -16,6 +16,7 @@ let counts = [
   ("permute_reshape_sharded", 2);
   ("sum_3dev", 15);
   ("sum_4dev_axis1", 24);
+  ("times_call_sum_sharded", 8);
   ("allreduce_ring_4dev", 21);
   ("allreduce_all2all_4dev", 21);
 ]

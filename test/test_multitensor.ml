@@ -176,7 +176,9 @@ let count_programs : (string * (unit -> T.t)) list =
     ("permute_reshape_sharded", one (fun x -> T.contiguous (T.reshape (T.permute x [| 1; 0 |]) [| 8; 2; 4 |]))
        (sharded d2 (Some 0)));
     ("sum_3dev", one (fun x -> T.sum x) (sharded d3 (Some 0) ~n:12 ~k:8));
-    ("sum_4dev_axis1", one (fun x -> T.sum ~axis:[ 1 ] x) (sharded d4 (Some 1))) ] in
+    ("sum_4dev_axis1", one (fun x -> T.sum ~axis:[ 1 ] x) (sharded d4 (Some 1)));
+    ("times_call_sum_sharded", one (fun x -> T.mul x (T.call ~fxn:(T.sum (T.as_param 0 x)) [ x ]))
+       (sharded d2 (Some 0))) ] in
   List.map (fun (name, make) -> (name, fun () -> let prog = make () in prog ())) progs
 
 let count_of f =
