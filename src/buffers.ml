@@ -81,9 +81,10 @@ let param_like slot (u : Uop.t) : Uop.t =
     param ?shape ?device:(mdevice u) ?axis ~addrspace slot u.dtype
   end
 
-(* tinygrad: UOp.call — an opaque body (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION) stays a CALL; a body that
-   produces values becomes a FUNCTION of a TUPLE, so that a FUNCTION is always void and GETTUPLE picks its outputs.
-   The CallInfo arg is not modelled (always the default CallInfo(): no grad_fxn, never precompiled): [No_arg]. *)
+(* tinygrad: UOp.call — an opaque body (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION) stays a CALL; a body
+   that produces values becomes a FUNCTION of a TUPLE, so that a FUNCTION is always void and GETTUPLE picks
+   its outputs. The CallInfo arg is not modelled (always the default CallInfo(): no grad_fxn, never
+   precompiled): [No_arg]. *)
 let call ?ret_dtype (body : Uop.t) (srcs : Uop.t list) : Uop.t =
   match ret_dtype with
   | Some dtype -> create Ops.Call ~dtype ~src:(Array.of_list (body :: srcs))
@@ -91,7 +92,8 @@ let call ?ret_dtype (body : Uop.t) (srcs : Uop.t list) : Uop.t =
     (* calls are launched per device, so an open DEVICE range may cross the call boundary *)
     List.iter (fun (r : Uop.t) -> match r.arg with
         | Range (_, Device) -> ()
-        | _ -> invalid_arg (Printf.sprintf "call: range %s leaks out of the call" (Uop.render r))) (ranges body);
+        | _ -> invalid_arg (Printf.sprintf "call: range %s leaks out of the call" (Uop.render r)))
+      (ranges body);
     if Upat.opaque_body body then create Ops.Call ~src:(Array.of_list (body :: srcs))
     else
       let body = if body.op == Ops.Tuple then body else create Ops.Tuple ~src:[| body |] in

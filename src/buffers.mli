@@ -63,10 +63,10 @@ val unbind : Uop.t -> Uop.t * int
 (** [param_like slot u]: the PARAM standing for [u] in a call body. tinygrad [UOp.param_like]. *)
 val param_like : int -> Uop.t -> Uop.t
 
-(** [call body srcs]: [CALL(body, srcs...)] for an opaque body (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION) or
-    with [ret_dtype]; else [FUNCTION(TUPLE(body), srcs...)] (a TUPLE body as it is), whose PARAMs of slot [i] stand
-    for [srcs.(i)]. [Invalid_argument] for a range other than DEVICE open in [body]. CallInfo is not modelled: the
-    arg is [No_arg]. tinygrad [UOp.call]. *)
+(** [call body srcs]: [CALL(body, srcs...)] for an opaque body (SINK, PROGRAM, LINEAR, COPY, CUSTOM_FUNCTION)
+    or with [ret_dtype]; else [FUNCTION(TUPLE(body), srcs...)] (a TUPLE body as it is), whose PARAMs of slot
+    [i] stand for [srcs.(i)]. [Invalid_argument] for a range other than DEVICE open in [body]. CallInfo is
+    not modelled: the arg is [No_arg]. tinygrad [UOp.call]. *)
 val call : ?ret_dtype:Dtype.t -> Uop.t -> Uop.t list -> Uop.t
 
 (** [gettuple u i]: output [i] of a FUNCTION or a TUPLE; [Invalid_argument] for another op.

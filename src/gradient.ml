@@ -139,19 +139,21 @@ let shape_differs (k : Uop.t) (v : Uop.t) =
 let noop () = Uop.create Ops.Noop
 let param_slot (p : Uop.t) = (param_arg p).slot
 
-(* tinygrad: mixin/gradient.py _compact_params — the body's PARAMs renumbered from 0 in slot order, and the args
-   they stand for *)
+(* tinygrad: mixin/gradient.py _compact_params — the body's PARAMs renumbered from 0 in slot order, and the
+   args they stand for *)
 let compact_params (body : Uop.t) (all_args : Uop.t array) =
   let by_slot = Hashtbl.create 8 in
-  List.iter (fun (p : Uop.t) -> if p.op == Ops.Param && param_slot p >= 0 then Hashtbl.replace by_slot (param_slot p) p)
+  List.iter (fun (p : Uop.t) ->
+      if p.op == Ops.Param && param_slot p >= 0 then Hashtbl.replace by_slot (param_slot p) p)
     (Uop.toposort body);
   let used = List.sort compare (Hashtbl.fold (fun slot p acc -> (slot, p) :: acc) by_slot []) in
   let body = Upat.substitute ~walk:true body (List.mapi (fun j (_, (p : Uop.t)) ->
       (p, Uop.replace ~arg:(Param { (param_arg p) with slot = j }) p)) used) in
   (body, List.map (fun (i, _) -> all_args.(i)) used)
 
-(* tinygrad: mixin/gradient.py call_gradient without a grad_fxn (CallInfo is not modelled) and never precompiled:
-   one backward FUNCTION computing the gradients of the [needed] args, with the output gradients as extra args *)
+(* tinygrad: mixin/gradient.py call_gradient without a grad_fxn (CallInfo is not modelled) and never
+   precompiled: one backward FUNCTION computing the gradients of the [needed] args, with the output gradients
+   as extra args *)
 let call_gradient compute_gradient (ctx : Uop.t) (k : Uop.t) (needed : int list) =
   let fxn = k.src.(0) and args = Array.sub k.src 1 (Array.length k.src - 1) in
   if fxn.op != Ops.Tuple then
@@ -162,7 +164,8 @@ let call_gradient compute_gradient (ctx : Uop.t) (k : Uop.t) (needed : int list)
     (Uop.toposort ~enter_calls:false fxn);
   let nargs = Array.length args in
   let root_grad = Uop.create Ops.Tuple ~src:(Array.mapi (fun i (g : Uop.t) ->
-      if g.op == Ops.Noop || Buffers.mdevice g = None then g else Buffers.param_like (nargs + i) g) ctx.src) in
+      if g.op == Ops.Noop || Buffers.mdevice g = None then g else Buffers.param_like (nargs + i) g)
+      ctx.src) in
   let grads = compute_gradient fxn root_grad (Hashtbl.fold (fun _ p acc -> p :: acc) params []) in
   let grad_bodies = List.filter_map (fun i ->
       Option.bind (Hashtbl.find_opt params i) (fun p -> Option.map (fun g -> (i, g)) (Tbl.find_opt grads p)))
@@ -185,9 +188,10 @@ let rec compute_gradient (root : Uop.t) (root_grad : Uop.t) (targets : Uop.t lis
       match Tbl.find_opt grads t0 with
       | None -> ()
       | Some g when g.op == Ops.Noop -> ()
-      (* GETTUPLE: the gradient gathers into a TUPLE on the FUNCTION, used when the walk reaches the FUNCTION *)
+      (* GETTUPLE: the gradient gathers into a TUPLE on the FUNCTION, used when the walk reaches it *)
       | Some g when t0.op == Ops.Gettuple ->
-        let k = t0.src.(0) and idx = (match t0.arg with Int i -> i | _ -> invalid_arg "gradient: GETTUPLE arg") in
+        let k = t0.src.(0) in
+        let idx = match t0.arg with Int i -> i | _ -> invalid_arg "gradient: GETTUPLE without an index" in
         if k.op != Ops.Function || k.src.(0).op != Ops.Tuple then
           invalid_arg ("gradient: GETTUPLE of " ^ Ops.to_string k.op ^ ", not of a FUNCTION");
         let prev = match Tbl.find_opt grads k with

@@ -1,10 +1,10 @@
 (** Reverse-mode differentiation over UOp graphs. tinygrad: [mixin/gradient.py] ([pm_gradient],
     [compute_gradient]) and [OpMixin.gradient].
 
-    A FUNCTION's gradient is [call_gradient]'s implicit one: the GETTUPLEs' gradients gathered into a TUPLE, one
-    backward FUNCTION for the args on a target path. Deviation: CallInfo is not modelled, so there is no custom
-    [grad_fxn] and no precompiled call; a CALL (an opaque body) raises [Invalid_argument], and AFTER(d, CALL)
-    passes the gradient to [d] only. *)
+    A FUNCTION's gradient is [call_gradient]'s implicit one: the GETTUPLEs' gradients gathered into a TUPLE,
+    one backward FUNCTION for the args on a target path. Deviation: CallInfo is not modelled, so there is no
+    custom [grad_fxn] and no precompiled call; a CALL (an opaque body) raises [Invalid_argument], and
+    AFTER(d, CALL) passes the gradient to [d] only. *)
 
 (** [reduce_gradient ctx ret op]: the gradient of a REDUCE of [op] (ADD, MAX, MUL) given its output's
     gradient [ctx]. tinygrad [reduce_gradient]. *)

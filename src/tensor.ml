@@ -431,7 +431,8 @@ let to_devices x devices =
 let as_param slot x =
   named "as_param" @@ fun () ->
   let u = uop x in
-  wrap ~op:"as_param" (Uop.param ~shape:(Uop.shard_shape u) ?device:(Buffers.mdevice u) ?axis:(Uop.axis u) slot u.dtype)
+  wrap ~op:"as_param"
+    (Uop.param ~shape:(Uop.shard_shape u) ?device:(Buffers.mdevice u) ?axis:(Uop.axis u) slot u.dtype)
 
 (* tinygrad: Tensor.call (without grad_fxn: CallInfo is not modelled) *)
 let call ~fxn args =

@@ -207,14 +207,14 @@ val to_devices : t -> string list -> t
 
 (** {1 Calls} *)
 
-(** [as_param slot x]: a PARAM standing for [x] in a function body: [x]'s dtype, shape and devices (a sharded [x]'s
-    PARAM has its axis), no data. tinygrad [Tensor.as_param]. *)
+(** [as_param slot x]: a PARAM standing for [x] in a function body: [x]'s dtype, shape and devices (a sharded
+    [x]'s PARAM has its axis), no data. tinygrad [Tensor.as_param]. *)
 val as_param : int -> t -> t
 
-(** [call ~fxn args]: the value of [fxn], a body of {!as_param}s, with the PARAM of slot [i] standing for the [i]th
-    of [args]: a FUNCTION, inlined when scheduled; a body on several devices is rewritten for one shard, and its
-    sharded outputs come back sharded. Its gradient is a backward FUNCTION over the body's gradient.
-    tinygrad [Tensor.call] (without [grad_fxn]). *)
+(** [call ~fxn args]: the value of [fxn], a body of {!as_param}s, with the PARAM of slot [i] standing for the
+    [i]th of [args]: a FUNCTION, inlined when scheduled; a body on several devices is rewritten for one
+    shard, and its sharded outputs come back sharded. Its gradient is a backward FUNCTION over the body's
+    gradient. tinygrad [Tensor.call] (without [grad_fxn]). *)
 val call : fxn:t -> t list -> t
 
 (** {1 Convolution and pooling with int arguments}

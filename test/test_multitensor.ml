@@ -9,9 +9,10 @@
    Left out of test/backend: shard_empty and shard_no_recompile (expected failures in tinygrad),
    multi_device_jit_graph, shrink_non_shard_axis and llama1b_full (skipped there).
    Left out of test/unit: the four skipped there (reshape_on_axis, mlb_assign_change_axis, shard_memory,
-   multi_const_folding) and multi_assign_piece_unrealized (an expected failure there). TestBatchNorm's UnsyncedBatchNorm is examples/hlb_cifar10.py's, written here; OneCycleLR is
-   Lr_scheduler. Where tinygrad only runs a layer or a step, the port also checks values derived by hand.
-   test/null is test/test_multitensor_null.ml. *)
+   multi_const_folding) and multi_assign_piece_unrealized (an expected failure there). TestBatchNorm's
+   UnsyncedBatchNorm is examples/hlb_cifar10.py's, written here; OneCycleLR is Lr_scheduler. Where tinygrad
+   only runs a layer or a step, the port also checks values derived by hand. test/null is
+   test/test_multitensor_null.ml. *)
 
 open Tinygrad.Compiler
 open Test_util
@@ -956,8 +957,8 @@ let unit_tests : case list = [
       raises_invalid ~mentions:"rand only supports single device" ~what:"rand on a device tuple" (fun () ->
           T.rand ~devices:devices_2 [| 256 |]));
   (* tinygrad's test raises for a device tuple given to rand_like of a sharded tensor; also: a single-device
-     tensor's rand_like draws on the device given (tinygrad 0.14.0's values under seed 42 on CPU:3), and refuses a
-     device tuple, as rand does *)
+     tensor's rand_like draws on the device given (tinygrad 0.14.0's values under seed 42 on CPU:3), and
+     refuses a device tuple, as rand does *)
   ("rand_like_arg_device", fun () ->
       List.iter (fun axis ->
           let t = T.shard ?axis (T.empty [| 16; 16 |]) [ d1; d2 ] in
@@ -965,7 +966,8 @@ let unit_tests : case list = [
               T.rand_like ~devices:[ d3; d4 ] t);
           raises_invalid ~mentions:"cannot specify device" ~what:"rand_like onto a device" (fun () ->
               T.rand_like ~device:d3 t)) [ None; Some 1 ];
-      raises_invalid ~mentions:"rand only supports single device" ~what:"rand_like of one device onto a tuple"
+      raises_invalid ~mentions:"rand only supports single device"
+        ~what:"rand_like of one device onto a tuple"
         (fun () -> T.rand_like ~devices:[ d3; d4 ] (T.empty [| 4 |]));
       T.manual_seed 42;
       let r = T.rand_like ~device:d3 (T.empty [| 4 |]) in

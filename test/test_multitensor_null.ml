@@ -158,9 +158,9 @@ let null_tests : case list = [
       check_axis ~what:"axis" (Some 0) r;
       close ~what:"x + 1" (Array.make 4 2.) (floats r));
   (* tinygrad: TestMultiScalarALU.test_multi_times_call_scalar. The body's PARAM stands for the whole sharded
-     value, so the body's sum is over all of it (an allreduce inside the FUNCTION); tinygrad 0.14.0 gives 16 on
-     ones(4, 4) and 120 * x for x = 0..15 on CPU:0/CPU:1, split on either axis or replicated. Through UOp-level
-     call/gettuple as tinygrad's test, and through Tensor.call *)
+     value, so the body's sum is over all of it (an allreduce inside the FUNCTION); tinygrad 0.14.0 gives 16
+     on ones(4, 4) and 120 * x for x = 0..15 on CPU:0/CPU:1, split on either axis or replicated. Through
+     UOp-level call/gettuple as tinygrad's test, and through Tensor.call *)
   ("scalar_alu_multi_times_call_scalar", fun () ->
       let body_of x =
         let t = T.of_uop (T.uop (T.as_param 0 x)) in
@@ -182,18 +182,19 @@ let null_tests : case list = [
           close ~what:(what "by UOp.call") (Array.map (fun v -> 120. *. v) xs) (floats by_uop);
           close ~what:(what "by Tensor.call") (Array.map (fun v -> 120. *. v) xs) (floats by_tensor))
         [ Some 0; Some 1; None ]);
-  (* not in tinygrad's file: an arg whose shape is not its PARAM's is refused when the FUNCTION is inlined (tinygrad's
-     resolve_function raises "arg 0 shape mismatch" there too) *)
+  (* not in tinygrad's file: an arg whose shape is not its PARAM's is refused when the FUNCTION is inlined
+     (tinygrad's resolve_function raises "arg 0 shape mismatch" there too) *)
   ("call_arg_shape_mismatch", fun () ->
       let body = T.sum (T.as_param 0 (T.empty [| 4; 4 |])) in
       raises_invalid ~mentions:"shape mismatch" ~what:"a (2, 8) arg for a (4, 4) PARAM" (fun () ->
           T.realize (T.call ~fxn:body [ T.contiguous (T.ones [| 2; 8 |]) ])));
-  (* not in tinygrad's file: gradients through a FUNCTION (tinygrad's call_gradient), on one device and sharded;
-     values derived by hand, and tinygrad 0.14.0 gives the same: y = a * b + a, d(sum(y * w))/da = w * (b + 1) and
-     /db = w * a; d(sum(x * x))/dx = 2x, split like x *)
+  (* not in tinygrad's file: gradients through a FUNCTION (tinygrad's call_gradient), on one device and
+     sharded; values derived by hand, and tinygrad 0.14.0 gives the same: y = a * b + a,
+     d(sum(y * w))/da = w * (b + 1) and /db = w * a; d(sum(x * x))/dx = 2x, split like x *)
   ("call_gradient", fun () ->
       let of_list l = T.of_float_array [| List.length l |] (Array.of_list l) in
-      let a = of_list [ 1.; 2.; 3.; 4. ] and b = of_list [ 5.; -1.; 0.5; 2. ] and w = of_list [ 1.; 2.; 3.; 4. ] in
+      let a = of_list [ 1.; 2.; 3.; 4. ] and b = of_list [ 5.; -1.; 0.5; 2. ] in
+      let w = of_list [ 1.; 2.; 3.; 4. ] in
       let body = T.add (T.mul (T.as_param 0 a) (T.as_param 1 b)) (T.as_param 0 a) in
       let y = T.call ~fxn:body [ a; b ] in
       (match T.gradient (T.sum (T.mul y w)) [ a; b ] with

@@ -632,13 +632,13 @@ module type RAND = sig
   type t
 
   (** Uniform \[0, 1) (default float; a concrete float dtype). [devices], tinygrad's tuple [device], raises
-      [Invalid_argument]: one draw has one device's counter (shard or {!rand_like} a value on several devices).
-      tinygrad [RandMixin.rand]. *)
+      [Invalid_argument]: one draw has one device's counter (shard or {!rand_like} a value on several
+      devices). tinygrad [RandMixin.rand]. *)
   val rand : ?dtype:Dtype.t -> ?device:string -> ?devices:string list -> ?contiguous:bool -> int array -> t
 
-  (** {!rand} with the shape, device and (unless [dtype]) dtype of [x]; on several devices, one draw per device
-      keeping [x]'s axis. [device] / [devices] pass to {!rand}, and raise [Invalid_argument] when [x] is on several
-      devices. tinygrad [RandMixin.rand_like]. *)
+  (** {!rand} with the shape, device and (unless [dtype]) dtype of [x]; on several devices, one draw per
+      device keeping [x]'s axis. [device] / [devices] pass to {!rand}, and raise [Invalid_argument] when [x]
+      is on several devices. tinygrad [RandMixin.rand_like]. *)
   val rand_like : ?dtype:Dtype.t -> ?device:string -> ?devices:string list -> ?contiguous:bool -> t -> t
 
   (** Standard normal (Box-Muller over float32 draws). tinygrad [RandMixin.randn]. *)

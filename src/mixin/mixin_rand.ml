@@ -139,8 +139,8 @@ let rand ~(next_counter : next_counter) ?device ?devices ?dtype ?(contiguous = t
     invalid_arg ("rand: rand only supports concrete float dtypes, got " ^ Dtype.to_string dt);
   check_shape "rand" shape;
   Option.iter (fun ds ->
-      invalid_arg (Printf.sprintf "rand: rand only supports single device, got device=(%s)" (String.concat ", " ds)))
-    devices;
+      invalid_arg (Printf.sprintf "rand: rand only supports single device, got device=(%s)"
+                     (String.concat ", " ds))) devices;
   let device = Mixin_creation.canonicalize_device ~op:"rand" device in
   let key, counter = next_counter device (ceildiv (Helpers.prod shape * Dtype.itemsize dt) 4) in
   rand_from key counter shape dt ~contiguous
@@ -154,7 +154,8 @@ let rand_like ~next_counter ?device ?devices ?dtype ?contiguous (u : Uop.t) =
   let dtype = match dtype with Some d -> d | None -> u.dtype in
   if Buffers.is_multi u then begin
     if device <> None || devices <> None then
-      invalid_arg (Printf.sprintf "rand_like: cannot specify device on *_like of a multi device tensor of shape %s"
+      invalid_arg (Printf.sprintf
+                     "rand_like: cannot specify device on *_like of a multi device tensor of shape %s"
                      (Uop.shape_str (Mv.shape u)));
     Mixin_creation.multi_like u (fun shape device ->
         let int_dim = function

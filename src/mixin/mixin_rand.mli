@@ -33,15 +33,15 @@ type next_counter = string -> int -> Uop.t * Uop.t
 (** Uniform \[0, 1) of a concrete float dtype (default float); [devices] (a tuple of devices) raises
     [Invalid_argument]. tinygrad [RandMixin.rand]. *)
 val rand :
-  next_counter:next_counter -> ?device:string -> ?devices:string list -> ?dtype:Dtype.t -> ?contiguous:bool ->
-  int list -> Uop.t
+  next_counter:next_counter -> ?device:string -> ?devices:string list -> ?dtype:Dtype.t ->
+  ?contiguous:bool -> int list -> Uop.t
 
-(** {!rand} with the shape and device of a node (its dtype unless [dtype]); [device] or [devices] draw elsewhere
-    (passed to {!rand}), and raise [Invalid_argument] for a node on several devices. tinygrad
+(** {!rand} with the shape and device of a node (its dtype unless [dtype]); [device] or [devices] draw
+    elsewhere (passed to {!rand}), and raise [Invalid_argument] for a node on several devices. tinygrad
     [RandMixin.rand_like]. *)
 val rand_like :
-  next_counter:next_counter -> ?device:string -> ?devices:string list -> ?dtype:Dtype.t -> ?contiguous:bool ->
-  Uop.t -> Uop.t
+  next_counter:next_counter -> ?device:string -> ?devices:string list -> ?dtype:Dtype.t ->
+  ?contiguous:bool -> Uop.t -> Uop.t
 
 (** Standard normal (Box-Muller over float32 draws) like a node. tinygrad [RandMixin.randn_like]. *)
 val randn_like : next_counter:next_counter -> ?dtype:Dtype.t -> Uop.t -> Uop.t

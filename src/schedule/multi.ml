@@ -4,8 +4,8 @@
    every kernel computes one shard with the DEVICE range open (bound per device at launch); replace_allreduce turns
    a broadcast COPY into an MSTACK of copies and resolves MSELECT/MSTACK. Also the UOp helpers tinygrad keeps on the
    UOp class (shard, _shard, mselect, mstack, allreduce). A FUNCTION's body is rewritten on its own
-   (rewrite_into_function), never precompiled. Not ported: index_multi (INDEX on an in-kernel fragment); ALLREDUCE
-   is lowered here (tinygrad's LATE_ALLREDUCE=0). *)
+   (rewrite_into_function), never precompiled. Not ported: index_multi (INDEX on an in-kernel fragment);
+   ALLREDUCE is lowered here (tinygrad's LATE_ALLREDUCE=0). *)
 
 open Uop
 module P = Upat
@@ -266,19 +266,20 @@ let passthrough_multi (root : Uop.t) (multi : Uop.t) =
   let rest = List.map (fun (x : Uop.t) -> if x.op == Ops.Unshard then x.src.(0) else x) (tail root) in
   Some (unshard_like (create root.op ~dtype:root.dtype ~src:(Array.of_list (multi.src.(0) :: rest)) ~arg:root.arg) multi)
 
-(* tinygrad: rewrite_into_function — the body rewritten by multi_pm on its own, the call's args unsharded; the
-   outputs that come out sharded are UNSHARDs of the call's outputs, one call per device (CallInfo is not
+(* tinygrad: rewrite_into_function — the body rewritten by multi_pm on its own, the call's args unsharded;
+   the outputs that come out sharded are UNSHARDs of the call's outputs, one call per device (CallInfo is not
    modelled: never precompiled) *)
 let rewrite_into_function multi_pm (call : Uop.t) =
   let new_body = P.graph_rewrite ~name:"subcall" multi_pm () call.src.(0) in
   let new_args = List.map (fun (a : Uop.t) -> if a.op == Ops.Unshard then a.src.(0) else a) (tail call) in
   if new_body.op <> Ops.Tuple then
-    invalid_arg ("rewrite_into_function: a FUNCTION's body is a TUPLE, got " ^ Ops.to_string new_body.op);
+    invalid_arg ("rewrite_into_function: a FUNCTION's body is a TUPLE, got "
+                 ^ Ops.to_string new_body.op);
   let outs = Array.to_list new_body.src in
   if List.exists (fun (s : Uop.t) -> s.op == Ops.Unshard) outs then begin
     let strip (s : Uop.t) = if s.op == Ops.Unshard then s.src.(0) else s in
-    let shard_call = replace call ~src:(Array.of_list (create Ops.Tuple ~src:(Array.of_list (List.map strip outs))
-                                                       :: new_args)) in
+    let shard_body = create Ops.Tuple ~src:(Array.of_list (List.map strip outs)) in
+    let shard_call = replace call ~src:(Array.of_list (shard_body :: new_args)) in
     Some (create Ops.Tuple ~src:(Array.of_list (List.mapi (fun i (s : Uop.t) ->
         let g = Buffers.gettuple shard_call i in
         if s.op == Ops.Unshard then unshard_like g s else g) outs)))
@@ -348,7 +349,7 @@ let early_allreduce : unit P.matcher =
   P.(matcher [ rule (pat Ops.Allreduce ~name:"red" ~src:(In_order [ var "buf" ])) (fun m ->
       Allreduce.handle_allreduce (get m "buf") (get m "red")) ])
 
-(* tinygrad: multi_pm (the same pattern as unrolled ranges); lazy because a FUNCTION's body is rewritten with it *)
+(* tinygrad: multi_pm (the same pattern as unrolled ranges); lazy: a FUNCTION's body is rewritten with it *)
 let rec multi_pm_lazy : unit P.matcher Lazy.t = lazy (
   let open P in
   let unshard_src ?(n = 0) op = pat op ~name:"root" ~src:(In_order (make ~op:[ Ops.Unshard ] ~name:"multi" ()
@@ -379,7 +380,8 @@ let rec multi_pm_lazy : unit P.matcher Lazy.t = lazy (
       rule (pat Ops.Gettuple ~name:"g" ~src:(In_order [ pat Ops.Tuple ~name:"t" ])) (fun m ->
           match (get m "g").arg with Int i -> Some (get m "t").src.(i) | _ -> None);
       (* rewrite into FUNCTION calls explicitly for UNSHARD (value-producing) *)
-      rule (pat Ops.Function ~name:"call") (fun m -> rewrite_into_function (Lazy.force multi_pm_lazy) (get m "call"));
+      rule (pat Ops.Function ~name:"call") (fun m ->
+          rewrite_into_function (Lazy.force multi_pm_lazy) (get m "call"));
       rule (ops [ Ops.Call; Ops.Function; Ops.After ] ~name:"root" ~allow_any_len:true
               ~src:(In_order [ pat Ops.Unshard ~name:"multi" ])) (on_multi passthrough_multi);
       (* just strip the UNSHARD from non-value-producing CALLs *)

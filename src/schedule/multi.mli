@@ -1,9 +1,9 @@
 (** tinygrad: [schedule/multi.py] — the multi-device rewrite ([multi_pm]): UNSHARD values pushed through
-    elementwise ops, reduces (an allreduce along the sharded axis), movement ops, copies and stores, broadcast copies
-    expanded into MSTACKs, MSELECT/MSTACK resolved, a FUNCTION's body rewritten on its own ([rewrite_into_function],
-    never precompiled); and the multi-device helpers tinygrad keeps on [UOp]. Not ported: [index_multi] (in-kernel
-    fragments); ALLREDUCE is lowered by
-    {!Allreduce.handle_allreduce} inside [multi_pm] (tinygrad's [LATE_ALLREDUCE=0]). *)
+    elementwise ops, reduces (an allreduce along the sharded axis), movement ops, copies and stores,
+    broadcast copies expanded into MSTACKs, MSELECT/MSTACK resolved, a FUNCTION's body rewritten on its own
+    ([rewrite_into_function], never precompiled); and the multi-device helpers tinygrad keeps on [UOp]. Not
+    ported: [index_multi] (in-kernel fragments); ALLREDUCE is lowered by {!Allreduce.handle_allreduce} inside
+    [multi_pm] (tinygrad's [LATE_ALLREDUCE=0]). *)
 
 (** [mselect u i]: device [i]'s part of a multi-device value. tinygrad [UOp.mselect]. *)
 val mselect : Uop.t -> int -> Uop.t

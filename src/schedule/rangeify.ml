@@ -208,9 +208,10 @@ let resolve_function ?(allow_param_mismatch = true) (c : Uop.t) : Uop.t option =
   let params = List.stable_sort (fun a b -> compare (param_arg a).slot (param_arg b).slot) (List.rev !acc) in
   let args = Array.of_list (tail c) in
   (* the errors name the public op that built the FUNCTION: Tensor.call *)
-  List.iter (fun p -> let slot = (param_arg p).slot in
-              if slot >= Array.length args then
-                invalid_arg (Printf.sprintf "call: PARAM of slot %d, but %d args" slot (Array.length args))) params;
+  List.iter (fun p ->
+      let slot = (param_arg p).slot in
+      if slot >= Array.length args then
+        invalid_arg (Printf.sprintf "call: PARAM of slot %d, but %d args" slot (Array.length args))) params;
   if not allow_param_mismatch then begin
     if List.map (fun p -> (param_arg p).slot) params <> List.init (List.length params) Fun.id then
       failwith "params not in order";
@@ -222,10 +223,11 @@ let resolve_function ?(allow_param_mismatch = true) (c : Uop.t) : Uop.t option =
       if (param_arg p).axis <> (match a.arg with Param q when a.op == Ops.Param || a.op == Ops.Buffer -> q.axis | _ -> None) then
         invalid_arg (Printf.sprintf "call: arg %d axis mismatch" i);
       if max_shape p <> max_shape a then
-        invalid_arg (Printf.sprintf "call: arg %d shape mismatch: expected %s, got %s" i (shape_str (shape p)) (shape_str (shape a)));
+        invalid_arg (Printf.sprintf "call: arg %d shape mismatch: expected %s, got %s" i
+                       (shape_str (shape p)) (shape_str (shape a)));
       if p.dtype != a.dtype then
-        invalid_arg (Printf.sprintf "call: arg %d dtype mismatch: expected %s, got %s" i (Dtype.to_string p.dtype)
-                       (Dtype.to_string a.dtype))) dict_map;
+        invalid_arg (Printf.sprintf "call: arg %d dtype mismatch: expected %s, got %s" i
+                       (Dtype.to_string p.dtype) (Dtype.to_string a.dtype))) dict_map;
   Some (P.substitute ~walk:true c.src.(0) dict_map)
 
 (* shape-changing bitcast *)

@@ -286,8 +286,8 @@ val expr : t -> string
     tinygrad [UOp.placeholder]. *)
 val placeholder_param : ?addrspace:Dtype.addrspace -> ?device:device -> slot:int -> Dtype.t -> int -> t
 
-(** [param slot dtype]: a PARAM (kernel argument); weak dtypes are refused. With [axis] and a tuple of devices,
-    [shape] is one shard's and the PARAM has the whole value's shape. tinygrad [UOp.param]. *)
+(** [param slot dtype]: a PARAM (kernel argument); weak dtypes are refused. With [axis] and a tuple of
+    devices, [shape] is one shard's and the PARAM has the whole value's shape. tinygrad [UOp.param]. *)
 val param :
   ?shape:sint list -> ?device:device -> ?vmin_vmax:Dtype.const * Dtype.const -> ?multiple_of:int ->
   ?name:string -> ?addrspace:Dtype.addrspace -> ?axis:int -> ?volatile:bool -> int -> Dtype.t -> t

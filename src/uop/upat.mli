@@ -242,8 +242,8 @@ val rewrite : 'ctx matcher -> 'ctx -> Uop.t -> Uop.t option
     [BottomUpGate]). *)
 exception Bottom_up_gate
 
-(** The body stays behind a CALL rather than being wrapped in a value FUNCTION: SINK, PROGRAM, LINEAR, COPY and
-    CUSTOM_FUNCTION. tinygrad [UOp._OPAQUE_CALL_BODIES]. *)
+(** The body stays behind a CALL rather than being wrapped in a value FUNCTION: SINK, PROGRAM, LINEAR, COPY
+    and CUSTOM_FUNCTION. tinygrad [UOp._OPAQUE_CALL_BODIES]. *)
 val opaque_body : Uop.t -> bool
 
 (** [graph_rewrite ?bottom_up ?bpm ?walk ?enter_calls ?name pm ctx sink] with tinygrad's exact semantics:
