@@ -179,7 +179,9 @@ module Buffer : sig
   (** A copy of the bytes (tinygrad's as_memoryview). *)
   val as_bytes : t -> bytes_ba
 
-  (** [copy_from dst src]: copies the bytes of [src] (same byte size) through host memory. *)
+  (** [copy_from dst src]: copies the bytes of [src] (same byte size): with the destination allocator's
+      [transfer] between devices of one type, through memory the host can write where either side has it (every
+      [CPU:n]), else through a host copy of the bytes. *)
   val copy_from : t -> t -> unit
 
   (** [of_bigarray ?device dtype ba]: a buffer of [dtype] holding the bytes of [ba] (any kind, reinterpreted; its

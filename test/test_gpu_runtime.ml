@@ -310,6 +310,22 @@ let tests : case list = [
       let y = Tensor.to_float_array Tensor.(add (mul x (full ~device:dev [| 3 |] 2.)) (full ~device:dev [| 3 |] 1.)) in
       check (y = [| 3.; -3.; 2. |]) "x*2+1: got %s" (String.concat " " (Array.to_list (Array.map string_of_float y))));
 
+  ("device: Buffer.copy_from between two buffers of DEV's device, whole and between views", fun () ->
+      (* on CUDA the whole copy is the allocator's transfer (cuMemcpyDtoD within a device, tinygrad's _transfer)
+         and the views' copy goes through the host; on the CPU both are one blit through the shared memory *)
+      let dev = Device.default () in
+      let mk () = Device.Buffer.ensure_allocated (Device.Buffer.create dev 8 Dtype.Float32) in
+      let src = mk () and dst = mk () in
+      let xs = [| 1.5; -2.; 3.25; 0.; 7.; -8.5; 0.125; 42. |] in
+      Device.Buffer.copyin_floats src xs;
+      Device.Buffer.copyin_floats dst (Array.make 8 0.);
+      Device.Buffer.copy_from dst src;
+      check (Device.Buffer.to_floats dst = xs) "whole copy on %s" dev;
+      Device.Buffer.copyin_floats dst (Array.make 8 0.);
+      (* src's elements 2..5 into dst's elements 4..7 *)
+      Device.Buffer.copy_from (Device.Buffer.view dst 4 Dtype.Float32 16) (Device.Buffer.view src 4 Dtype.Float32 8);
+      check (Device.Buffer.to_floats dst = [| 0.; 0.; 0.; 0.; 3.25; 0.; 7.; -8.5 |]) "view copy on %s" dev);
+
   (* ---------- CUDA error messages (Gpu_errors), from statuses and texts written here, no GPU ---------- *)
   ("errors: a failing driver call names the C call, the CUresult and a hint", fun () ->
       check_str ~what:"call name" "cuDeviceGetCount" (Gpu_errors.c_call_name "cu_device_get_count");
