@@ -812,6 +812,32 @@ let test_cpu_conv_weight_grad_split () =
            (String.concat " | " (List.map (fun ast -> String.concat "," (List.map (fun (o, n) ->
                 Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) (heuristic_opts Helpers.Cpu_fast ast))) ks))
 
+(* CPU_OPT=fast on a split weight gradient whose channel tiles leave loops (x (512, 8, 10, 10), w (8, 8, 3, 3): the
+   scheduler splits the reduce over the batch, the tile upcasts co and ci by 4 each, leaving loops of 2): SWAPs put
+   the channel loops right after the batch split and the window's loops (ky, kx, 3 each) innermost among the
+   outputs, so the CPU loops run [128 (the split, its other half threaded); 2; 2; 3; 3], where the batch swap alone
+   left co's loop last ([128; 2; 3; 3; 2]). CPU_OPT=tinygrad swaps nothing. The opt'd buffers equal those of the
+   NOOPT kernel (the reference). *)
+let test_cpu_conv_weight_grad_window_inner () =
+  let x = Tensor.realize (Tensor.rand [| 512; 8; 10; 10 |]) and w = Tensor.realize (Tensor.rand [| 8; 8; 3; 3 |]) in
+  let loops mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+      let s = Postrange.create ast (Device.renderer "CPU") in
+      Postrange.convert_loop_to_global s;
+      let h = Codegen.hand_coded_optimizations s in
+      let fs = Array.of_list (Postrange.full_shape h) in
+      List.map (fun a -> Postrange.sint_int fs.(a)) (Postrange.axes_of h [ Uop.Weak ])) in
+  let split ast = List.length (loops Helpers.Cpu_fast ast) = 5 in
+  match List.filter split (weight_grad_kernels x w) with
+  | [ ast ] ->
+    let got = loops Helpers.Cpu_fast ast in
+    check (got = [ 128; 2; 2; 3; 3 ]) "CPU_OPT=fast: loops [%s], expected [128; 2; 2; 3; 3]"
+      (String.concat "; " (List.map string_of_int got));
+    check (not (List.mem_assoc Opt.SWAP (heuristic_opts Helpers.Cpu_tinygrad ast))) "CPU_OPT=tinygrad: a SWAP";
+    let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
+        same_buffers ~what:"weight gradient, window loops inner" reference (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d split weight gradient kernels with 5 loops, expected 1" (List.length l)
+
 (* an opt given by op, axis and amount *)
 let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg }
 
@@ -931,6 +957,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_broadcast_gated_loads", test_cpu_broadcast_gated_loads);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
+                          ("cpu_conv_weight_grad_window_inner", test_cpu_conv_weight_grad_window_inner);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);

@@ -379,6 +379,19 @@ let cpu_matvec (k : K.t) : K.t option =
      | _ -> None)
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast (loop opts), the CPU loops at [positions] moved to the positions from
+   [first] on, in that order, each by SWAPs of neighbouring loops: a SWAP exchanges two loops' places, so the
+   loops a moved one passes keep their order, one place further in *)
+let cpu_loops_first (k : K.t) ~first positions =
+  let rec place target = function
+    | [] -> ()
+    | p :: rest ->
+      for a = p downto target + 1 do
+        ignore (K.apply_opt k (opt Opt.SWAP ~axis:(a - 1) ~arg:(Opt.Int a)))
+      done;
+      place (target + 1) (List.map (fun q -> if q >= target && q < p then q + 1 else q) rest) in
+  place first positions
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in
    both factors and longer than a narrow output axis contiguous in one factor is a convolution's weight
    gradient: dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward
@@ -439,16 +452,23 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
           let batch = List.find_opt (fun a -> a <> w && List.for_all (dep a) loads) (K.axes_of k [ Weak ]) in
           let br = Option.map (fun a -> rngs.(a)) batch in
           try_on_copy k (fun k ->
+              (* the loop left of the channel axis after its upcast (None when the upcast took it whole) *)
               let up r amt =
-                ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
-              up mr co_amt;
-              Option.iter (fun (r, amt) -> up r amt) cr;
+                match K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) with
+                | Some (outer, _) when List.memq outer (K.rngs k) -> Some outer
+                | _ -> None in
+              let co_loop = up mr co_amt in
+              let ci_loop = Option.bind cr (fun (r, amt) -> up r amt) in
               let ud = K.unrollable_dims k in
               ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
+              (* the channel loops' places, before the SWAPs below move them (a SWAP replaces its ranges) *)
+              let channels = List.map (index_of_rng k) (List.filter_map Fun.id [ co_loop; ci_loop ]) in
               match br with
-              | Some b when index_of_rng k b <> 0 ->
-                ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int (index_of_rng k b))))
-              | _ -> ())
+              | Some b ->
+                let at = index_of_rng k b in
+                if at <> 0 then ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int at)));
+                cpu_loops_first k ~first:1 (List.map (fun p -> if p = 0 then at else p) channels)
+              | None -> cpu_loops_first k ~first:0 channels)
         (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts
            already take the window *)
         | None, Some m when rlen >= 16 ->
