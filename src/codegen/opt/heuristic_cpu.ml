@@ -392,6 +392,27 @@ let cpu_loops_first (k : K.t) ~first positions =
       place (target + 1) (List.map (fun q -> if q >= target && q < p then q + 1 else q) rest) in
   place first positions
 
+(* [rng] appears times [n] in [idx] *)
+let strides_by (rng : Uop.t) n (idx : Uop.t) =
+  List.exists (fun (c : Uop.t) -> c.op == Ops.Mul && c.src.(0) == rng && c.src.(1).op == Ops.Const
+                                  && const_val c.src.(1) = Dtype.I (Z.of_int n)) (split_uop idx Ops.Add)
+
+(* not in tinygrad: under CPU_OPT=fast, the rows of a weight gradient's output gradient taken per step of its
+   reduce loop, beside the row of [rlen] lanes unrolled whole: where the reduce axis before the row (oy) strides
+   every load of [grads] (the output gradient) by the row's length, f rows are f * rlen contiguous lanes of one
+   vector accumulator, and the largest f that divides oy and takes no more vectors than one row is unrolled
+   (rows of 6 lanes, 4 + 2, as 18 = 16 + 2: three times the lanes for the same vector ops). None where no f
+   gains. The other factor's rows, further apart, are assembled from their loads *)
+let cpu_rows_per_step lengths ~rlen (k : K.t) (grads : Uop.t list) ud =
+  match List.rev ud with
+  | _ :: oy :: _ when grads <> [] ->
+    let rng = List.nth (K.rngs k) oy and size = full_shape_int k oy in
+    let vectors = Coalesce_cpu.row_vectors lengths in
+    if not (List.for_all (fun (b : Uop.t) -> strides_by rng rlen (get_idx b.src.(1))) grads) then None
+    else List.find_opt (fun f -> size mod f = 0 && vectors (f * rlen) <= vectors rlen)
+        (List.init (size - 1) (fun i -> size - i))
+  | _ -> None
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in
    both factors and longer than a narrow output axis contiguous in one factor is a convolution's weight
    gradient: dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward
@@ -451,6 +472,7 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
           (* the batch: an output axis that both factors depend on *)
           let batch = List.find_opt (fun a -> a <> w && List.for_all (dep a) loads) (K.axes_of k [ Weak ]) in
           let br = Option.map (fun a -> rngs.(a)) batch in
+          let rows = cpu_rows_per_step lengths ~rlen k (List.filter (fun b -> not (holds_w b)) loads) ud in
           try_on_copy k (fun k ->
               (* the loop left of the channel axis after its upcast (None when the upcast took it whole) *)
               let up r amt =
@@ -459,8 +481,11 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
                 | _ -> None in
               let co_loop = up mr co_amt in
               let ci_loop = Option.bind cr (fun (r, amt) -> up r amt) in
-              let ud = K.unrollable_dims k in
-              ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
+              let unroll amt = let ud = K.unrollable_dims k in
+                ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int amt))) in
+              unroll 0;
+              (* the opt checks before it changes the kernel: refused, the rows stay one per step *)
+              Option.iter (fun f -> try unroll f with Opt.Kernel_opt_error _ -> ()) rows;
               (* the channel loops' places, before the SWAPs below move them (a SWAP replaces its ranges) *)
               let channels = List.map (index_of_rng k) (List.filter_map Fun.id [ co_loop; ci_loop ]) in
               match br with
