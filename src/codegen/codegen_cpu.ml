@@ -145,9 +145,10 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
    carries vector accumulators; the lanes are folded by a horizontal REDUCE once, after the loop (tinygrad
    folds them inside the loop, a serial chain). With several outputs (Coalesce_cpu.vector_acc_fits), each
    output gets such an accumulator, a REG buffer marked [vector_acc] that the coalescer loads and stores
-   whole. Only for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the
-   registers: with more upcast outputs (a convolution's register tile) the lanes multiply the accumulators
-   past the registers, and the tile already carries independent chains. *)
+   whole, its lanes those of every unrolled axis in their order (a weight gradient's rows, oy by ox). Only
+   for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the registers: with more
+   upcast outputs (a convolution's register tile) the lanes multiply the accumulators past the registers, and
+   the tile already carries independent chains. *)
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
 let reduce_to_vector_acc lengths : reduce_to_acc = fun ~accumulate r ->

@@ -395,14 +395,15 @@ let cpu_loops_first (k : K.t) ~first positions =
 (* [rng] appears times [n] in [idx] *)
 let strides_by (rng : Uop.t) n (idx : Uop.t) =
   List.exists (fun (c : Uop.t) -> c.op == Ops.Mul && c.src.(0) == rng && c.src.(1).op == Ops.Const
-                                  && const_val c.src.(1) = Dtype.I (Z.of_int n)) (split_uop idx Ops.Add)
+                                  && (match const_val c.src.(1) with Dtype.I i -> Z.equal i (Z.of_int n)
+                                                                     | _ -> false)) (split_uop idx Ops.Add)
 
 (* not in tinygrad: under CPU_OPT=fast, the rows of a weight gradient's output gradient taken per step of its
-   reduce loop, beside the row of [rlen] lanes unrolled whole: where the reduce axis before the row (oy) strides
-   every load of [grads] (the output gradient) by the row's length, f rows are f * rlen contiguous lanes of one
-   vector accumulator, and the largest f that divides oy and takes no more vectors than one row is unrolled
-   (rows of 6 lanes, 4 + 2, as 18 = 16 + 2: three times the lanes for the same vector ops). None where no f
-   gains. The other factor's rows, further apart, are assembled from their loads *)
+   reduce loop, beside the row of [rlen] lanes unrolled whole: where the reduce axis before the row (oy)
+   strides every load of [grads] (the output gradient) by the row's length, f rows are f * rlen contiguous
+   lanes of one vector accumulator, and the largest f that divides oy and takes no more vectors than one row
+   is unrolled (rows of 6 lanes, 4 + 2, as 18 = 16 + 2: three times the lanes for the same vector ops). None
+   where no f gains. The other factor's rows, further apart, are assembled from their loads *)
 let cpu_rows_per_step lengths ~rlen (k : K.t) (grads : Uop.t list) ud =
   match List.rev ud with
   | _ :: oy :: _ when grads <> [] ->
