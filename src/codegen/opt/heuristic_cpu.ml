@@ -426,7 +426,10 @@ let cpu_rows_per_step lengths ~rlen (k : K.t) (grads : Uop.t list) ud =
    its shifted rows share one load and clang shuffled every lane. An output axis that both depend on (the
    batch, where the scheduler split the reduce) is swapped outermost (SWAP of two loops), so that one split's
    images stay in the cache across all the outputs: outermost among the outputs, each output tile streamed the
-   whole batch from memory. Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits)
+   whole batch from memory. The channel tiles' loops follow it, the window's loops (ky, kx) innermost among
+   the outputs (cpu_loops_first): the window re-reads one tile's rows of dy and x, which stay in L1. A short
+   row whose rows of dy lie end to end takes a few of them per step where they fill its vectors better
+   (cpu_rows_per_step). Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits)
    keep an earlier tile: the window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce axis
    (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
    loads, where tinygrad's upcasts of co and ci by 4 load 4 rows of each. Shorter rows take tinygrad's
