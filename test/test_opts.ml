@@ -812,6 +812,72 @@ let test_cpu_conv_weight_grad_split () =
            (String.concat " | " (List.map (fun ast -> String.concat "," (List.map (fun (o, n) ->
                 Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) (heuristic_opts Helpers.Cpu_fast ast))) ks))
 
+(* CPU_OPT=fast on a split weight gradient whose channel tiles leave loops (x (512, 8, 10, 10), w (8, 8, 3,
+   3): the scheduler splits the reduce over the batch, the tile upcasts co and ci by 4 each, leaving loops of
+   2): SWAPs put the channel loops right after the batch split and the window's loops (ky, kx, 3 each)
+   innermost among the outputs, so the CPU loops run [128 (the split, its other half threaded); 2; 2; 3; 3],
+   where the batch swap alone left co's loop last ([128; 2; 3; 3; 2]). CPU_OPT=tinygrad swaps nothing. The
+   opt'd buffers equal those of the NOOPT kernel (the reference). *)
+let test_cpu_conv_weight_grad_window_inner () =
+  let x = Tensor.realize (Tensor.rand [| 512; 8; 10; 10 |]) in
+  let w = Tensor.realize (Tensor.rand [| 8; 8; 3; 3 |]) in
+  let loops mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+      let s = Postrange.create ast (Device.renderer "CPU") in
+      Postrange.convert_loop_to_global s;
+      let h = Codegen.hand_coded_optimizations s in
+      let fs = Array.of_list (Postrange.full_shape h) in
+      List.map (fun a -> Postrange.sint_int fs.(a)) (Postrange.axes_of h [ Uop.Weak ])) in
+  let split ast = List.length (loops Helpers.Cpu_fast ast) = 5 in
+  match List.filter split (weight_grad_kernels x w) with
+  | [ ast ] ->
+    let got = loops Helpers.Cpu_fast ast in
+    check (got = [ 128; 2; 2; 3; 3 ]) "CPU_OPT=fast: loops [%s], expected [128; 2; 2; 3; 3]"
+      (String.concat "; " (List.map string_of_int got));
+    check (not (List.mem_assoc Opt.SWAP (heuristic_opts Helpers.Cpu_tinygrad ast)))
+      "CPU_OPT=tinygrad: a SWAP";
+    let reference =
+      Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
+        same_buffers ~what:"weight gradient, window loops inner" reference
+          (run_with ~vec:16 ~noopt:0 ast))
+  | l -> fail "%d split weight gradient kernels with 5 loops, expected 1" (List.length l)
+
+(* CPU_OPT=fast, CPU_VEC=16, on the weight gradient of a 3x3 convolution with rows of 6 outputs (x (16, 8, 8,
+   8), w (8, 8, 3, 3)): a row of 6 lanes takes two vectors (4 + 2), and so do 3 rows (18 = 16 + 2),
+   contiguous in the output gradient (its oy strides it by 6): the heuristic unrolls ox whole and oy by 3,
+   each of the 8 outputs of the tile (co 4 x ci 2) keeping an accumulator of 18 lanes. With CPU_VEC=8, 2 rows
+   (12 = 8 + 4). Rows of 20 (x (2, 4, 22, 22)) take two vectors where two rows take three: ox alone is
+   unrolled. The opt'd buffers equal the NOOPT kernel's (the reference). *)
+let test_cpu_conv_weight_grad_rows () =
+  (* the weight gradient's kernel: its innermost axis is the image row, the forward convolution's is kx *)
+  let row_last ast = let s = Postrange.create ast (Device.renderer "CPU") in
+    Postrange.sint_int (Helpers.last (Postrange.full_shape s)) > 3 in
+  let only_tile x w = match List.filter row_last (weight_grad_kernels x w) with
+    | [ ast ] -> ast
+    | l -> fail "%d weight gradient kernels, expected 1" (List.length l) in
+  let rand shape = Tensor.realize (Tensor.rand shape) in
+  let ast = only_tile (rand [| 16; 8; 8; 8 |]) (rand [| 8; 8; 3; 3 |]) in
+  let opts_str l =
+    String.concat "," (List.map (fun (o, n) -> Printf.sprintf "%s %d" (Opt.opt_ops_to_string o) n) l) in
+  let got = heuristic_opts Helpers.Cpu_fast ast in
+  check (got = Opt.[ (UPCAST, 4); (UPCAST, 2); (UNROLL, 0); (UNROLL, 3) ])
+    "CPU_VEC=16: opts %s" (opts_str got);
+  let fast = source_with Helpers.Cpu_fast 16 ast in
+  check (has fast "float buf7[18];" && not (has fast "buf8"))
+    "CPU_VEC=16: not 8 accumulators of 18 lanes in\n%s" fast;
+  let v8 = source_with Helpers.Cpu_fast 8 ast in
+  check (has v8 "[12];") "CPU_VEC=8: no accumulator of 12 lanes in\n%s" v8;
+  let reference =
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+  Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (num_cpu_threads, 2) ] (fun () ->
+      List.iter (fun vec ->
+          same_buffers ~what:(Printf.sprintf "weight gradient rows CPU_VEC=%d" vec) reference
+            (run_with ~vec ~noopt:0 ast)) [ 16; 8 ]);
+  let long = only_tile (rand [| 2; 4; 22; 22 |]) (rand [| 4; 4; 3; 3 |]) in
+  let got = heuristic_opts Helpers.Cpu_fast long in
+  check (List.length (List.filter (fun (o, _) -> o = Opt.UNROLL) got) = 1)
+    "rows of 20: opts %s" (opts_str got)
+
 (* an opt given by op, axis and amount *)
 let o op axis arg = { Opt.op; axis = Some axis; arg = Opt.Int arg }
 
@@ -931,6 +997,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_broadcast_gated_loads", test_cpu_broadcast_gated_loads);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
+                          ("cpu_conv_weight_grad_window_inner", test_cpu_conv_weight_grad_window_inner);
+                          ("cpu_conv_weight_grad_rows", test_cpu_conv_weight_grad_rows);
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);

@@ -145,23 +145,28 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
    carries vector accumulators; the lanes are folded by a horizontal REDUCE once, after the loop (tinygrad
    folds them inside the loop, a serial chain). With several outputs (Coalesce_cpu.vector_acc_fits), each
    output gets such an accumulator, a REG buffer marked [vector_acc] that the coalescer loads and stores
-   whole. Only for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the
-   registers: with more upcast outputs (a convolution's register tile) the lanes multiply the accumulators
-   past the registers, and the tile already carries independent chains. *)
+   whole, its lanes those of every unrolled axis in their order (a weight gradient's rows, oy by ox). Only
+   for a reduce of one output lane (a row sum, softmax's max), or of a few that fit the registers: with more
+   upcast outputs (a convolution's register tile) the lanes multiply the accumulators past the registers, and
+   the tile already carries independent chains. *)
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
 let reduce_to_vector_acc lengths : reduce_to_acc = fun ~accumulate r ->
   let n = match r.arg with Reduce_arg (_, n) -> n | _ -> invalid_arg "reduce_to_vector_acc: REDUCE arg" in
   let in_shape = max_shape r.src.(0) in
   let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (Helpers.take n in_shape) in
-  if n = 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs then begin
-    (* the outputs first, then the lanes of each *)
+  if n >= 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs then begin
+    (* the outputs first, then the lanes of each (the unrolled axes, flattened in their order) *)
     let nd = List.length in_shape in
-    let inp = Mixin_movement.permute r.src.(0) (List.init (nd - 1) (fun i -> i + 1) @ [ 0 ]) in
-    let accs = List.map (fun o ->
-        accumulate ~vector_acc:true [ lanes ] (index inp (List.map (fun i -> const_int i) o)))
-        (Helpers.product (List.tl in_shape)) in
-    let stacked = stack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:r.arg) accs) in
+    let inp = Mixin_movement.permute r.src.(0) (List.init (nd - n) (fun i -> i + n) @ List.init n Fun.id) in
+    let lanes_of o =
+      let l = index inp (List.map (fun i -> const_int i) o) in
+      if n = 1 then l else mop Ops.Reshape l (`Shape [ Sint lanes ]) in
+    let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (lanes_of o))
+        (Helpers.product (Helpers.drop n in_shape)) in
+    (* each accumulator's lanes, one axis, folded after the loop *)
+    let fold = match r.arg with Reduce_arg (op, _) -> Reduce_arg (op, 1) | a -> a in
+    let stacked = stack (List.map (fun a -> create Ops.Reduce ~src:[| a |] ~arg:fold) accs) in
     let shp = shape r in
     Some (if List.length shp = List.length (shape stacked) && equal_sints shp (shape stacked) then stacked
           else mop Ops.Reshape stacked (`Shape shp))

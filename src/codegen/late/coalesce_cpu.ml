@@ -49,13 +49,13 @@ let rec row_vectors lengths l =
    AVX-512, 16 below it), the rest holding the operands *)
 let acc_registers ~widest = if widest >= 16 then 16 else 8
 
-(* a reduce of several outputs with one unrolled axis of at least 6 lanes (a convolution's weight gradient: co
-   outputs, the image row ox unrolled) keeps one vector accumulator per output when they fit in the vector
-   registers: [lanes] split as the coalescer splits a row (20 = 16 + 4: 2 registers) on each of the outputs,
-   at most half the register file, the rest holding the operands. Each is a REG buffer of its own, marked
-   [vector_acc], which the coalescer loads and stores as whole vectors: a single buffer of all of them
-   had its rows straddle vectors (the 16-lane groups of 20-lane rows), and clang shuffled every update; as
-   scalars, clang left the accumulators scalar. *)
+(* a reduce of several outputs with unrolled axes of at least 6 lanes in all (a convolution's weight
+   gradient: co outputs, the image row ox unrolled, maybe with a few rows oy) keeps one vector accumulator
+   per output when they fit in the vector registers: [lanes] split as the coalescer splits a row (20 = 16 +
+   4: 2 registers) on each of the outputs, at most half the register file, the rest holding the operands.
+   Each is a REG buffer of its own, marked [vector_acc], which the coalescer loads and stores as whole
+   vectors: a single buffer of all of them had its rows straddle vectors (the 16-lane groups of 20-lane
+   rows), and clang shuffled every update; as scalars, clang left the accumulators scalar. *)
 let vector_acc_fits lengths ~lanes ~outs =
   match lengths with
   | widest :: _ when lanes >= 6 -> outs * row_vectors lengths lanes <= acc_registers ~widest

@@ -17,9 +17,9 @@ val row_vectors : int list -> int -> int
     (16 with [widest] 16-lane vectors, else 8). *)
 val acc_registers : widest:int -> int
 
-(** [vector_acc_fits lengths ~lanes ~outs]: whether [outs] outputs reduced over an unrolled axis of [lanes] lanes each
-    keep a vector accumulator of their own (at least 6 lanes, all their vectors within {!acc_registers}). The
-    heuristic sizes its tiles with it. *)
+(** [vector_acc_fits lengths ~lanes ~outs]: whether [outs] outputs reduced over unrolled axes of [lanes] lanes
+    each keep a vector accumulator of their own (at least 6 lanes, all their vectors within {!acc_registers}).
+    The heuristic sizes its tiles with it. *)
 val vector_acc_fits : int list -> lanes:int -> outs:int -> bool
 
 (** [u] (a buffer, or an AFTER of one) is a REG buffer marked [vector_acc] (the per-output vector

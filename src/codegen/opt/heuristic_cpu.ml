@@ -379,6 +379,41 @@ let cpu_matvec (k : K.t) : K.t option =
      | _ -> None)
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast (loop opts), the CPU loops at [positions] moved to the positions from
+   [first] on, in that order, each by SWAPs of neighbouring loops: a SWAP exchanges two loops' places, so the
+   loops a moved one passes keep their order, one place further in *)
+let cpu_loops_first (k : K.t) ~first positions =
+  let rec place target = function
+    | [] -> ()
+    | p :: rest ->
+      for a = p downto target + 1 do
+        ignore (K.apply_opt k (opt Opt.SWAP ~axis:(a - 1) ~arg:(Opt.Int a)))
+      done;
+      place (target + 1) (List.map (fun q -> if q >= target && q < p then q + 1 else q) rest) in
+  place first positions
+
+(* [rng] appears times [n] in [idx] *)
+let strides_by (rng : Uop.t) n (idx : Uop.t) =
+  List.exists (fun (c : Uop.t) -> c.op == Ops.Mul && c.src.(0) == rng && c.src.(1).op == Ops.Const
+                                  && (match const_val c.src.(1) with Dtype.I i -> Z.equal i (Z.of_int n)
+                                                                     | _ -> false)) (split_uop idx Ops.Add)
+
+(* not in tinygrad: under CPU_OPT=fast, the rows of a weight gradient's output gradient taken per step of its
+   reduce loop, beside the row of [rlen] lanes unrolled whole: where the reduce axis before the row (oy)
+   strides every load of [grads] (the output gradient) by the row's length, f rows are f * rlen contiguous
+   lanes of one vector accumulator, and the largest f that divides oy and takes no more vectors than one row
+   is unrolled (rows of 6 lanes, 4 + 2, as 18 = 16 + 2: three times the lanes for the same vector ops). None
+   where no f gains. The other factor's rows, further apart, are assembled from their loads *)
+let cpu_rows_per_step lengths ~rlen (k : K.t) (grads : Uop.t list) ud =
+  match List.rev ud with
+  | _ :: oy :: _ when grads <> [] ->
+    let rng = List.nth (K.rngs k) oy and size = full_shape_int k oy in
+    let vectors = Coalesce_cpu.row_vectors lengths in
+    if not (List.for_all (fun (b : Uop.t) -> strides_by rng rlen (get_idx b.src.(1))) grads) then None
+    else List.find_opt (fun f -> size mod f = 0 && vectors (f * rlen) <= vectors rlen)
+        (List.init (size - 1) (fun i -> size - i))
+  | _ -> None
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce of a product whose innermost reduce axis is contiguous in
    both factors and longer than a narrow output axis contiguous in one factor is a convolution's weight
    gradient: dw[co,ci,ky,kx] sums dy[n,co,oy,ox] * x[n,ci,oy+ky,ox+kx] over n, oy and ox (a forward
@@ -391,7 +426,10 @@ let cpu_matvec (k : K.t) : K.t option =
    its shifted rows share one load and clang shuffled every lane. An output axis that both depend on (the
    batch, where the scheduler split the reduce) is swapped outermost (SWAP of two loops), so that one split's
    images stay in the cache across all the outputs: outermost among the outputs, each output tile streamed the
-   whole batch from memory. Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits)
+   whole batch from memory. The channel tiles' loops follow it, the window's loops (ky, kx) innermost among
+   the outputs (cpu_loops_first): the window re-reads one tile's rows of dy and x, which stay in L1. A short
+   row whose rows of dy lie end to end takes a few of them per step where they fill its vectors better
+   (cpu_rows_per_step). Rows of 16 lanes and more without that tile (longer than 32, or no tile that fits)
    keep an earlier tile: the window axis (kx) upcast whole, co upcast by 4, and the contiguous reduce axis
    (ox) unrolled (by 4 past 32): each unrolled row of dy meets the 5 shifted rows of x, which share their
    loads, where tinygrad's upcasts of co and ci by 4 load 4 rows of each. Shorter rows take tinygrad's
@@ -438,17 +476,28 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
           (* the batch: an output axis that both factors depend on *)
           let batch = List.find_opt (fun a -> a <> w && List.for_all (dep a) loads) (K.axes_of k [ Weak ]) in
           let br = Option.map (fun a -> rngs.(a)) batch in
+          let rows = cpu_rows_per_step lengths ~rlen k (List.filter (fun b -> not (holds_w b)) loads) ud in
           try_on_copy k (fun k ->
+              (* the loop left of the channel axis after its upcast (None when the upcast took it whole) *)
               let up r amt =
-                ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
-              up mr co_amt;
-              Option.iter (fun (r, amt) -> up r amt) cr;
-              let ud = K.unrollable_dims k in
-              ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int 0)));
+                match K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) with
+                | Some (outer, _) when List.memq outer (K.rngs k) -> Some outer
+                | _ -> None in
+              let co_loop = up mr co_amt in
+              let ci_loop = Option.bind cr (fun (r, amt) -> up r amt) in
+              let unroll amt = let ud = K.unrollable_dims k in
+                ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int amt))) in
+              unroll 0;
+              (* the opt checks before it changes the kernel: refused, the rows stay one per step *)
+              Option.iter (fun f -> try unroll f with Opt.Kernel_opt_error _ -> ()) rows;
+              (* the channel loops' places, before the SWAPs below move them (a SWAP replaces its ranges) *)
+              let channels = List.map (index_of_rng k) (List.filter_map Fun.id [ co_loop; ci_loop ]) in
               match br with
-              | Some b when index_of_rng k b <> 0 ->
-                ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int (index_of_rng k b))))
-              | _ -> ())
+              | Some b ->
+                let at = index_of_rng k b in
+                if at <> 0 then ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int at)));
+                cpu_loops_first k ~first:1 (List.map (fun p -> if p = 0 then at else p) channels)
+              | None -> cpu_loops_first k ~first:0 channels)
         (* rows of 16 and more: on shorter ones (beautiful_mnist's 8x8 and 6x6 convs) tinygrad's upcasts
            already take the window *)
         | None, Some m when rlen >= 16 ->

@@ -3,8 +3,9 @@
     - a BLAS-micro-kernel register tile for a matmul-shaped reduce, cache-blocked (BLOCK) when its operand outgrows
       the cache;
     - for a convolution's weight gradient (a reduce along rows contiguous in both factors), the row unrolled into one
-      vector accumulator per output of a channel tile with the batch swapped outermost (rows of 6 to 32 lanes), or
-      the window upcast whole with a channel by 4 (longer rows);
+      vector accumulator per output of a channel tile with the batch swapped outermost and the window's loops
+      innermost (rows of 6 to 32 lanes; a short row with a few rows of the output gradient beside it where
+      they take no more vectors), or the window upcast whole with a channel by 4 (longer rows);
     - a direct-convolution tile (lanes along the output's contiguous columns, output channels as broadcast rows);
     - the output axis upcast by 8 vectors (padded where needed, to a number of tiles the threads divide where
       the kernel is big enough to thread) for a matrix-vector product along the contiguous axis of its matrix,
