@@ -489,7 +489,7 @@ let test_cpu_interleaved_chain () =
   Array.iteri (fun i v -> check (v = 1.0 /. 256.0) "softmax of equal values [%d]: %g, expected 1/256" i v) got
 
 (* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
-   outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into float16 accumulators); in
+   outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into 8 float16 accumulators); in
    x (32, 64) @ w.T + bias (w (48, 64), Linear's forward) no operand is contiguous along the output, and the bias,
    which is, is not taken for one: no float16 load of the bias. Both give the NOOPT buffers. *)
 let test_cpu_register_tile_small () =
@@ -499,7 +499,8 @@ let test_cpu_register_tile_small () =
   let one t = match reduce_kernels t with [ ast ] -> ast | l -> fail "%d reduce kernels, expected 1" (List.length l) in
   let mm = one (Tensor.matmul a b) and lin = one (Tensor.add (Tensor.matmul x (Tensor.transpose w)) bias) in
   let src_mm = source_with Helpers.Cpu_fast 16 mm and src_lin = source_with Helpers.Cpu_fast 16 lin in
-  check (has src_mm "float16 val" && has src_mm "float buf0[128]") "small matmul: no 8x16 tile in\n%s" src_mm;
+  check (has src_mm "float16 val" && has src_mm "float buf7[16]" && not (has src_mm "buf8"))
+    "small matmul: no 8x16 tile in\n%s" src_mm;
   check (not (has src_lin "float16*)((data3_48")) "Linear forward: the bias loaded as a tile operand in\n%s" src_lin;
   List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
       same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("small matmul", mm); ("linear", lin) ]
@@ -859,6 +860,33 @@ let test_cpu_block () =
     refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 8 ]) "of the whole loop"
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast keeps a register tile's accumulators as vectors, one REG buffer of 16 lanes per row of the tile's
+   unit-stride axis: (64, 96) @ (96, 128) with the 8x32 tile (UPCAST 16 and 2 of the columns, 8 rows) and CPU_VEC=16
+   has 16 accumulators (buf0..buf15), each loaded and stored as a float16 in the loop. Not where the rows of vectors
+   would take more than half the registers (CPU_VEC=8: 32 vectors of 8 lanes), nor under CPU_OPT=tinygrad: one
+   buffer of 256 scalars. The buffers equal the NOOPT kernel's in the three. *)
+let test_cpu_tile_accumulators () =
+  let a = Tensor.realize (Tensor.rand [| 64; 96 |]) and b = Tensor.realize (Tensor.rand [| 96; 128 |]) in
+  match reduce_kernels (Tensor.matmul a b) with
+  | [ ast ] ->
+    let ren = Device.renderer "CPU" in
+    let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o UPCAST 1 2 ] in
+    let noopt = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () -> run_with ~noopt:1 ast) in
+    List.iter (fun (mode, vec, vector_accs) ->
+        let opt_ast = Postrange.get_optimized_ast (apply_in mode tile ast) in
+        let src = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, vec); Bind (no_color, 1) ]
+            (fun () -> Codegen.program_source (Codegen.to_program opt_ast ren)) in
+        let what = Printf.sprintf "CPU_OPT=%s CPU_VEC=%d" (if mode = Helpers.Cpu_fast then "fast" else "tinygrad") vec in
+        if vector_accs then
+          check (has src "float buf15[16];" && not (has src "buf16")
+                 && has src "*((float16*)((buf15+0))) = (float16){")
+            "%s: not 16 float16 accumulators in\n%s" what src
+        else check (has src "float buf0[256];" && not (has src "buf1")) "%s: not one scalar accumulator in\n%s" what src;
+        Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+            same_buffers ~what noopt (run_with ~vec ~noopt:0 opt_ast)))
+      Helpers.[ (Cpu_fast, 16, true); (Cpu_fast, 8, false); (Cpu_tinygrad, 16, false) ]
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
    it; CPU_OPT=tinygrad's do not), or 3 tiles of 12 starting at 0, 7 and 14; the buffers equal the NOOPT
@@ -934,6 +962,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
+                          ("cpu_tile_accumulators", test_cpu_tile_accumulators);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);
