@@ -887,6 +887,37 @@ let test_cpu_tile_accumulators () =
       Helpers.[ (Cpu_fast, 16, true); (Cpu_fast, 8, false); (Cpu_tinygrad, 16, false) ]
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast on a (64, 1024) @ b (1024, 1024) (b: 4 MiB in rows of 4 KiB): the scheduler copies b into rows of
+   1,040 floats (a cache line of padding) and the matmul reads the copy: two kernels, the matmul's b a buffer of
+   1,064,960 floats, and the product of tinygrad's kernels (CPU_OPT=tinygrad NOOPT=1). Not under CPU_OPT=tinygrad
+   nor NOOPT (asked after the fast schedule of the same graph), nor where b's rows are not a multiple of 4 KiB
+   (1024 x 1040) or b is under 4 MiB (512 x 1024): one kernel. *)
+let test_cpu_pad_rows () =
+  let kernels ?(no = 0) mode t = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      let linear, _ = Tensor.linear_with_vars [ t ] in
+      List.filter (fun (u : Uop.t) -> u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+        (Uop.toposort linear)) in
+  let a = Tensor.realize (Tensor.rand [| 64; 1024 |]) and b = Tensor.realize (Tensor.rand [| 1024; 1024 |]) in
+  (* scheduled, a tensor holds its output buffer: a new product for each schedule *)
+  (match kernels Helpers.Cpu_fast (Tensor.matmul a b) with
+   | [ _; matmul ] ->
+     let src = source_with Helpers.Cpu_fast 16 matmul in
+     check (has src "_1064960") "the matmul does not read the padded copy of b in\n%s" src
+   | l -> fail "CPU_OPT=fast: %d kernels, expected the copy and the matmul" (List.length l));
+  let one what n = check (n = 1) "%s: %d kernels, expected 1" what n in
+  one "CPU_OPT=tinygrad" (List.length (kernels Helpers.Cpu_tinygrad (Tensor.matmul a b)));
+  one "NOOPT=1" (List.length (kernels ~no:1 Helpers.Cpu_fast (Tensor.matmul a b)));
+  List.iter (fun (k, n) ->
+      let b = Tensor.realize (Tensor.rand [| k; n |]) and a = Tensor.realize (Tensor.rand [| 64; k |]) in
+      one (Printf.sprintf "b %dx%d" k n) (List.length (kernels Helpers.Cpu_fast (Tensor.matmul a b))))
+    [ (1024, 1040); (512, 1024) ];
+  (* realized, the product becomes a buffer in every tensor that holds it: after the counts *)
+  let product mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      Tensor.to_float_array (Tensor.matmul a b)) in
+  let want = product Helpers.Cpu_tinygrad 1 and got = product Helpers.Cpu_fast 0 in
+  Array.iteri (fun i v -> check (Float.abs (v -. got.(i)) <= 1e-4 *. Float.abs v)
+                  "a @ b [%d]: tinygrad %g, CPU_OPT=fast %g" i v got.(i)) want
+
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
    it; CPU_OPT=tinygrad's do not), or 3 tiles of 12 starting at 0, 7 and 14; the buffers equal the NOOPT
@@ -962,7 +993,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
-                          ("cpu_tile_accumulators", test_cpu_tile_accumulators);
+                          ("cpu_tile_accumulators", test_cpu_tile_accumulators); ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);
