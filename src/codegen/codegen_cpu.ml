@@ -155,8 +155,11 @@ type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) 
    Heuristic_cpu.cpu_register_tile: a row of B, of the output) *)
 let unit_stride_lanes (inp : Uop.t) =
   let nd = List.length (max_shape inp) in
+  let iota (s : Uop.t) = s.op == Ops.Stack && List.for_all2 (fun i (c : Uop.t) ->
+      c.op == Ops.Const && const_val c = Dtype.I (Z.of_int i))
+      (List.init (Array.length s.src) Fun.id) (Array.to_list s.src) in
   let lane_axis (t : Uop.t) =
-    if t.op == Ops.Mul then None else
+    if t.op != Ops.Reshape || not (iota t.src.(0)) then None else
       let s = max_shape t in
       match List.filter (fun i -> List.nth s i > 1) (List.init (List.length s) Fun.id) with
       | [ d ] when List.length s = nd -> Some d
@@ -166,6 +169,12 @@ let unit_stride_lanes (inp : Uop.t) =
          && Array.length u.src = 2 then List.find_map lane_axis (split_uop u.src.(1) Ops.Add)
       else None) (toposort inp)
 
+(* a load under a gate (an index WHERE(gate, i, invalid)): a lane whose loads are all gated off may fold to a
+   constant, and an accumulator whose update folds away would lose its initial store *)
+let has_gated_load (inp : Uop.t) =
+  List.exists (fun (u : Uop.t) -> u.op == Ops.Index && Array.length u.src = 2 && u.src.(1).op == Ops.Where)
+    (toposort inp)
+
 (* a register tile (a reduce with no unrolled axis and upcast outputs, Heuristic_cpu.cpu_register_tile) keeps
    one vector accumulator per row of lanes along the unit-stride axis, as a REG buffer marked [vector_acc] of
    its own: held as scalars in one buffer, its 16 rows of 16 lanes (a tile two vectors wide) left clang to
@@ -174,7 +183,7 @@ let tile_accumulators lengths ~accumulate (r : Uop.t) =
   let inp = r.src.(0) in
   let in_shape = max_shape inp in
   match unit_stride_lanes inp with
-  | Some d ->
+  | Some d when not (has_gated_load inp) ->
     let lanes = List.nth in_shape d in
     let rows = Helpers.prod in_shape / lanes in
     if rows > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs:rows then begin
@@ -188,7 +197,7 @@ let tile_accumulators lengths ~accumulate (r : Uop.t) =
       let shp = shape r in
       Some (if equal_sints shp (shape back) then back else mop Ops.Reshape back (`Shape shp))
     end else None
-  | None -> None
+  | _ -> None
 
 let reduce_to_vector_acc lengths : reduce_to_acc = fun ~accumulate r ->
   let n = match r.arg with Reduce_arg (_, n) -> n | _ -> invalid_arg "reduce_to_vector_acc: REDUCE arg" in

@@ -31,26 +31,35 @@ let coefficient (rng : Uop.t) (idx : Uop.t) =
 let conflicting_operand ~mops (reduce : Uop.t) (x : Uop.t) =
   let nred = match reduce.arg with Reduce_arg (Ops.Add, n) -> n | _ -> 0 in
   let rec under_mops (u : Uop.t) = if List.memq u.op Ops.Group.movement then under_mops u.src.(0) else u in
+  let prod = under_mops x in
+  (* the operands worth the index walk: movement ops over a big float32 CPU buffer, broadcast to the product's
+     shape (each dim the product's or 1) *)
+  let broadcast (operand : Uop.t) =
+    let s = max_shape operand and ps = max_shape prod in
+    List.length s = List.length ps && List.for_all2 (fun d pd -> d = pd || d = 1) s ps in
+  let big (operand : Uop.t) =
+    let buf = under_mops operand in
+    buf.op == Ops.Param && buf.dtype == Dtype.Float32
+    && (match (param_arg buf).device with Some (One "CPU") -> true | _ -> false)
+    && Helpers.prod (max_shape buf) * Dtype.itemsize buf.dtype >= padded_operand_bytes && broadcast operand in
   let xshape = shape x in
-  if nred = 0 || not (enabled ()) || (under_mops x).op != Ops.Mul || x.dtype != Dtype.Float32
-     || not (List.for_all (function Sint _ -> true | Suop _ -> false) xshape) then None else
+  if nred = 0 || not (enabled ()) || prod.op != Ops.Mul || x.dtype != Dtype.Float32
+     || not (List.for_all (function Sint _ -> true | Suop _ -> false) xshape)
+     || not (Array.exists big prod.src) then None else
     let rngs = List.mapi (fun i s -> range s i) xshape in
     let reduce_rngs = Helpers.take nred rngs and out_rngs = Helpers.drop nred rngs in
     let push u = P.graph_rewrite mops () u in
     match push (index x rngs) with
-    | { op = Ops.Index; src; _ } as pushed when src.(0).op == Ops.Mul ->
-      let prod = src.(0) in
+    | { op = Ops.Index; src; _ } as pushed when src.(0) == prod ->
       let idxs = List.tl (Array.to_list pushed.src) in
       List.find_map (fun (operand : Uop.t) ->
-          match push (index operand idxs) with
-          | { op = Ops.Index; src = [| buf; flat |]; _ } when buf.op == Ops.Param && buf.dtype == Dtype.Float32 ->
-            let p = param_arg buf in
+          let at = List.map2 (fun d i -> if d = 1 then const_int 0 else i) (max_shape operand) idxs in
+          match push (index operand at) with
+          | { op = Ops.Index; src = [| buf; flat |]; _ } when big operand && buf == under_mops operand ->
             let size = Helpers.prod (max_shape buf) and itemsize = Dtype.itemsize buf.dtype in
             let flat = simplify flat in
-            let on_cpu = match p.device with Some (One "CPU") -> true | _ -> false in
             let row = List.fold_left (fun acc r -> max acc (coefficient r flat)) 0 reduce_rngs in
-            if on_cpu && size * itemsize >= padded_operand_bytes && row > 1
-               && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
+            if row > 1 && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
                && List.exists (fun r -> coefficient r flat = 1) out_rngs
             then Some (operand, buf, row) else None
           | _ -> None) (Array.to_list prod.src)
