@@ -150,9 +150,9 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
    past the registers, and the tile already carries independent chains. *)
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
-(* the lane axis of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride 1: an
-   upcast range expanded into its lanes is a term of the operand's index sum, not scaled (the vector axis of
-   Heuristic_cpu.cpu_register_tile: a row of B, of the output) *)
+(* the lane axis of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride 1:
+   an upcast range expanded into its lanes is a term of the operand's index sum, not scaled (the vector axis
+   of Heuristic_cpu.cpu_register_tile: a row of B, of the output) *)
 let unit_stride_lanes (inp : Uop.t) =
   let nd = List.length (max_shape inp) in
   let iota (s : Uop.t) = s.op == Ops.Stack && List.for_all2 (fun i (c : Uop.t) ->
@@ -190,9 +190,11 @@ let tile_accumulators lengths ~accumulate (r : Uop.t) =
       let others = List.filter (fun i -> i <> d) (List.init (List.length in_shape) Fun.id) in
       let perm = others @ [ d ] in
       let by_row = Mixin_movement.permute inp perm in
-      let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (index by_row (List.map (fun i -> const_int i) o)))
+      let row o = index by_row (List.map (fun i -> const_int i) o) in
+      let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (row o))
           (Helpers.product (List.map (List.nth in_shape) others)) in
-      let tile = mop Ops.Reshape (stack accs) (`Shape (List.map (fun i -> Sint (List.nth in_shape i)) perm)) in
+      let dims = List.map (fun i -> Sint (List.nth in_shape i)) perm in
+      let tile = mop Ops.Reshape (stack accs) (`Shape dims) in
       let back = Mixin_movement.permute tile (Helpers.argsort perm) in
       let shp = shape r in
       Some (if equal_sints shp (shape back) then back else mop Ops.Reshape back (`Shape shp))

@@ -12,8 +12,8 @@ val split_after : Uop.t -> Uop.t list * Uop.t list
 val create_schedule : Uop.t -> Uop.t
 
 
-(** tinygrad [schedule_cache]: function SINK (hash-consed, so its structure) -> LINEAR; the table of the current
-    CPU mode (not in tinygrad: {!Rangeify_cpu.enabled} changes the schedule). *)
+(** tinygrad [schedule_cache]: function SINK (hash-consed, so its structure) -> LINEAR; the table of the
+    current CPU mode (not in tinygrad: {!Rangeify_cpu.enabled} changes the schedule). *)
 val schedule_cache : unit -> Uop.t Uop.Tbl.t
 
 (** tinygrad [lower_sink_to_linear]: a function SINK to its LINEAR (cached when SCACHE), with the kernel graph from
