@@ -489,7 +489,7 @@ let test_cpu_interleaved_chain () =
   Array.iteri (fun i v -> check (v = 1.0 /. 256.0) "softmax of equal values [%d]: %g, expected 1/256" i v) got
 
 (* CPU_OPT=fast register tile on small matmuls, CPU_VEC=16: a (32, 16) @ b (16, 64) (a reduce of 16 over 2,048
-   outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into float16 accumulators); in
+   outputs) gets the tile (b's rows loaded as float16, 8 rows of a broadcast into 8 float16 accumulators); in
    x (32, 64) @ w.T + bias (w (48, 64), Linear's forward) no operand is contiguous along the output, and the bias,
    which is, is not taken for one: no float16 load of the bias. Both give the NOOPT buffers. *)
 let test_cpu_register_tile_small () =
@@ -499,7 +499,8 @@ let test_cpu_register_tile_small () =
   let one t = match reduce_kernels t with [ ast ] -> ast | l -> fail "%d reduce kernels, expected 1" (List.length l) in
   let mm = one (Tensor.matmul a b) and lin = one (Tensor.add (Tensor.matmul x (Tensor.transpose w)) bias) in
   let src_mm = source_with Helpers.Cpu_fast 16 mm and src_lin = source_with Helpers.Cpu_fast 16 lin in
-  check (has src_mm "float16 val" && has src_mm "float buf0[128]") "small matmul: no 8x16 tile in\n%s" src_mm;
+  check (has src_mm "float16 val" && has src_mm "float buf7[16]" && not (has src_mm "buf8"))
+    "small matmul: no 8x16 tile in\n%s" src_mm;
   check (not (has src_lin "float16*)((data3_48")) "Linear forward: the bias loaded as a tile operand in\n%s" src_lin;
   List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
       same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("small matmul", mm); ("linear", lin) ]
@@ -897,33 +898,96 @@ let refused_in ~what mode opts ast =
   | _ -> fail "%s: applied" what
   | exception Opt.Kernel_opt_error _ -> ()
 
+(* the one reduce kernel of (64, 96) @ (96, 128) on random inputs *)
+let small_matmul_kernel () =
+  let a = Tensor.realize (Tensor.rand [| 64; 96 |]) and b = Tensor.realize (Tensor.rand [| 96; 128 |]) in
+  match reduce_kernels (Tensor.matmul a b) with
+  | [ ast ] -> ast
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
+(* the CPU source of an optimized kernel AST under CPU_OPT=[mode] and CPU_VEC=[vec] *)
+let optimized_source mode vec opt_ast =
+  Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, vec); Bind (no_color, 1) ]
+    (fun () -> Codegen.program_source (Codegen.to_program opt_ast (Device.renderer "CPU")))
+
 (* BLOCK (not in tinygrad, CPU_OPT=fast only) on a (64, 96) @ (96, 128) matmul with the 8x16 register tile and two
    threads: BLOCK 2 on the column loop (8 tiles) makes an outer loop of 4 blocks, rendered first, above the rows'
    loop; the buffers equal the NOOPT kernel's. Under CPU_OPT=tinygrad, on the reduce axis, with a block that does not
    divide the loop or that is the whole loop, the opt is refused. *)
 let test_cpu_block () =
-  let a = Tensor.realize (Tensor.rand [| 64; 96 |]) and b = Tensor.realize (Tensor.rand [| 96; 128 |]) in
-  match reduce_kernels (Tensor.matmul a b) with
-  | [ ast ] ->
-    let ren = Device.renderer "CPU" in
-    let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
-    let refused mode opts what = refused_in ~what:("BLOCK " ^ what) mode opts ast in
-    let s = apply_in Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) ast in
-    check (List.map (Postrange.sint_int) (Postrange.full_shape s) = [ 4; 4; 2; 2; 16; 8; 96 ])
-      "BLOCK 2: shape [%s], expected the block loop first" (Postrange.colored_shape s);
-    let opt_ast = Postrange.get_optimized_ast s in
-    let src = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16); Bind (no_color, 1) ]
-        (fun () -> Codegen.program_source (Codegen.to_program opt_ast ren)) in
-    let first_for = List.find_opt (fun l -> has l "for (") (String.split_on_char '\n' src) in
-    check (match first_for with Some l -> has l "(int Lidxm1 = 0; Lidxm1 < 4;" | None -> false)
-      "the first loop is not the block loop in\n%s" src;
-    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-        same_buffers ~what:"BLOCK" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 opt_ast));
-    refused Helpers.Cpu_tinygrad (tile @ [ o Opt.BLOCK 1 2 ]) "under CPU_OPT=tinygrad";
-    refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 3 2 ]) "on the reduce axis";
-    refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 3 ]) "of 3 on a loop of 8";
-    refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 8 ]) "of the whole loop"
-  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+  let ast = small_matmul_kernel () in
+  let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o THREAD 0 2 ] in
+  let refused mode opts what = refused_in ~what:("BLOCK " ^ what) mode opts ast in
+  let s = apply_in Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 2 ]) ast in
+  check (List.map (Postrange.sint_int) (Postrange.full_shape s) = [ 4; 4; 2; 2; 16; 8; 96 ])
+    "BLOCK 2: shape [%s], expected the block loop first" (Postrange.colored_shape s);
+  let opt_ast = Postrange.get_optimized_ast s in
+  let src = optimized_source Helpers.Cpu_fast 16 opt_ast in
+  let first_for = List.find_opt (fun l -> has l "for (") (String.split_on_char '\n' src) in
+  check (match first_for with Some l -> has l "(int Lidxm1 = 0; Lidxm1 < 4;" | None -> false)
+    "the first loop is not the block loop in\n%s" src;
+  Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+      same_buffers ~what:"BLOCK" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 opt_ast));
+  refused Helpers.Cpu_tinygrad (tile @ [ o Opt.BLOCK 1 2 ]) "under CPU_OPT=tinygrad";
+  refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 3 2 ]) "on the reduce axis";
+  refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 3 ]) "of 3 on a loop of 8";
+  refused Helpers.Cpu_fast (tile @ [ o Opt.BLOCK 1 8 ]) "of the whole loop"
+
+(* CPU_OPT=fast keeps a register tile's accumulators as vectors, one REG buffer of 16 lanes per row of the
+   tile's unit-stride axis: (64, 96) @ (96, 128) with the 8x32 tile (UPCAST 16 and 2 of the columns, 8 rows)
+   and CPU_VEC=16 has 16 accumulators (buf0..buf15), each loaded and stored as a float16 in the loop. Not
+   where the rows of vectors would take more than half the registers (CPU_VEC=8: 32 vectors of 8 lanes), nor
+   under CPU_OPT=tinygrad: one buffer of 256 scalars. The buffers equal the NOOPT kernel's in the three. *)
+let test_cpu_tile_accumulators () =
+  let ast = small_matmul_kernel () in
+  let tile = Opt.[ o UPCAST 1 16; o UPCAST 0 8; o UPCAST 1 2 ] in
+  let noopt = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () -> run_with ~noopt:1 ast) in
+  List.iter (fun (mode, vec, vector_accs) ->
+      let opt_ast = Postrange.get_optimized_ast (apply_in mode tile ast) in
+      let src = optimized_source mode vec opt_ast in
+      let what = Printf.sprintf "CPU_OPT=%s CPU_VEC=%d"
+          (if mode = Helpers.Cpu_fast then "fast" else "tinygrad") vec in
+      if vector_accs then
+        check (has src "float buf15[16];" && not (has src "buf16")
+               && has src "*((float16*)((buf15+0))) = (float16){")
+          "%s: not 16 float16 accumulators in\n%s" what src
+      else check (has src "float buf0[256];" && not (has src "buf1"))
+          "%s: not one scalar accumulator in\n%s" what src;
+      Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+          same_buffers ~what noopt (run_with ~vec ~noopt:0 opt_ast)))
+    Helpers.[ (Cpu_fast, 16, true); (Cpu_fast, 8, false); (Cpu_tinygrad, 16, false) ]
+
+(* CPU_OPT=fast on a (64, 1024) @ b (1024, 1024) (b: 4 MiB in rows of 4 KiB): the scheduler copies b into
+   rows of 1,040 floats (a cache line of padding) and the matmul reads the copy: two kernels, the matmul's b
+   a buffer of 1,064,960 floats, and the product of tinygrad's kernels (CPU_OPT=tinygrad NOOPT=1). Not under
+   CPU_OPT=tinygrad nor NOOPT (asked after the fast schedule of the same graph), nor where b's rows are not a
+   multiple of 4 KiB (1024 x 1040) or b is under 4 MiB (512 x 1024): one kernel. *)
+let test_cpu_pad_rows () =
+  let kernel (u : Uop.t) = u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false) in
+  let kernels ?(no = 0) mode t = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      let linear, _ = Tensor.linear_with_vars [ t ] in
+      List.filter kernel (Uop.toposort linear)) in
+  let a = Tensor.realize (Tensor.rand [| 64; 1024 |]) in
+  let b = Tensor.realize (Tensor.rand [| 1024; 1024 |]) in
+  (* scheduled, a tensor holds its output buffer: a new product for each schedule *)
+  (match kernels Helpers.Cpu_fast (Tensor.matmul a b) with
+   | [ _; matmul ] ->
+     let src = source_with Helpers.Cpu_fast 16 matmul in
+     check (has src "_1064960") "the matmul does not read the padded copy of b in\n%s" src
+   | l -> fail "CPU_OPT=fast: %d kernels, expected the copy and the matmul" (List.length l));
+  let one what n = check (n = 1) "%s: %d kernels, expected 1" what n in
+  one "CPU_OPT=tinygrad" (List.length (kernels Helpers.Cpu_tinygrad (Tensor.matmul a b)));
+  one "NOOPT=1" (List.length (kernels ~no:1 Helpers.Cpu_fast (Tensor.matmul a b)));
+  List.iter (fun (k, n) ->
+      let b = Tensor.realize (Tensor.rand [| k; n |]) and a = Tensor.realize (Tensor.rand [| 64; k |]) in
+      one (Printf.sprintf "b %dx%d" k n) (List.length (kernels Helpers.Cpu_fast (Tensor.matmul a b))))
+    [ (1024, 1040); (512, 1024) ];
+  (* realized, the product becomes a buffer in every tensor that holds it: after the counts *)
+  let product mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      Tensor.to_float_array (Tensor.matmul a b)) in
+  let want = product Helpers.Cpu_tinygrad 1 and got = product Helpers.Cpu_fast 0 in
+  Array.iteri (fun i v -> check (Float.abs (v -. got.(i)) <= 1e-4 *. Float.abs v)
+                  "a @ b [%d]: tinygrad %g, CPU_OPT=fast %g" i v got.(i)) want
 
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
@@ -968,9 +1032,9 @@ let test_cpu_overlap () =
      | l -> fail "a += sum b: %d reduce kernels, expected 1" (List.length l))
   | l -> fail "%d reduce kernels, expected 1" (List.length l)
 
-(* CPU_OPT=fast, CPU_VEC=16: the hand-coded matmul of 2048 (B, 16 MiB, does not stay in the cache) gets the 8x32
-   tile and a BLOCK of its column loop; the matmul of 1024 (B, 4 MiB) keeps the 8x16 tile, unblocked. Opts only (the
-   kernels are not run). *)
+(* CPU_OPT=fast, CPU_VEC=16: the hand-coded matmuls of 2048 and 1024 (B, 16 and 4 MiB, does not stay in L2)
+   get the 8x32 tile and a BLOCK of 2 tiles of their column loop; the matmul of 512 (B, 1 MiB) keeps the 8x16
+   tile, unblocked. Opts only (the kernels are not run). *)
 let test_cpu_block_heuristic () =
   let opts n = match reduce_kernels (Tensor.matmul (Tensor.empty [| n; n |]) (Tensor.empty [| n; n |])) with
     | [ ast ] -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
@@ -980,8 +1044,10 @@ let test_cpu_block_heuristic () =
             | (Opt.UPCAST | Opt.BLOCK), Opt.Int n -> Some (o.op, n) | _ -> None)
           (Codegen.hand_coded_optimizations s).applied_opts)
     | l -> fail "%d reduce kernels, expected 1" (List.length l) in
-  check (opts 2048 = Opt.[ (UPCAST, 16); (UPCAST, 8); (UPCAST, 2); (BLOCK, 4) ]) "2048: not the blocked 8x32 tile";
-  check (opts 1024 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "1024: not the 8x16 tile"
+  let blocked = Opt.[ (UPCAST, 16); (UPCAST, 8); (UPCAST, 2); (BLOCK, 2) ] in
+  check (opts 2048 = blocked) "2048: not the blocked 8x32 tile";
+  check (opts 1024 = blocked) "1024: not the blocked 8x32 tile";
+  check (opts 512 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "512: not the 8x16 tile"
 
 let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
                           ("cpu_matvec_epilogue", test_cpu_matvec_epilogue);
@@ -1002,6 +1068,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_register_tile_small", test_cpu_register_tile_small); ("cpu_rolled_divide", test_cpu_rolled_divide);
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
+                          ("cpu_tile_accumulators", test_cpu_tile_accumulators);
+                          ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);

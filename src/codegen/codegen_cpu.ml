@@ -151,11 +151,64 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
    the tile already carries independent chains. *)
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
+(* the lane axis of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride 1:
+   an upcast range expanded into its lanes is a term of the operand's index sum, not scaled (the vector axis
+   of Heuristic_cpu.cpu_register_tile: a row of B, of the output) *)
+let unit_stride_lanes (inp : Uop.t) =
+  let nd = List.length (max_shape inp) in
+  let iota (s : Uop.t) = s.op == Ops.Stack && List.for_all2 (fun i (c : Uop.t) ->
+      c.op == Ops.Const && const_val c = Dtype.I (Z.of_int i))
+      (List.init (Array.length s.src) Fun.id) (Array.to_list s.src) in
+  let lane_axis (t : Uop.t) =
+    if t.op != Ops.Reshape || not (iota t.src.(0)) then None else
+      let s = max_shape t in
+      match List.filter (fun i -> List.nth s i > 1) (List.init (List.length s) Fun.id) with
+      | [ d ] when List.length s = nd -> Some d
+      | _ -> None in
+  List.find_map (fun (u : Uop.t) ->
+      if u.op == Ops.Index && u.dtype == Dtype.Float32 && addrspace u.src.(0) = Some Dtype.Global
+         && Array.length u.src = 2 then List.find_map lane_axis (split_uop u.src.(1) Ops.Add)
+      else None) (toposort inp)
+
+(* a load under a gate (an index WHERE(gate, i, invalid)): a lane whose loads are all gated off may fold to a
+   constant, and an accumulator whose update folds away would lose its initial store *)
+let has_gated_load (inp : Uop.t) =
+  List.exists (fun (u : Uop.t) -> u.op == Ops.Index && Array.length u.src = 2 && u.src.(1).op == Ops.Where)
+    (toposort inp)
+
+(* a register tile (a reduce with no unrolled axis and upcast outputs, Heuristic_cpu.cpu_register_tile) keeps
+   one vector accumulator per row of lanes along the unit-stride axis, as a REG buffer marked [vector_acc] of
+   its own: held as scalars in one buffer, its 16 rows of 16 lanes (a tile two vectors wide) left clang to
+   vectorize the updates, which then copied and spilled accumulators on every iteration of the loop *)
+let tile_accumulators lengths ~accumulate (r : Uop.t) =
+  let inp = r.src.(0) in
+  let in_shape = max_shape inp in
+  match unit_stride_lanes inp with
+  | Some d when not (has_gated_load inp) ->
+    let lanes = List.nth in_shape d in
+    let rows = Helpers.prod in_shape / lanes in
+    if rows > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs:rows then begin
+      let others = List.filter (fun i -> i <> d) (List.init (List.length in_shape) Fun.id) in
+      let perm = others @ [ d ] in
+      let by_row = Mixin_movement.permute inp perm in
+      let row o = index by_row (List.map (fun i -> const_int i) o) in
+      let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (row o))
+          (Helpers.product (List.map (List.nth in_shape) others)) in
+      let dims = List.map (fun i -> Sint (List.nth in_shape i)) perm in
+      let tile = mop Ops.Reshape (stack accs) (`Shape dims) in
+      let back = Mixin_movement.permute tile (Helpers.argsort perm) in
+      let shp = shape r in
+      Some (if equal_sints shp (shape back) then back else mop Ops.Reshape back (`Shape shp))
+    end else None
+  | _ -> None
+
 let reduce_to_vector_acc lengths : reduce_to_acc = fun ~accumulate r ->
   let n = match r.arg with Reduce_arg (_, n) -> n | _ -> invalid_arg "reduce_to_vector_acc: REDUCE arg" in
   let in_shape = max_shape r.src.(0) in
   let outs = Helpers.prod (max_shape r) and lanes = Helpers.prod (Helpers.take n in_shape) in
-  if n >= 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs then begin
+  if n = 0 && outs > 1 && r.dtype == Dtype.Float32 then
+    tile_accumulators lengths ~accumulate r
+  else if n >= 1 && outs > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs then begin
     (* the outputs first, then the lanes of each (the unrolled axes, flattened in their order) *)
     let nd = List.length in_shape in
     let inp = Mixin_movement.permute r.src.(0) (List.init (nd - n) (fun i -> i + n) @ List.init n Fun.id) in

@@ -18,7 +18,9 @@ val broadcast_gated_loads : Uop.t -> Uop.t
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
 (** [reduce_to_vector_acc lengths]: a reduce over loop ranges with unrolled axes keeps its unrolled lanes in
-    vector accumulators (of the float32 [lengths]) and folds them horizontally once, after the loop. *)
+    vector accumulators (of the float32 [lengths]) and folds them horizontally once, after the loop; a
+    register tile (upcast outputs, no unrolled axis) keeps one vector accumulator per row of its unit-stride
+    lanes. *)
 val reduce_to_vector_acc : int list -> reduce_to_acc
 
 (** [fuse_reciprocal a b]: whether a*(1/b) becomes a/b in the late decompositions: not where b is computed

@@ -51,7 +51,9 @@ let render r uops = r.render r uops
 let supports r op = List.memq op r.code_for_op
 
 (* not in tinygrad: the CPU kernels that may deviate from tinygrad's for speed *)
-let cpu_fast r = r.device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0
+let cpu_fast_device device =
+  device = "CPU" && Helpers.cpu_opt.value = Helpers.Cpu_fast && Helpers.noopt.value = 0
+let cpu_fast r = cpu_fast_device r.device
 
 (* not in tinygrad: float32 accesses of the CPU mode coalesce up to the width of the host's vector registers, where
    tinygrad stops at float4 *)

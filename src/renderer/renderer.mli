@@ -39,6 +39,10 @@ val supports : t -> Ops.t -> bool
     tinygrad's for speed. The one question the kernel pipeline asks (Codegen.passes). *)
 val cpu_fast : t -> bool
 
+(** Not in tinygrad: {!cpu_fast} for the renderer of [device], for the scheduler's CPU-mode rewrites, which
+    see a buffer's device and no renderer. *)
+val cpu_fast_device : string -> bool
+
 (** Not in tinygrad: the float32 vector lengths of the CPU mode, widest first: up to [CPU_VEC] lanes when set, else
     up to [r.vector_width] (16, 8, 4, 2). *)
 val float_lengths : t -> int list

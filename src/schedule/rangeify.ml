@@ -811,7 +811,8 @@ let pm_copy_to_store : int ref P.matcher =
           convert_copy_to_store ~existing_buf:(P.get m "existing_buf") ctx (P.get m "copy"));
       P.rule_ctx (P.pat Ops.Copy ~name:"copy") (fun ctx m -> convert_copy_to_store ctx (P.get m "copy")) ]
 
-let earliest_pm = lazy P.(pm_mops @@@ earliest_rewrites)
+(* not in tinygrad: the CPU mode's rules (Rangeify_cpu) after tinygrad's *)
+let earliest_pm = lazy P.(pm_mops @@@ earliest_rewrites @@@ Rangeify_cpu.rules ~mops:pm_mops)
 let debuf_pm = lazy P.(Symbolic.symbolic @@@ Simplify.pm_reduce_simplify @@@ pm_const_buffer_folding @@@ pm_remove_bufferize)
 let add_buffers_pm = lazy P.(Lazy.force pm_add_buffers @@@ lift pm_add_param_range_tags)
 

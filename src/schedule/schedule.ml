@@ -171,8 +171,10 @@ let pm_resolve_linear_call : unit P.matcher =
      @@@ Realize.pm_flatten_linear)
 
 (* tinygrad: schedule_cache, keyed by the function's structure. UOps are hash-consed, so the function node itself
-   is its structural key (tinygrad hashes UOp.key) *)
-let schedule_cache : Uop.t Tbl.t = Tbl.create 16
+   is its structural key (tinygrad hashes UOp.key). Not in tinygrad: a table per CPU mode, whose rules
+   (Rangeify_cpu) change the schedule of one function *)
+let schedule_caches : Uop.t Tbl.t * Uop.t Tbl.t = (Tbl.create 16, Tbl.create 16)
+let schedule_cache () = if Rangeify_cpu.enabled () then fst schedule_caches else snd schedule_caches
 
 (* tinygrad: lower_sink_to_linear; [get_kernel_graph] builds the kernel graph (Rangeify.get_kernel_graph) *)
 let lower_sink_to_linear ~get_kernel_graph (fn : Uop.t) : Uop.t option =
@@ -181,13 +183,13 @@ let lower_sink_to_linear ~get_kernel_graph (fn : Uop.t) : Uop.t option =
   | _ ->
     let st = Helpers.perf_counter_ns () in
     let scache = Helpers.scache.value <> 0 in
-    let hit = if scache then Tbl.find_opt schedule_cache fn else None in
+    let hit = if scache then Tbl.find_opt (schedule_cache ()) fn else None in
     let linear = match hit with
       | Some l -> l
       | None ->
         if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor fn;
         let l = create_schedule (get_kernel_graph fn) in
-        if scache then Tbl.replace schedule_cache fn l;
+        if scache then Tbl.replace (schedule_cache ()) fn l;
         l in
     let d = Helpers.debug.value in
     if (d >= 1 && Array.length linear.src > 1) || d >= 3 then

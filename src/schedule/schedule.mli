@@ -12,8 +12,9 @@ val split_after : Uop.t -> Uop.t list * Uop.t list
 val create_schedule : Uop.t -> Uop.t
 
 
-(** tinygrad [schedule_cache]: function SINK (hash-consed, so its structure) -> LINEAR. *)
-val schedule_cache : Uop.t Uop.Tbl.t
+(** tinygrad [schedule_cache]: function SINK (hash-consed, so its structure) -> LINEAR; the table of the
+    current CPU mode (not in tinygrad: {!Rangeify_cpu.enabled} changes the schedule). *)
+val schedule_cache : unit -> Uop.t Uop.Tbl.t
 
 (** tinygrad [lower_sink_to_linear]: a function SINK to its LINEAR (cached when SCACHE), with the kernel graph from
     [get_kernel_graph] ([Rangeify.get_kernel_graph]; tests pass hand-built kernel graphs); [None] for kernel SINKs. *)

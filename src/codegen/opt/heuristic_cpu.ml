@@ -21,9 +21,13 @@ let cpu_lengths (k : K.t) = Some (Renderer.float_lengths k.ren)
 (* the float ops a thread should get, as tinygrad's thread_opts counts them (about 128K) *)
 let ops_per_thread = 128 lsl 10
 
-(* a vector operand of at least this many bytes (8 MiB) does not stay in the cache next to the others: its
-   matmul gets the cache-blocked tile *)
-let block_operand_bytes = 8 lsl 20
+(* a vector operand of at least this many bytes (4 MiB) does not stay in L2 next to the others: its matmul
+   gets the cache-blocked tile *)
+let block_operand_bytes = 4 lsl 20
+
+(* the tiles of the vector axis in a cache block: a panel of B two tiles wide (2048 rows of 32 floats each:
+   512 KiB) leaves half of L2 to the rows of A and the output *)
+let block_tiles = 2
 
 (* a forward convolution's reduce (channels x window) has at most this many points; a weight gradient's (batch
    x image) has more, and takes its own tile *)
@@ -138,14 +142,15 @@ let cpu_register_tile (k : K.t) : K.t option =
            Option.map (fun a -> (a, rows))
              (List.find_opt (fun a -> broadcast a
                && full_shape_int k a mod rows = 0) (List.rev ups))) [ 8; 4; 2 ] in
-       (* a vector operand too big for the cache (the rows of the reduce times the vector axis, in bytes: B of
-          a matmul): two vectors per row of the tile and a cache block of 4 tiles of the vector axis
-          (Opt.BLOCK), so that B's panel (the reduce times 4 tiles) stays in L2 while the rows of A go by; two
-          vectors per row without the block are slower than one. Smaller operands stay in the cache and keep
-          the tile of one vector per row *)
+       (* a vector operand too big for the cache (the rows of the reduce times the vector axis, in bytes: B
+          of a matmul): two vectors per row of the tile and a cache block of block_tiles tiles of the vector
+          axis (Opt.BLOCK), so that B's panel (the reduce times the block's tiles) stays in L2 while the rows
+          of A go by; two vectors per row without the block are slower than one. Smaller operands stay in the
+          cache and keep the tile of one vector per row *)
        let reduce_len = full_shape_int k (List.hd (K.axes_of k [ Group_reduce; Reduce ])) in
        let block = reduce_len * full_shape_int k n * Dtype.itemsize red.dtype >= block_operand_bytes
-                   && full_shape_int k n mod (vw * 2 * 4) = 0 && full_shape_int k n > vw * 2 * 4 in
+                   && full_shape_int k n mod (vw * 2 * block_tiles) = 0
+                   && full_shape_int k n > vw * 2 * block_tiles in
        (match m_axis with
         | None -> None
         | Some (m, rows) ->
@@ -154,7 +159,7 @@ let cpu_register_tile (k : K.t) : K.t option =
               ignore (K.apply_opt k (opt Opt.UPCAST ~axis:m ~arg:(Opt.Int rows)));
               if block && rows = 8 then begin
                 ignore (K.apply_opt k (opt Opt.UPCAST ~axis:n ~arg:(Opt.Int 2)));
-                ignore (K.apply_opt k (opt Opt.BLOCK ~axis:n ~arg:(Opt.Int 4)))
+                ignore (K.apply_opt k (opt Opt.BLOCK ~axis:n ~arg:(Opt.Int block_tiles)))
               end)))
   | _ -> None
 

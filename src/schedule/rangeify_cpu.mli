@@ -1,0 +1,11 @@
+(** Not in tinygrad: the CPU mode's rewrites of the tensor graph before rangeify (CPU_OPT=fast on the CPU).
+    *)
+
+(** Whether the CPU mode's rewrites apply to CPU buffers ({!Renderer.cpu_fast_device}): CPU_OPT=fast, not
+    NOOPT. *)
+val enabled : unit -> bool
+
+(** [rules ~mops]: rules for the earliest rewrites, given Rangeify's [pm_mops]: a matmul whose B operand (the
+    one its outputs run along, at least 4 MiB) has rows a multiple of 4 KiB long reads it through a copy with
+    a cache line of padding per row, so that its column panels do not fall in a few cache sets. *)
+val rules : mops:unit Upat.matcher -> unit Upat.matcher
