@@ -555,7 +555,7 @@ let rewrite_to_sink ~optimize (ast : Uop.t) (ren : Renderer.t) : Uop.t =
   (* extra symbolic before decomp; also indexing_simplify, while the index is still weakint *)
   let sink = gr ~name:"extra symbolic" pm_extra_symbolic () sink in
   (* lower index dtype. NOTE: we need indexing_simplify to remove the cast to long using the Invalid *)
-  let sink = gr ~name:"lower all index dtypes" pm_lower_all_index (Uop.Tbl.create 64) sink in
+  let sink = gr ~name:"lower all index dtypes" pm_lower_all_index (Weak.lower_ctx ()) sink in
   (* final symbolic before decomp *)
   let sink = gr ~name:"final symbolic" Symbolic.symbolic () sink in
   let sink = gr ~name:"cast float alu operands" pm_cast_float_alu () sink in
