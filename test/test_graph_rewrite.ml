@@ -291,6 +291,41 @@ let test_fixed_point () =
   check_is ~what:"fixed point" Uop.O.(i 3 + i 3) (Upat.graph_rewrite pm () Uop.O.(i 1 + i 2));
   check_is ~what:"walk is one pass" Uop.O.(i 2 + i 3) (Upat.graph_rewrite ~walk:true pm () Uop.O.(i 1 + i 2))
 
+(* known results: a node found in the table takes its result unvisited; every node rewritten is added *)
+let test_known_results () =
+  let a = var "a" and bb = var "b" in
+  let visits = ref 0 in
+  let pm = Upat.matcher [ Upat.rule (Upat.pat Ops.Const ~arg:(Uop.Const (Dtype.I Z.one)))
+                            (fun _ -> incr visits; Some (i 2)) ] in
+  let known = Id_tbl.create 8 in
+  let e = Uop.O.(a + i 1) in
+  check_is ~what:"first rewrite" Uop.O.(a + i 2) (Upat.graph_rewrite ~known pm () e);
+  check_int ~what:"rule calls, first rewrite" 1 !visits;
+  check_is ~what:"result recorded" Uop.O.(a + i 2)
+    (match Id_tbl.find_opt known e.Uop.id with Some r -> r | None -> fail "a+1 not recorded");
+  (* a+1 is known, so the rule that rewrote its 1 does not run again for it *)
+  check_is ~what:"known subgraph" Uop.O.((a + i 2) * bb) (Upat.graph_rewrite ~known pm () Uop.O.((a + i 1) * bb));
+  check_int ~what:"rule calls, known subgraph" 1 !visits;
+  (* a result placed by hand is taken as it is *)
+  let k2 = Id_tbl.create 8 in
+  Id_tbl.replace k2 e.Uop.id bb;
+  check_is ~what:"seeded result" Uop.O.(bb * i 3) (Upat.graph_rewrite ~known:k2 pm () Uop.O.((a + i 1) * i 3));
+  match Upat.graph_rewrite ~bottom_up:true ~known pm () e with
+  | _ -> fail "known results with bottom_up: expected Invalid_argument"
+  | exception Invalid_argument _ -> ()
+
+(* the simplify cache gives the forms tinygrad's simplify gives: (x*4+3)//4 -> x for x in [0, 10], and
+   (x*4+3)%4 -> 3; inside a nested scope and again from the cache *)
+let test_simplify_cache () =
+  let x = var "x" in
+  let d = Uop.O.((x * i 4 + i 3) // i 4) and m = Uop.O.((x * i 4 + i 3) mod i 4) in
+  Symbolic.with_simplify_cache (fun () ->
+      check_is ~what:"div" x (Uop.simplify d);
+      check_is ~what:"mod" (i 3) (Uop.simplify m);
+      Symbolic.with_simplify_cache (fun () -> check_is ~what:"nested div" x (Uop.simplify d));
+      check_is ~what:"div again" Uop.O.(x + i 1) (Uop.simplify Uop.O.(d + i 1)));
+  check_is ~what:"div outside" x (Uop.simplify d)
+
 let test_substitute_pairs () =
   let a = var "a" and bb = var "b" in
   let e = Uop.O.(a + bb) in
@@ -838,5 +873,7 @@ let tests : Test_util.case list = [
   ("enter_calls", test_enter_calls);
   ("fixed_point", test_fixed_point);
   ("substitute_pairs", test_substitute_pairs);
+  ("known_results", test_known_results);
+  ("simplify_cache", test_simplify_cache);
   ("oracle_rewrites", test_oracle_rewrites);
 ] @ tests_full_rewrite @ tests_needing_symbolic

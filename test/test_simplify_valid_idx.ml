@@ -396,7 +396,7 @@ let test_image_simplification = [
       let load = get_load_image_uop [ 10; 10; 4 ]
           O.((Uop.const_int (-1) < idx_y) land (idx_y < Uop.const_int 10)) (special "gidx0" 10, idx_y) in
       let pm = P.( @@@ ) Weak.pm_lower_index_dtype (P.lift Coalesce.indexing_simplify) in
-      let off = (P.graph_rewrite pm (Uop.Tbl.create 16) (Uop.sink [ load ])).src.(0).src.(0) in
+      let off = (P.graph_rewrite pm (Weak.lower_ctx ()) (Uop.sink [ load ])).src.(0).src.(0) in
       check_is ~what:"valid" (Uop.get_valid off.src.(1)) t_);
 ]
 

@@ -503,7 +503,7 @@ let passes (ren : Renderer.t) = if Renderer.cpu_fast ren then Codegen_cpu.fast r
 let hand_coded_optimizations (k : Postrange.t) = (passes k.ren).hand_coded k
 
 (* tinygrad: full_rewrite_to_sink — every codegen pass from the kernel AST to the sink the linearizer orders *)
-let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+let rewrite_to_sink ~optimize (ast : Uop.t) (ren : Renderer.t) : Uop.t =
   let passes = passes ren in
   if Helpers.debug.value >= 5 then print_endline (Render.pyrender ast);
   if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_tensor ast;
@@ -555,7 +555,7 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   (* extra symbolic before decomp; also indexing_simplify, while the index is still weakint *)
   let sink = gr ~name:"extra symbolic" pm_extra_symbolic () sink in
   (* lower index dtype. NOTE: we need indexing_simplify to remove the cast to long using the Invalid *)
-  let sink = gr ~name:"lower all index dtypes" pm_lower_all_index (Uop.Tbl.create 64) sink in
+  let sink = gr ~name:"lower all index dtypes" pm_lower_all_index (Weak.lower_ctx ()) sink in
   (* final symbolic before decomp *)
   let sink = gr ~name:"final symbolic" Symbolic.symbolic () sink in
   let sink = gr ~name:"cast float alu operands" pm_cast_float_alu () sink in
@@ -590,6 +590,11 @@ let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : U
   let sink = gr ~walk:true ~name:"number params with -1" pm_number_params (ref num_params) sink in
   if Helpers.spec.value > 0 then Spec.type_verify Spec.spec_program sink;
   sink
+
+(* tinygrad: full_rewrite_to_sink, the passes run keeping the simplified forms they find (not in tinygrad, same
+   results): they simplify each lane's gated index, and the terms the lanes share, many times *)
+let full_rewrite_to_sink ?(optimize = true) (ast : Uop.t) (ren : Renderer.t) : Uop.t =
+  Symbolic.with_simplify_cache (fun () -> rewrite_to_sink ~optimize ast ren)
 
 (* ---------- linearize / render ---------- *)
 

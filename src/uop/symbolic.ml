@@ -800,5 +800,17 @@ let sym : unit P.matcher =
           (fun m -> let c = g m "c" in Some (add (mul (g m "x") c) (mul (g m "y") c))) ] in
   P.( @@@ ) (P.( @@@ ) (P.( @@@ ) symbolic pm_simplify_valid) extra) pm_clean_up_group_sink
 
+(* not in tinygrad: the results of UOp.simplify known in a scope (a kernel's lowering). [symbolic] is a pure
+   top-down rewrite, so a node's simplified form found by one call serves every later call that meets the node:
+   the gated index of each lane of a kernel simplifies the same range ends and shared terms again *)
+let simplify_cache : Uop.t Id_tbl.t option ref = ref None
+
+let with_simplify_cache f =
+  match !simplify_cache with
+  | Some _ -> f ()
+  | None ->
+    simplify_cache := Some (Id_tbl.create 4096);
+    Fun.protect ~finally:(fun () -> simplify_cache := None) f
+
 (* tinygrad's UOp.simplify rewrites with [symbolic] *)
-let () = Uop.simplify_hook := (fun u -> P.graph_rewrite symbolic () u)
+let () = Uop.simplify_hook := (fun u -> P.graph_rewrite ?known:!simplify_cache symbolic () u)

@@ -42,6 +42,11 @@ val fold_where_closure : Uop.t -> Uop.t -> Uop.t -> Uop.t option
 (** Phase 2: [symbolic_simple + commutative + ... + div_and_mod_symbolic]; what [UOp.simplify] uses. *)
 val symbolic : unit Upat.matcher
 
+(** [with_simplify_cache f] runs [f] with the results of [Uop.simplify] kept from one call to the next (not in
+    tinygrad, same results): [symbolic] is a pure rewrite, so a node simplified once takes its known form when a
+    later call meets it again. Nested scopes share the outer one's results; they are dropped when [f] returns. *)
+val with_simplify_cache : (unit -> 'a) -> 'a
+
 (** tinygrad's [parse_valid]: [X <= c] is [(X, true, c)], [X >= c] is [(X, false, c)]. *)
 val parse_valid : Uop.t -> (Uop.t * bool * Z.t) option
 

@@ -424,8 +424,10 @@ type sources_state = Same | Changed | Waiting
 (* the value no node is rewritten to, for lookups without an option *)
 let not_rewritten = Uop.create Ops.Noop ~arg:(Uop.Str "not rewritten")
 
-(* tinygrad: RewriteContext.unified_rewrite *)
-let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
+(* tinygrad: RewriteContext.unified_rewrite. [known] (not in tinygrad): the results of earlier rewrites with the
+   same matcher and context, by node id. A top-down rewrite gives a node the same result wherever it meets it,
+   so a node found there is finished at once, and each node finished is added *)
+let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
   Id_tbl.with_table node_pool @@ fun replace ->
   Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
   Id_tbl.with_table unit_pool @@ fun on_stack ->
@@ -446,6 +448,11 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
         waiting := !waiting - List.length l;
         List.iter (fun (a, s, b) -> push st a s b) (List.rev l) in
   let finish (n : Uop.t) v = Id_tbl.replace replace n.id v; release n in
+  let finish_known = match known with
+    | None -> finish
+    | Some k -> fun n v -> Id_tbl.replace k n.id v; finish n v in
+  let known_result (n : Uop.t) =
+    match known with None -> not_rewritten | Some k -> Id_tbl.find_or k n.id not_rewritten in
   push st root 0 root;
   Id_tbl.replace on_stack root.id ();
   while st.sp > 0 do
@@ -453,7 +460,9 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
     st.sp <- st.sp - 1;
     let n = st.ns.(st.sp) and stage = st.stages.(st.sp) and new_n = st.news.(st.sp) in
     if not (Id_tbl.mem replace n.id) then begin
-      if stage = 0 then begin
+      let known_r = if stage = 0 then known_result n else not_rewritten in
+      if known_r != not_rewritten then finish n known_r
+      else if stage = 0 then begin
         (* bottom-up: apply bpm to a fixed point before descending *)
         let gated = ref false in
         let new_n = match bpm with
@@ -502,13 +511,13 @@ let unified_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
               let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
               Some (rebuild new_n (Array.map find srcs)) in
           match next with
-          | None -> finish n new_n
+          | None -> finish_known n new_n
           | Some new_src_n -> push st n 2 new_src_n; push st new_src_n 0 new_src_n
       end
       else begin
         match Id_tbl.find_opt replace new_n.id with
         | None -> wait new_n (n, 2, new_n)
-        | Some r -> finish n r
+        | Some r -> finish_known n r
       end
     end
   done;
@@ -548,8 +557,8 @@ let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
   done;
   match Id_tbl.find_opt replace root.id with Some r -> r | None -> root
 
-let rewrite_fns ?(walk = false) ?(enter_calls = false) ~pm ~bpm sink =
-  if walk then walk_rewrite ~pm ~bpm ~enter_calls sink else unified_rewrite ~pm ~bpm ~enter_calls sink
+let rewrite_fns ?known ?(walk = false) ?(enter_calls = false) ~pm ~bpm sink =
+  if walk then walk_rewrite ~pm ~bpm ~enter_calls sink else unified_rewrite ?known ~pm ~bpm ~enter_calls sink
 
 (* tinygrad: the name given to graph_rewrite is what VIZ shows; here an optional tracer sees each named pass *)
 let rewrite_tracer : (string -> Uop.t -> (unit -> Uop.t) -> Uop.t) option ref = ref None
@@ -559,11 +568,13 @@ let with_rewrite_tracer trace f =
   Fun.protect ~finally:(fun () -> rewrite_tracer := None) f
 
 (* tinygrad: graph_rewrite *)
-let graph_rewrite ?(bottom_up = false) ?bpm ?walk ?enter_calls ?name pm ctx sink =
+let graph_rewrite ?(bottom_up = false) ?bpm ?walk ?enter_calls ?known ?name pm ctx sink =
+  if Option.is_some known && (bottom_up || Option.is_some bpm || walk = Some true) then
+    invalid_arg "graph_rewrite: known results are for a top-down rewrite only (no bpm, bottom_up or walk)";
   let run () =
     let f = Some (rewrite pm ctx) in
     let pm_f, bpm_f = if bottom_up then (None, f) else (f, Option.map (fun b -> rewrite b ctx) bpm) in
-    rewrite_fns ?walk ?enter_calls ~pm:pm_f ~bpm:bpm_f sink in
+    rewrite_fns ?known ?walk ?enter_calls ~pm:pm_f ~bpm:bpm_f sink in
   match !rewrite_tracer, name with
   | Some trace, Some name -> trace name sink run
   | _ -> run ()

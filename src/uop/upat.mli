@@ -250,10 +250,14 @@ val opaque_body : Uop.t -> bool
     [pm] runs post-order to a fixed point (a result is itself rewritten again); [bpm] (or [pm] with
     [~bottom_up:true]) runs pre-order until no change before descending; [~walk:true] is a single pass with
     no re-traversal. Bodies of FUNCTION and opaque CALLs are not entered unless [~enter_calls:true].
-    Iterative: graphs of 10^5 nodes do not overflow the stack. *)
+    Iterative: graphs of 10^5 nodes do not overflow the stack. [~known] (not in tinygrad) holds the results of
+    earlier rewrites with the same [pm], [ctx] and [enter_calls], by node id: a node found there takes that
+    result unvisited, and every node rewritten is added. It serves a pure top-down rewrite only (a node's result
+    then depends on the node alone); with [bpm], [~bottom_up:true] or [~walk:true] it raises
+    [Invalid_argument]. *)
 val graph_rewrite :
-  ?bottom_up:bool -> ?bpm:'ctx matcher -> ?walk:bool -> ?enter_calls:bool -> ?name:string -> 'ctx matcher -> 'ctx ->
-  Uop.t -> Uop.t
+  ?bottom_up:bool -> ?bpm:'ctx matcher -> ?walk:bool -> ?enter_calls:bool -> ?known:Uop.t Id_tbl.t -> ?name:string ->
+  'ctx matcher -> 'ctx -> Uop.t -> Uop.t
 
 (** [with_rewrite_tracer trace f] runs [f] with a tracer of named passes (tinygrad's VIZ /
     TRACK_MATCH_STATS in spirit): every [graph_rewrite] given a [~name] calls [trace name input run], where

@@ -93,15 +93,23 @@ let pm_lower_weak : unit P.matcher =
            | _ -> None);
       P.rule (P.ops lower_weak_ops ~name:"u") (fun m -> lower_weak_node (P.get m "u")) ]
 
+(* tinygrad's ctx of lower_weak_srcs, the lowered weak sources ([lowered]); not in tinygrad, [known]: the
+   [pm_lower_weak] results of every node met by the rewrites of earlier sources. The sources of a kernel's
+   consumers share most of their graphs (each lane's index, its ranges and offsets), and [pm_lower_weak] is a
+   pure top-down rewrite, so one source's rewrite finishes at once the nodes an earlier one rewrote *)
+type lower_ctx = { lowered : Uop.t Tbl.t; known : Uop.t Id_tbl.t }
+
+let lower_ctx () = { lowered = Tbl.create 64; known = Id_tbl.create 1024 }
+
 (* tinygrad: weak.py lower_weak_srcs — each consumer lowers its weak sources and absorbs the cast on its edge *)
-let lower_weak_srcs (ctx : Uop.t Tbl.t) (u : Uop.t) : Uop.t option =
+let lower_weak_srcs (ctx : lower_ctx) (u : Uop.t) : Uop.t option =
   let lower s =
-    match Tbl.find_opt ctx s with
+    match Tbl.find_opt ctx.lowered s with
     | Some r -> r
     | None ->
-      let r = P.graph_rewrite pm_lower_weak () s in
+      let r = P.graph_rewrite ~known:ctx.known pm_lower_weak () s in
       let r = if r.op == Ops.Cast && is_weak r then r.src.(0) else r in
-      Tbl.replace ctx s r;
+      Tbl.replace ctx.lowered s r;
       r in
   let ret =
     if Ops.Group.is_comparison u.op then lower u
@@ -114,7 +122,7 @@ let max_numel (u : Uop.t) : Z.t =
       | Sint i -> Z.mul acc (Z.of_int i)
       | Suop x -> Z.mul acc (zi (vmax x))) Z.one (shape u)
 
-let pm_lower_index_dtype : Uop.t Tbl.t P.matcher =
+let pm_lower_index_dtype : lower_ctx P.matcher =
   P.(lift pm_commit_weak @@@ lift pm_cast_weak)
   |> fun pm ->
   P.( @@@ ) pm

@@ -31,11 +31,18 @@ val pm_lower_weak : unit Upat.matcher
 (** tinygrad's [lower_weak_node]: one node's weak sources lowered and committed, cast back to its dtype. *)
 val lower_weak_node : Uop.t -> Uop.t option
 
-(** tinygrad's [lower_weak_srcs]: a concrete consumer lowers its weak sources (memoised in the table). *)
-val lower_weak_srcs : Uop.t Uop.Tbl.t -> Uop.t -> Uop.t option
+(** The context of [lower_weak_srcs]: tinygrad's memo of the lowered weak sources, and (not in tinygrad) the
+    [pm_lower_weak] results of the nodes their rewrites met, which a later source's rewrite takes unvisited. *)
+type lower_ctx
+
+(** An empty context, for one pass. *)
+val lower_ctx : unit -> lower_ctx
+
+(** tinygrad's [lower_weak_srcs]: a concrete consumer lowers its weak sources (memoised in the context). *)
+val lower_weak_srcs : lower_ctx -> Uop.t -> Uop.t option
 
 (** tinygrad's [max_numel]: the product of the largest values of the shape. *)
 val max_numel : Uop.t -> Z.t
 
 (** [pm_commit_weak + pm_cast_weak + lowering]: the context is the memo of lowered weak sources. *)
-val pm_lower_index_dtype : Uop.t Uop.Tbl.t Upat.matcher
+val pm_lower_index_dtype : lower_ctx Upat.matcher
