@@ -11,11 +11,12 @@ type state = {
   mutable is_param : bool;
   mutable plain : bool;  (* whether [uop] is a plain view of a buffer ([plain_view]) *)
   mutable handles : int;
+  mutable slot : int;  (* its slot in [young] while the registry holds it weakly, else -1 *)
 }
 
-(* a tensor, a handle on its state. The registry holds states, never handles, so a handle is reachable from
-   the program alone: one dropped young is found at the next minor collection, on OCaml 5 too (where a minor
-   collection promotes every young value that a weak array or an ephemeron refers to) *)
+(* a tensor, a handle on its state. The registry holds states strongly only once they are old: a handle is
+   reachable from the program alone, so one dropped young is found at the next minor collection (see
+   [young]) *)
 and t = { st : state }
 
 (* one step of a chain of views down to a BUFFER: [u] is a BUFFER, or a movement op (or a BITCAST when
@@ -64,22 +65,33 @@ let rec push_let_go (b : Uop.t) =
   let l = Atomic.get let_go in
   if not (Atomic.compare_and_set let_go l (pending b :: l)) then push_let_go b
 
+(* the BUFFER under a tensor's UOp when that is a plain view of one *)
+let plain_buffer ~plain (u : Uop.t) =
+  if plain then (let b = view_buffer u in if b.op == Ops.Buffer then Some b else None) else None
+
 (* lets go of a tensor's UOp: its BUFFER when it is a plain view of one *)
-let let_go_of ~plain (u : Uop.t) =
-  if plain then begin
-    let b = view_buffer u in
-    if b.op == Ops.Buffer then push_let_go b
-  end
+let let_go_of ~plain (u : Uop.t) = Option.iter push_let_go (plain_buffer ~plain u)
 
 (* the owned BUFFERs found under the UOps let go, until the next [release_unreached] *)
 let candidates : pending list ref = ref []
+
+(* for each slot of [young]: whether its state is a plain view, read without the weak pointer, and that
+   view's BUFFER, held weakly, which the tensor lets go of when it is found dropped ([reap_young]) *)
+let young_capacity = 1024
+let young_plain = Array.make young_capacity false
+let young_buffer : Uop.t Stdlib.Weak.t = Stdlib.Weak.create young_capacity
+
+let set_young_slot i ~plain u =
+  young_plain.(i) <- plain;
+  Stdlib.Weak.set young_buffer i (plain_buffer ~plain u)
 
 (* a state no handle is left on keeps [dead_uop] *)
 let set_state_uop st u =
   if st.handles > 0 && st.uop != u then begin
     let_go_of ~plain:st.plain st.uop;
     st.uop <- u;
-    st.plain <- plain_view u
+    st.plain <- plain_view u;
+    if st.slot >= 0 then set_young_slot st.slot ~plain:st.plain u
   end
 
 (* the output size from which a realize asks for a minor collection before the next tensor is made: about
@@ -102,10 +114,48 @@ let young_states = ref 0
    [prompt_release_bytes], or left [step_words] young words since the last one the registry asked for *)
 let minor_due = ref false
 
-let registry_minor () =
-  Gc.minor ();
-  words_at_minor := Gc.minor_words ();
-  young_states := 0
+(* whether a minor collection clears a weak pointer to a dead young value without promoting it: OCaml 4's
+   does; OCaml 5's promotes every young value that a weak array or an ephemeron refers to *)
+let weak_young =
+  match String.split_on_char '.' Sys.ocaml_version with
+  | major :: _ -> (try int_of_string major < 5 with Failure _ -> false)
+  | [] -> false
+
+(* the handles made since the registry's last minor collection, held weakly, when [weak_young]: a registry
+   that held their states, or a finaliser's closure over a state (which a minor collection promotes, dead
+   value or not), would promote each dropped young tensor with its UOps and its output's Buffer, and only the
+   major GC would find them dead. A dropped young tensor dies with its output here, whose memory goes back to
+   the allocator's pool through the Bigarray's finaliser. The survivors of the registry's minor collection
+   move to [states] with a finaliser on their handle ([sweep_young]) *)
+let young : t Stdlib.Weak.t = Stdlib.Weak.create young_capacity
+let young_next = ref 0
+
+(* [f] on the live young handles, in creation order *)
+let iter_young f =
+  for i = 0 to !young_next - 1 do
+    match Stdlib.Weak.get young i with Some h -> f h | None -> ()
+  done
+
+(* set by a collection since the last [reap_young]: the finaliser of a value dropped as soon as it is made
+   runs at the next minor collection *)
+let collected = ref true
+let arm_collected () = Gc.finalise_last (fun () -> collected := true) (ref ())
+
+(* the young tensors that a collection found dropped let go of their BUFFERs: one the GC did not free with
+   them (a UOp the program keeps reaches it) goes back to the allocator once no live tensor reaches it, as
+   a promoted tensor's does through its handle's finaliser *)
+let reap_young () =
+  if weak_young && !collected then begin
+    collected := false;
+    arm_collected ();
+    for i = 0 to !young_next - 1 do
+      if young_plain.(i) && not (Stdlib.Weak.check young i) then begin
+        Option.iter push_let_go (Stdlib.Weak.get young_buffer i);
+        young_plain.(i) <- false;
+        Stdlib.Weak.set young_buffer i None
+      end
+    done
+  end
 
 (* the owned BUFFERs let go join [candidates] *)
 let find_candidates () =
@@ -127,7 +177,7 @@ let find_candidates () =
 (* the UOp of a state no handle is left on *)
 let dead_uop = Uop.const_int 0
 
-let dummy = { uop = dead_uop; grad = None; is_param = false; plain = false; handles = 0 }
+let dummy = { uop = dead_uop; grad = None; is_param = false; plain = false; handles = 0; slot = -1 }
 
 let states : state array ref = ref (Array.make 1024 dummy)
 let reg_next = ref 0
@@ -154,6 +204,36 @@ let handle st =
   Gc.finalise_last (fun () -> on_drop st) x;
   x
 
+(* a state at the end of the registry, which grows to hold it *)
+let push_state st =
+  if !reg_next >= Array.length !states then begin
+    let a = Array.make (2 * Array.length !states) dummy in
+    Array.blit !states 0 a 0 !reg_next;
+    states := a
+  end;
+  !states.(!reg_next) <- st;
+  incr reg_next
+
+(* the young handles that survived a minor collection, old now, join [states] with a finaliser on the
+   handle (whose state counts it already) *)
+let sweep_young () =
+  reap_young ();
+  iter_young (fun h ->
+      let st = h.st in
+      st.slot <- -1;
+      Gc.finalise_last (fun () -> on_drop st) h;
+      push_state st);
+  Stdlib.Weak.fill young 0 !young_next None;
+  Stdlib.Weak.fill young_buffer 0 !young_next None;
+  Array.fill young_plain 0 !young_next false;
+  young_next := 0
+
+let registry_minor () =
+  Gc.minor ();
+  words_at_minor := Gc.minor_words ();
+  young_states := 0;
+  sweep_young ()
+
 (* the registry is compacted when [reg_next] reaches [reg_limit]: twice the states found live at the last
    compaction (at least 64), so a scan of the registry (every realize) costs about the number of live
    tensors *)
@@ -179,21 +259,36 @@ let settle () =
     reg_next := !n
   end
 
-(* the live states that satisfy [p], in creation order *)
-let live_states_with p =
+(* the live states that satisfy [p], in creation order (the young ones are the newest); [skip_plain]: less
+   the plain views *)
+let live_states_with ~skip_plain p =
   settle ();
   let a = !states in
   let acc = ref [] in
-  for i = !reg_next - 1 downto 0 do if p a.(i) then acc := a.(i) :: !acc done;
+  for i = !young_next - 1 downto 0 do
+    if not (skip_plain && young_plain.(i)) then
+      match Stdlib.Weak.get young i with Some h when p h.st -> acc := h.st :: !acc | Some _ | None -> ()
+  done;
+  for i = !reg_next - 1 downto 0 do
+    if not (skip_plain && a.(i).plain) && p a.(i) then acc := a.(i) :: !acc
+  done;
   !acc
 
-(* the live states, in creation order *)
-let live_states () = live_states_with (fun _ -> true)
-
-(* the live tensors whose UOp satisfies [p], in creation order (new handles on their states; a state is
-   checked live again right before, as a finaliser may have run since [live_states]) *)
+(* the live tensors whose UOp satisfies [p], in creation order: new handles on the states of [states] (a
+   state is checked live again right before, as a finaliser may have run since [settle]); a young tensor's
+   own handle, as the weak slot that registers it holds that handle and no other *)
 let live_tensors_with (p : Uop.t -> bool) =
-  List.filter_map (fun st -> if p st.uop && st.handles > 0 then Some (handle st) else None) (live_states ())
+  settle ();
+  let a = !states in
+  let acc = ref [] in
+  for i = !young_next - 1 downto 0 do
+    match Stdlib.Weak.get young i with Some h when p h.st.uop -> acc := h :: !acc | Some _ | None -> ()
+  done;
+  for i = !reg_next - 1 downto 0 do
+    let st = a.(i) in
+    if p st.uop && st.handles > 0 then acc := handle st :: !acc
+  done;
+  !acc
 
 let same (a : t) (b : t) = a.st == b.st
 
@@ -212,7 +307,7 @@ let all_tensors () = live_tensors_with (fun _ -> true)
    minor collection are young and do not count (up to a budget of them): the next minor collection finds
    those dropped, and one run inside a step would promote the step's live tensors. When the states over the
    budget remain, a minor collection still comes first, at a small fraction of a full collection's cost *)
-let register st =
+let check_limit () =
   if !reg_next >= !reg_limit then begin
     settle ();
     find_candidates ();
@@ -225,15 +320,12 @@ let register st =
     end;
     let n = !reg_next in
     gc_budget := max 1024 (2 * n);
-    reg_limit := max 64 (2 * n);
-    if !reg_limit >= Array.length !states then begin
-      let a = Array.make (2 * !reg_limit) dummy in
-      Array.blit !states 0 a 0 n;
-      states := a
-    end
-  end;
-  !states.(!reg_next) <- st;
-  incr reg_next;
+    reg_limit := max 64 (2 * n)
+  end
+
+let register st =
+  check_limit ();
+  push_state st;
   incr young_states
 
 (* tinygrad: Tensor._apply_uop — a fresh registered Tensor; its shape is computed now so that a broadcast
@@ -244,9 +336,19 @@ let wrap ?(op = "tensor") (u : Uop.t) =
    | _ -> ()
    | exception Invalid_argument m -> invalid_arg (op ^ ": " ^ m));
   if !minor_due then begin minor_due := false; registry_minor () end;
-  let st = { uop = u; grad = None; is_param = true; plain = plain_view u; handles = 0 } in
-  register st;
-  handle st
+  if weak_young then begin
+    if !young_next >= young_capacity then begin registry_minor (); check_limit () end;
+    let plain = plain_view u in
+    let h = { st = { uop = u; grad = None; is_param = true; plain; handles = 1; slot = !young_next } } in
+    Stdlib.Weak.set young !young_next (Some h);
+    set_young_slot !young_next ~plain u;
+    incr young_next;
+    h
+  end else begin
+    let st = { uop = u; grad = None; is_param = true; plain = plain_view u; handles = 0; slot = -1 } in
+    register st;
+    handle st
+  end
 
 
 (* tinygrad frees a realize's output when its last reference goes (refcount). Here: the owned BUFFERs let go
@@ -255,6 +357,7 @@ let wrap ?(op = "tensor") (u : Uop.t) =
    left cannot reach one, which bounds the walk of the lazy graphs *)
 let release_unreached () =
   settle ();
+  reap_young ();
   find_candidates ();
   let owned w =
     match Stdlib.Weak.get w 0 with Some b when Buffers.is_owned b -> Some b | Some _ | None -> None in
@@ -265,7 +368,9 @@ let release_unreached () =
     List.iter (fun b -> Uop.Tbl.replace left b ()) cands;
     let a = !states in
     (* a plain view reaches its BUFFER alone *)
-    for i = 0 to !reg_next - 1 do if a.(i).plain then Uop.Tbl.remove left (view_buffer a.(i).uop) done;
+    let plain_reach st = if st.plain then Uop.Tbl.remove left (view_buffer st.uop) in
+    for i = 0 to !reg_next - 1 do plain_reach a.(i) done;
+    iter_young (fun h -> plain_reach h.st);
     if Uop.Tbl.length left > 0 then begin
       (* the oldest BUFFER left (none: every node is older): a walk stops below it, and stops as soon as a
          tensor reaches every candidate *)
@@ -278,9 +383,9 @@ let release_unreached () =
           if Uop.Tbl.mem left u then begin Uop.Tbl.remove left u; min_id := oldest () end;
           Array.iter reach u.src
         end in
-      for i = 0 to !reg_next - 1 do
-        if Uop.Tbl.length left > 0 && not a.(i).plain then reach a.(i).uop
-      done;
+      let lazy_reach st = if Uop.Tbl.length left > 0 && not st.plain then reach st.uop in
+      for i = 0 to !reg_next - 1 do lazy_reach a.(i) done;
+      iter_young (fun h -> lazy_reach h.st);
       Uop.Tbl.iter (fun b () -> Buffers.release b) left
     end
   end
@@ -326,7 +431,7 @@ let apply_map_to_tensors (m : (Uop.t * Uop.t) list) =
         not (k.op == Ops.Buffer || k.op == Ops.Const || k.op == Ops.Stack || k.op == Ops.Unshard
              || Ops.Group.is_movement k.op)) m in
     let slots = List.map (fun st -> (st, st.uop))
-        (live_states_with (fun st -> not ((skip_plain && st.plain) || settled st.uop))) in
+        (live_states_with ~skip_plain (fun st -> not (settled st.uop))) in
     Callify.apply_map_to_tensors ~get:snd ~set:(fun (st, _) u -> set_state_uop st u) slots m
   end
 

@@ -28,15 +28,16 @@ val set_is_param : t -> bool -> unit
 
 (** {1 Live tensors} *)
 
-(** The live tensors, in creation order: new handles on them (a tensor's handles share its UOp, gradient and
-    flags). A tensor leaves when the GC has found every handle on it unreachable. tinygrad [all_tensors]. *)
+(** The live tensors, in creation order: handles on them, new ones or the program's own (a tensor's handles
+    share its UOp, gradient and flags). A tensor leaves when the GC has found every handle on it unreachable.
+    tinygrad [all_tensors]. *)
 val all_tensors : unit -> t list
 
-(** The live tensors whose UOp satisfies the predicate, in creation order (new handles, as {!all_tensors}).
+(** The live tensors whose UOp satisfies the predicate, in creation order (handles, as {!all_tensors}).
     *)
 val live_tensors_with : (Uop.t -> bool) -> t list
 
-(** Whether two handles are on one tensor (Python's [is] on tensors): {!all_tensors} gives new handles, so
+(** Whether two handles are on one tensor (Python's [is] on tensors): {!all_tensors} may give new handles, so
     physical equality does not tell. *)
 val same : t -> t -> bool
 

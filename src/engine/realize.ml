@@ -215,6 +215,10 @@ let exec_prepared (p : prepared) (bufs : Device.Buffer.t array) =
   | Kernel k ->
     Array.iteri (fun i b -> Device.Launch.set_buf k.launch i (Device.Buffer.ensure_allocated b)) bufs;
     ignore (Device.run_program ~global_size:k.gs ?local_size:k.ls k.rt k.launch);
+    (* the launch lives as long as its cache entry: once the call returned it holds the memory of its
+       buffers no longer, as a launch made for one run ([exec_kernel]) does, so a dropped output dies with
+       its tensor *)
+    Array.fill k.launch.keep 0 (Array.length k.launch.keep) None;
     GC.count_run ~copy:false ~ops:k.ops ~mem:k.mem None
   | Copy_call c ->
     Device.Buffer.copy_from (Device.Buffer.ensure_allocated bufs.(0)) (Device.Buffer.ensure_allocated bufs.(1));

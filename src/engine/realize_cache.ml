@@ -190,18 +190,24 @@ let hits () = !served
 (* a run of new structures (shapes that change on every step) empties the table of their setting at this size *)
 let max_entries = 512
 
-(* and the settings least recently added are dropped beyond this many *)
+(* and the settings least recently used are dropped beyond this many *)
 let max_settings = 16
 
 let clear () = cache := []; Last_walk.reset last_walk
 
+(* the current setting's table, moved to the front: a program that switched settings (training, another
+   default dtype) realizes under its current one again and again, and each setting checked before it compares
+   its knobs *)
 let table () =
-  match List.find_opt (fun (k, _) -> Helpers.knobs_current k) !cache with
-  | Some (_, t) -> t
-  | None ->
-    let t = Ktbl.create 64 in
-    cache := (Helpers.knobs (), t) :: List.filteri (fun i _ -> i < max_settings - 1) !cache;
-    t
+  match !cache with
+  | (k, t) :: _ when Helpers.knobs_current k -> t
+  | l ->
+    match List.find_opt (fun (k, _) -> Helpers.knobs_current k) l with
+    | Some ((_, t) as e) -> cache := e :: List.filter (fun x -> x != e) l; t
+    | None ->
+      let t = Ktbl.create 64 in
+      cache := (Helpers.knobs (), t) :: List.filteri (fun i _ -> i < max_settings - 1) l;
+      t
 
 (* the realizes the cache serves: not under the JIT's capture, DEBUG output or SCACHE=0. Under BEAM a hit runs the
    kernels its first realize searched (BEAM is a knob of the key) *)
