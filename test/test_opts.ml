@@ -982,6 +982,11 @@ let test_cpu_pad_rows () =
       let b = Tensor.realize (Tensor.rand [| k; n |]) and a = Tensor.realize (Tensor.rand [| 64; k |]) in
       one (Printf.sprintf "b %dx%d" k n) (List.length (kernels Helpers.Cpu_fast (Tensor.matmul a b))))
     [ (1024, 1040); (512, 1024) ];
+  (* a matrix-vector product, or too few rows of A, reads b too few times to pay for the copy *)
+  List.iter (fun m ->
+      let a = Tensor.realize (Tensor.rand [| m; 1024 |]) in
+      one (Printf.sprintf "a %dx1024" m) (List.length (kernels Helpers.Cpu_fast (Tensor.matmul a b))))
+    [ 1; 32 ];
   (* realized, the product becomes a buffer in every tensor that holds it: after the counts *)
   let product mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
       Tensor.to_float_array (Tensor.matmul a b)) in

@@ -17,6 +17,11 @@ let conflict_stride_bytes = 4096
 (* a cache line of padding on each row: consecutive rows then start in consecutive sets *)
 let pad_bytes = 64
 
+(* the copy reads and writes the operand once; a product reads it once per tile of the outputs that do not
+   index it (rows of A), so with fewer than this many such outputs (a matrix-vector product: one) the copy
+   costs more than the conflicts it removes *)
+let min_reuse = 64
+
 (* the coefficient of [rng] in the sum [idx] (0 when it is not a term) *)
 let coefficient (rng : Uop.t) (idx : Uop.t) =
   List.fold_left (fun acc (t : Uop.t) ->
@@ -60,8 +65,12 @@ let conflicting_operand ~mops (reduce : Uop.t) (x : Uop.t) =
             let size = Helpers.prod (max_shape buf) and itemsize = Dtype.itemsize buf.dtype in
             let flat = simplify flat in
             let row = List.fold_left (fun acc r -> max acc (coefficient r flat)) 0 reduce_rngs in
+            let used = toposort flat in
+            let reuse = List.fold_left2 (fun acc r s ->
+                if List.memq r used then acc else match s with Sint n -> acc * n | Suop _ -> acc)
+                1 out_rngs (Helpers.drop nred xshape) in
             if row > 1 && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
-               && List.exists (fun r -> coefficient r flat = 1) out_rngs
+               && reuse >= min_reuse && List.exists (fun r -> coefficient r flat = 1) out_rngs
             then Some (operand, buf, row) else None
           | _ -> None) (Array.to_list prod.src)
     | _ -> None

@@ -6,6 +6,7 @@
 val enabled : unit -> bool
 
 (** [rules ~mops]: rules for the earliest rewrites, given Rangeify's [pm_mops]: a matmul whose B operand (the
-    one its outputs run along, at least 4 MiB) has rows a multiple of 4 KiB long reads it through a copy with
-    a cache line of padding per row, so that its column panels do not fall in a few cache sets. *)
+    one its outputs run along, at least 4 MiB) has rows a multiple of 4 KiB long, and at least 64 outputs that
+    do not index it (rows of A), reads it through a copy with a cache line of padding per row, so that its
+    column panels do not fall in a few cache sets. *)
 val rules : mops:unit Upat.matcher -> unit Upat.matcher
