@@ -22,14 +22,6 @@ let pad_bytes = 64
    costs more than the conflicts it removes *)
 let min_reuse = 64
 
-(* the coefficient of [rng] in the sum [idx] (0 when it is not a term) *)
-let coefficient (rng : Uop.t) (idx : Uop.t) =
-  List.fold_left (fun acc (t : Uop.t) ->
-      if t == rng then acc + 1
-      else if t.op == Ops.Mul && t.src.(0) == rng && t.src.(1).op == Ops.Const then
-        (match const_val t.src.(1) with Dtype.I c -> acc + Z.to_int c | _ -> acc)
-      else acc) 0 (split_uop idx Ops.Add)
-
 (* the operand of a sum of products on the CPU whose reduce steps its rows by a multiple of 4 KiB and whose
    outputs run along a row, its buffer and its row: B of a matmul A @ B, B K x N with N a multiple of 1024
    floats. Only a chain of movement ops over a buffer. *)
@@ -64,13 +56,13 @@ let conflicting_operand ~mops (reduce : Uop.t) (x : Uop.t) =
           | { op = Ops.Index; src = [| buf; flat |]; _ } when big operand && buf == under_mops operand ->
             let size = Helpers.prod (max_shape buf) and itemsize = Dtype.itemsize buf.dtype in
             let flat = simplify flat in
-            let row = List.fold_left (fun acc r -> max acc (coefficient r flat)) 0 reduce_rngs in
+            let row = List.fold_left (fun acc r -> max acc (term_coefficient r flat)) 0 reduce_rngs in
             let used = toposort flat in
             let reuse = List.fold_left2 (fun acc r s ->
                 if List.memq r used then acc else match s with Sint n -> acc * n | Suop _ -> acc)
                 1 out_rngs (Helpers.drop nred xshape) in
             if row > 1 && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
-               && reuse >= min_reuse && List.exists (fun r -> coefficient r flat = 1) out_rngs
+               && reuse >= min_reuse && List.exists (fun r -> term_coefficient r flat = 1) out_rngs
             then Some (operand, buf, row) else None
           | _ -> None) (Array.to_list prod.src)
     | _ -> None

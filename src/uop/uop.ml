@@ -1002,6 +1002,15 @@ let pop_const ?(op = Ops.Add) u =
 
 let rec split_uop u sep = if u.op == sep then List.concat_map (fun s -> split_uop s sep) (Array.to_list u.src) else [ u ]
 
+(* not in tinygrad: the coefficient of [x] in the sum [idx], from its terms [x] and [x * c] with c a constant
+   integer (0 when it is no such term); the CPU mode reads a buffer's stride along a range with it *)
+let term_coefficient (x : t) (idx : t) =
+  List.fold_left (fun acc (t : t) ->
+      if t == x then acc + 1
+      else if t.op == Ops.Mul && t.src.(0) == x && t.src.(1).op == Ops.Const then
+        (match t.src.(1).arg with Const (Dtype.I c) -> acc + Z.to_int c | _ -> acc)
+      else acc) 0 (split_uop idx Ops.Add)
+
 (* multiset helpers over UOps, by identity, preserving first-seen order like collections.Counter *)
 let counter l =
   List.fold_left (fun acc x ->

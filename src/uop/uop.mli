@@ -420,6 +420,10 @@ val pop_const : ?op:Ops.t -> t -> t * Dtype.const
 (** The operands of a chain of [sep]. tinygrad [UOp.split_uop]. *)
 val split_uop : t -> Ops.t -> t list
 
+(** [term_coefficient x idx]: the coefficient of [x] in the sum [idx], from its terms [x] and [x * c] with [c]
+    a constant integer; 0 when [x] is no such term. Not in tinygrad. *)
+val term_coefficient : t -> t -> int
+
 (** [start] times the nodes ([&] for bools). tinygrad [ElementwiseMixin.uprod]. *)
 val uprod : start:t -> t list -> t
 

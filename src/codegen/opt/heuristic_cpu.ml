@@ -397,12 +397,6 @@ let cpu_loops_first (k : K.t) ~first positions =
       place (target + 1) (List.map (fun q -> if q >= target && q < p then q + 1 else q) rest) in
   place first positions
 
-(* [rng] appears times [n] in [idx] *)
-let strides_by (rng : Uop.t) n (idx : Uop.t) =
-  List.exists (fun (c : Uop.t) -> c.op == Ops.Mul && c.src.(0) == rng && c.src.(1).op == Ops.Const
-                                  && (match const_val c.src.(1) with Dtype.I i -> Z.equal i (Z.of_int n)
-                                                                     | _ -> false)) (split_uop idx Ops.Add)
-
 (* not in tinygrad: under CPU_OPT=fast, the rows of a weight gradient's output gradient taken per step of its
    reduce loop, beside the row of [rlen] lanes unrolled whole: where the reduce axis before the row (oy)
    strides every load of [grads] (the output gradient) by the row's length, f rows are f * rlen contiguous
@@ -414,7 +408,7 @@ let cpu_rows_per_step lengths ~rlen (k : K.t) (grads : Uop.t list) ud =
   | _ :: oy :: _ when grads <> [] ->
     let rng = List.nth (K.rngs k) oy and size = full_shape_int k oy in
     let vectors = Coalesce_cpu.row_vectors lengths in
-    if not (List.for_all (fun (b : Uop.t) -> strides_by rng rlen (get_idx b.src.(1))) grads) then None
+    if not (List.for_all (fun (b : Uop.t) -> term_coefficient rng (get_idx b.src.(1)) = rlen) grads) then None
     else List.find_opt (fun f -> size mod f = 0 && vectors (f * rlen) <= vectors rlen)
         (List.init (size - 1) (fun i -> size - i))
   | _ -> None
