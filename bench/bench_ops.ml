@@ -41,7 +41,11 @@ let bench ?(flops = 0.) ?(warmup = 2) name (f : unit -> unit) =
        them: collect once between workloads, untimed *)
     Gc.full_major ();
     let st = now () in
-    for _ = 1 to warmup do f (); sync () done;
+    for i = 1 to warmup do
+      f (); sync ();
+      (* the first call compiles every kernel of the workload *)
+      if i = 1 then Printf.printf "INFO\tfirst_call\t%s\t%.3f\n%!" name ((now () -. st) *. 1000.)
+    done;
     warmup_s := !warmup_s +. (now () -. st);
     let one () = let st = now () in f (); sync (); now () -. st in
     let first = one () in
@@ -128,6 +132,14 @@ let () =
         let a = realized [| n; n |] and b = realized [| n; n |] in
         bench ~flops:(2. *. float_of_int (n * n * n)) name (fun () -> ignore (T.realize (T.matmul a b)))
       end) [ 256; 512; 1024; 2048 ];
+  (* matmul 4096 in float32 and float16 (float16 inputs and output: tensor cores on a GPU); off the CPU only, or
+     when BENCH_ONLY names them *)
+  List.iter (fun (name, dtype) ->
+      if selected name && (Device.default () <> "CPU" || named_only name) then begin
+        let n = 4096 in
+        let a = T.realize (T.rand ~dtype [| n; n |]) and b = T.realize (T.rand ~dtype [| n; n |]) in
+        bench ~flops:(2. *. float_of_int (n * n * n)) name (fun () -> ignore (T.realize (T.matmul a b)))
+      end) [ ("matmul_4096", Dtype.Float32); ("matmul_4096_half", Dtype.Float16) ];
   (* matrix-vector, GPT-2 decode's shapes: x (1, k) @ w with w row-major (k, n) ("gemv_kn") or (n, k) used
      transposed ("gemv_nk", as nn.Linear's weight); flops 2kn, the bytes read are about 4kn (the weight) *)
   List.iter (fun (k, n) ->

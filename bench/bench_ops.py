@@ -28,7 +28,9 @@ def bench(name, f, flops=0, warmup=2):
   global warmup_s
   if not selected(name): return
   st = time.perf_counter()
-  for _ in range(warmup): f(); sync()
+  for i in range(warmup):
+    f(); sync()
+    if i == 0: print(f"INFO\tfirst_call\t{name}\t{(time.perf_counter() - st)*1000:.3f}", flush=True)
   warmup_s += time.perf_counter() - st
   def one():
     st = time.perf_counter(); f(); sync(); return time.perf_counter() - st
@@ -87,6 +89,11 @@ if __name__ == "__main__":
     if selected(f"matmul_{n}") and not (QUICK and n > 512):
       a, b = realized(n, n), realized(n, n)
       bench(f"matmul_{n}", lambda: (a@b).realize(), flops=2*n*n*n)
+  # matmul 4096 in float32 and float16: off the CPU only, or when BENCH_ONLY names them
+  for name, dt in (("matmul_4096", dtypes.float32), ("matmul_4096_half", dtypes.half)):
+    if selected(name) and (Device.DEFAULT != "CPU" or name in ONLY):
+      a, b = Tensor.rand(4096, 4096, dtype=dt).realize(), Tensor.rand(4096, 4096, dtype=dt).realize()
+      bench(name, lambda a=a, b=b: (a@b).realize(), flops=2*4096**3)
   # matrix-vector, GPT-2 decode's shapes: x (1, k) @ w, w row-major (k, n) ("kn") or (n, k) used transposed ("nk")
   for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257)):
     for layout in ("kn", "nk"):

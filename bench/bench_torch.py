@@ -12,6 +12,10 @@ def cpu_count():
   try: return len(os.sched_getaffinity(0))
   except AttributeError: return os.cpu_count() or 1
 
+# BENCH_DEVICE=cuda runs the workloads on the GPU (each timed run then ends with a synchronize)
+DEVICE = os.environ.get("BENCH_DEVICE", "cpu")
+def sync():
+  if DEVICE.startswith("cuda"): torch.cuda.synchronize()
 THREADS = int(os.environ.get("NUM_CPU_THREADS", cpu_count()))
 torch.set_num_threads(THREADS)
 QUICK = int(os.environ.get("BENCH_QUICK", "0")) != 0
@@ -21,15 +25,18 @@ def selected(name): return not ONLY or any(name.startswith(p) for p in ONLY)
 def bench(name, f, flops=0, warmup=2):
   if not selected(name): return
   with torch.no_grad() if not name.startswith(("mlp", "mnist")) else torch.enable_grad():
-    for _ in range(warmup): f()
+    st = time.perf_counter()
+    for i in range(warmup):
+      f(); sync()
+      if i == 0: print(f"INFO\tfirst_call\t{name}\t{(time.perf_counter() - st)*1000:.3f}", flush=True)
     def one():
-      st = time.perf_counter(); f(); return time.perf_counter() - st
+      st = time.perf_counter(); f(); sync(); return time.perf_counter() - st
     first = one()
     reps = 3 if QUICK else max(5, min(200, round(1.0 / max(first, 1e-9))))
     ts = [one() for _ in range(reps)]
   print(f"RESULT\t{name}\t{statistics.median(ts)*1000:.6f}\t{flops:.0f}\t{reps}", flush=True)
 
-def rand(*shape): return torch.rand(*shape)
+def rand(*shape, dtype=torch.float32): return torch.rand(*shape, dtype=dtype, device=DEVICE)
 
 class MnistModel(nn.Module):
   # tinygrad: examples/beautiful_mnist.py Model, in torch
@@ -48,12 +55,12 @@ def train_step(model, opt, x, y):
   return loss
 
 def mnist_step():
-  model = MnistModel().train()
+  model = MnistModel().train().to(DEVICE)
   opt = torch.optim.Adam(model.parameters())
-  x_train = torch.randint(0, 256, (60000, 1, 28, 28), dtype=torch.uint8)
-  y_train = torch.randint(0, 10, (60000,), dtype=torch.uint8)
+  x_train = torch.randint(0, 256, (60000, 1, 28, 28), dtype=torch.uint8, device=DEVICE)
+  y_train = torch.randint(0, 10, (60000,), dtype=torch.uint8, device=DEVICE)
   def mstep():
-    samples = torch.randint(0, x_train.shape[0], (512,))
+    samples = torch.randint(0, x_train.shape[0], (512,), device=DEVICE)
     return train_step(model, opt, x_train[samples].float(), y_train[samples].long())
   return mstep
 
@@ -63,7 +70,7 @@ def cold_start():
   step = mnist_step()
   with torch.enable_grad():
     for name in ("cold_step1", "cold_step2"):
-      st = time.perf_counter(); step()
+      st = time.perf_counter(); step(); sync()
       print(f"RESULT\t{name}\t{(time.perf_counter() - st)*1000:.6f}\t0\t1", flush=True)
 
 if __name__ == "__main__":
@@ -80,6 +87,11 @@ if __name__ == "__main__":
     if selected(f"matmul_{n}") and not (QUICK and n > 512):
       a, b = rand(n, n), rand(n, n)
       bench(f"matmul_{n}", lambda: a @ b, flops=2*n*n*n)
+  # matmul 4096 in float32 and float16: off the CPU only, or when BENCH_ONLY names them
+  for name, dt in (("matmul_4096", torch.float32), ("matmul_4096_half", torch.float16)):
+    if selected(name) and (DEVICE != "cpu" or name in ONLY):
+      a, b = rand(4096, 4096, dtype=dt), rand(4096, 4096, dtype=dt)
+      bench(name, lambda a=a, b=b: a @ b, flops=2*4096**3)
   for k, n in ((768, 2304), (768, 3072), (3072, 768), (768, 50257)):
     for layout in ("kn", "nk"):
       name = f"gemv_{layout}_{k}_{n}"
@@ -94,7 +106,7 @@ if __name__ == "__main__":
     bench("gemv_nk_768_3072_bias_gelu", lambda: F.gelu(x @ w.T + b, approximate="tanh"), flops=2*768*3072)
   for layout in ("kn", "nk"):
     if selected(f"gemv_half_{layout}_1024_4096_gate"):
-      half = lambda *shape: torch.rand(*shape, dtype=torch.float16)
+      half = lambda *shape: rand(*shape, dtype=torch.float16)
       x, g, w = half(1, 1024), half(1, 4096), half(*((1024, 4096) if layout == "kn" else (4096, 1024)))
       y = (lambda: x @ w) if layout == "kn" else (lambda: x @ w.T)
       bench(f"gemv_half_{layout}_1024_4096_gate", lambda: y() * g, flops=2*1024*4096)
@@ -108,9 +120,9 @@ if __name__ == "__main__":
   for jit in (False, True):
     name = "mlp_adam_jit" if jit else "mlp_adam_eager"
     if selected(name):
-      model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10))
+      model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10)).to(DEVICE)
       opt = torch.optim.Adam(model.parameters())
-      x, y = rand(128, 784), torch.randint(0, 10, (128,))
+      x, y = rand(128, 784), torch.randint(0, 10, (128,), device=DEVICE)
       bench(name, lambda: train_step(model, opt, x, y), warmup=3)
   if selected("mnist_step_jit") and not QUICK:
     bench("mnist_step_jit", mnist_step(), warmup=3)

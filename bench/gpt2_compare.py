@@ -24,19 +24,23 @@ T_START = time.perf_counter()
 import sys, torch
 from transformers import GPT2LMHeadModel
 model_dir, ids, count, repeat = sys.argv[1], [int(x) for x in sys.argv[2].split(",")], int(sys.argv[3]), int(sys.argv[4])
+device = sys.argv[5] if len(sys.argv) > 5 else "cpu"
+sync = torch.cuda.synchronize if device.startswith("cuda") else (lambda: None)
 torch.set_num_threads(2)
 t0 = time.perf_counter()
-m = GPT2LMHeadModel.from_pretrained(model_dir).eval()
+m = GPT2LMHeadModel.from_pretrained(model_dir).eval().to(device)
 print(f"loaded in {time.perf_counter()-t0:.2f} s", flush=True)
-x = torch.tensor([ids])
+x = torch.tensor([ids], device=device)
 with torch.no_grad():
   m(x, attention_mask=torch.ones_like(x))  # the prompt's step: its argmax is the first token
+  sync()
 print(f"first token {time.perf_counter()-T_START:.3f} s after the process started", flush=True)
 for run in range(1, repeat+1):
   st = time.perf_counter()
   with torch.no_grad():
     out = m.generate(x, max_new_tokens=count, min_new_tokens=count, do_sample=False, use_cache=True,
                      attention_mask=torch.ones_like(x), pad_token_id=0)
+  sync()
   dt = time.perf_counter() - st
   if run == 1: print(",".join(map(str, out[0, len(ids):].tolist())))
   print(f"run {run}: {count} tokens from a {len(ids)}-token prompt in {dt:.3f} s, {count/dt:.2f} tok/s", flush=True)
@@ -84,6 +88,7 @@ def main():
   ap.add_argument("--repeat", type=int, default=3)
   ap.add_argument("--tinygrad-repeat", type=int, default=2, help="tinygrad's generations (its steps take seconds)")
   ap.add_argument("--only", default="ours,tinygrad,torch", help="comma-separated subset of ours,tinygrad,torch")
+  ap.add_argument("--device", default="cpu", help="cpu, or cuda: the three run on the GPU (DEV=CUDA, torch's cuda)")
   a = ap.parse_args()
   tpy = a.tinygrad_python or a.python
   caches = []  # the empty cache folders given to the processes, removed at the end
@@ -98,6 +103,8 @@ def main():
   prompt = ",".join(str((1000 + 397 * i) % 50257) for i in range(a.prompt_len))
   rows = {}
   only = a.only.split(",")
+  gpu = a.device != "cpu"
+  dev_env = {"DEV": "CUDA"} if gpu else {}
   for mod in ("tinygrad", "torch"):
     if mod in only and subprocess.run([tpy if mod == "tinygrad" else a.python, "-c", f"import {mod}, safetensors" + (", transformers" if mod == "torch" else "")],
                                       capture_output=True).returncode != 0:
@@ -105,17 +112,17 @@ def main():
       only.remove(mod)
   if "ours" in only:
     rows["ours (examples/gpt2.exe)"] = run("ours", [a.ours, "--model", a.model, "--prompt-ids", prompt, "--count",
-                                      str(a.count), "--temperature", "0", "--repeat", str(a.repeat)], fresh())
+                                      str(a.count), "--temperature", "0", "--repeat", str(a.repeat)], {**fresh(), **dev_env})
   if "tinygrad" in only:
     rows["tinygrad 0.14.0 (examples/gpt2.py, JIT=1)"] = run("tinygrad", [tpy, os.path.join(HERE, "gpt2_tinygrad.py"),
                                       a.model, "--prompt-ids", prompt, "--count", str(a.count), "--repeat", str(a.tinygrad_repeat)],
-                                      {**fresh(), "JIT": "1"})
+                                      {**fresh(), **dev_env, "JIT": "1"})
   if "torch" in only:
     # torch's OpenMP threads spin while they wait (OMP_WAIT_POLICY=ACTIVE); on a machine where other processes run,
     # that spinning slows it several times, so it also runs with PASSIVE and the faster of the two is the reference
-    for policy in ("ACTIVE", "PASSIVE"):
+    for policy in (("ACTIVE",) if gpu else ("ACTIVE", "PASSIVE")):
       rows[f"torch (HF generate, cache, 2 threads, OMP_WAIT_POLICY={policy})"] = run(
-          f"torch {policy}", [a.python, "-c", TORCH_DRIVER, a.model, prompt, str(a.count), str(a.repeat)],
+          f"torch {policy}", [a.python, "-c", TORCH_DRIVER, a.model, prompt, str(a.count), str(a.repeat), a.device],
           {**fresh(), "OMP_WAIT_POLICY": policy})
   torch_rows = [r for n, r in rows.items() if n.startswith("torch") and r]
   torch_row = min(torch_rows, key=lambda r: r["best"]) if torch_rows else None

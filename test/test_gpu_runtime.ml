@@ -353,6 +353,37 @@ let tests : case list = [
       check_contains ~what:"option" opt "failed with NVRTC_ERROR_INVALID_OPTION (hint: this NVRTC does not know an option";
       check_int ~what:"no empty log line" 0 (List.length (String.split_on_char '\n' opt) - 1));
 
+  ("plugin: every unit the CUDA plugin imports is in the program that loads it", fun () ->
+      (* Dynlink refuses a plugin that imports a unit the program did not link ("no implementation available"):
+         the standard modules a program does not use itself, on a GPU machine only (without libcuda the load
+         fails earlier) *)
+      let exe_dir = Filename.dirname Sys.executable_name in
+      let plugin = List.fold_left Filename.concat exe_dir [ Filename.parent_dir_name; "src"; "runtime"; "cuda";
+                                                            "tinygrad_cuda_plugin.cmxs" ] in
+      if not (Sys.file_exists plugin) then skip "the CUDA plugin is not built (cudajit not installed)"
+      else if Sys.command "ocamlobjinfo -help >/dev/null 2>&1" <> 0 then skip "ocamlobjinfo not found"
+      else begin
+        (* ocamlobjinfo: "Name: U" per unit of the plugin, then its "Implementations imported:" lines *)
+        let ic = Unix.open_process_args_in "ocamlobjinfo" [| "ocamlobjinfo"; plugin |] in
+        let own = Hashtbl.create 256 and imported = Hashtbl.create 256 in
+        let rec go in_impls = match input_line ic with
+          | l when String.length l > 6 && String.sub l 0 6 = "Name: " ->
+            Hashtbl.replace own (String.sub l 6 (String.length l - 6)) (); go false
+          | l when String.trim l = "Implementations imported:" -> go true
+          | l when in_impls && String.length l > 0 && l.[0] = '\t' ->
+            (match List.rev (String.split_on_char '\t' (String.trim l)) with
+             | u :: _ -> Hashtbl.replace imported (String.trim u) (); go true
+             | [] -> go true)
+          | _ -> go false
+          | exception End_of_file -> ignore (Unix.close_process_in ic) in
+        go false;
+        check (Hashtbl.length own > 10) "ocamlobjinfo named %d units of the plugin" (Hashtbl.length own);
+        let program = Dynlink.main_program_units () in
+        let missing = Hashtbl.fold (fun u () acc ->
+            if Hashtbl.mem own u || List.mem u program then acc else u :: acc) imported [] in
+        check (missing = []) "units the plugin imports, not in the program: %s"
+          (String.concat " " (List.sort compare missing))
+      end);
   ("errors: a plugin whose libraries are missing names the library and what provides it", fun () ->
       (* the text of Dynlink.error_message for a failed dlopen (glibc's dlerror) *)
       let err lib = Printf.sprintf "error while loading shared libraries: Failure(\"%s: cannot open shared object file: No such file or directory\")" lib in

@@ -49,6 +49,16 @@ let realized_buffer t =
 
 let run_suites (suites : (string * case list) list) =
   let filter = Sys.getenv_opt "TEST_FILTER" in
+  (* TEST_SHARD=i/n runs the i-th of n interleaved slices of the selected cases (0 <= i < n), so that n processes
+     share a suite *)
+  let shard = match Sys.getenv_opt "TEST_SHARD" with
+    | None | Some "" -> None
+    | Some s -> (match String.split_on_char '/' s with
+        | [ i; n ] -> (match int_of_string_opt i, int_of_string_opt n with
+            | Some i, Some n when n > 0 && i >= 0 && i < n -> Some (i, n)
+            | _ -> invalid_arg ("TEST_SHARD: expected i/n with 0 <= i < n, got " ^ s))
+        | _ -> invalid_arg ("TEST_SHARD: expected i/n with 0 <= i < n, got " ^ s)) in
+  let index = ref (-1) in
   let passed = ref 0 and failed = ref 0 and skipped = ref 0 and failures = ref [] in
   List.iter (fun (suite, cases) ->
       let p0 = !passed and f0 = !failed and s0 = !skipped in
@@ -59,6 +69,8 @@ let run_suites (suites : (string * case list) list) =
             | Some pat ->
               let lp = String.length pat and lf = String.length full in
               let rec has i = i + lp <= lf && (String.sub full i lp = pat || has (i + 1)) in has 0 in
+          let selected = selected && (incr index;
+                                      match shard with None -> true | Some (i, n) -> !index mod n = i) in
           if selected then begin
             skips := [];
             match f () with
