@@ -12,14 +12,16 @@ let plugin = "tinygrad_cuda_plugin.cmxs"
 
 (* Dynlink requires every unit the plugin imports to be in the program, and a program links only the standard
    modules it uses itself: these are the ones cudajit, ctypes and sexplib0 use (otherwise the load fails with
-   "no implementation available for Stdlib__ListLabels") *)
+   "no implementation available for Stdlib__ListLabels"); values that OCaml 4.13 and 5 both have *)
 let _linked_for_the_plugin =
-  [ Obj.repr Lazy.from_val; Obj.repr Scanf.sscanf; Obj.repr Format.fprintf; Obj.repr Ephemeron.K1.create;
-    Obj.repr Parsing.peek_val; Obj.repr Arg.parse; Obj.repr Queue.create; Obj.repr Stack.create;
-    Obj.repr Bigarray.Genarray.create; Obj.repr Int32.to_int; Obj.repr Int64.to_int; Obj.repr Nativeint.to_int;
-    Obj.repr Filename.concat; Obj.repr Printexc.to_string; Obj.repr Gc.full_major; Obj.repr ArrayLabels.map;
-    Obj.repr ListLabels.map; Obj.repr BytesLabels.make; Obj.repr StringLabels.make; Obj.repr MoreLabels.Hashtbl.create;
-    Obj.repr Atomic.make; Obj.repr Float.of_int; Obj.repr Option.map; Obj.repr Char.code; Obj.repr Obj.repr ]
+  [ Obj.repr Lazy.from_val; Obj.repr Scanf.sscanf; Obj.repr Format.fprintf; Obj.repr Parsing.peek_val;
+    Obj.repr Arg.parse; Obj.repr Queue.create; Obj.repr Stack.create; Obj.repr Bigarray.Genarray.create;
+    Obj.repr Int32.to_int; Obj.repr Int64.to_int; Obj.repr Nativeint.to_int; Obj.repr Filename.concat;
+    Obj.repr Printexc.to_string; Obj.repr Gc.full_major; Obj.repr ArrayLabels.map; Obj.repr ListLabels.map;
+    Obj.repr BytesLabels.make; Obj.repr StringLabels.make; Obj.repr MoreLabels.Hashtbl.create; Obj.repr Atomic.make;
+    Obj.repr Float.of_int; Obj.repr Option.map; Obj.repr Char.code ]
+
+module _ = Ephemeron.K1.Make (struct type t = int let equal = Int.equal let hash = Hashtbl.hash end)
 
 (* CUDA_PLUGIN, else beside the executable (a bundle), else the dune build tree (_build/default/DIR/x.exe) *)
 let candidates () =
