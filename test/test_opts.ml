@@ -1002,10 +1002,11 @@ let test_cpu_pad_rows () =
    columns by 8 (the rows); its accumulators are float16 vectors updated by vector ops (no update built lane
    by lane). The convolution kernel's buffers equal the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor
    equals the one computed under NOOPT=1 (no copy, tinygrad's kernel). No copy: with 4 input channels (36
-   points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), under
-   CPU_OPT=tinygrad (and no float16 there), and with a weight stored channels-last, w' (32, 3, 3, 32)
+   points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), a
+   padded image (its gated loads keep the tile's accumulators scalars), under CPU_OPT=tinygrad (and no
+   float16 there), and with a weight stored channels-last, w' (32, 3, 3, 32)
    permuted to (32, 32, 3, 3), which the convolution reads contiguously along its output channels: it takes
-   the channel-lane tile without a copy. *)
+   the channel-lane tile without a copy (not with a padded image). *)
 let test_cpu_conv_channel_lanes () =
   let kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
       let linear, _ = Tensor.linear_with_vars [ t ] in
@@ -1048,14 +1049,19 @@ let test_cpu_conv_channel_lanes () =
   one "4 input channels" (kernels (Tensor.conv2d (rand [| 2; 4; 10; 10 |]) (rand [| 32; 4; 3; 3 |])));
   one "24 output channels" (kernels (Tensor.conv2d x (rand [| 24; 32; 3; 3 |])));
   one "16 output points" (kernels (Tensor.conv2d (rand [| 1; 32; 6; 6 |]) w));
+  one "padding 1" (kernels (Tensor.conv2d ~padding:1 x w));
   (match kernels ~mode:Helpers.Cpu_tinygrad (Tensor.conv2d x w) with
    | [ ast ] -> check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16"))
                   "CPU_OPT=tinygrad rendered float16"
    | ks -> fail "CPU_OPT=tinygrad: %d kernels, expected 1" (List.length ks));
   let w_last = Tensor.permute (rand [| 32; 3; 3; 32 |]) [| 3; 0; 1; 2 |] in
-  match kernels (Tensor.conv2d x w_last) with
-  | [ ast ] -> channel_lanes "weight stored channels-last" ast
-  | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks)
+  (match kernels (Tensor.conv2d x w_last) with
+   | [ ast ] -> channel_lanes "weight stored channels-last" ast
+   | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks));
+  match with_reduce (kernels (Tensor.conv2d ~padding:1 x w_last)) with
+  | [ ast ] -> check (not (List.mem "UPCAST:1:16" (hand_coded ast)))
+                 "weight stored channels-last, padded image: the channel-lane tile"
+  | ks -> fail "weight stored channels-last, padded: %d reduce kernels, expected 1" (List.length ks)
 
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick

@@ -31,14 +31,16 @@ let cpu_float32 (buf : Uop.t) =
 
 (* the reads of a sum of products on the CPU *)
 type reads = {
-  reduce_rngs : Uop.t list;  (** ranges over the reduced axes of the product's shape *)
-  out_rngs : (Uop.t * int) list;  (** ranges over its other axes, with their sizes *)
-  operands : (Uop.t * Uop.t * Uop.t) list;  (** operand, its buffer, its flat index in it (ungated) *)
+  reduce_rngs : (Uop.t * int) list;  (** ranges over the reduced axes of the product's shape, and sizes *)
+  out_rngs : (Uop.t * int) list;  (** ranges over its other axes, and their sizes *)
+  operands : (Uop.t * Uop.t * Uop.t) list;  (** operand, its buffer, its flat index in it *)
+  gated : bool Lazy.t;  (** an operand of the product is read under a gate (a padded image) *)
 }
 
 (* the reads of a float32 sum of products on the CPU, REDUCE(x) with x a product of a static shape, for the
    operands that [worth] takes (movement ops over a buffer, broadcast to the product's shape: each dim the
-   product's or 1) and that index their buffer without a gate, over ranges of x's shape *)
+   product's or 1) and that index their buffer directly, over ranges of x's shape; and whether any operand
+   is read under a gate *)
 let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
   let nred = match reduce.arg with Reduce_arg (Ops.Add, n) -> n | _ -> 0 in
   let prod = under_mops x in
@@ -56,15 +58,23 @@ let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
     match push (index x rngs) with
     | { op = Ops.Index; src; _ } as pushed when src.(0) == prod ->
       let idxs = List.tl (Array.to_list pushed.src) in
+      let read (operand : Uop.t) =
+        let at = List.map2 (fun d i -> if d = 1 then const_int 0 else i) (max_shape operand) idxs in
+        push (index operand at) in
       let operands = List.filter_map (fun (operand : Uop.t) ->
           if not (worth operand) then None else
-            let at = List.map2 (fun d i -> if d = 1 then const_int 0 else i) (max_shape operand) idxs in
-            match push (index operand at) with
+            match read operand with
             | { op = Ops.Index; src = [| buf; flat |]; _ } when buf == under_mops operand ->
               Some (operand, buf, simplify flat)
             | _ -> None) (Array.to_list prod.src) in
-      Some { reduce_rngs = Helpers.take nred rngs;
-             out_rngs = List.combine (Helpers.drop nred rngs) (Helpers.drop nred sizes); operands }
+      let gated (operand : Uop.t) = match read operand with
+        | { op = Ops.Index; src; _ } ->
+          List.exists (fun (i : Uop.t) -> List.exists (fun (u : Uop.t) ->
+              u.op == Ops.Where && is_invalid u.src.(2)) (toposort i)) (List.tl (Array.to_list src))
+        | _ -> true in
+      let sized = List.combine rngs sizes in
+      Some { reduce_rngs = Helpers.take nred sized; out_rngs = Helpers.drop nred sized; operands;
+             gated = lazy (List.exists (fun o -> broadcast o && gated o) (Array.to_list prod.src)) }
     | _ -> None
 
 (* the outputs that do not index a read at [flat] (the rows of A for B of a matmul): how often it is
@@ -86,7 +96,7 @@ let conflicting_operand ~mops (reduce : Uop.t) (x : Uop.t) =
   | Some r ->
     List.find_map (fun (operand, (buf : Uop.t), flat) ->
         let size = Helpers.prod (max_shape buf) and itemsize = Dtype.itemsize buf.dtype in
-        let row = List.fold_left (fun acc rng -> max acc (term_coefficient rng flat)) 0 r.reduce_rngs in
+        let row = List.fold_left (fun acc (rng, _) -> max acc (term_coefficient rng flat)) 0 r.reduce_rngs in
         if row > 1 && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
            && reuse r flat >= min_reuse
            && List.exists (fun (rng, _) -> term_coefficient rng flat = 1) r.out_rngs
@@ -130,19 +140,22 @@ let channel_lanes = 16
    Heuristic_cpu's channel-lane bounds, one operand of which, movement ops over a float32 buffer, is indexed
    by one output axis only (the output channels, a multiple of [channel_lanes]), with the reduce's points as
    its stride, and by every reduced axis: the buffer is (cout, cin, kh, kw), read whole for each output
-   point, and at least [min_reuse] outputs (pixels) do not index it *)
+   point, and at least [min_reuse] outputs (pixels) do not index it. Not where an operand is read under a
+   gate (a padded image): the tile keeps no vector accumulators where a load is gated
+   (Codegen_cpu.tile_accumulators), and its accumulators held as scalars ran slower than the tile with
+   lanes along the row *)
 let strided_weight ~mops (reduce : Uop.t) (x : Uop.t) =
   let weight (operand : Uop.t) = cpu_float32 (under_mops operand) in
   match product_reads ~mops ~worth:weight reduce x with
-  | Some r when List.length r.reduce_rngs >= 2 ->
-    let points = Helpers.prod (List.map (fun rng -> Z.to_int (zi (const_val rng.src.(0)))) r.reduce_rngs) in
+  | Some r when List.length r.reduce_rngs >= 2 && not (Lazy.force r.gated) ->
+    let points = Helpers.prod (List.map snd r.reduce_rngs) in
     if points < Heuristic_cpu.conv_channel_reduce_min || points > Heuristic_cpu.conv_reduce_max then None
     else List.find_map (fun (operand, (buf : Uop.t), flat) ->
         let used = toposort flat in
         match List.filter (fun (rng, _) -> List.memq rng used) r.out_rngs with
         | [ (co, cout) ] when cout mod channel_lanes = 0 && term_coefficient co flat = points
                               && Helpers.prod (max_shape buf) = cout * points
-                              && List.for_all (fun rng -> List.memq rng used) r.reduce_rngs
+                              && List.for_all (fun (rng, _) -> List.memq rng used) r.reduce_rngs
                               && reuse r flat >= min_reuse ->
           Some (operand, buf, cout, points)
         | _ -> None) r.operands

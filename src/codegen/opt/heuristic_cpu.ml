@@ -300,9 +300,11 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     let dep a i = in_backward_slice_with_self rngs.(a) i in
+    (* a gated load (a padded image) leaves the tile's accumulators scalars (Codegen_cpu.tile_accumulators) *)
+    let gated = List.exists (fun (b : Uop.t) -> in_backward_slice_with_self b red.src.(0)
+                                                && get_idx b.src.(1) != b.src.(1)) (snd (stores_loads k)) in
     (match conv_row rngs out_idx in_idx ups with
-     | None -> None
-     | Some n ->
+     | Some n when not gated ->
        let images = List.filter (unit_stride rngs.(n)) in_idx in
        (* the output channels: contiguous in an input that the row is absent from (the weight), absent from
           the image *)
@@ -321,7 +323,8 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
                 ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
               up mr widest;
               up nr rows)
-        | _ -> None))
+        | _ -> None)
+     | _ -> None)
   | _ -> None
 
 (* the loads contiguous along the innermost reduce axis, when the kernel has a reduce *)
