@@ -1003,7 +1003,8 @@ let test_cpu_pad_rows () =
    by lane). The convolution kernel's buffers equal the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor
    equals the one computed under NOOPT=1 (no copy, tinygrad's kernel). No copy: with 4 input channels (36
    points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), a
-   padded image (its gated loads keep the tile's accumulators scalars), under CPU_OPT=tinygrad (and no
+   padded image (its gated loads keep the tile's accumulators scalar), an output row of 17 points (no rows
+   for the tile divide it), under CPU_OPT=tinygrad (and no
    float16 there), and with a weight stored channels-last, w' (32, 3, 3, 32)
    permuted to (32, 32, 3, 3), which the convolution reads contiguously along its output channels: it takes
    the channel-lane tile without a copy (not with a padded image). *)
@@ -1050,6 +1051,7 @@ let test_cpu_conv_channel_lanes () =
   one "24 output channels" (kernels (Tensor.conv2d x (rand [| 24; 32; 3; 3 |])));
   one "16 output points" (kernels (Tensor.conv2d (rand [| 1; 32; 6; 6 |]) w));
   one "padding 1" (kernels (Tensor.conv2d ~padding:1 x w));
+  one "an output row of 17" (kernels (Tensor.conv2d (rand [| 2; 32; 19; 19 |]) w));
   (match kernels ~mode:Helpers.Cpu_tinygrad (Tensor.conv2d x w) with
    | [ ast ] -> check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16"))
                   "CPU_OPT=tinygrad rendered float16"

@@ -140,23 +140,26 @@ let channel_lanes = 16
    Heuristic_cpu's channel-lane bounds, one operand of which, movement ops over a float32 buffer, is indexed
    by one output axis only (the output channels, a multiple of [channel_lanes]), with the reduce's points as
    its stride, and by every reduced axis: the buffer is (cout, cin, kh, kw), read whole for each output
-   point, and at least [min_reuse] outputs (pixels) do not index it. Not where an operand is read under a
+   point, at least [min_reuse] outputs (pixels) do not index it, and the output row (the last axis) has
+   rows for the tile (Heuristic_cpu.channel_lane_rows). Not where an operand is read under a
    gate (a padded image): the tile keeps no vector accumulators where a load is gated
    (Codegen_cpu.tile_accumulators), and its accumulators held as scalars ran slower than the tile with
    lanes along the row *)
 let strided_weight ~mops (reduce : Uop.t) (x : Uop.t) =
   let weight (operand : Uop.t) = cpu_float32 (under_mops operand) in
   match product_reads ~mops ~worth:weight reduce x with
-  | Some r when List.length r.reduce_rngs >= 2 && not (Lazy.force r.gated) ->
+  | Some ({ out_rngs = _ :: _; _ } as r) when List.length r.reduce_rngs >= 2 && not (Lazy.force r.gated) ->
     let points = Helpers.prod (List.map snd r.reduce_rngs) in
-    if points < Heuristic_cpu.conv_channel_reduce_min || points > Heuristic_cpu.conv_reduce_max then None
+    let row, row_len = Helpers.last r.out_rngs in
+    if points < Heuristic_cpu.conv_channel_reduce_min || points > Heuristic_cpu.conv_reduce_max
+       || Heuristic_cpu.channel_lane_rows ~widest:channel_lanes row_len = None then None
     else List.find_map (fun (operand, (buf : Uop.t), flat) ->
         let used = toposort flat in
         match List.filter (fun (rng, _) -> List.memq rng used) r.out_rngs with
         | [ (co, cout) ] when cout mod channel_lanes = 0 && term_coefficient co flat = points
                               && Helpers.prod (max_shape buf) = cout * points
                               && List.for_all (fun (rng, _) -> List.memq rng used) r.reduce_rngs
-                              && reuse r flat >= min_reuse ->
+                              && reuse r flat >= min_reuse && co != row ->
           Some (operand, buf, cout, points)
         | _ -> None) r.operands
   | _ -> None

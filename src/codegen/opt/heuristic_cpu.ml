@@ -279,14 +279,21 @@ let cpu_conv_tile (k : K.t) : K.t option =
         | None -> None))
   | _ -> None
 
+(* the rows of the channel-lane tile on an output row of [sz] points: the largest divisor of [sz] from 4 to
+   the accumulator registers less two (26 -> 13), so that the rows' accumulators and the weight's vector stay
+   in registers; None where none divides it (a prime row) *)
+let channel_lane_rows ~widest sz =
+  let most = Coalesce_cpu.acc_registers ~widest - 2 in
+  List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i))
+
 (* not in tinygrad: under CPU_OPT=fast, a convolution whose weight is contiguous along the output channels
    (stored so, or read through the channels-last copy of Rangeify_cpu) gets the register tile of an implicit
    GEMM: the lanes run along the output channels (a multiple of the widest vector), one vector load of the
    weight per reduce step, and the rows are output points of the row (ox), each loading one image value
    broadcast to the lanes. Every lane works whatever the row's length, where lanes along ox (cpu_conv_tile)
-   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows: the largest
-   divisor of ox from 4 to the accumulator registers less two (26 -> 13); a row that
-   no such divisor splits, and a reduce shorter than [conv_channel_reduce_min], keep cpu_conv_tile. One
+   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows:
+   channel_lane_rows; a row that none splits, a reduce shorter than [conv_channel_reduce_min] and a gated
+   load keep cpu_conv_tile. One
    vector accumulator per row (Codegen_cpu.tile_accumulators). True when applied: the tiled copy. *)
 let cpu_conv_channel_lanes (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
@@ -300,7 +307,7 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     let dep a i = in_backward_slice_with_self rngs.(a) i in
-    (* a gated load (a padded image) leaves the tile's accumulators scalars (Codegen_cpu.tile_accumulators) *)
+    (* a gated load (a padded image) leaves the tile's accumulators scalar (Codegen_cpu.tile_accumulators) *)
     let gated = List.exists (fun (b : Uop.t) -> in_backward_slice_with_self b red.src.(0)
                                                 && get_idx b.src.(1) != b.src.(1)) (snd (stores_loads k)) in
     (match conv_row rngs out_idx in_idx ups with
@@ -313,8 +320,7 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
                                            && List.exists (fun i -> unit_stride rngs.(a) i
                                                                     && not (dep n i)) in_idx) ups in
        let sz = full_shape_int k n in
-       let most = Coalesce_cpu.acc_registers ~widest - 2 in
-       let rows = List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i)) in
+       let rows = channel_lane_rows ~widest sz in
        (match lanes, rows with
         | Some m, Some rows ->
           let nr = rngs.(n) and mr = rngs.(m) in
