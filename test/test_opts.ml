@@ -935,7 +935,8 @@ let test_cpu_block () =
 
 (* CPU_OPT=fast keeps a register tile's accumulators as vectors, one REG buffer of 16 lanes per row of the
    tile's unit-stride axis: (64, 96) @ (96, 128) with the 8x32 tile (UPCAST 16 and 2 of the columns, 8 rows)
-   and CPU_VEC=16 has 16 accumulators (buf0..buf15), each loaded and stored as a float16 in the loop. Not
+   and CPU_VEC=16 has 16 accumulators (buf0..buf15), each loaded and stored as a float16 in the loop, updated
+   by a vector op. Not
    where the rows of vectors would take more than half the registers (CPU_VEC=8: 32 vectors of 8 lanes), nor
    under CPU_OPT=tinygrad: one buffer of 256 scalars. The buffers equal the NOOPT kernel's in the three. *)
 let test_cpu_tile_accumulators () =
@@ -949,7 +950,7 @@ let test_cpu_tile_accumulators () =
           (if mode = Helpers.Cpu_fast then "fast" else "tinygrad") vec in
       if vector_accs then
         check (has src "float buf15[16];" && not (has src "buf16")
-               && has src "*((float16*)((buf15+0))) = (float16){")
+               && has src "*((float16*)((buf15+0))) = ((*((float16*)((buf15+0))))+(")
           "%s: not 16 float16 accumulators in\n%s" what src
       else check (has src "float buf0[256];" && not (has src "buf1"))
           "%s: not one scalar accumulator in\n%s" what src;
@@ -993,6 +994,76 @@ let test_cpu_pad_rows () =
   let want = product Helpers.Cpu_tinygrad 1 and got = product Helpers.Cpu_fast 0 in
   Array.iteri (fun i v -> check (Float.abs (v -. got.(i)) <= 1e-4 *. Float.abs v)
                   "a @ b [%d]: tinygrad %g, CPU_OPT=fast %g" i v got.(i)) want
+
+(* CPU_OPT=fast on conv2d of x (2, 32, 10, 10) with w (32, 32, 3, 3) (a reduce of 288 points, 32 output
+   channels, 128 output points per channel): the weight, read with its output channels 288 floats apart, is
+   read through a channels-last copy (a kernel of its own, Rangeify_cpu), and the convolution gets the
+   implicit-GEMM tile: with CPU_VEC=16 the 32 output channels upcast by 16 (the lanes) and the 8 output
+   columns by 8 (the rows); its accumulators are float16 vectors updated by vector ops (no update built lane
+   by lane). The convolution kernel's buffers equal the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor
+   equals the one computed under NOOPT=1 (no copy, tinygrad's kernel). No copy: with 4 input channels (36
+   points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), a
+   padded image (its gated loads keep the tile's accumulators scalar), an output row of 17 points (no rows
+   for the tile divide it), under CPU_OPT=tinygrad (and no
+   float16 there), and with a weight stored channels-last, w' (32, 3, 3, 32)
+   permuted to (32, 32, 3, 3), which the convolution reads contiguously along its output channels: it takes
+   the channel-lane tile without a copy (not with a padded image). *)
+let test_cpu_conv_channel_lanes () =
+  let kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+      let linear, _ = Tensor.linear_with_vars [ t ] in
+      List.filter (fun (u : Uop.t) ->
+          u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+        (Uop.toposort linear)) in
+  let with_reduce = List.filter (fun k ->
+      List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k)) in
+  let hand_coded ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+      let ren = Device.renderer "CPU" in
+      let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+      Postrange.convert_loop_to_global s;
+      List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
+  let channel_lanes what ast =
+    let opts = hand_coded ast in
+    check (Helpers.take 2 opts = [ "UPCAST:1:16"; "UPCAST:3:8" ]) "%s: opts [%s]" what
+      (String.concat " " opts);
+    let fast = source_with Helpers.Cpu_fast 16 ast in
+    check (has fast "*((float16*)((buf0+0))) = ((*((float16*)((buf0+0))))+(")
+      "%s: no float16 accumulator updated by a vector op in\n%s" what fast;
+    check (not (has fast "(float16){(")) "%s: an update built lane by lane in\n%s" what fast;
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        let noopt = run_with ~noopt:1 ast in
+        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "%s CPU_VEC=%d" what vec) noopt
+                      (run_with ~vec ~noopt:0 ast)) [ 16; 8 ]) in
+  let x = Tensor.realize (Tensor.rand [| 2; 32; 10; 10 |]) in
+  let w = Tensor.realize (Tensor.rand [| 32; 32; 3; 3 |]) in
+  let ks = kernels (Tensor.conv2d x w) in
+  (match ks, with_reduce ks with
+   | [ _; _ ], [ ast ] -> channel_lanes "channels-last copy" ast
+   | ks, rs -> fail "channels-last copy: %d kernels (%d reduce), expected 2 (1)" (List.length ks)
+                 (List.length rs));
+  let conv mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      Tensor.to_float_array (Tensor.conv2d x w)) in
+  let want = conv Helpers.Cpu_fast 1 and got = conv Helpers.Cpu_fast 0 in
+  Array.iteri (fun i v -> check (close v got.(i)) "conv2d [%d]: NOOPT %g, CPU_OPT=fast %g" i v got.(i)) want;
+  let one what ks =
+    check (List.length ks = 1) "%s: %d kernels, expected 1 (no copy)" what (List.length ks) in
+  let rand s = Tensor.realize (Tensor.rand s) in
+  one "4 input channels" (kernels (Tensor.conv2d (rand [| 2; 4; 10; 10 |]) (rand [| 32; 4; 3; 3 |])));
+  one "24 output channels" (kernels (Tensor.conv2d x (rand [| 24; 32; 3; 3 |])));
+  one "16 output points" (kernels (Tensor.conv2d (rand [| 1; 32; 6; 6 |]) w));
+  one "padding 1" (kernels (Tensor.conv2d ~padding:1 x w));
+  one "an output row of 17" (kernels (Tensor.conv2d (rand [| 2; 32; 19; 19 |]) w));
+  (match kernels ~mode:Helpers.Cpu_tinygrad (Tensor.conv2d x w) with
+   | [ ast ] -> check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16"))
+                  "CPU_OPT=tinygrad rendered float16"
+   | ks -> fail "CPU_OPT=tinygrad: %d kernels, expected 1" (List.length ks));
+  let w_last = Tensor.permute (rand [| 32; 3; 3; 32 |]) [| 3; 0; 1; 2 |] in
+  (match kernels (Tensor.conv2d x w_last) with
+   | [ ast ] -> channel_lanes "weight stored channels-last" ast
+   | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks));
+  match with_reduce (kernels (Tensor.conv2d ~padding:1 x w_last)) with
+  | [ ast ] -> check (not (List.mem "UPCAST:1:16" (hand_coded ast)))
+                 "weight stored channels-last, padded image: the channel-lane tile"
+  | ks -> fail "weight stored channels-last, padded: %d reduce kernels, expected 1" (List.length ks)
 
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
@@ -1075,6 +1146,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_tile_accumulators", test_cpu_tile_accumulators);
                           ("cpu_pad_rows", test_cpu_pad_rows);
+                          ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);

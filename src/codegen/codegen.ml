@@ -583,6 +583,7 @@ let rewrite_to_sink ~optimize (ast : Uop.t) (ren : Renderer.t) : Uop.t =
   let sink = gr ~walk:true ~name:"casted consts" pm_casted_consts () sink in
   (* add implicit barriers *)
   let sink = gr ~name:"add implicit barriers" pm_implicit_barriers () sink in
+  let sink = passes.before_linearize sink in
   (* this was the linearizer *)
   let sink = gr ~bottom_up:true ~name:"add control flow" Linearizer.pm_add_control_flow (Linearizer.cfg_context sink) sink in
   (* put unnumbered variable PARAMs in slots *)

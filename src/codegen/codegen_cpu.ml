@@ -151,9 +151,10 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
    the tile already carries independent chains. *)
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
-(* the lane axis of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride 1:
-   an upcast range expanded into its lanes is a term of the operand's index sum, not scaled (the vector axis
-   of Heuristic_cpu.cpu_register_tile: a row of B, of the output) *)
+(* the lane axes of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride 1,
+   in the order of the loads: an upcast range expanded into its lanes is a term of the operand's index sum,
+   not scaled (the vector axis of Heuristic_cpu.cpu_register_tile: a row of B, of the output; both the
+   output channels of the weight and the output row of the image in Heuristic_cpu.cpu_conv_channel_lanes) *)
 let unit_stride_lanes (inp : Uop.t) =
   let nd = List.length (max_shape inp) in
   let iota (s : Uop.t) = s.op == Ops.Stack && List.for_all2 (fun i (c : Uop.t) ->
@@ -165,10 +166,10 @@ let unit_stride_lanes (inp : Uop.t) =
       match List.filter (fun i -> List.nth s i > 1) (List.init (List.length s) Fun.id) with
       | [ d ] when List.length s = nd -> Some d
       | _ -> None in
-  List.find_map (fun (u : Uop.t) ->
+  Helpers.dedup (List.concat_map (fun (u : Uop.t) ->
       if u.op == Ops.Index && u.dtype == Dtype.Float32 && addrspace u.src.(0) = Some Dtype.Global
-         && Array.length u.src = 2 then List.find_map lane_axis (split_uop u.src.(1) Ops.Add)
-      else None) (toposort inp)
+         && Array.length u.src = 2 then List.filter_map lane_axis (split_uop u.src.(1) Ops.Add)
+      else []) (toposort inp))
 
 (* a load under a gate (an index WHERE(gate, i, invalid)): a lane whose loads are all gated off may fold to a
    constant, and an accumulator whose update folds away would lose its initial store *)
@@ -177,29 +178,34 @@ let has_gated_load (inp : Uop.t) =
     (toposort inp)
 
 (* a register tile (a reduce with no unrolled axis and upcast outputs, Heuristic_cpu.cpu_register_tile) keeps
-   one vector accumulator per row of lanes along the unit-stride axis, as a REG buffer marked [vector_acc] of
-   its own: held as scalars in one buffer, its 16 rows of 16 lanes (a tile two vectors wide) left clang to
-   vectorize the updates, which then copied and spilled accumulators on every iteration of the loop *)
+   one vector accumulator per row of lanes along a unit-stride axis (the widest whose rows fit the
+   registers), as a REG buffer marked [vector_acc] of its own: held as scalars in one buffer, its 16 rows of
+   16 lanes (a tile two vectors wide) left clang to vectorize the updates, which then copied and spilled
+   accumulators on every iteration of the loop *)
 let tile_accumulators lengths ~accumulate (r : Uop.t) =
   let inp = r.src.(0) in
   let in_shape = max_shape inp in
-  match unit_stride_lanes inp with
+  let fits d = let lanes = List.nth in_shape d in
+    let rows = Helpers.prod in_shape / lanes in
+    rows > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs:rows in
+  (* the widest such axis: the tile's vectors as full as they can be *)
+  let widest = List.fold_left (fun best d -> match best with
+      | Some b when List.nth in_shape b >= List.nth in_shape d -> best
+      | _ -> Some d) None (List.filter fits (unit_stride_lanes inp)) in
+  match widest with
   | Some d when not (has_gated_load inp) ->
     let lanes = List.nth in_shape d in
-    let rows = Helpers.prod in_shape / lanes in
-    if rows > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs:rows then begin
-      let others = List.filter (fun i -> i <> d) (List.init (List.length in_shape) Fun.id) in
-      let perm = others @ [ d ] in
-      let by_row = Mixin_movement.permute inp perm in
-      let row o = index by_row (List.map (fun i -> const_int i) o) in
-      let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (row o))
-          (Helpers.product (List.map (List.nth in_shape) others)) in
-      let dims = List.map (fun i -> Sint (List.nth in_shape i)) perm in
-      let tile = mop Ops.Reshape (stack accs) (`Shape dims) in
-      let back = Mixin_movement.permute tile (Helpers.argsort perm) in
-      let shp = shape r in
-      Some (if equal_sints shp (shape back) then back else mop Ops.Reshape back (`Shape shp))
-    end else None
+    let others = List.filter (fun i -> i <> d) (List.init (List.length in_shape) Fun.id) in
+    let perm = others @ [ d ] in
+    let by_row = Mixin_movement.permute inp perm in
+    let row o = index by_row (List.map (fun i -> const_int i) o) in
+    let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (row o))
+        (Helpers.product (List.map (List.nth in_shape) others)) in
+    let dims = List.map (fun i -> Sint (List.nth in_shape i)) perm in
+    let tile = mop Ops.Reshape (stack accs) (`Shape dims) in
+    let back = Mixin_movement.permute tile (Helpers.argsort perm) in
+    let shp = shape r in
+    Some (if equal_sints shp (shape back) then back else mop Ops.Reshape back (`Shape shp))
   | _ -> None
 
 let reduce_to_vector_acc lengths : reduce_to_acc = fun ~accumulate r ->
@@ -262,24 +268,25 @@ type passes = {
   decomps : Ops.t list -> bool -> unit Upat.matcher;
   coalescing : Coalesce.policy option;
   early_symbolic : unit Upat.matcher;
+  before_linearize : Uop.t -> Uop.t;
 }
 
 (* tinygrad's pipeline *)
 let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = false; before_expander = Fun.id;
                  before_reduces = Fun.id;
                  reduce_to_acc = None; fuse_reciprocal = None; decomps = (fun _ _ -> Lazy.force no_rules);
-                 coalescing = None; early_symbolic = Symbolic.sym }
+                 coalescing = None; early_symbolic = Symbolic.sym; before_linearize = Fun.id }
 
 (* the CPU mode's stages, in pipeline order: its heuristic (Heuristic_cpu: register tile, conv tiles, matvec,
    vector reduce, then tinygrad's upcasts), SWAP of CPU loops and BLOCK (Postrange.apply_opt), loads broadcast
    under one gate (broadcast_gated_loads), gated reduce loops, vector accumulators (reduce_to_vector_acc),
    gates folded by their common factor (lt_common_factor), coalescing to the host's vectors (Coalesce_cpu),
    products by loop-invariant reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late
-   decompositions *)
+   decompositions, the vector accumulators' updates as vector ops (Coalesce_cpu.vector_acc_updates) *)
 let fast (ren : Renderer.t) =
   { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true;
     before_expander = broadcast_gated_loads; before_reduces = gate_reduce_loops;
     reduce_to_acc = Some (reduce_to_vector_acc (Renderer.float_lengths ren));
     fuse_reciprocal = Some fuse_reciprocal; decomps = decomp_exp2;
     coalescing = Some (Coalesce_cpu.policy ren);
-    early_symbolic = Lazy.force early_symbolic }
+    early_symbolic = Lazy.force early_symbolic; before_linearize = Coalesce_cpu.vector_acc_updates }

@@ -50,6 +50,7 @@ type passes = {
   decomps : Ops.t list -> bool -> unit Upat.matcher;  (** rules before tinygrad's transcendental ones *)
   coalescing : Coalesce.policy option;  (** the policy of [memory_coalescing] *)
   early_symbolic : unit Upat.matcher;  (** the rules of the symbolic pass before [memory_coalescing] *)
+  before_linearize : Uop.t -> Uop.t;  (** run on the rewritten kernel, before it is linearized *)
 }
 
 (** tinygrad's passes. *)

@@ -22,50 +22,98 @@ let pad_bytes = 64
    costs more than the conflicts it removes *)
 let min_reuse = 64
 
-(* the operand of a sum of products on the CPU whose reduce steps its rows by a multiple of 4 KiB and whose
-   outputs run along a row, its buffer and its row: B of a matmul A @ B, B K x N with N a multiple of 1024
-   floats. Only a chain of movement ops over a buffer. *)
-let conflicting_operand ~mops (reduce : Uop.t) (x : Uop.t) =
+let rec under_mops (u : Uop.t) = if List.memq u.op Ops.Group.movement then under_mops u.src.(0) else u
+
+(* a float32 buffer on the CPU *)
+let cpu_float32 (buf : Uop.t) =
+  buf.op == Ops.Param && buf.dtype == Dtype.Float32
+  && (match (param_arg buf).device with Some (One "CPU") -> true | _ -> false)
+
+(* the reads of a sum of products on the CPU *)
+type reads = {
+  reduce_rngs : (Uop.t * int) list;  (** ranges over the reduced axes of the product's shape, and sizes *)
+  out_rngs : (Uop.t * int) list;  (** ranges over its other axes, and their sizes *)
+  operands : (Uop.t * Uop.t * Uop.t) list;  (** operand, its buffer, its flat index in it *)
+  gated : bool Lazy.t;  (** an operand of the product is read under a gate (a padded image) *)
+}
+
+(* the reads of a float32 sum of products on the CPU, REDUCE(x) with x a product of a static shape, for the
+   operands that [worth] takes (movement ops over a buffer, broadcast to the product's shape: each dim the
+   product's or 1) and that index their buffer directly, over ranges of x's shape; and whether any operand
+   is read under a gate *)
+let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
   let nred = match reduce.arg with Reduce_arg (Ops.Add, n) -> n | _ -> 0 in
-  let rec under_mops (u : Uop.t) = if List.memq u.op Ops.Group.movement then under_mops u.src.(0) else u in
   let prod = under_mops x in
-  (* the operands worth the index walk: movement ops over a big float32 CPU buffer, broadcast to the
-     product's shape (each dim the product's or 1) *)
   let broadcast (operand : Uop.t) =
     let s = max_shape operand and ps = max_shape prod in
     List.length s = List.length ps && List.for_all2 (fun d pd -> d = pd || d = 1) s ps in
-  let big (operand : Uop.t) =
-    let buf = under_mops operand in
-    buf.op == Ops.Param && buf.dtype == Dtype.Float32
-    && (match (param_arg buf).device with Some (One "CPU") -> true | _ -> false)
-    && Helpers.prod (max_shape buf) * Dtype.itemsize buf.dtype >= padded_operand_bytes
-    && broadcast operand in
+  let worth (operand : Uop.t) = worth operand && broadcast operand in
   let xshape = shape x in
   if nred = 0 || not (enabled ()) || prod.op != Ops.Mul || x.dtype != Dtype.Float32
      || not (List.for_all (function Sint _ -> true | Suop _ -> false) xshape)
-     || not (Array.exists big prod.src) then None else
+     || not (Array.exists worth prod.src) then None else
     let rngs = List.mapi (fun i s -> range s i) xshape in
-    let reduce_rngs = Helpers.take nred rngs and out_rngs = Helpers.drop nred rngs in
+    let sizes = List.map (function Sint n -> n | Suop _ -> 0) xshape in
     let push u = P.graph_rewrite mops () u in
     match push (index x rngs) with
     | { op = Ops.Index; src; _ } as pushed when src.(0) == prod ->
       let idxs = List.tl (Array.to_list pushed.src) in
-      List.find_map (fun (operand : Uop.t) ->
-          let at = List.map2 (fun d i -> if d = 1 then const_int 0 else i) (max_shape operand) idxs in
-          match push (index operand at) with
-          | { op = Ops.Index; src = [| buf; flat |]; _ } when big operand && buf == under_mops operand ->
-            let size = Helpers.prod (max_shape buf) and itemsize = Dtype.itemsize buf.dtype in
-            let flat = simplify flat in
-            let row = List.fold_left (fun acc r -> max acc (term_coefficient r flat)) 0 reduce_rngs in
-            let used = toposort flat in
-            let reuse = List.fold_left2 (fun acc r s ->
-                if List.memq r used then acc else match s with Sint n -> acc * n | Suop _ -> acc)
-                1 out_rngs (Helpers.drop nred xshape) in
-            if row > 1 && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
-               && reuse >= min_reuse && List.exists (fun r -> term_coefficient r flat = 1) out_rngs
-            then Some (operand, buf, row) else None
-          | _ -> None) (Array.to_list prod.src)
+      let read (operand : Uop.t) =
+        let at = List.map2 (fun d i -> if d = 1 then const_int 0 else i) (max_shape operand) idxs in
+        push (index operand at) in
+      let operands = List.filter_map (fun (operand : Uop.t) ->
+          if not (worth operand) then None else
+            match read operand with
+            | { op = Ops.Index; src = [| buf; flat |]; _ } when buf == under_mops operand ->
+              Some (operand, buf, simplify flat)
+            | _ -> None) (Array.to_list prod.src) in
+      let gated (operand : Uop.t) = match read operand with
+        | { op = Ops.Index; src; _ } ->
+          List.exists (fun (i : Uop.t) -> List.exists (fun (u : Uop.t) ->
+              u.op == Ops.Where && is_invalid u.src.(2)) (toposort i)) (List.tl (Array.to_list src))
+        | _ -> true in
+      let sized = List.combine rngs sizes in
+      Some { reduce_rngs = Helpers.take nred sized; out_rngs = Helpers.drop nred sized; operands;
+             gated = lazy (List.exists (fun o -> broadcast o && gated o) (Array.to_list prod.src)) }
     | _ -> None
+
+(* the outputs that do not index a read at [flat] (the rows of A for B of a matmul): how often it is
+   reused *)
+let reuse (r : reads) flat =
+  let used = toposort flat in
+  List.fold_left (fun acc (rng, n) -> if List.memq rng used then acc else acc * n) 1 r.out_rngs
+
+(* the operand of a sum of products on the CPU whose reduce steps its rows by a multiple of 4 KiB and whose
+   outputs run along a row, its buffer and its row: B of a matmul A @ B, B K x N with N a multiple of 1024
+   floats. Only a chain of movement ops over a buffer. *)
+let conflicting_operand ~mops (reduce : Uop.t) (x : Uop.t) =
+  (* the operands worth the index walk: movement ops over a big float32 CPU buffer *)
+  let big (operand : Uop.t) =
+    let buf = under_mops operand in
+    cpu_float32 buf && Helpers.prod (max_shape buf) * Dtype.itemsize buf.dtype >= padded_operand_bytes in
+  match product_reads ~mops ~worth:big reduce x with
+  | None -> None
+  | Some r ->
+    List.find_map (fun (operand, (buf : Uop.t), flat) ->
+        let size = Helpers.prod (max_shape buf) and itemsize = Dtype.itemsize buf.dtype in
+        let row = List.fold_left (fun acc (rng, _) -> max acc (term_coefficient rng flat)) 0 r.reduce_rngs in
+        if row > 1 && row * itemsize mod conflict_stride_bytes = 0 && size mod row = 0
+           && reuse r flat >= min_reuse
+           && List.exists (fun (rng, _) -> term_coefficient rng flat = 1) r.out_rngs
+        then Some (operand, buf, row) else None) r.operands
+
+(* [reduce] with [operand] (movement ops over [buf]) read through [view] (a view with [buf]'s shape and
+   values) in place of [buf]: the operand's movement ops rebuilt over the view (a substitution of the buffer
+   by the view, which holds it, would not end) *)
+let read_through (reduce : Uop.t) ~operand ~(buf : Uop.t) (view : Uop.t) =
+  let rec rebase (u : Uop.t) =
+    if u == buf then Some view
+    else if List.memq u.op Ops.Group.movement then
+      Option.map (fun s ->
+          Uop.replace ~src:(Array.append [| s |] (Array.sub u.src 1 (Array.length u.src - 1))) u)
+        (rebase u.src.(0))
+    else None in
+  Option.map (fun operand' -> P.substitute reduce [ (operand, operand') ]) (rebase operand)
 
 (* A matmul whose B operand (the one its outputs run along) has rows a multiple of 4 KiB long reads B through
    a copy with a cache line of padding at the end of each row: the loop over the reduce steps through B by
@@ -80,18 +128,56 @@ let pad_rows ~mops (reduce : Uop.t) (x : Uop.t) =
     let pad = pad_bytes / Dtype.itemsize buf.dtype in
     let rows_of_buf = M.reshape buf [ Sint rows; Sint row ] in
     let padded = Buffers.contiguous (M.pad rows_of_buf [ None; Some (Sint 0, Sint pad) ]) in
-    let view = M.reshape (M.shrink padded [ None; Some (Sint 0, Sint row) ]) (shape buf) in
-    (* the operand's movement ops over the view (a substitution of the buffer by the view, which holds it,
-       would not end) *)
-    let rec rebase (u : Uop.t) =
-      if u == buf then Some view
-      else if List.memq u.op Ops.Group.movement then
-        Option.map (fun s ->
-            Uop.replace ~src:(Array.append [| s |] (Array.sub u.src 1 (Array.length u.src - 1))) u)
-          (rebase u.src.(0))
-      else None in
-    Option.map (fun operand' -> P.substitute reduce [ (operand, operand') ]) (rebase operand)
+    read_through reduce ~operand ~buf
+      (M.reshape (M.shrink padded [ None; Some (Sint 0, Sint row) ]) (shape buf))
+
+(* the output channels of the CPU mode's widest vectors: a multiple of 16 floats (AVX-512) is a multiple of
+   every host's widest (Renderer.float_lengths) *)
+let channel_lanes = 16
+
+(* the weight of a convolution read with a strided lane axis, its buffer, its output channels and the points
+   of its reduce: a sum of products over several reduced axes (input channels and window) with
+   Heuristic_cpu's channel-lane bounds, one operand of which, movement ops over a float32 buffer, is indexed
+   by one output axis only (the output channels, a multiple of [channel_lanes]), with the reduce's points as
+   its stride, and by every reduced axis: the buffer is (cout, cin, kh, kw), read whole for each output
+   point, at least [min_reuse] outputs (pixels) do not index it, and the output row (the last axis) has
+   rows for the tile (Heuristic_cpu.channel_lane_rows). Not where an operand is read under a
+   gate (a padded image): the tile keeps no vector accumulators where a load is gated
+   (Codegen_cpu.tile_accumulators), and its accumulators held as scalars ran slower than the tile with
+   lanes along the row *)
+let strided_weight ~mops (reduce : Uop.t) (x : Uop.t) =
+  let weight (operand : Uop.t) = cpu_float32 (under_mops operand) in
+  match product_reads ~mops ~worth:weight reduce x with
+  | Some ({ out_rngs = _ :: _; _ } as r) when List.length r.reduce_rngs >= 2 && not (Lazy.force r.gated) ->
+    let points = Helpers.prod (List.map snd r.reduce_rngs) in
+    let row, row_len = Helpers.last r.out_rngs in
+    if points < Heuristic_cpu.conv_channel_reduce_min || points > Heuristic_cpu.conv_reduce_max
+       || Heuristic_cpu.channel_lane_rows ~widest:channel_lanes row_len = None then None
+    else List.find_map (fun (operand, (buf : Uop.t), flat) ->
+        let used = toposort flat in
+        match List.filter (fun (rng, _) -> List.memq rng used) r.out_rngs with
+        | [ (co, cout) ] when cout mod channel_lanes = 0 && term_coefficient co flat = points
+                              && Helpers.prod (max_shape buf) = cout * points
+                              && List.for_all (fun (rng, _) -> List.memq rng used) r.reduce_rngs
+                              && reuse r flat >= min_reuse && co != row ->
+          Some (operand, buf, cout, points)
+        | _ -> None) r.operands
+  | _ -> None
+
+(* A convolution whose weight is read with a strided lane axis (the output channels, stride cin x kh x kw)
+   reads it through a channels-last copy, (cin x kh x kw, cout) contiguous, viewed back as the weight: the
+   convolution then loads a vector of output channels per reduce step, and takes the implicit-GEMM tile whose
+   lanes are the output channels (Heuristic_cpu.cpu_conv_channel_lanes), where every lane works whatever the
+   output row's length. The copy is one more kernel of the weight's size. *)
+let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
+  match strided_weight ~mops reduce x with
+  | None -> None
+  | Some (operand, buf, cout, points) ->
+    let copy = Buffers.contiguous (M.permute (M.reshape buf [ Sint cout; Sint points ]) [ 1; 0 ]) in
+    read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf))
 
 let rules ~mops : unit P.matcher =
   P.(matcher [ rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
-      pad_rows ~mops (get m "reduce") (get m "x")) ])
+      pad_rows ~mops (get m "reduce") (get m "x"));
+               rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
+                   channels_last ~mops (get m "reduce") (get m "x")) ])

@@ -8,5 +8,8 @@ val enabled : unit -> bool
 (** [rules ~mops]: rules for the earliest rewrites, given Rangeify's [pm_mops]: a matmul whose B operand (the
     one its outputs run along, at least 4 MiB) has rows a multiple of 4 KiB long, and at least 64 outputs that
     do not index it (rows of A), reads it through a copy with a cache line of padding per row, so that its
-    column panels do not fall in a few cache sets. *)
+    column panels do not fall in a few cache sets; a convolution whose weight (cout, cin, kh, kw) is read
+    with its output channels (a multiple of 16) as a strided axis, over a reduce of 256 to 4096 points and
+    at least 64 outputs that do not index it, reads it through a channels-last copy (cin x kh x kw, cout), so
+    that its tile loads vectors of output channels. *)
 val rules : mops:unit Upat.matcher -> unit Upat.matcher

@@ -66,6 +66,44 @@ let rec is_vector_acc (u : Uop.t) =
   if u.op == Ops.After then is_vector_acc u.src.(0)
   else match u.arg with Param { vector_acc; _ } -> vector_acc | _ -> false
 
+(* the values [lanes] (one per lane of an [n]-lane vector) as one vector value, where they are lane i of one
+   vector in lane i, one scalar in every lane (broadcast), or one elementwise op of such values *)
+let rec lanes_as_vector n (lanes : Uop.t list) : Uop.t option =
+  let lane_const (u : Uop.t) = let c = if u.op == Ops.Cast then u.src.(0) else u in
+    if c.op == Ops.Const then Some (zi (const_val c)) else None in
+  match lanes with
+  | [] -> None
+  | l0 :: _ when List.for_all (fun l -> l == l0) lanes && max_numel l0 = 1 -> Some (broadcast l0 n)
+  | l0 :: _ when l0.op == Ops.Index && Array.length l0.src = 2 && max_numel l0.src.(0) = n ->
+    let v = l0.src.(0) in
+    let lane_i (l : Uop.t) i = l.op == Ops.Index && Array.length l.src = 2 && l.src.(0) == v
+                               && lane_const l.src.(1) = Some (Z.of_int i) in
+    if List.for_all2 lane_i lanes (List.init n Fun.id) then Some v else None
+  | l0 :: _ when Ops.Group.is_alu l0.op && l0.op != Ops.Where
+                 && List.for_all (fun (l : Uop.t) -> l.op == l0.op && l.dtype == l0.dtype
+                                                     && Array.length l.src = Array.length l0.src) lanes ->
+    let srcs = List.init (Array.length l0.src) (fun j ->
+        lanes_as_vector n (List.map (fun (l : Uop.t) -> l.src.(j)) lanes)) in
+    if List.for_all Option.is_some srcs
+    then Some (create l0.op ~dtype:l0.dtype ~src:(Array.of_list (List.map Option.get srcs)) ~arg:l0.arg)
+    else None
+  | _ -> None
+
+(* a store of a vector accumulator whose value is built lane by lane (the devectorized update acc + x * w)
+   stores one vector expression of it instead. A register tile whose lanes are not contiguous in the output
+   (a convolution's output channels, Heuristic_cpu.cpu_conv_channel_lanes) has no vector store of its
+   outputs for clang's SLP vectorizer to start from: clang built the tile's vectors along the output row,
+   across the accumulators, and shuffled every update *)
+let vector_acc_updates (sink : Uop.t) =
+  let subs = List.filter_map (fun (u : Uop.t) ->
+      if u.op == Ops.Store && (u.src.(0).op == Ops.Index || u.src.(0).op == Ops.Shrink)
+         && is_vector_acc u.src.(0).src.(0)
+         && u.src.(1).op == Ops.Stack then
+        Option.map (fun v -> (u.src.(1), v))
+          (lanes_as_vector (Array.length u.src.(1).src) (Array.to_list u.src.(1).src))
+      else None) (toposort sink) in
+  match subs with [] -> sink | _ -> Upat.substitute sink subs
+
 (* [idx] where [valid] holds: the quotients and remainders that a clause of [valid] bounds folded *)
 let index_given (valid : Uop.t) (idx : Uop.t) =
   match fold_divmod_given (split_uop valid Ops.And) with

@@ -26,5 +26,10 @@ val vector_acc_fits : int list -> lanes:int -> outs:int -> bool
     accumulators of Codegen_cpu): the coalescer loads and stores them as whole vectors. *)
 val is_vector_acc : Uop.t -> bool
 
+(** [vector_acc_updates sink]: each store into a vector accumulator ({!is_vector_acc}) whose value is built
+    lane by lane from the lanes of whole vectors, broadcast scalars and elementwise ops of them stores that
+    vector expression instead (one vector op per update, where clang may build the lanes otherwise). *)
+val vector_acc_updates : Uop.t -> Uop.t
+
 (** The CPU mode's policy for a renderer (its float32 vector lengths). *)
 val policy : Renderer.t -> Coalesce.policy

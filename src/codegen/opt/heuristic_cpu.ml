@@ -1,8 +1,8 @@
 (* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps tinygrad's
    stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile,
-   conv weight gradient, conv tile, matvec, nested reduce tile, vector reduce), falling back to tinygrad's
-   upcasts and then the window lanes; the threading stage counts float ops per point and pads a kernel that no
-   thread count divides. *)
+   conv weight gradient, conv channel lanes, conv tile, matvec, nested reduce tile, vector reduce), falling
+   back to tinygrad's upcasts and then the window lanes; the threading stage counts float ops per point and
+   pads a kernel that no thread count divides. *)
 
 open Uop
 module K = Postrange
@@ -32,6 +32,11 @@ let block_tiles = 2
 (* a forward convolution's reduce (channels x window) has at most this many points; a weight gradient's (batch
    x image) has more, and takes its own tile *)
 let conv_reduce_max = 4096
+
+(* a convolution whose reduce has fewer points than this keeps lanes along its output row: the channel-lane
+   tile stores its outputs lane by lane (the lanes are not contiguous in the output), one store per lane of
+   each accumulator, which a short reduce does not amortize *)
+let conv_channel_reduce_min = 256
 
 (* a pooling's output row shorter than this (a 6x6 image pooled to 3 columns) is not worth a vector *)
 let window_lanes_min = 8
@@ -175,6 +180,12 @@ let cpu_overlap_lanes lengths sz =
        && tiles < Coalesce_cpu.row_vectors lengths sz then Some widest else None
   | [] -> None
 
+(* a convolution's output row: an upcastable axis contiguous in the output and in an input (the image),
+   absent from another (the weight) *)
+let conv_row (rngs : Uop.t array) out_idx in_idx ups =
+  List.find_opt (fun a -> unit_stride rngs.(a) out_idx && List.exists (unit_stride rngs.(a)) in_idx
+                          && List.exists (fun i -> not (in_backward_slice_with_self rngs.(a) i)) in_idx) ups
+
 (* not in tinygrad: under CPU_OPT=fast, a convolution (a reduce of a product over several axes: input channels
    and the window) gets the register tile of a direct-convolution micro-kernel. The lanes run along the
    output's contiguous spatial axis (ox), which the image is contiguous along too: each window offset kx loads
@@ -203,12 +214,7 @@ let cpu_conv_tile (k : K.t) : K.t option =
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     let dep a i = in_backward_slice_with_self rngs.(a) i in
-    (* the spatial axis: contiguous in the output and in an input (the image), absent from another (the
-       weight) *)
-    let n_axis = List.find_opt (fun a -> unit_stride rngs.(a) out_idx
-      && List.exists (unit_stride rngs.(a)) in_idx
-                                         && List.exists (fun i -> not (dep a i)) in_idx) ups in
-    (match n_axis with
+    (match conv_row rngs out_idx in_idx ups with
      | None -> None
      | Some n ->
        let images = List.filter (unit_stride rngs.(n)) in_idx and weights = List.filter (fun i ->
@@ -271,6 +277,60 @@ let cpu_conv_tile (k : K.t) : K.t option =
               ignore (up mr rows);
               Option.iter (fun r -> ignore (up r 2)) oyr)
         | None -> None))
+  | _ -> None
+
+(* the rows of the channel-lane tile on an output row of [sz] points: the largest divisor of [sz] from 4 to
+   the accumulator registers less two (26 -> 13), so that the rows' accumulators and the weight's vector stay
+   in registers; None where none divides it (a prime row) *)
+let channel_lane_rows ~widest sz =
+  let most = Coalesce_cpu.acc_registers ~widest - 2 in
+  List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i))
+
+(* not in tinygrad: under CPU_OPT=fast, a convolution whose weight is contiguous along the output channels
+   (stored so, or read through the channels-last copy of Rangeify_cpu) gets the register tile of an implicit
+   GEMM: the lanes run along the output channels (a multiple of the widest vector), one vector load of the
+   weight per reduce step, and the rows are output points of the row (ox), each loading one image value
+   broadcast to the lanes. Every lane works whatever the row's length, where lanes along ox (cpu_conv_tile)
+   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows:
+   channel_lane_rows; a row that none splits, a reduce shorter than [conv_channel_reduce_min] and a gated
+   load keep cpu_conv_tile. One vector accumulator per row (Codegen_cpu.tile_accumulators), updated by
+   vector ops (Coalesce_cpu.vector_acc_updates). True when applied: the tiled copy. *)
+let cpu_conv_channel_lanes (k : K.t) : K.t option =
+  match cpu_lengths k, K.reduceop k with
+  | Some (widest :: _), Some red
+    when (let reduce_axes = K.axes_of k [ Group_reduce; Reduce ] in
+          let points = Helpers.prod (List.map (full_shape_int k) reduce_axes) in
+          List.length reduce_axes > 1 && points >= conv_channel_reduce_min && points <= conv_reduce_max)
+         && sum_of_products red ->
+    (* the loads under the reduce: a bias added after it, contiguous along the channels, is not the weight *)
+    let out_idx, in_idx = out_in_indices ~under:red.src.(0) k in
+    let rngs = Array.of_list (K.rngs k) in
+    let ups = K.upcastable_dims k in
+    let dep a i = in_backward_slice_with_self rngs.(a) i in
+    (* a gated load (a padded image) leaves the tile's accumulators scalar (Codegen_cpu.tile_accumulators) *)
+    let gated = List.exists (fun (b : Uop.t) -> in_backward_slice_with_self b red.src.(0)
+                                                && get_idx b.src.(1) != b.src.(1)) (snd (stores_loads k)) in
+    (match conv_row rngs out_idx in_idx ups with
+     | Some n when not gated ->
+       let images = List.filter (unit_stride rngs.(n)) in_idx in
+       (* the output channels: contiguous in an input that the row is absent from (the weight), absent from
+          the image *)
+       let lanes = List.find_opt (fun a -> a <> n && full_shape_int k a mod widest = 0
+                                           && List.for_all (fun i -> not (dep a i)) images
+                                           && List.exists (fun i -> unit_stride rngs.(a) i
+                                                                    && not (dep n i)) in_idx) ups in
+       let sz = full_shape_int k n in
+       let rows = channel_lane_rows ~widest sz in
+       (match lanes, rows with
+        | Some m, Some rows ->
+          let nr = rngs.(n) and mr = rngs.(m) in
+          try_on_copy k (fun k ->
+              let up r amt =
+                ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
+              up mr widest;
+              up nr rows)
+        | _ -> None)
+     | _ -> None)
   | _ -> None
 
 (* the loads contiguous along the innermost reduce axis, when the kernel has a reduce *)
@@ -630,7 +690,7 @@ let cpu_window_lanes (k : K.t) =
 let upcasts (k : K.t) =
   if cpu_rolled ~epilogue:false k then k
   else match List.find_map (fun stage -> stage k)
-               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_tile; cpu_matvec;
+               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_channel_lanes; cpu_conv_tile; cpu_matvec;
                  cpu_nested_reduce_tile ] with
   | Some tk -> tk
   | None when cpu_rolled k -> k

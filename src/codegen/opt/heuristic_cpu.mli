@@ -6,6 +6,8 @@
       vector accumulator per output of a channel tile with the batch swapped outermost and the window's loops
       innermost (rows of 6 to 32 lanes; a short row with a few rows of the output gradient beside it where
       they take no more vectors), or the window upcast whole with a channel by 4 (longer rows);
+    - an implicit-GEMM tile for a convolution whose weight is contiguous along its output channels (lanes
+      along the output channels, output columns as broadcast rows);
     - a direct-convolution tile (lanes along the output's contiguous columns, output channels as broadcast rows);
     - the output axis upcast by 8 vectors (padded where needed, to a number of tiles the threads divide where
       the kernel is big enough to thread) for a matrix-vector product along the contiguous axis of its matrix,
@@ -27,6 +29,21 @@ val cpu_register_tile : Postrange.t -> Postrange.t option
 
 (** The vector-accumulator tile of a convolution's weight gradient, if it applies. *)
 val cpu_conv_weight_grad : Postrange.t -> Postrange.t option
+
+(** The bounds on a convolution's reduce (input channels x window, in points) for the implicit-GEMM tile
+    whose lanes are the output channels: at least [conv_channel_reduce_min] (shorter, its lane-by-lane
+    output stores are not amortized) and at most [conv_reduce_max] (a forward convolution's, not a weight
+    gradient's). *)
+val conv_channel_reduce_min : int
+val conv_reduce_max : int
+
+(** [channel_lane_rows ~widest sz]: the rows (output points of a row of [sz]) of the channel-lane tile with
+    [widest]-lane vectors, if some divisor of [sz] fits the registers. *)
+val channel_lane_rows : widest:int -> int -> int option
+
+(** The implicit-GEMM tile of a convolution whose weight is contiguous along the output channels (the vector
+    lanes; output points of its row as the rows), if it applies. *)
+val cpu_conv_channel_lanes : Postrange.t -> Postrange.t option
 
 (** The direct-convolution tile, if it applies. *)
 val cpu_conv_tile : Postrange.t -> Postrange.t option
