@@ -539,6 +539,9 @@ let compile_cached t src =
   | None -> compile t src
   | Some key ->
     let path = cache_path t key src in
+    (* a kernel built already: its caller runs what it lowered, and waits next for the kernels still queued,
+       which get every slot now rather than when a compile it waits for ends *)
+    if job_of path = None && not (is_queued path) then begin reap (); start_jobs ~waiting:true end;
     await path;
     if Sys.file_exists path && intact path then path
     else begin

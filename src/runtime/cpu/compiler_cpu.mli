@@ -84,7 +84,9 @@ val compile_many : t -> string list -> unit
     when it starts (up to 16 with distinct kernel names, one under [SANITIZE=1]) into one shared object, and
     each source's cache file is a hard link to it.
     A failed batch's sources are built again one by one, so one bad kernel costs the others nothing.
-    {!compile_cached} of a queued source waits for it, and compiles it again to report a failure. Nothing
+    {!compile_cached} of a queued source waits for it, and compiles it again to report a failure; of a source
+    neither queued nor building, it first starts the queue on every free slot (its caller now runs what it
+    lowered, and waits next for the queued kernels). Nothing
     without the cache ([CCACHE=0]), with [PARALLEL] <= 1 or [ASSERT_COMPILE=1]. *)
 val prefetch : t -> string -> unit
 
