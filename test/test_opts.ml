@@ -652,6 +652,29 @@ let test_cpu_gated_load () =
       Helpers.[ Cpu_fast; Cpu_tinygrad ]
   | l -> fail "%d kernels for pad times 2, expected 1" (List.length l)
 
+(* CPU_OPT=fast renders the address of an element at a sum of indices as the buffer's pointer moved by the
+   sum's terms, [(data1_64+Lidx0+3)], where tinygrad renders the sum first, [(data1_64+(Lidx0+3))]
+   (Cstyle.cpu_index); both compute x[i+3] * 2 *)
+let test_cpu_index_pointer_offset () =
+  let x = Tensor.realize (Tensor.rand [| 64 |]) in
+  let xs = Tensor.to_float_array x in
+  let shifted () = Tensor.mul (Tensor.shrink x [| (3, 64) |]) (Tensor.scalar 2.) in
+  let linear, _ = Tensor.linear_with_vars [ shifted () ] in
+  let kernel (u : Uop.t) = u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false) in
+  match List.filter kernel (Uop.toposort linear) with
+  | [ ast ] ->
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    check (has fast "(*(data1_64+Lidx0+3))") "CPU_OPT=fast: the sum's parentheses kept in\n%s" fast;
+    check (has tg "(*(data1_64+(Lidx0+3)))") "CPU_OPT=tinygrad: not tinygrad's index in\n%s" tg;
+    List.iter (fun mode ->
+        let v = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+            Tensor.to_float_array (shifted ())) in
+        check (Array.length v = 61) "shrink: %d elements, expected 61" (Array.length v);
+        Array.iteri (fun i y -> check (y = 2. *. xs.(i + 3)) "shrink: element %d is %g, expected %g" i y
+                        (2. *. xs.(i + 3))) v)
+      Helpers.[ Cpu_fast; Cpu_tinygrad ]
+  | l -> fail "%d kernels for a shrink times 2, expected 1" (List.length l)
+
 (* CPU_OPT=fast on the input gradient of a 5x5 convolution (x (8, 8, 12, 12), w (8, 8, 5, 5)): tinygrad's _pool
    backward sums a 6x6 window of masked sums over the output channels; the masked sums' loop runs only where the mask
    holds (Codegen.gate_reduce_loops: its bound is computed, "Ridx0 < alu.."), under CPU_OPT=tinygrad the bound stays
@@ -1150,6 +1173,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);
+                          ("cpu_index_pointer_offset", test_cpu_index_pointer_offset);
                           ("golden_default_sources", test_default_sources);
                           ("beam_realize", test_beam_realize);
                           ("default_equals_noopt", test_default_equals_noopt);

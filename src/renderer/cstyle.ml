@@ -552,6 +552,19 @@ let cpu_gated_load : rule =
                 ctx.%[g c "idx"] gate ctx.%[g c "var"])
       else None)
 
+(* not in tinygrad: under CPU_OPT=fast, the address of an element at a sum of indices is rendered without the
+   sum's parentheses, [(data0+alu1+9)], which C reads as the pointer [data0+alu1] moved by [9]. tinygrad's
+   render_index means to strip them (its test [idx.arg == Ops.ADD] never holds: an ALU's arg is None) and
+   renders [(data0+(alu1+9))], an int sum widened to a pointer offset. clang then proves for each such offset
+   apart that the int sum does not overflow: a kernel storing a tile of 128 values at [alu1+9], [alu1+18], ...
+   spends most of its compile in that (induction variable and loop strength passes), where the pointer form
+   shares [data0+alu1] among the stores (the same machine code, or tighter). *)
+let cpu_index : rule =
+  (P.pat Ops.Index ~src:(P.In_order [ P.var "buf"; P.pat Ops.Add ~name:"idx" ]), fun ctx c ->
+      let buf = g c "buf" in
+      if Uop.addrspace buf = Some Dtype.Alu then None
+      else Some (Printf.sprintf "(%s+%s)" ctx.%[buf] (Helpers.strip_parens ctx.%[g c "idx"])))
+
 (* not in tinygrad: under CPU_OPT=fast, a float select whose sides are expressions computes both sides first
    and then selects: [({float ta=a; float tb=b; c?ta:tb;})]. C's [c?a:b] evaluates one side only, so clang
    keeps an expensive side (exp2's polynomial beside the NaN it returns for a NaN input) behind a branch, and
@@ -690,7 +703,8 @@ let cpu_fast_lang lang (uops : Uop.t list) =
   (* the selects computed first only where upcast lanes leave straight-line code to clang's SLP vectorizer: a
      scalar kernel's loops go to its loop vectorizer, which takes tinygrad's form as it is *)
   let select = if scalar then [] else [ cpu_select ] in
-  let lang = { lang with string_rewrite = cpu_masked_load :: cpu_gated_load :: select @ lang.string_rewrite;
+  let lang = { lang with string_rewrite = cpu_index :: cpu_masked_load :: cpu_gated_load :: select
+                                          @ lang.string_rewrite;
                          render_kernel = cpu_render_kernel; render_vector_prefix = cpu_render_vector_prefix } in
   let rolled_scalar = scalar && List.for_all (fun (u : Uop.t) -> u.op != Ops.Sink || rolled u) uops in
   (* the loops that [pragma] gives a clang loop pragma, rendered before them *)

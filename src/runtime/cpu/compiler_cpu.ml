@@ -483,17 +483,18 @@ let reap () =
       | exception Unix.Unix_error _ -> finish j (Unix.WEXITED 127)) !running
 
 (* the compilers that may run at once: PARALLEL, and at least one, so that a source queued under a larger
-   PARALLEL is still built when it is waited for *)
-let slots () = max 1 Helpers.parallel.value
+   PARALLEL is still built when it is waited for. While the caller goes on (it lowers the next kernels: one
+   core busy) one compiler fewer, so that the compilers and the caller share PARALLEL cores *)
+let slots ~waiting = max 1 (if waiting then Helpers.parallel.value else Helpers.parallel.value - 1)
 
 (* starts a compiler on the queue for each free slot, the queue shared among them *)
-let rec start_jobs () =
-  let free = slots () - List.length !running in
+let rec start_jobs ~waiting =
+  let free = slots ~waiting - List.length !running in
   if free > 0 && !queue <> [] then begin
     (match take_batch (min max_batch (Helpers.ceildiv (List.length !queue) free)) with
      | [] -> ()
      | batch -> start_job batch);
-    start_jobs ()
+    start_jobs ~waiting
   end
 
 let wait_job j = finish j (wait_pid j.pid)
@@ -501,11 +502,11 @@ let wait_job j = finish j (wait_pid j.pid)
 (* waits until no compiler builds or will build [path]; a slot freed meanwhile takes the queue at once *)
 let rec await path =
   match job_of path with
-  | Some j -> wait_job j; start_jobs (); await path
+  | Some j -> wait_job j; start_jobs ~waiting:true; await path
   | None when is_queued path ->
-    if !running <> [] && List.length !running >= slots () then
+    if !running <> [] && List.length !running >= slots ~waiting:true then
       wait_job (Helpers.last !running);
-    start_jobs ();
+    start_jobs ~waiting:true;
     await path
   | None -> ()
 
@@ -523,7 +524,7 @@ let prefetch t src =
       queue := { path; full; name = fst (signature src); compiler = t; alone = false } :: !queue
     end;
     reap ();
-    start_jobs ()
+    start_jobs ~waiting:false
   | _ -> ()
 
 (* the compilers still running when the process exits are waited for (their objects kept in the cache), so no
@@ -538,6 +539,9 @@ let compile_cached t src =
   | None -> compile t src
   | Some key ->
     let path = cache_path t key src in
+    (* a kernel built already: its caller runs what it lowered, and waits next for the kernels still queued,
+       which get every slot now rather than when a compile it waits for ends *)
+    if job_of path = None && not (is_queued path) then begin reap (); start_jobs ~waiting:true end;
     await path;
     if Sys.file_exists path && intact path then path
     else begin

@@ -78,11 +78,15 @@ val compile_cached : t -> string -> string
     failing source is left out, for [compile_cached] to raise on. *)
 val compile_many : t -> string list -> unit
 
-(** Not in tinygrad: queues a source for the background compilers and returns. At most [PARALLEL] compiler
-    processes run at once; each builds every source queued when it starts (up to 16 with distinct kernel
-    names, one under [SANITIZE=1]) into one shared object, and each source's cache file is a hard link to it.
+(** Not in tinygrad: queues a source for the background compilers and returns. At most [PARALLEL] - 1 compiler
+    processes (at least one) run at once while the caller goes on, the caller's own work taking a core, and
+    [PARALLEL] while it waits for one ({!compile_cached}, {!compile_many}); each builds every source queued
+    when it starts (up to 16 with distinct kernel names, one under [SANITIZE=1]) into one shared object, and
+    each source's cache file is a hard link to it.
     A failed batch's sources are built again one by one, so one bad kernel costs the others nothing.
-    {!compile_cached} of a queued source waits for it, and compiles it again to report a failure. Nothing
+    {!compile_cached} of a queued source waits for it, and compiles it again to report a failure; of a source
+    neither queued nor building, it first starts the queue on every free slot (its caller now runs what it
+    lowered, and waits next for the queued kernels). Nothing
     without the cache ([CCACHE=0]), with [PARALLEL] <= 1 or [ASSERT_COMPILE=1]. *)
 val prefetch : t -> string -> unit
 
