@@ -958,6 +958,44 @@ let test_cpu_tile_accumulators () =
           same_buffers ~what noopt (run_with ~vec ~noopt:0 opt_ast)))
     Helpers.[ (Cpu_fast, 16, true); (Cpu_fast, 8, false); (Cpu_tinygrad, 16, false) ]
 
+(* the vector accumulators of a CPU source that are read before any store of a value that does not read them
+   (their initial store), in the order of the source's lines *)
+let uninitialized_accumulators src =
+  let lines = String.split_on_char '\n' src in
+  let declared = List.filter_map (fun l ->
+      try Scanf.sscanf (String.trim l) "float buf%d[%d];%!" (fun n _ -> Some n) with _ -> None) lines in
+  List.filter (fun n ->
+      let at = Printf.sprintf "*((float16*)((buf%d+0)))" n in
+      let read = "(" ^ at ^ ")" in
+      let rec first = function
+        | [] -> true
+        | l :: rest ->
+          (match String.index_opt l '=' with
+           | Some i when has (String.sub l 0 i) at ->
+             not (has (String.sub l (i + 1) (String.length l - i - 1)) read)
+           | _ -> if has l read then false else first rest) in
+      not (first lines)) declared
+
+(* CPU_OPT=fast on a (3, 32) padded to (8, 32), @ b (32, 32), with the 8x16 register tile (UPCAST 16 of the
+   columns, 8 rows): the rows 3 to 7 load a only under a gate that never holds, so their update folds away
+   (a + 0 stored where it was loaded); each of the 8 float16 accumulators is still stored its 0 before the
+   value after the loop is read, and the buffers equal the NOOPT kernel's *)
+let test_cpu_tile_accumulators_gated () =
+  let a = Tensor.realize (Tensor.rand [| 3; 32 |]) and b = Tensor.realize (Tensor.rand [| 32; 32 |]) in
+  match reduce_kernels (Tensor.matmul (Tensor.pad a [| (0, 5); (0, 0) |]) b) with
+  | [ ast ] ->
+    let tile = [ o Opt.UPCAST 1 16; o Opt.UPCAST 0 8 ] in
+    let opt_ast = Postrange.get_optimized_ast (apply_in Helpers.Cpu_fast tile ast) in
+    let src = optimized_source Helpers.Cpu_fast 16 opt_ast in
+    check (has src "float buf7[16];" && not (has src "buf8")) "not 8 float16 accumulators in\n%s" src;
+    (match uninitialized_accumulators src with
+     | [] -> ()
+     | l -> fail "accumulators %s read without their initial store in\n%s"
+              (String.concat ", " (List.map string_of_int l)) src);
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"padded rows" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 opt_ast))
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
 (* CPU_OPT=fast on a (64, 1024) @ b (1024, 1024) (b: 4 MiB in rows of 4 KiB): the scheduler copies b into
    rows of 1,040 floats (a cache line of padding) and the matmul reads the copy: two kernels, the matmul's b
    a buffer of 1,064,960 floats, and the product of tinygrad's kernels (CPU_OPT=tinygrad NOOPT=1). Not under
@@ -1145,6 +1183,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_tile_accumulators", test_cpu_tile_accumulators);
+                          ("cpu_tile_accumulators_gated", test_cpu_tile_accumulators_gated);
                           ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
