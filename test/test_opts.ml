@@ -1040,7 +1040,8 @@ let test_cpu_pad_rows () =
    columns by 8 (the rows); its accumulators are float16 vectors updated by vector ops (no update built lane
    by lane). The convolution kernel's buffers equal the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor
    equals the one computed under NOOPT=1 (no copy, tinygrad's kernel). A padded image (padding 1: rows of
-   10, loaded under their gates) takes the copy and the tile too. No copy: with 4 input channels (36
+   10) takes the copy and the tile too, and is read through a padded copy of its own: the convolution's loads
+   are ungated, and its tensor equals the NOOPT one. No copy: with 4 input channels (36
    points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), an
    output row of 17 points (no rows for the tile divide it), under CPU_OPT=tinygrad (and no float16 there),
    and with a weight stored channels-last, w' (32, 3, 3, 32) permuted to (32, 32, 3, 3), which the
@@ -1089,8 +1090,17 @@ let test_cpu_conv_channel_lanes () =
   one "24 output channels" (kernels (Tensor.conv2d x (rand [| 24; 32; 3; 3 |])));
   one "16 output points" (kernels (Tensor.conv2d (rand [| 1; 32; 6; 6 |]) w));
   (match kernels (Tensor.conv2d ~padding:1 x w) with
-   | [ _; _ ] as ks -> List.iter (channel_lanes ~rows:10 "padded image, channels-last copy") (with_reduce ks)
-   | ks -> fail "padded image: %d kernels, expected 2 (the copy)" (List.length ks));
+   | [ _; _; _ ] as ks ->
+     List.iter (fun ast ->
+         let fast = source_with Helpers.Cpu_fast 16 ast in
+         check (not (has fast "?") && not (has fast "maskload")) "padded image: a gated load in\n%s" fast;
+         channel_lanes ~rows:10 "padded image, channels-last copy" ast) (with_reduce ks)
+   | ks -> fail "padded image: %d kernels, expected 3 (the weight's and the image's copies)" (List.length ks));
+  let padded mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      Tensor.to_float_array (Tensor.conv2d ~padding:1 x w)) in
+  let want = padded Helpers.Cpu_fast 1 and got = padded Helpers.Cpu_fast 0 in
+  Array.iteri (fun i v -> check (close v got.(i)) "padded conv2d [%d]: NOOPT %g, CPU_OPT=fast %g" i v got.(i))
+    want;
   one "an output row of 17" (kernels (Tensor.conv2d (rand [| 2; 32; 19; 19 |]) w));
   (match kernels ~mode:Helpers.Cpu_tinygrad (Tensor.conv2d x w) with
    | [ ast ] -> check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16"))

@@ -153,17 +153,37 @@ let strided_weight ~mops (reduce : Uop.t) (x : Uop.t) =
         | _ -> None) r.operands
   | _ -> None
 
+(* the first PAD in the chain of movement ops [u] reads its buffer through, if any *)
+let rec pad_in_mops (u : Uop.t) =
+  if u.op == Ops.Pad then Some u
+  else if List.memq u.op Ops.Group.movement then pad_in_mops u.src.(0)
+  else None
+
+(* [reduce] (the convolution of [x], whose weight operand is [weight]) with each other operand of the product
+   that reads a float32 CPU buffer through a PAD (a padded image) reading a contiguous copy of the padded
+   image instead: the convolution's loads of the image are then ungated, and the channel-lane tile
+   (Heuristic_cpu.cpu_conv_channel_lanes) multiplies each row by the image's value as a broadcast memory
+   operand, where a gated row is loaded as a masked vector and each lane extracted and broadcast *)
+let padded_images ~(weight : Uop.t) (x : Uop.t) (reduce : Uop.t) =
+  let prod = under_mops x in
+  let pads = List.filter_map (fun (operand : Uop.t) ->
+      if operand == weight || not (cpu_float32 (under_mops operand)) then None
+      else Option.map (fun p -> (p, Buffers.contiguous p)) (pad_in_mops operand)) (Array.to_list prod.src) in
+  if pads = [] then reduce else P.substitute ~walk:true reduce pads
+
 (* A convolution whose weight is read with a strided lane axis (the output channels, stride cin x kh x kw)
    reads it through a channels-last copy, (cin x kh x kw, cout) contiguous, viewed back as the weight: the
    convolution then loads a vector of output channels per reduce step, and takes the implicit-GEMM tile whose
    lanes are the output channels (Heuristic_cpu.cpu_conv_channel_lanes), where every lane works whatever the
-   output row's length. The copy is one more kernel of the weight's size. *)
+   output row's length. The copy is one more kernel of the weight's size. A padded image is read through a
+   padded copy of its own (padded_images). *)
 let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
   match strided_weight ~mops reduce x with
   | None -> None
   | Some (operand, buf, cout, points) ->
     let copy = Buffers.contiguous (M.permute (M.reshape buf [ Sint cout; Sint points ]) [ 1; 0 ]) in
-    read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf))
+    Option.map (padded_images ~weight:operand x)
+      (read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf)))
 
 let rules ~mops : unit P.matcher =
   P.(matcher [ rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
