@@ -1045,8 +1045,8 @@ let test_cpu_pad_rows () =
    points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), an
    output row of 17 points (no rows for the tile divide it), under CPU_OPT=tinygrad (and no float16 there),
    and with a weight stored channels-last, w' (32, 3, 3, 32) permuted to (32, 32, 3, 3), which the
-   convolution reads contiguously along its output channels: it takes the channel-lane tile without a copy,
-   with a padded image too. *)
+   convolution reads contiguously along its output channels: it takes the channel-lane tile without a copy
+   of the weight, with a padded image too (read through the image's padded copy). *)
 let test_cpu_conv_channel_lanes () =
   let kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
       let linear, _ = Tensor.linear_with_vars [ t ] in
@@ -1095,7 +1095,8 @@ let test_cpu_conv_channel_lanes () =
          let fast = source_with Helpers.Cpu_fast 16 ast in
          check (not (has fast "?") && not (has fast "maskload")) "padded image: a gated load in\n%s" fast;
          channel_lanes ~rows:10 "padded image, channels-last copy" ast) (with_reduce ks)
-   | ks -> fail "padded image: %d kernels, expected 3 (the weight's and the image's copies)" (List.length ks));
+   | ks -> fail "padded image: %d kernels, expected 3 (the weight's and the image's copies)"
+             (List.length ks));
   let padded mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
       Tensor.to_float_array (Tensor.conv2d ~padding:1 x w)) in
   let want = padded Helpers.Cpu_fast 1 and got = padded Helpers.Cpu_fast 0 in
@@ -1111,8 +1112,53 @@ let test_cpu_conv_channel_lanes () =
    | [ ast ] -> channel_lanes "weight stored channels-last" ast
    | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks));
   match kernels (Tensor.conv2d ~padding:1 x w_last) with
-  | [ ast ] -> channel_lanes ~rows:10 "weight stored channels-last, padded image" ast
-  | ks -> fail "weight stored channels-last, padded: %d kernels, expected 1" (List.length ks)
+  | [ _; _ ] as ks ->
+    List.iter (channel_lanes ~rows:10 "weight stored channels-last, padded image") (with_reduce ks)
+  | ks -> fail "weight stored channels-last, padded: %d kernels, expected 2 (the image's copy)"
+            (List.length ks)
+
+(* CPU_OPT=fast reads a padded image through a contiguous padded copy where the convolution's reduce has at
+   least 256 points: the weight gradient of conv2d of x (2, 32, 10, 10) padded by 1 with w (16, 32, 3, 3) (a
+   reduce over the batch and the 10x10 output: 200 points, not copied) and of x (4, 32, 10, 10) (400
+   points: copied), and the forward conv2d of x (2, 32, 10, 10) with
+   w (24, 32, 3, 3) (288 points, 24 output channels: no channel-lane tile, the copy of the image alone). With
+   the copy, the reduce kernels load nothing under a gate, and every tensor equals the NOOPT one. A 3x3
+   convolution of one input channel (9 points) keeps its gated loads. *)
+let test_cpu_padded_image () =
+  let kernels t = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+      let linear, _ = Tensor.linear_with_vars [ t ] in
+      List.filter (fun (u : Uop.t) ->
+          u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+        (Uop.toposort linear)) in
+  let with_reduce = List.filter (fun k ->
+      List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k)) in
+  let rand s = Tensor.realize (Tensor.rand s) in
+  let gated ast = let src = source_with Helpers.Cpu_fast 16 ast in has src "?" || has src "maskload" in
+  let equal_noopt what f =
+    let run no = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (noopt, no) ] (fun () ->
+        Tensor.to_float_array (f ())) in
+    let want = run 1 and got = run 0 in
+    Array.iteri (fun i v ->
+        check (close v got.(i)) "%s [%d]: NOOPT %g, CPU_OPT=fast %g" what i v got.(i)) want in
+  let case what ~copied f =
+    let ks = kernels (f ()) in
+    let image_copy = List.exists (fun k -> not (List.memq k (with_reduce ks)) && gated k) ks in
+    check (image_copy = copied) "%s: a padded copy %b, expected %b" what image_copy copied;
+    List.iter (fun ast -> check (gated ast <> copied) "%s: gated loads %b in the reduce kernel" what
+                  (gated ast)) (with_reduce ks);
+    equal_noopt what f in
+  let w16 = rand [| 16; 32; 3; 3 |] in
+  (* the gradient of sum(conv2d x w16 * g) with respect to w16 *)
+  let wgrad x g =
+    List.hd (Tensor.gradient (Tensor.sum (Tensor.mul (Tensor.conv2d ~padding:1 x w16) g)) [ w16 ]) in
+  let x2 = rand [| 2; 32; 10; 10 |] and x4 = rand [| 4; 32; 10; 10 |] in
+  let g2 = rand [| 2; 16; 10; 10 |] and g4 = rand [| 4; 16; 10; 10 |] in
+  case "weight gradient, 200 points" ~copied:false (fun () -> wgrad x2 g2);
+  case "weight gradient, 400 points" ~copied:true (fun () -> wgrad x4 g4);
+  let w24 = rand [| 24; 32; 3; 3 |] in
+  case "24 output channels" ~copied:true (fun () -> Tensor.conv2d ~padding:1 x2 w24);
+  let x1 = rand [| 2; 1; 28; 28 |] and w1 = rand [| 32; 1; 3; 3 |] in
+  case "one input channel" ~copied:false (fun () -> Tensor.conv2d ~padding:1 x1 w1)
 
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
@@ -1197,6 +1243,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_tile_accumulators_gated", test_cpu_tile_accumulators_gated);
                           ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
+                          ("cpu_padded_image", test_cpu_padded_image);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);

@@ -159,34 +159,41 @@ let rec pad_in_mops (u : Uop.t) =
   else if List.memq u.op Ops.Group.movement then pad_in_mops u.src.(0)
   else None
 
-(* [reduce] (the convolution of [x], whose weight operand is [weight]) with each other operand of the product
-   that reads a float32 CPU buffer through a PAD (a padded image) reading a contiguous copy of the padded
-   image instead: the convolution's loads of the image are then ungated, and the channel-lane tile
-   (Heuristic_cpu.cpu_conv_channel_lanes) multiplies each row by the image's value as a broadcast memory
-   operand, where a gated row is loaded as a masked vector and each lane extracted and broadcast *)
-let padded_images ~(weight : Uop.t) (x : Uop.t) (reduce : Uop.t) =
-  let prod = under_mops x in
-  let pads = List.filter_map (fun (operand : Uop.t) ->
-      if operand == weight || not (cpu_float32 (under_mops operand)) then None
-      else Option.map (fun p -> (p, Buffers.contiguous p)) (pad_in_mops operand)) (Array.to_list prod.src) in
-  if pads = [] then reduce else P.substitute ~walk:true reduce pads
+(* A convolution (a sum of products over several reduced axes, at least
+   Heuristic_cpu.conv_channel_reduce_min points: each image value loaded feeds that many multiply-adds) whose
+   float32 CPU operand is read through a PAD (a padded image; the padded input of a weight gradient) reads a
+   contiguous copy of the padded operand instead, one more kernel of its size: the convolution's loads are
+   then ungated. A gated row of the channel-lane tile (Heuristic_cpu.cpu_conv_channel_lanes) loads a masked
+   vector and extracts each lane, where an ungated one multiplies by a broadcast memory operand; the other
+   tiles load whole vectors where they loaded under a mask of lanes. *)
+let padded_image ~mops (reduce : Uop.t) (x : Uop.t) =
+  let image (operand : Uop.t) = cpu_float32 (under_mops operand) in
+  match product_reads ~mops ~worth:image reduce x with
+  | Some r when List.length r.reduce_rngs >= 2
+             && Helpers.prod (List.map snd r.reduce_rngs) >= Heuristic_cpu.conv_channel_reduce_min ->
+    let pads = List.filter_map (fun (operand : Uop.t) ->
+        if not (image operand) then None
+        else Option.map (fun p -> (p, Buffers.contiguous p)) (pad_in_mops operand))
+        (Array.to_list (under_mops x).src) in
+    if pads = [] then None else Some (P.substitute ~walk:true reduce pads)
+  | _ -> None
 
 (* A convolution whose weight is read with a strided lane axis (the output channels, stride cin x kh x kw)
    reads it through a channels-last copy, (cin x kh x kw, cout) contiguous, viewed back as the weight: the
    convolution then loads a vector of output channels per reduce step, and takes the implicit-GEMM tile whose
    lanes are the output channels (Heuristic_cpu.cpu_conv_channel_lanes), where every lane works whatever the
-   output row's length. The copy is one more kernel of the weight's size. A padded image is read through a
-   padded copy of its own (padded_images). *)
+   output row's length. The copy is one more kernel of the weight's size. *)
 let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
   match strided_weight ~mops reduce x with
   | None -> None
   | Some (operand, buf, cout, points) ->
     let copy = Buffers.contiguous (M.permute (M.reshape buf [ Sint cout; Sint points ]) [ 1; 0 ]) in
-    Option.map (padded_images ~weight:operand x)
-      (read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf)))
+    read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf))
 
 let rules ~mops : unit P.matcher =
   P.(matcher [ rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
       pad_rows ~mops (get m "reduce") (get m "x"));
                rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
-                   channels_last ~mops (get m "reduce") (get m "x")) ])
+                   channels_last ~mops (get m "reduce") (get m "x"));
+               rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
+                   padded_image ~mops (get m "reduce") (get m "x")) ])

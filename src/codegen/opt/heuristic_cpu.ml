@@ -293,8 +293,9 @@ let channel_lane_rows ~widest sz =
    broadcast to the lanes. Every lane works whatever the row's length, where lanes along ox (cpu_conv_tile)
    leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows:
    channel_lane_rows; a row that none splits and a reduce shorter than [conv_channel_reduce_min] keep
-   cpu_conv_tile. A padded image loads each row's value under its gate. One vector accumulator per row (Codegen_cpu.tile_accumulators), updated by
-   vector ops (Coalesce_cpu.vector_acc_updates). True when applied: the tiled copy. *)
+   cpu_conv_tile. A padded image (read under gates where Rangeify_cpu.padded_image made no copy of it) loads
+   each row's value under the row's gate. One vector accumulator per row (Codegen_cpu.tile_accumulators),
+   updated by vector ops (Coalesce_cpu.vector_acc_updates). True when applied: the tiled copy. *)
 let cpu_conv_channel_lanes (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red
