@@ -1033,6 +1033,16 @@ let test_cpu_pad_rows () =
   Array.iteri (fun i v -> check (Float.abs (v -. got.(i)) <= 1e-4 *. Float.abs v)
                   "a @ b [%d]: tinygrad %g, CPU_OPT=fast %g" i v got.(i)) want
 
+(* the kernel ASTs of the schedule that realizes [t] under CPU_OPT=[mode] *)
+let scheduled_kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+    let linear, _ = Tensor.linear_with_vars [ t ] in
+    List.filter (fun (u : Uop.t) ->
+        u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+      (Uop.toposort linear))
+
+(* the kernels of [ks] with a REDUCE *)
+let with_reduce = List.filter (fun k -> List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k))
+
 (* CPU_OPT=fast on conv2d of x (2, 32, 10, 10) with w (32, 32, 3, 3) (a reduce of 288 points, 32 output
    channels, 128 output points per channel): the weight, read with its output channels 288 floats apart, is
    read through a channels-last copy (a kernel of its own, Rangeify_cpu), and the convolution gets the
@@ -1048,13 +1058,7 @@ let test_cpu_pad_rows () =
    convolution reads contiguously along its output channels: it takes the channel-lane tile without a copy
    of the weight, with a padded image too (read through the image's padded copy). *)
 let test_cpu_conv_channel_lanes () =
-  let kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
-      let linear, _ = Tensor.linear_with_vars [ t ] in
-      List.filter (fun (u : Uop.t) ->
-          u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
-        (Uop.toposort linear)) in
-  let with_reduce = List.filter (fun k ->
-      List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k)) in
+  let kernels = scheduled_kernels in
   let hand_coded ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
       let ren = Device.renderer "CPU" in
       let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
@@ -1125,13 +1129,7 @@ let test_cpu_conv_channel_lanes () =
    the copy, the reduce kernels load nothing under a gate, and every tensor equals the NOOPT one. A 3x3
    convolution of one input channel (9 points) keeps its gated loads. *)
 let test_cpu_padded_image () =
-  let kernels t = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-      let linear, _ = Tensor.linear_with_vars [ t ] in
-      List.filter (fun (u : Uop.t) ->
-          u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
-        (Uop.toposort linear)) in
-  let with_reduce = List.filter (fun k ->
-      List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k)) in
+  let kernels t = scheduled_kernels t in
   let rand s = Tensor.realize (Tensor.rand s) in
   let gated ast = let src = source_with Helpers.Cpu_fast 16 ast in has src "?" || has src "maskload" in
   let equal_noopt what f =
