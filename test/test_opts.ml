@@ -981,6 +981,44 @@ let test_cpu_tile_accumulators () =
           same_buffers ~what noopt (run_with ~vec ~noopt:0 opt_ast)))
     Helpers.[ (Cpu_fast, 16, true); (Cpu_fast, 8, false); (Cpu_tinygrad, 16, false) ]
 
+(* the vector accumulators of a CPU source that are read before any store of a value that does not read them
+   (their initial store), in the order of the source's lines *)
+let uninitialized_accumulators src =
+  let lines = String.split_on_char '\n' src in
+  let declared = List.filter_map (fun l ->
+      try Scanf.sscanf (String.trim l) "float buf%d[%d];%!" (fun n _ -> Some n) with _ -> None) lines in
+  List.filter (fun n ->
+      let at = Printf.sprintf "*((float16*)((buf%d+0)))" n in
+      let read = "(" ^ at ^ ")" in
+      let rec first = function
+        | [] -> true
+        | l :: rest ->
+          (match String.index_opt l '=' with
+           | Some i when has (String.sub l 0 i) at ->
+             not (has (String.sub l (i + 1) (String.length l - i - 1)) read)
+           | _ -> if has l read then false else first rest) in
+      not (first lines)) declared
+
+(* CPU_OPT=fast on a (3, 32) padded to (8, 32), @ b (32, 32), with the 8x16 register tile (UPCAST 16 of the
+   columns, 8 rows): the rows 3 to 7 load a only under a gate that never holds, so their update folds away
+   (a + 0 stored where it was loaded); each of the 8 float16 accumulators is still stored its 0 before the
+   value after the loop is read, and the buffers equal the NOOPT kernel's *)
+let test_cpu_tile_accumulators_gated () =
+  let a = Tensor.realize (Tensor.rand [| 3; 32 |]) and b = Tensor.realize (Tensor.rand [| 32; 32 |]) in
+  match reduce_kernels (Tensor.matmul (Tensor.pad a [| (0, 5); (0, 0) |]) b) with
+  | [ ast ] ->
+    let tile = [ o Opt.UPCAST 1 16; o Opt.UPCAST 0 8 ] in
+    let opt_ast = Postrange.get_optimized_ast (apply_in Helpers.Cpu_fast tile ast) in
+    let src = optimized_source Helpers.Cpu_fast 16 opt_ast in
+    check (has src "float buf7[16];" && not (has src "buf8")) "not 8 float16 accumulators in\n%s" src;
+    (match uninitialized_accumulators src with
+     | [] -> ()
+     | l -> fail "accumulators %s read without their initial store in\n%s"
+              (String.concat ", " (List.map string_of_int l)) src);
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        same_buffers ~what:"padded rows" (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 opt_ast))
+  | l -> fail "%d reduce kernels, expected 1" (List.length l)
+
 (* CPU_OPT=fast on a (64, 1024) @ b (1024, 1024) (b: 4 MiB in rows of 4 KiB): the scheduler copies b into
    rows of 1,040 floats (a cache line of padding) and the matmul reads the copy: two kernels, the matmul's b
    a buffer of 1,064,960 floats, and the product of tinygrad's kernels (CPU_OPT=tinygrad NOOPT=1). Not under
@@ -1018,35 +1056,40 @@ let test_cpu_pad_rows () =
   Array.iteri (fun i v -> check (Float.abs (v -. got.(i)) <= 1e-4 *. Float.abs v)
                   "a @ b [%d]: tinygrad %g, CPU_OPT=fast %g" i v got.(i)) want
 
+(* the kernel ASTs of the schedule that realizes [t] under CPU_OPT=[mode] *)
+let scheduled_kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+    let linear, _ = Tensor.linear_with_vars [ t ] in
+    List.filter (fun (u : Uop.t) ->
+        u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
+      (Uop.toposort linear))
+
+(* the kernels of [ks] with a REDUCE *)
+let with_reduce = List.filter (fun k -> List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k))
+
 (* CPU_OPT=fast on conv2d of x (2, 32, 10, 10) with w (32, 32, 3, 3) (a reduce of 288 points, 32 output
    channels, 128 output points per channel): the weight, read with its output channels 288 floats apart, is
    read through a channels-last copy (a kernel of its own, Rangeify_cpu), and the convolution gets the
    implicit-GEMM tile: with CPU_VEC=16 the 32 output channels upcast by 16 (the lanes) and the 8 output
    columns by 8 (the rows); its accumulators are float16 vectors updated by vector ops (no update built lane
    by lane). The convolution kernel's buffers equal the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor
-   equals the one computed under NOOPT=1 (no copy, tinygrad's kernel). No copy: with 4 input channels (36
-   points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), a
-   padded image (its gated loads keep the tile's accumulators scalar), an output row of 17 points (no rows
-   for the tile divide it), under CPU_OPT=tinygrad (and no
-   float16 there), and with a weight stored channels-last, w' (32, 3, 3, 32)
-   permuted to (32, 32, 3, 3), which the convolution reads contiguously along its output channels: it takes
-   the channel-lane tile without a copy (not with a padded image). *)
+   equals the one computed under NOOPT=1 (no copy, tinygrad's kernel). A padded image (padding 1: rows of
+   10) takes the copy and the tile too, and is read through a padded copy of its own: the convolution's loads
+   are ungated, and its tensor equals the NOOPT one. No copy: with 4 input channels (36
+   points), 24 output channels (not a multiple of 16), 16 output points per channel (x (1, 32, 6, 6)), an
+   output row of 17 points (no rows for the tile divide it), under CPU_OPT=tinygrad (and no float16 there),
+   and with a weight stored channels-last, w' (32, 3, 3, 32) permuted to (32, 32, 3, 3), which the
+   convolution reads contiguously along its output channels: it takes the channel-lane tile without a copy
+   of the weight, with a padded image too (read through the image's padded copy). *)
 let test_cpu_conv_channel_lanes () =
-  let kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
-      let linear, _ = Tensor.linear_with_vars [ t ] in
-      List.filter (fun (u : Uop.t) ->
-          u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false))
-        (Uop.toposort linear)) in
-  let with_reduce = List.filter (fun k ->
-      List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k)) in
+  let kernels = scheduled_kernels in
   let hand_coded ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
       let ren = Device.renderer "CPU" in
       let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
       Postrange.convert_loop_to_global s;
       List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
-  let channel_lanes what ast =
+  let channel_lanes ?(rows = 8) what ast =
     let opts = hand_coded ast in
-    check (Helpers.take 2 opts = [ "UPCAST:1:16"; "UPCAST:3:8" ]) "%s: opts [%s]" what
+    check (Helpers.take 2 opts = [ "UPCAST:1:16"; Printf.sprintf "UPCAST:3:%d" rows ]) "%s: opts [%s]" what
       (String.concat " " opts);
     let fast = source_with Helpers.Cpu_fast 16 ast in
     check (has fast "*((float16*)((buf0+0))) = ((*((float16*)((buf0+0))))+(")
@@ -1073,7 +1116,19 @@ let test_cpu_conv_channel_lanes () =
   one "4 input channels" (kernels (Tensor.conv2d (rand [| 2; 4; 10; 10 |]) (rand [| 32; 4; 3; 3 |])));
   one "24 output channels" (kernels (Tensor.conv2d x (rand [| 24; 32; 3; 3 |])));
   one "16 output points" (kernels (Tensor.conv2d (rand [| 1; 32; 6; 6 |]) w));
-  one "padding 1" (kernels (Tensor.conv2d ~padding:1 x w));
+  (match kernels (Tensor.conv2d ~padding:1 x w) with
+   | [ _; _; _ ] as ks ->
+     List.iter (fun ast ->
+         let fast = source_with Helpers.Cpu_fast 16 ast in
+         check (not (has fast "?") && not (has fast "maskload")) "padded image: a gated load in\n%s" fast;
+         channel_lanes ~rows:10 "padded image, channels-last copy" ast) (with_reduce ks)
+   | ks -> fail "padded image: %d kernels, expected 3 (the weight's and the image's copies)"
+             (List.length ks));
+  let padded mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
+      Tensor.to_float_array (Tensor.conv2d ~padding:1 x w)) in
+  let want = padded Helpers.Cpu_fast 1 and got = padded Helpers.Cpu_fast 0 in
+  Array.iteri (fun i v -> check (close v got.(i)) "padded conv2d [%d]: NOOPT %g, CPU_OPT=fast %g" i v got.(i))
+    want;
   one "an output row of 17" (kernels (Tensor.conv2d (rand [| 2; 32; 19; 19 |]) w));
   (match kernels ~mode:Helpers.Cpu_tinygrad (Tensor.conv2d x w) with
    | [ ast ] -> check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16"))
@@ -1083,10 +1138,48 @@ let test_cpu_conv_channel_lanes () =
   (match kernels (Tensor.conv2d x w_last) with
    | [ ast ] -> channel_lanes "weight stored channels-last" ast
    | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks));
-  match with_reduce (kernels (Tensor.conv2d ~padding:1 x w_last)) with
-  | [ ast ] -> check (not (List.mem "UPCAST:1:16" (hand_coded ast)))
-                 "weight stored channels-last, padded image: the channel-lane tile"
-  | ks -> fail "weight stored channels-last, padded: %d reduce kernels, expected 1" (List.length ks)
+  match kernels (Tensor.conv2d ~padding:1 x w_last) with
+  | [ _; _ ] as ks ->
+    List.iter (channel_lanes ~rows:10 "weight stored channels-last, padded image") (with_reduce ks)
+  | ks -> fail "weight stored channels-last, padded: %d kernels, expected 2 (the image's copy)"
+            (List.length ks)
+
+(* CPU_OPT=fast reads a padded image through a contiguous padded copy where the convolution's reduce has at
+   least 256 points: the weight gradient of conv2d of x (2, 32, 10, 10) padded by 1 with w (16, 32, 3, 3) (a
+   reduce over the batch and the 10x10 output: 200 points, not copied) and of x (4, 32, 10, 10) (400
+   points: copied), and the forward conv2d of x (2, 32, 10, 10) with
+   w (24, 32, 3, 3) (288 points, 24 output channels: no channel-lane tile, the copy of the image alone). With
+   the copy, the reduce kernels load nothing under a gate, and every tensor equals the NOOPT one. A 3x3
+   convolution of one input channel (9 points) keeps its gated loads. *)
+let test_cpu_padded_image () =
+  let kernels t = scheduled_kernels t in
+  let rand s = Tensor.realize (Tensor.rand s) in
+  let gated ast = let src = source_with Helpers.Cpu_fast 16 ast in has src "?" || has src "maskload" in
+  let equal_noopt what f =
+    let run no = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (noopt, no) ] (fun () ->
+        Tensor.to_float_array (f ())) in
+    let want = run 1 and got = run 0 in
+    Array.iteri (fun i v ->
+        check (close v got.(i)) "%s [%d]: NOOPT %g, CPU_OPT=fast %g" what i v got.(i)) want in
+  let case what ~copied f =
+    let ks = kernels (f ()) in
+    let image_copy = List.exists (fun k -> not (List.memq k (with_reduce ks)) && gated k) ks in
+    check (image_copy = copied) "%s: a padded copy %b, expected %b" what image_copy copied;
+    List.iter (fun ast -> check (gated ast <> copied) "%s: gated loads %b in the reduce kernel" what
+                  (gated ast)) (with_reduce ks);
+    equal_noopt what f in
+  let w16 = rand [| 16; 32; 3; 3 |] in
+  (* the gradient of sum(conv2d x w16 * g) with respect to w16 *)
+  let wgrad x g =
+    List.hd (Tensor.gradient (Tensor.sum (Tensor.mul (Tensor.conv2d ~padding:1 x w16) g)) [ w16 ]) in
+  let x2 = rand [| 2; 32; 10; 10 |] and x4 = rand [| 4; 32; 10; 10 |] in
+  let g2 = rand [| 2; 16; 10; 10 |] and g4 = rand [| 4; 16; 10; 10 |] in
+  case "weight gradient, 200 points" ~copied:false (fun () -> wgrad x2 g2);
+  case "weight gradient, 400 points" ~copied:true (fun () -> wgrad x4 g4);
+  let w24 = rand [| 24; 32; 3; 3 |] in
+  case "24 output channels" ~copied:true (fun () -> Tensor.conv2d ~padding:1 x2 w24);
+  let x1 = rand [| 2; 1; 28; 28 |] and w1 = rand [| 32; 1; 3; 3 |] in
+  case "one input channel" ~copied:false (fun () -> Tensor.conv2d ~padding:1 x1 w1)
 
 (* OVERLAP (not in tinygrad, CPU_OPT=fast only) on conv2d of x (4, 4, 28, 28) with w (8, 4, 3, 3): its 26
    output columns become 2 tiles of 16 lanes starting at 0 and 10 (the hand-coded opts of CPU_VEC=16 pick
@@ -1168,8 +1261,10 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_max_keeps_order", test_cpu_max_keeps_order);
                           ("cpu_block", test_cpu_block); ("cpu_block_heuristic", test_cpu_block_heuristic);
                           ("cpu_tile_accumulators", test_cpu_tile_accumulators);
+                          ("cpu_tile_accumulators_gated", test_cpu_tile_accumulators_gated);
                           ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
+                          ("cpu_padded_image", test_cpu_padded_image);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);
                           ("cpu_vector_widths", test_cpu_vector_widths);

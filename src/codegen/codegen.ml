@@ -371,7 +371,11 @@ let accumulator (ctx : reduce_context) (r : Uop.t) =
     ctx.acc_num <- ctx.acc_num + 1;
     let acc_init = store (after acc input_ranges) (const (identity_element op r.dtype)) in
     let acc_initted = after acc (acc_init :: red_rngs) in
-    after acc [ rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) ]
+    let updated = rtag ~tag:mergeable (end_ (store acc_initted (alu op [ acc_initted; inp ])) red_rngs) in
+    (* a vector accumulator is a buffer of its own: where every load of its update is gated off, the update
+       folds to a store of the value loaded (sym's load/store folding drops it) and the init store would go
+       with it, so the value after the loop also follows the init store *)
+    after acc (if vector_acc then [ acc_init; updated ] else [ updated ])
 
 (* tinygrad: reduce_ranges_to_acc — a REDUCE over ranges becomes a REG accumulator: init, update, END *)
 let reduce_ranges_to_acc (ctx : reduce_context) (r : Uop.t) =

@@ -171,12 +171,6 @@ let unit_stride_lanes (inp : Uop.t) =
          && Array.length u.src = 2 then List.filter_map lane_axis (split_uop u.src.(1) Ops.Add)
       else []) (toposort inp))
 
-(* a load under a gate (an index WHERE(gate, i, invalid)): a lane whose loads are all gated off may fold to a
-   constant, and an accumulator whose update folds away would lose its initial store *)
-let has_gated_load (inp : Uop.t) =
-  List.exists (fun (u : Uop.t) -> u.op == Ops.Index && Array.length u.src = 2 && u.src.(1).op == Ops.Where)
-    (toposort inp)
-
 (* a register tile (a reduce with no unrolled axis and upcast outputs, Heuristic_cpu.cpu_register_tile) keeps
    one vector accumulator per row of lanes along a unit-stride axis (the widest whose rows fit the
    registers), as a REG buffer marked [vector_acc] of its own: held as scalars in one buffer, its 16 rows of
@@ -193,7 +187,7 @@ let tile_accumulators lengths ~accumulate (r : Uop.t) =
       | Some b when List.nth in_shape b >= List.nth in_shape d -> best
       | _ -> Some d) None (List.filter fits (unit_stride_lanes inp)) in
   match widest with
-  | Some d when not (has_gated_load inp) ->
+  | Some d ->
     let lanes = List.nth in_shape d in
     let others = List.filter (fun i -> i <> d) (List.init (List.length in_shape) Fun.id) in
     let perm = others @ [ d ] in

@@ -34,13 +34,11 @@ type reads = {
   reduce_rngs : (Uop.t * int) list;  (** ranges over the reduced axes of the product's shape, and sizes *)
   out_rngs : (Uop.t * int) list;  (** ranges over its other axes, and their sizes *)
   operands : (Uop.t * Uop.t * Uop.t) list;  (** operand, its buffer, its flat index in it *)
-  gated : bool Lazy.t;  (** an operand of the product is read under a gate (a padded image) *)
 }
 
 (* the reads of a float32 sum of products on the CPU, REDUCE(x) with x a product of a static shape, for the
    operands that [worth] takes (movement ops over a buffer, broadcast to the product's shape: each dim the
-   product's or 1) and that index their buffer directly, over ranges of x's shape; and whether any operand
-   is read under a gate *)
+   product's or 1) and that index their buffer directly, over ranges of x's shape *)
 let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
   let nred = match reduce.arg with Reduce_arg (Ops.Add, n) -> n | _ -> 0 in
   let prod = under_mops x in
@@ -67,14 +65,8 @@ let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
             | { op = Ops.Index; src = [| buf; flat |]; _ } when buf == under_mops operand ->
               Some (operand, buf, simplify flat)
             | _ -> None) (Array.to_list prod.src) in
-      let gated (operand : Uop.t) = match read operand with
-        | { op = Ops.Index; src; _ } ->
-          List.exists (fun (i : Uop.t) -> List.exists (fun (u : Uop.t) ->
-              u.op == Ops.Where && is_invalid u.src.(2)) (toposort i)) (List.tl (Array.to_list src))
-        | _ -> true in
       let sized = List.combine rngs sizes in
-      Some { reduce_rngs = Helpers.take nred sized; out_rngs = Helpers.drop nred sized; operands;
-             gated = lazy (List.exists (fun o -> broadcast o && gated o) (Array.to_list prod.src)) }
+      Some { reduce_rngs = Helpers.take nred sized; out_rngs = Helpers.drop nred sized; operands }
     | _ -> None
 
 (* the outputs that do not index a read at [flat] (the rows of A for B of a matmul): how often it is
@@ -141,14 +133,11 @@ let channel_lanes = 16
    by one output axis only (the output channels, a multiple of [channel_lanes]), with the reduce's points as
    its stride, and by every reduced axis: the buffer is (cout, cin, kh, kw), read whole for each output
    point, at least [min_reuse] outputs (pixels) do not index it, and the output row (the last axis) has
-   rows for the tile (Heuristic_cpu.channel_lane_rows). Not where an operand is read under a
-   gate (a padded image): the tile keeps no vector accumulators where a load is gated
-   (Codegen_cpu.tile_accumulators), and its accumulators held as scalars ran slower than the tile with
-   lanes along the row *)
+   rows for the tile (Heuristic_cpu.channel_lane_rows). The image may be read under a gate (padded) *)
 let strided_weight ~mops (reduce : Uop.t) (x : Uop.t) =
   let weight (operand : Uop.t) = cpu_float32 (under_mops operand) in
   match product_reads ~mops ~worth:weight reduce x with
-  | Some ({ out_rngs = _ :: _; _ } as r) when List.length r.reduce_rngs >= 2 && not (Lazy.force r.gated) ->
+  | Some ({ out_rngs = _ :: _; _ } as r) when List.length r.reduce_rngs >= 2 ->
     let points = Helpers.prod (List.map snd r.reduce_rngs) in
     let row, row_len = Helpers.last r.out_rngs in
     if points < Heuristic_cpu.conv_channel_reduce_min || points > Heuristic_cpu.conv_reduce_max
@@ -162,6 +151,31 @@ let strided_weight ~mops (reduce : Uop.t) (x : Uop.t) =
                               && reuse r flat >= min_reuse && co != row ->
           Some (operand, buf, cout, points)
         | _ -> None) r.operands
+  | _ -> None
+
+(* the first PAD in the chain of movement ops [u] reads its buffer through, if any *)
+let rec pad_in_mops (u : Uop.t) =
+  if u.op == Ops.Pad then Some u
+  else if List.memq u.op Ops.Group.movement then pad_in_mops u.src.(0)
+  else None
+
+(* A convolution (a sum of products over several reduced axes, at least
+   Heuristic_cpu.conv_channel_reduce_min points: each image value loaded feeds that many multiply-adds) whose
+   float32 CPU operand is read through a PAD (a padded image; the padded input of a weight gradient) reads a
+   contiguous copy of the padded operand instead, one more kernel of its size: the convolution's loads are
+   then ungated. A gated row of the channel-lane tile (Heuristic_cpu.cpu_conv_channel_lanes) loads a masked
+   vector and extracts each lane, where an ungated one multiplies by a broadcast memory operand; the other
+   tiles load whole vectors where they loaded under a mask of lanes. *)
+let padded_image ~mops (reduce : Uop.t) (x : Uop.t) =
+  let image (operand : Uop.t) = cpu_float32 (under_mops operand) in
+  match product_reads ~mops ~worth:image reduce x with
+  | Some r when List.length r.reduce_rngs >= 2
+             && Helpers.prod (List.map snd r.reduce_rngs) >= Heuristic_cpu.conv_channel_reduce_min ->
+    let pads = List.filter_map (fun (operand : Uop.t) ->
+        if not (image operand) then None
+        else Option.map (fun p -> (p, Buffers.contiguous p)) (pad_in_mops operand))
+        (Array.to_list (under_mops x).src) in
+    if pads = [] then None else Some (P.substitute ~walk:true reduce pads)
   | _ -> None
 
 (* A convolution whose weight is read with a strided lane axis (the output channels, stride cin x kh x kw)
@@ -180,4 +194,6 @@ let rules ~mops : unit P.matcher =
   P.(matcher [ rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
       pad_rows ~mops (get m "reduce") (get m "x"));
                rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
-                   channels_last ~mops (get m "reduce") (get m "x")) ])
+                   channels_last ~mops (get m "reduce") (get m "x"));
+               rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
+                   padded_image ~mops (get m "reduce") (get m "x")) ])

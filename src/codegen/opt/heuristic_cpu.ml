@@ -292,9 +292,10 @@ let channel_lane_rows ~widest sz =
    weight per reduce step, and the rows are output points of the row (ox), each loading one image value
    broadcast to the lanes. Every lane works whatever the row's length, where lanes along ox (cpu_conv_tile)
    leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows:
-   channel_lane_rows; a row that none splits, a reduce shorter than [conv_channel_reduce_min] and a gated
-   load keep cpu_conv_tile. One vector accumulator per row (Codegen_cpu.tile_accumulators), updated by
-   vector ops (Coalesce_cpu.vector_acc_updates). True when applied: the tiled copy. *)
+   channel_lane_rows; a row that none splits and a reduce shorter than [conv_channel_reduce_min] keep
+   cpu_conv_tile. A padded image (read under gates where Rangeify_cpu.padded_image made no copy of it) loads
+   each row's value under the row's gate. One vector accumulator per row (Codegen_cpu.tile_accumulators),
+   updated by vector ops (Coalesce_cpu.vector_acc_updates). True when applied: the tiled copy. *)
 let cpu_conv_channel_lanes (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red
@@ -307,11 +308,8 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
     let rngs = Array.of_list (K.rngs k) in
     let ups = K.upcastable_dims k in
     let dep a i = in_backward_slice_with_self rngs.(a) i in
-    (* a gated load (a padded image) leaves the tile's accumulators scalar (Codegen_cpu.tile_accumulators) *)
-    let gated = List.exists (fun (b : Uop.t) -> in_backward_slice_with_self b red.src.(0)
-                                                && get_idx b.src.(1) != b.src.(1)) (snd (stores_loads k)) in
     (match conv_row rngs out_idx in_idx ups with
-     | Some n when not gated ->
+     | Some n ->
        let images = List.filter (unit_stride rngs.(n)) in_idx in
        (* the output channels: contiguous in an input that the row is absent from (the weight), absent from
           the image *)
