@@ -151,17 +151,42 @@ let same_node a b =
 (* the weak set of every live node: buckets of weak slots, each slot's hash kept beside it, so a
    lookup reads a node out of its slot ([Weak.get], which does not copy the node as Stdlib's [Weak.Make]
    does) only when the hashes agree. [added] counts the insertions since the last rebuild: past twice the
-   bucket count the table is rebuilt from its live nodes, and doubles when they outnumber the buckets *)
+   bucket count the table is rebuilt from its live nodes, and doubles when they outnumber the buckets. A
+   table grown by a big graph shrinks once its nodes died: at the first lookup after a major cycle (the GC
+   clears dead slots there) it counts its live nodes, and one whose buckets outnumber them [sparse] times
+   is rebuilt at the size they need, so that the lookups of a later small program (an eager step's few new
+   nodes) read a table of its own size, not one spread over the memory of the big graph. A count that finds
+   the table still in use waits twice as many cycles before the next one (up to [max_wait]) *)
 module Intern = struct
   module Wk = Stdlib.Weak  (* src/uop/weak.ml shadows Weak *)
 
-  type tbl = { mutable buckets : t Wk.t array; mutable hashes : int array array; mutable added : int }
+  type tbl = {
+    mutable buckets : t Wk.t array;
+    mutable hashes : int array array;
+    mutable added : int;
+    min_size : int;  (* the bucket count it was created with, which it never shrinks below *)
+    mutable cycle_ended : bool;  (* a major cycle ended since the last count of live nodes *)
+    mutable wait : int;  (* the major cycles left before the next count *)
+    mutable backoff : int;  (* the cycles the next count that finds the table in use makes it wait *)
+  }
 
-  (* at least [n] buckets, a power of two (a hash is masked to a bucket) *)
+  (* the buckets per live node from which a table shrinks *)
+  let sparse = 8
+
+  (* the most major cycles between two counts of a grown table's live nodes *)
+  let max_wait = 64
+
+  (* the smallest power of two at least [n], from 8 (a hash is masked to a bucket) *)
+  let pow2 n = let rec go k = if k >= n then k else go (2 * k) in go 8
+
+  (* at least [n] buckets; the GC's alarm at the end of each major cycle only raises the flag, as it runs at
+     an allocation, maybe inside a lookup *)
   let create n =
-    let rec pow2 k = if k >= n then k else pow2 (2 * k) in
-    let size = pow2 8 in
-    { buckets = Array.make size (Wk.create 0); hashes = Array.make size [||]; added = 0 }
+    let size = pow2 n in
+    let tb = { buckets = Array.make size (Wk.create 0); hashes = Array.make size [||]; added = 0;
+               min_size = size; cycle_ended = false; wait = 0; backoff = 1 } in
+    ignore (Gc.create_alarm (fun () -> tb.cycle_ended <- true));
+    tb
 
   (* [x] into bucket [i], in the first empty slot, the bucket grown when it has none *)
   let insert tb i (x : t) =
@@ -180,28 +205,51 @@ module Intern = struct
     Wk.set tb.buckets.(i) j (Some x);
     tb.hashes.(i).(j) <- x.hash
 
-  let rebuild tb =
+  (* the table rebuilt from its live nodes with [size tb n] buckets, [n] the number of live nodes *)
+  let rebuild tb size =
     let live = ref [] and n = ref 0 in
     Array.iter (fun b ->
         for j = 0 to Wk.length b - 1 do
           match Wk.get b j with Some x -> live := x :: !live; incr n | None -> ()
         done) tb.buckets;
-    let size = Array.length tb.buckets in
-    let size = if !n > size then 2 * size else size in
+    let size = size tb !n in
     tb.buckets <- Array.make size (Wk.create 0);
     tb.hashes <- Array.make size [||];
     tb.added <- !n;
     List.iter (fun (x : t) -> insert tb (x.hash land (size - 1)) x) !live
 
+  let doubled tb n = let size = Array.length tb.buckets in if n > size then 2 * size else size
+  let fitted tb n = Stdlib.max tb.min_size (pow2 (2 * n))
+
+  (* whether fewer than [limit] slots hold a live node (the count stops at [limit]) *)
+  let fewer_live tb limit =
+    let n = ref 0 and i = ref 0 in
+    while !n < limit && !i < Array.length tb.buckets do
+      let b = tb.buckets.(!i) in
+      for j = 0 to Wk.length b - 1 do if Wk.check b j then incr n done;
+      incr i
+    done;
+    !n < limit
+
+  (* after a major cycle, a table grown past its first size and left sparse shrinks *)
+  let shrink_sparse tb =
+    tb.cycle_ended <- false;
+    let size = Array.length tb.buckets in
+    if size > tb.min_size then
+      if tb.wait > 0 then tb.wait <- tb.wait - 1
+      else if fewer_live tb (size / sparse) then begin rebuild tb fitted; tb.backoff <- 1 end
+      else begin tb.wait <- tb.backoff; tb.backoff <- Stdlib.min max_wait (2 * tb.backoff) end
+
   (* the live node equal to [d], or [d] itself, added *)
   let merge tb (d : t) =
+    if tb.cycle_ended then shrink_sparse tb;
     let i = d.hash land (Array.length tb.buckets - 1) in
     let b = tb.buckets.(i) and hs = tb.hashes.(i) in
     let rec scan j =
       if j >= Wk.length b then begin
         insert tb i d;
         tb.added <- tb.added + 1;
-        if tb.added > 2 * Array.length tb.buckets then rebuild tb;
+        if tb.added > 2 * Array.length tb.buckets then rebuild tb doubled;
         d
       end
       else if hs.(j) <> d.hash then scan (j + 1)
@@ -209,9 +257,12 @@ module Intern = struct
         | Some x when same_node x d -> x
         | Some _ | None -> scan (j + 1) in
     scan 0
+
+  let buckets tb = Array.length tb.buckets
 end
 
 let ucache = Intern.create 65536
+let intern_buckets () = Intern.buckets ucache
 let next_id = ref 0
 
 let compute_hash op dtype src arg tag =
