@@ -151,9 +151,8 @@ let hash_consing_tests = [
       let kept = nodes.(n / 3) in
       let nodes = ref (Some nodes) in
       nodes := None;
-      (* a count of a table still in use waits up to 64 major cycles before the next one *)
       let cycles = ref 0 in
-      while Uop.intern_buckets () >= grown && !cycles < 70 do
+      while Uop.intern_buckets () >= grown && !cycles < 3 do
         Gc.full_major ();
         ignore (Sys.opaque_identity (Uop.const_int (key (-1))));
         incr cycles

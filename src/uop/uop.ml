@@ -153,10 +153,10 @@ let same_node a b =
    does) only when the hashes agree. [added] counts the insertions since the last rebuild: past twice the
    bucket count the table is rebuilt from its live nodes, and doubles when they outnumber the buckets. A
    table grown by a big graph shrinks once its nodes died: at the first lookup after a major cycle (the GC
-   clears dead slots there) it counts its live nodes, and one whose buckets outnumber them [sparse] times
-   is rebuilt at the size they need, so that the lookups of a later small program (an eager step's few new
-   nodes) read a table of its own size, not one spread over the memory of the big graph. A count that finds
-   the table still in use waits twice as many cycles before the next one (up to [max_wait]) *)
+   clears dead slots there) it counts the live nodes of a sample of its buckets, and one whose buckets
+   outnumber them [sparse] times is rebuilt at the size they need, so that the lookups of a later small
+   program (an eager step's few new nodes) read a table of its own size, not one spread over the memory of
+   the big graph *)
 module Intern = struct
   module Wk = Stdlib.Weak  (* src/uop/weak.ml shadows Weak *)
 
@@ -166,15 +166,14 @@ module Intern = struct
     mutable added : int;
     min_size : int;  (* the bucket count it was created with, which it never shrinks below *)
     mutable cycle_ended : bool;  (* a major cycle ended since the last count of live nodes *)
-    mutable wait : int;  (* the major cycles left before the next count *)
-    mutable backoff : int;  (* the cycles the next count that finds the table in use makes it wait *)
   }
 
   (* the buckets per live node from which a table shrinks *)
   let sparse = 8
 
-  (* the most major cycles between two counts of a grown table's live nodes *)
-  let max_wait = 64
+  (* the buckets counted after a major cycle: a node's bucket is its hash's low bits, so evenly spaced
+     buckets are a fair sample, and a count of them costs the same whatever the table's size *)
+  let sampled = 1024
 
   (* the smallest power of two at least [n], from 8 (a hash is masked to a bucket) *)
   let pow2 n = let rec go k = if k >= n then k else go (2 * k) in go 8
@@ -184,7 +183,7 @@ module Intern = struct
   let create n =
     let size = pow2 n in
     let tb = { buckets = Array.make size (Wk.create 0); hashes = Array.make size [||]; added = 0;
-               min_size = size; cycle_ended = false; wait = 0; backoff = 1 } in
+               min_size = size; cycle_ended = false } in
     ignore (Gc.create_alarm (fun () -> tb.cycle_ended <- true));
     tb
 
@@ -221,24 +220,24 @@ module Intern = struct
   let doubled tb n = let size = Array.length tb.buckets in if n > size then 2 * size else size
   let fitted tb n = Stdlib.max tb.min_size (pow2 (2 * n))
 
-  (* whether fewer than [limit] slots hold a live node (the count stops at [limit]) *)
-  let fewer_live tb limit =
-    let n = ref 0 and i = ref 0 in
-    while !n < limit && !i < Array.length tb.buckets do
+  (* whether the sampled buckets hold fewer than one live node per [sparse] buckets *)
+  let sparse_sample tb =
+    let size = Array.length tb.buckets in
+    let step = Stdlib.max 1 (size / sampled) in
+    let live = ref 0 and buckets = ref 0 in
+    let i = ref 0 in
+    while !i < size do
       let b = tb.buckets.(!i) in
-      for j = 0 to Wk.length b - 1 do if Wk.check b j then incr n done;
-      incr i
+      for j = 0 to Wk.length b - 1 do if Wk.check b j then incr live done;
+      incr buckets;
+      i := !i + step
     done;
-    !n < limit
+    !live * sparse < !buckets
 
   (* after a major cycle, a table grown past its first size and left sparse shrinks *)
   let shrink_sparse tb =
     tb.cycle_ended <- false;
-    let size = Array.length tb.buckets in
-    if size > tb.min_size then
-      if tb.wait > 0 then tb.wait <- tb.wait - 1
-      else if fewer_live tb (size / sparse) then begin rebuild tb fitted; tb.backoff <- 1 end
-      else begin tb.wait <- tb.backoff; tb.backoff <- Stdlib.min max_wait (2 * tb.backoff) end
+    if Array.length tb.buckets > tb.min_size && sparse_sample tb then rebuild tb fitted
 
   (* the live node equal to [d], or [d] itself, added *)
   let merge tb (d : t) =
