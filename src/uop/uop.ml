@@ -183,13 +183,19 @@ module Intern = struct
 
   let empty size = (Wk.create size, Array.make size unused)
 
-  (* at least [n] slots; the GC's alarm at the end of each major cycle only raises the flag, as it runs at
-     an allocation, maybe inside a lookup *)
+  (* the end of each major cycle raises [cycle_ended]: the finaliser of a dropped block too big for the minor
+     heap (over 256 words) runs when a major cycle found it dead, and arms the next one. It only raises the
+     flag, as it runs at an allocation, maybe inside a lookup. (Gc.create_alarm does the same, but OCaml 5
+     keeps its record reachable from a Domain.at_exit closure, so there it never runs.) *)
+  let rec arm_cycle_end tb =
+    Gc.finalise_last (fun () -> tb.cycle_ended <- true; arm_cycle_end tb) (Array.make 257 0)
+
+  (* at least [n] slots *)
   let create n =
     let size = pow2 n in
     let slots, hashes = empty size in
     let tb = { slots; hashes; used = 0; min_size = size; cycle_ended = false } in
-    ignore (Gc.create_alarm (fun () -> tb.cycle_ended <- true));
+    arm_cycle_end tb;
     tb
 
   (* the size for [n] live nodes: a quarter full, so that a rebuild comes after as many new nodes *)
