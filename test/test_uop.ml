@@ -137,6 +137,31 @@ let hash_consing_tests = [
   ("hash_cons_ids_distinct", fun () ->
       let x = Uop.const_int 12345 and y = Uop.const_int 12346 in
       check (x.Uop.id <> y.Uop.id) "ids differ");
+  ("hash_cons_table_shrinks", fun () ->
+      (* the table grows with the live nodes and, once a major cycle found them dead, shrinks; the nodes still
+         alive keep their identity through both rebuilds *)
+      let start = Uop.intern_size () in
+      let key i = 1_000_000_007 + i in
+      let n = 2 * start in
+      let nodes = Array.init n (fun i -> Uop.const_int (key i)) in
+      let grown = Uop.intern_size () in
+      check (grown >= 4 * start) "%d live nodes grow the table: %d -> %d slots" n start grown;
+      check (Array.for_all (fun i -> Uop.const_int (key i) == nodes.(i)) [| 0; n / 2; n - 1 |])
+        "a live node is found again in the grown table";
+      let kept = nodes.(n / 3) in
+      let nodes = ref (Some nodes) in
+      nodes := None;
+      let cycles = ref 0 in
+      while Uop.intern_size () >= grown && !cycles < 3 do
+        Gc.full_major ();
+        ignore (Sys.opaque_identity (Uop.const_int (key (-1))));
+        incr cycles
+      done;
+      check (Uop.intern_size () < grown) "the table shrinks once its nodes died: %d -> %d slots" grown
+        (Uop.intern_size ());
+      check (Uop.const_int (key (n / 3)) == kept) "a surviving node keeps its identity";
+      check (Uop.const_int (key (n / 3 + 1)) != kept) "a new node is a new node";
+      ignore (Sys.opaque_identity !nodes));
 ]
 
 (* ---------- toposort ---------- *)

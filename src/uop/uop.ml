@@ -148,70 +148,127 @@ let same_node a b =
   && (let rec go i = i >= Array.length a.src || (a.src.(i) == b.src.(i) && go (i + 1)) in go 0)
   && equal_arg a.arg b.arg && equal_arg a.tag b.tag
 
-(* the weak set of every live node: buckets of weak slots, each slot's hash kept beside it, so a
-   lookup reads a node out of its slot ([Weak.get], which does not copy the node as Stdlib's [Weak.Make]
-   does) only when the hashes agree. [added] counts the insertions since the last rebuild: past twice the
-   bucket count the table is rebuilt from its live nodes, and doubles when they outnumber the buckets *)
+(* the weak set of every live node, open addressing over two flat arrays: a weak slot per node and its hash
+   beside it, so a lookup reads a node out of its slot ([Weak.get], which does not copy the node as Stdlib's
+   [Weak.Make] does) only when the hashes agree, and a new node costs a probe of the hash array and one
+   slot. A slot whose node died keeps its hash, so that a probe goes on past it (a node may have been put
+   behind it); a new node takes the first such slot of its probe once the probe found it absent. Once the
+   slots ever used pass half the table it is rebuilt from its live nodes at [fitted] size. A table grown
+   by a big graph shrinks once its nodes died: at the first lookup after a major cycle (the GC clears dead
+   slots there) it counts the live nodes of a sample of its slots, and one with fewer than one live node
+   per [sparse] slots is rebuilt, so that the lookups of a later small program (an eager step's few new
+   nodes) read a table of its own size, not one spread over the memory of the big graph *)
 module Intern = struct
   module Wk = Stdlib.Weak  (* src/uop/weak.ml shadows Weak *)
 
-  type tbl = { mutable buckets : t Wk.t array; mutable hashes : int array array; mutable added : int }
+  type tbl = {
+    mutable slots : t Wk.t;
+    mutable hashes : int array;  (* [unused] for a slot never used since the last rebuild *)
+    mutable used : int;  (* the slots with a hash: live nodes and dead ones *)
+    min_size : int;  (* the size it was created with, which it never shrinks below *)
+    mutable cycle_ended : bool;  (* a major cycle ended since the last count of live nodes *)
+  }
 
-  (* at least [n] buckets, a power of two (a hash is masked to a bucket) *)
+  let unused = -1  (* a hash is never negative *)
+
+  (* the live nodes per slot under which a table shrinks, 1 / [sparse] *)
+  let sparse = 16
+
+  (* the slots counted after a major cycle: evenly spaced slots are a fair sample of hashed nodes, and a
+     count of them costs the same whatever the table's size *)
+  let sampled = 1024
+
+  (* the smallest power of two at least [n], from 8 (a hash is masked to a slot) *)
+  let pow2 n = let rec go k = if k >= n then k else go (2 * k) in go 8
+
+  let empty size = (Wk.create size, Array.make size unused)
+
+  (* the end of each major cycle raises [cycle_ended]: the finaliser of a dropped block too big for the minor
+     heap (over 256 words) runs when a major cycle found it dead, and arms the next one. It only raises the
+     flag, as it runs at an allocation, maybe inside a lookup. (Gc.create_alarm does the same, but OCaml 5
+     keeps its record reachable from a Domain.at_exit closure, so there it never runs.) *)
+  let rec arm_cycle_end tb =
+    Gc.finalise_last (fun () -> tb.cycle_ended <- true; arm_cycle_end tb) (Array.make 257 0)
+
+  (* at least [n] slots *)
   let create n =
-    let rec pow2 k = if k >= n then k else pow2 (2 * k) in
-    let size = pow2 8 in
-    { buckets = Array.make size (Wk.create 0); hashes = Array.make size [||]; added = 0 }
+    let size = pow2 n in
+    let slots, hashes = empty size in
+    let tb = { slots; hashes; used = 0; min_size = size; cycle_ended = false } in
+    arm_cycle_end tb;
+    tb
 
-  (* [x] into bucket [i], in the first empty slot, the bucket grown when it has none *)
-  let insert tb i (x : t) =
-    let b = tb.buckets.(i) in
-    let len = Wk.length b in
-    let rec empty j = if j >= len || not (Wk.check b j) then j else empty (j + 1) in
-    let j = empty 0 in
-    if j = len then begin
-      let grown = Stdlib.max 4 (2 * len) in
-      let nb = Wk.create grown and nh = Array.make grown 0 in
-      Wk.blit b 0 nb 0 len;
-      Array.blit tb.hashes.(i) 0 nh 0 len;
-      tb.buckets.(i) <- nb;
-      tb.hashes.(i) <- nh
-    end;
-    Wk.set tb.buckets.(i) j (Some x);
-    tb.hashes.(i).(j) <- x.hash
+  (* the size for [n] live nodes: a quarter full, so that a rebuild comes after as many new nodes *)
+  let fitted tb n = Stdlib.max tb.min_size (pow2 (4 * n))
 
+  let put tb i (x : t) =
+    Wk.set tb.slots i (Some x);
+    tb.hashes.(i) <- x.hash
+
+  (* the table rebuilt from its live nodes *)
   let rebuild tb =
     let live = ref [] and n = ref 0 in
-    Array.iter (fun b ->
-        for j = 0 to Wk.length b - 1 do
-          match Wk.get b j with Some x -> live := x :: !live; incr n | None -> ()
-        done) tb.buckets;
-    let size = Array.length tb.buckets in
-    let size = if !n > size then 2 * size else size in
-    tb.buckets <- Array.make size (Wk.create 0);
-    tb.hashes <- Array.make size [||];
-    tb.added <- !n;
-    List.iter (fun (x : t) -> insert tb (x.hash land (size - 1)) x) !live
+    for i = 0 to Wk.length tb.slots - 1 do
+      match Wk.get tb.slots i with Some x -> live := x :: !live; incr n | None -> ()
+    done;
+    let size = fitted tb !n in
+    let slots, hashes = empty size in
+    tb.slots <- slots;
+    tb.hashes <- hashes;
+    tb.used <- !n;
+    let mask = size - 1 in
+    let rec free i = if hashes.(i) = unused then i else free ((i + 1) land mask) in
+    List.iter (fun (x : t) -> put tb (free (x.hash land mask)) x) !live
+
+  (* whether the sampled slots hold fewer than one live node per [sparse] slots *)
+  let sparse_sample tb =
+    let size = Wk.length tb.slots in
+    let step = Stdlib.max 1 (size / sampled) in
+    let live = ref 0 and counted = ref 0 and i = ref 0 in
+    while !i < size do
+      if Wk.check tb.slots !i then incr live;
+      incr counted;
+      i := !i + step
+    done;
+    !live * sparse < !counted
+
+  (* after a major cycle, a table grown past its first size and left sparse shrinks *)
+  let shrink_sparse tb =
+    tb.cycle_ended <- false;
+    if Wk.length tb.slots > tb.min_size && sparse_sample tb then rebuild tb
+
+  (* [d] put in the probe's first dead slot [dead], else in the unused slot [i] that ended the probe *)
+  let add tb ~dead i (d : t) =
+    if dead >= 0 then put tb dead d
+    else begin
+      put tb i d;
+      tb.used <- tb.used + 1;
+      if 2 * tb.used > Wk.length tb.slots then rebuild tb
+    end;
+    d
 
   (* the live node equal to [d], or [d] itself, added *)
   let merge tb (d : t) =
-    let i = d.hash land (Array.length tb.buckets - 1) in
-    let b = tb.buckets.(i) and hs = tb.hashes.(i) in
-    let rec scan j =
-      if j >= Wk.length b then begin
-        insert tb i d;
-        tb.added <- tb.added + 1;
-        if tb.added > 2 * Array.length tb.buckets then rebuild tb;
-        d
-      end
-      else if hs.(j) <> d.hash then scan (j + 1)
-      else match Wk.get b j with
+    if tb.cycle_ended then shrink_sparse tb;
+    let hashes = tb.hashes in
+    let mask = Array.length hashes - 1 in
+    let rec probe i dead =
+      let h = hashes.(i) in
+      if h = unused then add tb ~dead i d
+      else if h = d.hash then
+        match Wk.get tb.slots i with
         | Some x when same_node x d -> x
-        | Some _ | None -> scan (j + 1) in
-    scan 0
+        | Some _ -> probe ((i + 1) land mask) dead
+        | None -> probe ((i + 1) land mask) (if dead < 0 then i else dead)
+      else if dead < 0 && not (Wk.check tb.slots i) then probe ((i + 1) land mask) i
+      else probe ((i + 1) land mask) dead in
+    probe (d.hash land mask) (-1)
+
+  let size tb = Wk.length tb.slots
 end
 
-let ucache = Intern.create 65536
+let ucache = Intern.create 262144
+let intern_size () = Intern.size ucache
 let next_id = ref 0
 
 let compute_hash op dtype src arg tag =

@@ -140,6 +140,10 @@ val dtype_from_uop : Ops.t -> t array -> arg -> Dtype.t option
     tinygrad [UOp(...)]. *)
 val create : ?dtype:Dtype.t -> ?src:t array -> ?arg:arg -> ?tag:arg -> Ops.t -> t
 
+(** The slot count of the hash-consing table: it grows with the live nodes and, after a major GC cycle found
+    most of them dead, shrinks back towards its first size. *)
+val intern_size : unit -> int
+
 (** The node with some fields changed. tinygrad [UOp.replace]. *)
 val replace : ?op:Ops.t -> ?dtype:Dtype.t -> ?src:t array -> ?arg:arg -> ?tag:arg -> t -> t
 
