@@ -295,7 +295,7 @@ let channel_lane_rows ~widest sz =
    channel_lane_rows; a row that none splits and a reduce shorter than [conv_channel_reduce_min] keep
    cpu_conv_tile. A padded image (read under gates where Rangeify_cpu.padded_image made no copy of it) loads
    each row's value under the row's gate. One vector accumulator per row (Codegen_cpu.tile_accumulators),
-   updated by vector ops (Coalesce_cpu.vector_acc_updates). True when applied: the tiled copy. *)
+   updated by vector ops (Coalesce_cpu.vector_acc_updates). The tiled copy of [k] when applied. *)
 let cpu_conv_channel_lanes (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red
