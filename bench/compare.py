@@ -18,6 +18,9 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,cpu_tinygr
   DIR gives a cold BEAM cache. Caches filled on a busy machine keep the picks its noisy timings made.
 - PyTorch: when $PYTHON (or tinygrad's python) imports torch, bench/bench_torch.py runs the same workloads once
   (eager, NUM_CPU_THREADS threads, the CPU count by default) and every row gains a torch column and ours/torch.
+- Load: every row shows the CPUs that other processes kept busy while ours and torch ran that workload ("others
+  o/t", the machine's busy time in /proc/stat less the benchmark process's own, over the wall time). The frameworks
+  run one after another, so on a machine shared with other work the two sides of a ratio may see different loads.
 - --profile NAME,...: where a workload's time goes: ours and tinygrad rerun it with DEBUG=2 and the kernels are
   listed by total time, with calls, mean time, GFLOPS and GB/s (from each framework's DEBUG=2 lines).
 - BENCH_QUICK=1: 3 reps, no matmul 1024/2048 and no beautiful_mnist step. BENCH_ONLY=name,... selects workloads.
@@ -31,7 +34,7 @@ Usage: python3 bench/compare.py [--ours PATH] [--modes default,beam2[,cpu_tinygr
   JIT's capture); each is timed once, synchronized. torch compiles nothing: its two steps are its first eager
   ones. Left out by --no-cold and by BENCH_QUICK=1 (BENCH_ONLY=cold_start runs it alone).
 """
-import argparse, os, subprocess, sys, tempfile, venv
+import argparse, os, subprocess, sys, tempfile, time, venv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # cpu_tinygrad (not in the default --modes): our default opts with CPU_OPT=tinygrad, tinygrad 0.14.0's CPU kernels
@@ -79,20 +82,56 @@ def has_torch(py):
   try: return subprocess.run([py, "-c", "import torch"], capture_output=True, timeout=120).returncode == 0
   except (OSError, subprocess.TimeoutExpired): return False
 
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+def busy_cpu_seconds():
+  """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat: all but idle and iowait), or None"""
+  try:
+    with open("/proc/stat") as f: v = [int(x) for x in f.readline().split()[1:]]
+  except (OSError, ValueError): return None
+  return (sum(v) - v[3] - v[4]) / CLK_TCK
+
+def process_cpu_seconds(pid):
+  """user + system CPU seconds of process [pid], all its threads (Linux /proc/PID/stat), or None"""
+  try:
+    with open(f"/proc/{pid}/stat") as f: fields = f.read().rsplit(")", 1)[1].split()
+  except (OSError, IndexError): return None
+  return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+def others_cpus(busy0, busy1, own0, own1, wall):
+  """the CPUs that other processes kept busy on average over [wall] seconds: the machine's busy CPU time less the
+  benchmarked process's own, over the wall time (None when a sample is missing)"""
+  if None in (busy0, busy1, own0, own1) or wall <= 0: return None
+  return max(0.0, (busy1 - busy0) - (own1 - own0)) / wall
+
 def run(cmd, env_extra):
+  """runs one benchmark process; returns its RESULT rows, its INFO fields and, per workload, the CPUs other processes
+  kept busy from its first (untimed) call to its RESULT line (others_cpus), the timed runs included"""
   env = dict(os.environ, **env_extra)
   # PYTHON is also tinygrad's PYTHON device flag (an int): never pass ours on
   for k in ("DEBUG", "NOOPT", "JITBEAM", "PYTHON"): env.pop(k, None)
-  p = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
-  res, info = {}, {}
-  for line in p.stdout.splitlines():
-    f = line.split("\t")
-    if f[0] == "RESULT": res[f[1]] = (float(f[2]), float(f[3]), int(f[4]))
-    elif f[0] == "INFO" and f[1] == "beam_searches": info["searches"], info["warmup_s"] = int(f[2]), float(f[4])
-    elif f[0] == "INFO" and f[1] == "config": info["config"] = f[2]
-  if p.returncode != 0:
-    sys.stderr.write(p.stdout[-3000:] + p.stderr[-3000:])
-    print(f"!! {' '.join(cmd)} failed with exit code {p.returncode}", flush=True)
+  res, info, load, started, out = {}, {}, {}, {}, []
+  with tempfile.TemporaryFile(mode="w+") as err:
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT, bufsize=1)
+    for line in p.stdout:
+      # sampled as each line arrives: every benchmark flushes its lines as it prints them
+      now, busy, own = time.perf_counter(), busy_cpu_seconds(), process_cpu_seconds(p.pid)
+      out.append(line)
+      f = line.rstrip("\n").split("\t")
+      if f[0] == "RESULT":
+        res[f[1]] = (float(f[2]), float(f[3]), int(f[4]))
+        if f[1] in started:
+          t0, busy0, own0 = started.pop(f[1])
+          load[f[1]] = others_cpus(busy0, busy, own0, own, now - t0)
+      elif f[0] == "INFO" and f[1] == "first_call": started[f[2]] = (now, busy, own)
+      elif f[0] == "INFO" and f[1] == "beam_searches": info["searches"], info["warmup_s"] = int(f[2]), float(f[4])
+      elif f[0] == "INFO" and f[1] == "config": info["config"] = f[2]
+    p.wait()
+    if p.returncode != 0:
+      err.seek(0)
+      sys.stderr.write("".join(out)[-3000:] + err.read()[-3000:])
+      print(f"!! {' '.join(cmd)} failed with exit code {p.returncode}", flush=True)
+  info["load"] = load
   return res, info
 
 def kernel_lines(out):
@@ -189,10 +228,10 @@ def main():
   if tti: print(f"{'':8s} {'torch':9s}: {tti.get('config', '?')}")
   print()
   hdr = (f"{'workload':32s} {'mode':12s} {'ours ms':>10s} {'tinygrad ms':>12s} {'torch ms':>9s} {'tg/ours':>7s} "
-         f"{'ours/torch':>10s}  {'GFLOPS ours / tinygrad / torch':>30s}")
+         f"{'ours/torch':>10s}  {'GFLOPS ours / tinygrad / torch':>30s}  {'others o/t':>10s}")
   print(hdr); print("-" * len(hdr))
   for name in ORDER:
-    for mode, ours, _, tg, _ in table:
+    for mode, ours, oi, tg, _ in table:
       if name not in ours and name not in tg: continue
       o, t, pt = ours.get(name), tg.get(name), torch_res.get(name)
       ratio = f"{t[0]/o[0]:6.2f}x" if o and t else "      -"
@@ -205,9 +244,16 @@ def main():
       if name.startswith("gemv") and fl: gf = " / ".join(f"{bpf*fl/x[0]/1e6:.1f}" if x else "-" for x in (o, t, pt)) + " GB/s"
       # the dispatch rows take microseconds: 4 decimals (0.1 us) so that a 3 us bound can be read off the ms column
       fmt = lambda x: (f"{x[0]:.4f}" if name.startswith("dispatch") else f"{x[0]:.3f}") if x else "-"
-      print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}")
+      # the CPUs other processes kept busy while ours and torch ran this workload: on a shared machine a kernel
+      # threaded over every core runs about as many times slower as the cores others take
+      busy = lambda i: (f"{i['load'][name]:.2f}" if i.get("load", {}).get(name) is not None else "-")
+      others = f"{busy(oi)}/{busy(tti)}"
+      print(f"{DESC.get(name, name):32s} {mode:12s} {fmt(o):>10s} {fmt(t):>12s} {fmt(pt):>9s} {ratio:>7s} {vs_torch:>10s}  {gf:>30s}"
+            f"  {others:>10s}")
   print("\ntg/ours = tinygrad time / our time (>1: we are faster); ours/torch = our time / torch's (<1: we are faster)."
-        "\nMedian of N runs after untimed warm-up (the cold start rows: one run each, in a fresh process).")
+        "\nMedian of N runs after untimed warm-up (the cold start rows: one run each, in a fresh process)."
+        "\nothers o/t = the CPUs that other processes kept busy on average while ours / torch ran the workload (from its"
+        "\nfirst call to its result; Linux /proc/stat): a ratio whose two sides saw different loads compares machines.")
   for name in [n for n in args.profile.split(",") if n]:
     for mode in modes:
       print(f"\nprofile {name}, mode {mode}, ours:")
