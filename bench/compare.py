@@ -98,10 +98,14 @@ def process_cpu_seconds(pid):
   except (OSError, IndexError): return None
   return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
+# /proc/stat counts in clock ticks (10 ms): over a shorter window than this the load would be off by more than
+# 0.04 of a CPU
+LOAD_MIN_WALL_S = 0.25
+
 def others_cpus(busy0, busy1, own0, own1, wall):
   """the CPUs that other processes kept busy on average over [wall] seconds: the machine's busy CPU time less the
-  benchmarked process's own, over the wall time (None when a sample is missing)"""
-  if None in (busy0, busy1, own0, own1) or wall <= 0: return None
+  benchmarked process's own, over the wall time (None when a sample is missing or the window too short)"""
+  if None in (busy0, busy1, own0, own1) or wall < LOAD_MIN_WALL_S: return None
   return max(0.0, (busy1 - busy0) - (own1 - own0)) / wall
 
 def run(cmd, env_extra):
