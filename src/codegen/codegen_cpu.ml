@@ -203,11 +203,15 @@ let tile_accumulators lengths ~accumulate (r : Uop.t) =
   let fits row = let lanes = lanes_of row in
     let rows = Helpers.prod in_shape / lanes in
     rows > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs:rows in
-  (* the widest such row: the tile's vectors as full as they can be; a row of one axis before one of two *)
+  (* the widest such row: the tile's vectors as full as they can be; a row of one axis before one of two, and
+     one of two only where its inner axis is a whole vector (the input gradient's 3 x 8 lanes): a convolution
+     tile's row of 10 x 2 keeps its scalar accumulators, which clang vectorizes along the row *)
   let widest rows = List.fold_left (fun best row -> match best with
       | Some b when lanes_of b >= lanes_of row -> best
       | _ -> Some row) None rows in
-  let single, split = List.partition (fun row -> List.length row = 1) (List.filter fits (unit_stride_rows inp)) in
+  let whole_vectors row = List.mem (List.nth in_shape (Helpers.last row)) lengths in
+  let single, split = List.partition (fun row -> List.length row = 1)
+      (List.filter (fun row -> fits row && (List.length row = 1 || whole_vectors row)) (unit_stride_rows inp)) in
   match (match widest single with None -> widest split | row -> row) with
   | Some row ->
     let lanes = lanes_of row in
