@@ -20,7 +20,7 @@ type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) 
 (** [reduce_to_vector_acc lengths]: a reduce over loop ranges with unrolled axes keeps its unrolled lanes in
     vector accumulators (of the float32 [lengths]) and folds them horizontally once, after the loop; a
     register tile (upcast outputs, no unrolled axis) keeps one vector accumulator per row of its unit-stride
-    lanes (one axis, or two that make one row: an upcast row split as 3 x 8). *)
+    lanes (one axis, or two that make one row whose inner axis is a whole vector: a row upcast as 3 x 8). *)
 val reduce_to_vector_acc : int list -> reduce_to_acc
 
 (** [fuse_reciprocal a b]: whether a*(1/b) becomes a/b in the late decompositions: not where b is computed
