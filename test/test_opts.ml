@@ -779,6 +779,57 @@ let test_cpu_broadcast_gated_loads () =
         same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
 
+(* CPU_OPT=fast, CPU_VEC=16 on the input gradient of a 5x5 convolution with rows of 24 (x (4, 8, 24, 24), w (8, 8,
+   5, 5)) and of a 3x3 one with rows of 8 (x (4, 8, 8, 8), w (8, 8, 3, 3)): the register tile of the nested
+   reduce keeps its sums in vector accumulators along the image row, 8 rows of the tile each a REG buffer of
+   24 lanes (16 + 8, the row upcast as 3 x 8) or of 8, for the output channels' sum and for the window's
+   (Codegen_cpu.tile_accumulators), where CPU_OPT=tinygrad keeps scalars; the kernel's buffers equal the
+   NOOPT kernel's, and the whole gradient of sum (conv2d x w * c) equals a direct sum over the window and
+   the output channels, dx[n, ci, y, x] = sum c[n, co, y - ky, x - kx] w[co, ci, ky, kx] *)
+let test_cpu_nested_reduce_vector_accumulators () =
+  List.iter (fun (h, k, lanes) ->
+      let cin = 8 and cout = 8 and n = 4 in
+      let oh = h - k + 1 in
+      let xv = Array.init (n * cin * h * h) (fun i -> float_of_int ((i * 7) mod 13) /. 13. -. 0.5) in
+      let wv = Array.init (cout * cin * k * k) (fun i -> float_of_int ((i * 5) mod 11) /. 11. -. 0.5) in
+      let cv = Array.init (n * cout * oh * oh) (fun i -> float_of_int ((i * 3) mod 7) /. 7. -. 0.5) in
+      let tensors () = (Tensor.realize (Tensor.of_float_array [| n; cin; h; h |] xv),
+                        Tensor.realize (Tensor.of_float_array [| cout; cin; k; k |] wv),
+                        Tensor.realize (Tensor.of_float_array [| n; cout; oh; oh |] cv)) in
+      let x, w, _ = tensors () in
+      (match input_grad_nested_kernels x w with
+       | [ ast ] ->
+         let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+         let acc i = Printf.sprintf "float buf%d[%d];" i lanes in
+         check (has fast (acc 15) && not (has fast "buf16") && has fast "*((float8*)((buf")
+           "h=%d: not 16 vector accumulators of %d lanes in\n%s" h lanes fast;
+         check (not (has tg (acc 1))) "h=%d: CPU_OPT=tinygrad took vector accumulators" h;
+         let reference = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_tinygrad) ] (fun () -> run_with ~noopt:1 ast) in
+         Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+             same_buffers ~what:(Printf.sprintf "conv input gradient h=%d" h) reference (run_with ~vec:16 ~noopt:0 ast))
+       | l -> fail "h=%d: %d kernels with a nested reduce, expected 1" h (List.length l));
+      let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+          let x, w, c = tensors () in
+          match Tensor.gradient (Tensor.sum (Tensor.mul (Tensor.conv2d x w) c)) [ x ] with
+          | [ g ] -> Tensor.to_float_array g
+          | _ -> fail "one gradient expected") in
+      Array.iteri (fun i g ->
+          let xx = i mod h and yy = i / h mod h and ci = i / (h * h) mod cin and b = i / (h * h * cin) in
+          let want = ref 0. in
+          for co = 0 to cout - 1 do
+            for ky = 0 to k - 1 do
+              for kx = 0 to k - 1 do
+                let oy = yy - ky and ox = xx - kx in
+                if oy >= 0 && oy < oh && ox >= 0 && ox < oh then
+                  want := !want +. cv.((((b * cout) + co) * oh + oy) * oh + ox)
+                                   *. wv.((((co * cin) + ci) * k + ky) * k + kx)
+              done
+            done
+          done;
+          check (Float.abs (g -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
+            "h=%d: gradient[%d] is %g, the direct sum %g" h i g !want) got)
+    [ (24, 5, 24); (8, 3, 8) ]
+
 (* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
 let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
     let s = Postrange.create ast (Device.renderer "CPU") in
@@ -1253,6 +1304,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);
                           ("cpu_broadcast_gated_loads_rule", test_cpu_broadcast_gated_loads_rule);
                           ("cpu_broadcast_gated_loads", test_cpu_broadcast_gated_loads);
+                          ("cpu_nested_reduce_vector_accumulators", test_cpu_nested_reduce_vector_accumulators);
                           ("cpu_gated_reduce_loops", test_cpu_gated_reduce_loops); ("cpu_gated_load", test_cpu_gated_load); ("cpu_conv_weight_grad", test_cpu_conv_weight_grad);
                           ("cpu_conv_weight_grad_split", test_cpu_conv_weight_grad_split);
                           ("cpu_conv_weight_grad_window_inner", test_cpu_conv_weight_grad_window_inner);

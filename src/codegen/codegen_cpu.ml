@@ -100,7 +100,10 @@ let max_gate_lanes = 64
    weight broadcast to the lanes of a row), loads the folded index where its gate holds in any of those lanes:
    where g holds, its gate does and the value is the one loaded before; the index is one that a lane whose
    gate holds loads, so it is in bounds. The lanes then share one gate, and the coalescer loads the value once
-   with no select per lane (Coalesce_cpu.lane_gated_loads). Runs before the expander, on scalar lanes. *)
+   with no select per lane (Coalesce_cpu.lane_gated_loads). A load whose folded index still varies over the
+   lanes (the output gradient along the image row) keeps its gate and takes the folded index, the one it
+   loads where the gate holds: the row is then a plain term of it after the expander, where the register
+   tile finds its vector accumulators (tile_accumulators). Runs before the expander, on scalar lanes. *)
 let broadcast_gated_loads (sink : Uop.t) : Uop.t =
   let topo = toposort sink in
   let users_of = users_in topo in
@@ -121,7 +124,9 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
       if lanes = [] || Helpers.prod (List.map size lanes) > max_gate_lanes
          || not (List.for_all (fun c -> List.memq c outer) (split_uop gate Ops.And)) then None else
         let idx = Coalesce_cpu.index_given gate u.src.(1).src.(1) in
-        if List.exists (fun l -> List.memq l lanes) (ranges idx) then None
+        if List.exists (fun l -> List.memq l lanes) (ranges idx) then
+          (if idx == u.src.(1).src.(1) then None
+           else Some (u, Uop.replace ~src:[| u.src.(0); valid idx gate |] u))
         else Some (u, Uop.replace ~src:[| u.src.(0); valid idx (any_lane gate lanes) |] u) in
   let kept (w : Uop.t) =
     if w.op != Ops.Where || not (is_zero w.src.(2)) then None else
@@ -151,12 +156,16 @@ let broadcast_gated_loads (sink : Uop.t) : Uop.t =
    the tile already carries independent chains. *)
 type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) -> Uop.t -> Uop.t option
 
-(* the lane axes of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride 1,
-   in the order of the loads: an upcast range expanded into its lanes is a term of the operand's index sum,
-   not scaled (the vector axis of Heuristic_cpu.cpu_register_tile: a row of B, of the output; both the
-   output channels of the weight and the output row of the image in Heuristic_cpu.cpu_conv_channel_lanes) *)
-let unit_stride_lanes (inp : Uop.t) =
-  let nd = List.length (max_shape inp) in
+(* the rows of lanes of [inp] (a REDUCE's expanded input) along which a float32 operand is loaded with stride
+   1, in the order of the loads, each as its lane axes, outermost first: an upcast range expanded into its
+   lanes is a term of the operand's index sum, not scaled (the vector axis of Heuristic_cpu.cpu_register_tile:
+   a row of B, of the output; both the output channels of the weight and the output row of the image in
+   Heuristic_cpu.cpu_conv_channel_lanes), alone or with a second lane axis scaled by the first's size (a row
+   upcast in two parts, Heuristic_cpu.cpu_nested_reduce_tile's 24 = 3 x 8 lanes). A gated load's index is
+   read where its gate holds. *)
+let unit_stride_rows (inp : Uop.t) =
+  let in_shape = max_shape inp in
+  let nd = List.length in_shape in
   let iota (s : Uop.t) = s.op == Ops.Stack && List.for_all2 (fun i (c : Uop.t) ->
       c.op == Ops.Const && const_val c = Dtype.I (Z.of_int i))
       (List.init (Array.length s.src) Fun.id) (Array.to_list s.src) in
@@ -166,34 +175,52 @@ let unit_stride_lanes (inp : Uop.t) =
       match List.filter (fun i -> List.nth s i > 1) (List.init (List.length s) Fun.id) with
       | [ d ] when List.length s = nd -> Some d
       | _ -> None in
+  let scaled_lane_axis (t : Uop.t) =
+    if t.op != Ops.Mul || t.src.(1).op != Ops.Const then None
+    else match lane_axis t.src.(0), const_val t.src.(1) with
+      | Some e, Dtype.I c -> Some (e, Z.to_int c)
+      | _ -> None in
+  let rows idx =
+    let terms = split_uop idx Ops.Add in
+    let scaled = List.filter_map scaled_lane_axis terms in
+    List.concat_map (fun d -> [ d ] :: List.filter_map (fun (e, c) ->
+        if e <> d && c = List.nth in_shape d then Some [ e; d ] else None) scaled)
+      (List.filter_map lane_axis terms) in
   Helpers.dedup (List.concat_map (fun (u : Uop.t) ->
       if u.op == Ops.Index && u.dtype == Dtype.Float32 && addrspace u.src.(0) = Some Dtype.Global
-         && Array.length u.src = 2 then List.filter_map lane_axis (split_uop u.src.(1) Ops.Add)
+         && Array.length u.src = 2 then rows (get_idx u.src.(1))
       else []) (toposort inp))
 
 (* a register tile (a reduce with no unrolled axis and upcast outputs, Heuristic_cpu.cpu_register_tile) keeps
-   one vector accumulator per row of lanes along a unit-stride axis (the widest whose rows fit the
+   one vector accumulator per row of lanes along a unit-stride row (the widest whose rows fit the
    registers), as a REG buffer marked [vector_acc] of its own: held as scalars in one buffer, its 16 rows of
    16 lanes (a tile two vectors wide) left clang to vectorize the updates, which then copied and spilled
    accumulators on every iteration of the loop *)
 let tile_accumulators lengths ~accumulate (r : Uop.t) =
   let inp = r.src.(0) in
   let in_shape = max_shape inp in
-  let fits d = let lanes = List.nth in_shape d in
+  let lanes_of row = Helpers.prod (List.map (List.nth in_shape) row) in
+  let fits row = let lanes = lanes_of row in
     let rows = Helpers.prod in_shape / lanes in
     rows > 1 && Coalesce_cpu.vector_acc_fits lengths ~lanes ~outs:rows in
-  (* the widest such axis: the tile's vectors as full as they can be *)
-  let widest = List.fold_left (fun best d -> match best with
-      | Some b when List.nth in_shape b >= List.nth in_shape d -> best
-      | _ -> Some d) None (List.filter fits (unit_stride_lanes inp)) in
-  match widest with
-  | Some d ->
-    let lanes = List.nth in_shape d in
-    let others = List.filter (fun i -> i <> d) (List.init (List.length in_shape) Fun.id) in
-    let perm = others @ [ d ] in
+  (* the widest such row: the tile's vectors as full as they can be; a row of one axis before one of two, and
+     one of two only where its inner axis is a whole vector (the input gradient's 3 x 8 lanes): a convolution
+     tile's row of 10 x 2 keeps its scalar accumulators, which clang vectorizes along the row *)
+  let widest rows = List.fold_left (fun best row -> match best with
+      | Some b when lanes_of b >= lanes_of row -> best
+      | _ -> Some row) None rows in
+  let whole_vectors row = List.mem (List.nth in_shape (Helpers.last row)) lengths in
+  let single, split = List.partition (fun row -> List.length row = 1)
+      (List.filter (fun row -> fits row && (List.length row = 1 || whole_vectors row)) (unit_stride_rows inp)) in
+  match (match widest single with None -> widest split | row -> row) with
+  | Some row ->
+    let lanes = lanes_of row in
+    let others = List.filter (fun i -> not (List.mem i row)) (List.init (List.length in_shape) Fun.id) in
+    let perm = others @ row in
     let by_row = Mixin_movement.permute inp perm in
-    let row o = index by_row (List.map (fun i -> const_int i) o) in
-    let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (row o))
+    let at o = let l = index by_row (List.map (fun i -> const_int i) o) in
+      if List.length row = 1 then l else mop Ops.Reshape l (`Shape [ Sint lanes ]) in
+    let accs = List.map (fun o -> accumulate ~vector_acc:true [ lanes ] (at o))
         (Helpers.product (List.map (List.nth in_shape) others)) in
     let dims = List.map (fun i -> Sint (List.nth in_shape i)) perm in
     let tile = mop Ops.Reshape (stack accs) (`Shape dims) in

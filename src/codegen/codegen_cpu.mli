@@ -9,7 +9,7 @@ val gate_reduce_loops : Uop.t -> Uop.t
 (** [broadcast_gated_loads sink]: in a sum kept where a gate over upcast lanes holds,
     WHERE(g, REDUCE(x, r..), 0), a load gated by clauses of g whose index, folded under its gate, does not
     vary over the gate's lanes loads where its gate holds in any of those lanes (one gate for the lanes: no
-    select per lane). *)
+    select per lane); one whose folded index varies over them keeps its gate and takes the folded index. *)
 val broadcast_gated_loads : Uop.t -> Uop.t
 
 (** How a REDUCE becomes an accumulator, given [accumulate ~vector_acc shape input] (tinygrad's REG
@@ -20,7 +20,7 @@ type reduce_to_acc = accumulate:(vector_acc:bool -> int list -> Uop.t -> Uop.t) 
 (** [reduce_to_vector_acc lengths]: a reduce over loop ranges with unrolled axes keeps its unrolled lanes in
     vector accumulators (of the float32 [lengths]) and folds them horizontally once, after the loop; a
     register tile (upcast outputs, no unrolled axis) keeps one vector accumulator per row of its unit-stride
-    lanes. *)
+    lanes (one axis, or two that make one row whose inner axis is a whole vector: a row upcast as 3 x 8). *)
 val reduce_to_vector_acc : int list -> reduce_to_acc
 
 (** [fuse_reciprocal a b]: whether a*(1/b) becomes a/b in the late decompositions: not where b is computed

@@ -583,7 +583,8 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
    window gates the output gradient lane by lane; its loads become vectors under a mask of lanes
    (late/coalesce.ml) and the loop over the output channels runs where any lane holds
    (Codegen_cpu.gate_reduce_loops): every lane then does useful work, where the 8x8 tile computes the window's
-   masked half. *)
+   masked half. Both sums keep one vector accumulator per row of the tile, its lanes the row's
+   (Codegen_cpu.tile_accumulators), where scalar accumulators left clang to gather each update's lanes. *)
 let cpu_nested_reduce_tile (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceops k with
   | Some lengths, (_ :: _ :: _ as reds) when List.for_all is_sum reds ->
