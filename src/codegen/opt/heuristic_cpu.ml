@@ -1,8 +1,8 @@
 (* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps tinygrad's
    stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile,
    conv weight gradient, conv channel lanes, conv tile, matvec, nested reduce tile, vector reduce), falling
-   back to tinygrad's upcasts and then the window lanes; the threading stage counts float ops per point and
-   pads a kernel that no thread count divides. *)
+   back to tinygrad's upcasts and then the window's rest and lanes; the threading stage counts float ops per
+   point and pads a kernel that no thread count divides. *)
 
 open Uop
 module K = Postrange
@@ -40,6 +40,11 @@ let conv_channel_reduce_min = 256
 
 (* a pooling's output row shorter than this (a 6x6 image pooled to 3 columns) is not worth a vector *)
 let window_lanes_min = 8
+
+(* the reduce points that tinygrad's unrolls may leave of a window sum for cpu_window_rest to unroll: a 3x3
+   window summed through _pool's backward spans 4x4 points (one row and one column gated off), of which
+   tinygrad unrolls one axis of 4 *)
+let window_rest_max = 4
 
 (* ---------- shared by the CPU branch (not in tinygrad) ---------- *)
 
@@ -682,6 +687,25 @@ let cpu_window_lanes (k : K.t) =
      | None -> ())
   | _ -> ()
 
+(* not in tinygrad: under CPU_OPT=fast, a sum of gathered values (no product: the sum over a window of
+   _pool's backward, which adds each output point's overlapping window entries back, as a convolution's input
+   gradient does after its channel reduce) that tinygrad's unrolls took in part, leaving at most
+   [window_rest_max] reduce points and no upcast, gets the rest of its reduce unrolled, so that
+   cpu_window_lanes then takes the output row as lanes. Each lane's window offsets are then constants: the
+   divisions and modulos of _pool's index fold per lane, the gates that are known false drop their loads, and
+   the lanes share the gate of the output row. tinygrad's kernel computes a modulo, a division and a gate for
+   every load of every output point. Applied to the kernel in place, after tinygrad's upcasts. *)
+let cpu_window_rest (k : K.t) =
+  match cpu_lengths k, K.reduceops k, K.unrollable_dims k with
+  | Some _, (_ :: _ as reds), (_ :: _ as ud)
+    when List.for_all (fun r -> is_sum r && product_of r = None) reds
+         && K.axes_of k [ Unroll ] <> [] && K.axes_of k [ Upcast ] = []
+         && Helpers.prod (List.map (full_shape_int k) ud) <= window_rest_max ->
+    (* unrolled whole, each axis leaves the list of unrollable ones: the first is always the next *)
+    (try List.iter (fun _ -> ignore (K.apply_opt k (opt Opt.UNROLL ~axis:0 ~arg:(Opt.Int 0)))) ud
+     with Opt.Kernel_opt_error _ -> ())
+  | _ -> ()
+
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU output tile that
    applies, else (a kernel whose transcendentals follow its reduce left rolled) the reduce's unroll, else
    tinygrad's upcasts with the default upcast by the vector width first *)
@@ -698,6 +722,7 @@ let upcasts (k : K.t) =
     | None ->
       let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
       Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
+      cpu_window_rest k;
       cpu_window_lanes k;
       k
 
