@@ -653,6 +653,31 @@ let test_cpu_window_rest () =
                       (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
   | l -> fail "%d window-sum kernels, expected 1" (List.length l)
 
+(* CPU_OPT=fast on a BatchNorm statistic: the sum of x (512, 32, 20, 20) over axes 0, 2 and 3, which the
+   scheduler splits into partial sums per channel and pair of images and a sum of those. The partial sums'
+   kernel reads runs of 800 floats; tinygrad's loop order has the channels outer (400 floats apart) and the
+   pairs of images inner (25,600 apart). The fast mode swaps the two loops (one SWAP among the opts of the
+   pipeline, none under CPU_OPT=tinygrad), and its buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+let test_cpu_stream_order () =
+  let x = Tensor.realize (Tensor.rand [| 512; 32; 20; 20 |]) in
+  match reduce_kernels (Tensor.sum ~axis:[ 0; 2; 3 ] x) with
+  | partial :: _ :: _ ->
+    (* the opts of the whole pipeline (the kernel's ranges split and simplified before the heuristic) *)
+    let swaps mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (noopt, 0) ]
+        (fun () ->
+          let prg = Codegen.to_program partial (Device.renderer "CPU") in
+          match prg.Uop.src.(0).Uop.arg with
+          | Uop.Kernel_info ki ->
+            List.length (List.filter (fun (o : Opt.t) -> o.op = Opt.SWAP) ki.applied_opts)
+          | _ -> fail "no Kernel_info") in
+    check (swaps Helpers.Cpu_fast = 1) "CPU_OPT=fast: %d SWAPs, expected 1" (swaps Helpers.Cpu_fast);
+    check (swaps Helpers.Cpu_tinygrad = 0) "CPU_OPT=tinygrad: a SWAP";
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        let noopt = run_with ~noopt:1 partial in
+        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "partial sums CPU_VEC=%d" vec) noopt
+                      (run_with ~vec ~noopt:0 partial)) [ 16; 8 ])
+  | l -> fail "%d reduce kernels, expected the partial sums and their sum" (List.length l)
+
 (* the kernels of the input gradient of conv2d x w (loss = sum (y * y)) that hold a reduce inside a reduce *)
 let input_grad_nested_kernels x w =
   let y = Tensor.conv2d x w in
@@ -1303,6 +1328,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_overlap", test_cpu_overlap); ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_window_rest", test_cpu_window_rest);
+                          ("cpu_stream_order", test_cpu_stream_order);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);

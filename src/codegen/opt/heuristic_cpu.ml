@@ -706,6 +706,30 @@ let cpu_window_rest (k : K.t) =
      with Opt.Kernel_opt_error _ -> ())
   | _ -> ()
 
+(* not in tinygrad: under CPU_OPT=fast, a sum along contiguous runs of its input (cpu_vector_reduce's) with
+   two output loops, the outer one striding every load under the reduce less than the inner one (a
+   BatchNorm statistic split by the scheduler: channels outer, 400 floats apart, groups of images inner,
+   25,600 apart), gets the two loops swapped (Opt.SWAP), so that consecutive outputs read their runs at
+   consecutive addresses (the channels of one group of images, one stretch of memory) and the hardware
+   prefetcher follows the stream, where each step of tinygrad's order jumps by an image's stride to read a
+   run of 1,600 bytes. The threads then split the inner loop's axis. Applied to the kernel in place. *)
+let cpu_stream_order (k : K.t) =
+  match cpu_lengths k, K.reduceops k, stores_loads k with
+  | Some _, [ red ], (_, loads) when is_sum red ->
+    let rngs = Array.of_list (K.rngs k) in
+    let r = rngs.(Helpers.last (K.axes_of k [ Reduce; Unroll ])) in
+    (* the loads that the reduce streams; a per-output operand (a mean subtracted) is read once per output *)
+    let streamed = List.filter_map (fun (b : Uop.t) -> let i = get_idx b.src.(1) in
+      if in_backward_slice_with_self r i then Some i else None) loads in
+    (match K.axes_of k [ Global; Weak ] with
+     | [ a0; a1 ] when streamed <> [] && List.for_all (fun i ->
+         let c0 = term_coefficient rngs.(a0) i in
+         c0 > 0 && c0 < term_coefficient rngs.(a1) i) streamed ->
+       (try ignore (K.apply_opt k (opt Opt.SWAP ~axis:a0 ~arg:(Opt.Int a1)))
+        with Opt.Kernel_opt_error _ -> ())
+     | _ -> ())
+  | _ -> ()
+
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU output tile that
    applies, else (a kernel whose transcendentals follow its reduce left rolled) the reduce's unroll, else
    tinygrad's upcasts with the default upcast by the vector width first *)
@@ -718,7 +742,7 @@ let upcasts (k : K.t) =
   | None when cpu_rolled k -> k
   | None ->
     match cpu_vector_reduce k with
-    | Some tk -> tk
+    | Some tk -> cpu_stream_order tk; tk
     | None ->
       let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
       Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
