@@ -599,6 +599,14 @@ let test_cpu_window_lanes () =
         ((if h = 20 then [ ("max pool", fwd, [ 16; 8 ]) ] else []) @
          [ ("max pool backward", bwd, if h = 20 then [ 16; 4 ] else [ 8 ]) ])) [ 20; 40 ]
 
+(* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
+let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+    let s = Postrange.create ast (Device.renderer "CPU") in
+    Postrange.convert_loop_to_global s;
+    List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+        | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
+      (Codegen.hand_coded_optimizations s).applied_opts)
+
 (* CPU_OPT=fast on the window sum of a 3x3 convolution's input gradient, as beautiful_mnist's second block
    schedules it: x (4, 32, 20, 20) max-pooled, conv2d with w (64, 32, 3, 3), relu, conv2d with
    w2 (64, 64, 3, 3), loss = sum (y * y), gradient of x. The first convolution's channel reduce is a kernel of
@@ -626,13 +634,7 @@ let test_cpu_window_rest () =
     | _ -> false in
   match List.filter window_sum (reduce_kernels gx) with
   | [ ast ] ->
-    let ren = Device.renderer "CPU" in
-    let opts mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
-        let s = Postrange.create ast ren in
-        Postrange.convert_loop_to_global s;
-        List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
-            | (Opt.UPCAST | Opt.UNROLL), Opt.Int n -> Some (o.op, n) | _ -> None)
-          (Codegen.hand_coded_optimizations s).applied_opts) in
+    let opts mode = heuristic_opts mode ast in
     check (opts Helpers.Cpu_fast = Opt.[ (UNROLL, 0); (UNROLL, 0); (UPCAST, 0) ])
       "CPU_OPT=fast: opts are not the window unrolled whole and the row of 10 upcast: %s"
       (String.concat " " (List.map (fun (o, n) -> Printf.sprintf "%s:%d" (Opt.opt_ops_to_string o) n)
@@ -857,14 +859,6 @@ let test_cpu_broadcast_gated_loads () =
     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
         same_buffers ~what:"conv input gradient" reference (run_with ~vec:16 ~noopt:0 ast))
   | l -> fail "%d kernels with a nested reduce, expected 1" (List.length l)
-
-(* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
-let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
-    let s = Postrange.create ast (Device.renderer "CPU") in
-    Postrange.convert_loop_to_global s;
-    List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
-        | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
-      (Codegen.hand_coded_optimizations s).applied_opts)
 
 (* the weight gradient's kernels of conv2d x w, as loss = sum (y * y) *)
 let weight_grad_kernels x w =
