@@ -599,6 +599,87 @@ let test_cpu_window_lanes () =
         ((if h = 20 then [ ("max pool", fwd, [ 16; 8 ]) ] else []) @
          [ ("max pool backward", bwd, if h = 20 then [ 16; 4 ] else [ 8 ]) ])) [ 20; 40 ]
 
+(* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
+let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
+    let s = Postrange.create ast (Device.renderer "CPU") in
+    Postrange.convert_loop_to_global s;
+    List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
+        | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
+      (Codegen.hand_coded_optimizations s).applied_opts)
+
+(* CPU_OPT=fast on the window sum of a 3x3 convolution's input gradient, as beautiful_mnist's second block
+   schedules it: x (4, 32, 20, 20) max-pooled, conv2d with w (64, 32, 3, 3), relu, conv2d with
+   w2 (64, 64, 3, 3), loss = sum (y * y), gradient of x. The first convolution's channel reduce is a kernel of
+   its own, and the window sum of _pool's backward (a sum of gated loads over 4x4 points, no product)
+   another, which tinygrad's unrolls take by one axis of 4 and upcast nothing. The fast mode unrolls the other
+   axis and upcasts the output row of 10 whole: its opts are UNROLL 0, UNROLL 0, UPCAST 0 (tinygrad's:
+   UNROLL 0 alone), its source has no reduce loop, and its columns' modulos fold (one per row offset of the
+   window is left). The buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+let test_cpu_window_rest () =
+  let x = Tensor.realize (Tensor.rand [| 4; 32; 20; 20 |]) in
+  let w = Tensor.realize (Tensor.rand [| 64; 32; 3; 3 |]) in
+  let w2 = Tensor.realize (Tensor.rand [| 64; 64; 3; 3 |]) in
+  let y = Tensor.conv2d (Tensor.relu (Tensor.conv2d (Tensor.max_pool2d x) w)) w2 in
+  let gx = match Tensor.gradient (Tensor.sum (Tensor.mul y y)) [ x ] with
+    | [ g ] -> g | _ -> fail "one gradient expected" in
+  (* the window sum: one REDUCE of Add of loaded values, whose source computes no float op but a select and
+     casts nothing (the max pool's count of maxima sums compared values) *)
+  let window_sum (ast : Uop.t) =
+    match List.filter (fun (u : Uop.t) -> u.op == Ops.Reduce) (Uop.toposort ast) with
+    | [ r ] ->
+      let computed (u : Uop.t) =
+        u.op == Ops.Cast || (Ops.Group.is_alu u.op && u.op != Ops.Where && Dtype.is_float u.dtype) in
+      (match r.arg with Uop.Reduce_arg (Ops.Add, _) -> true | _ -> false)
+      && not (List.exists computed (Uop.toposort r.src.(0)))
+    | _ -> false in
+  match List.filter window_sum (reduce_kernels gx) with
+  | [ ast ] ->
+    let opts mode = heuristic_opts mode ast in
+    check (opts Helpers.Cpu_fast = Opt.[ (UNROLL, 0); (UNROLL, 0); (UPCAST, 0) ])
+      "CPU_OPT=fast: opts are not the window unrolled whole and the row of 10 upcast: %s"
+      (String.concat " " (List.map (fun (o, n) -> Printf.sprintf "%s:%d" (Opt.opt_ops_to_string o) n)
+                            (opts Helpers.Cpu_fast)));
+    check (opts Helpers.Cpu_tinygrad = Opt.[ (UNROLL, 0) ])
+      "CPU_OPT=tinygrad: opts are not tinygrad's one unroll";
+    let count s sub = let n = String.length sub in
+      let rec go i acc = if i + n > String.length s then acc
+        else go (i + 1) (if String.sub s i n = sub then acc + 1 else acc) in go 0 0 in
+    let fast = source_with Helpers.Cpu_fast 16 ast and tg = source_with Helpers.Cpu_tinygrad 16 ast in
+    (* no reduce loop, and one modulo per row offset of the window (4): the columns' fold per lane *)
+    check (not (has fast "Ridx") && count fast "%11" <= 4)
+      "CPU_OPT=fast: a reduce loop or more than 4 modulos in\n%s" fast;
+    check (has tg "for (int Ridx0 = 0; Ridx0 < 4;") "CPU_OPT=tinygrad: no reduce loop of 4 in\n%s" tg;
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        let noopt = run_with ~noopt:1 ast in
+        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "window sum CPU_VEC=%d" vec) noopt
+                      (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+  | l -> fail "%d window-sum kernels, expected 1" (List.length l)
+
+(* CPU_OPT=fast on a BatchNorm statistic: the sum of x (512, 32, 20, 20) over axes 0, 2 and 3, which the
+   scheduler splits into partial sums per channel and pair of images and a sum of those. The partial sums'
+   kernel reads runs of 800 floats; tinygrad's loop order has the channels outer (400 floats apart) and the
+   pairs of images inner (25,600 apart). The fast mode swaps the two loops (one SWAP among the opts of the
+   pipeline, none under CPU_OPT=tinygrad), and its buffers equal the NOOPT kernel's, with CPU_VEC=16 and 8. *)
+let test_cpu_stream_order () =
+  let x = Tensor.realize (Tensor.rand [| 512; 32; 20; 20 |]) in
+  match reduce_kernels (Tensor.sum ~axis:[ 0; 2; 3 ] x) with
+  | partial :: _ :: _ ->
+    (* the opts of the whole pipeline (the kernel's ranges split and simplified before the heuristic) *)
+    let swaps mode = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16); Bind (noopt, 0) ]
+        (fun () ->
+          let prg = Codegen.to_program partial (Device.renderer "CPU") in
+          match prg.Uop.src.(0).Uop.arg with
+          | Uop.Kernel_info ki ->
+            List.length (List.filter (fun (o : Opt.t) -> o.op = Opt.SWAP) ki.applied_opts)
+          | _ -> fail "no Kernel_info") in
+    check (swaps Helpers.Cpu_fast = 1) "CPU_OPT=fast: %d SWAPs, expected 1" (swaps Helpers.Cpu_fast);
+    check (swaps Helpers.Cpu_tinygrad = 0) "CPU_OPT=tinygrad: a SWAP";
+    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+        let noopt = run_with ~noopt:1 partial in
+        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "partial sums CPU_VEC=%d" vec) noopt
+                      (run_with ~vec ~noopt:0 partial)) [ 16; 8 ])
+  | l -> fail "%d reduce kernels, expected the partial sums and their sum" (List.length l)
+
 (* the kernels of the input gradient of conv2d x w (loss = sum (y * y)) that hold a reduce inside a reduce *)
 let input_grad_nested_kernels x w =
   let y = Tensor.conv2d x w in
@@ -829,14 +910,6 @@ let test_cpu_nested_reduce_vector_accumulators () =
           check (Float.abs (g -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
             "h=%d: gradient[%d] is %g, the direct sum %g" h i g !want) got)
     [ (24, 5, 24); (8, 3, 8) ]
-
-(* the UPCAST, UNROLL and SWAP opts that Heuristic picks for [ast] under [mode] with CPU_VEC=16 *)
-let heuristic_opts mode ast = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (cpu_vec, 16) ] (fun () ->
-    let s = Postrange.create ast (Device.renderer "CPU") in
-    Postrange.convert_loop_to_global s;
-    List.filter_map (fun (o : Opt.t) -> match o.op, o.arg with
-        | (Opt.UPCAST | Opt.UNROLL | Opt.SWAP), Opt.Int n -> Some (o.op, n) | _ -> None)
-      (Codegen.hand_coded_optimizations s).applied_opts)
 
 (* the weight gradient's kernels of conv2d x w, as loss = sum (y * y) *)
 let weight_grad_kernels x w =
@@ -1299,6 +1372,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
                           ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_overlap", test_cpu_overlap); ("cpu_window_lanes", test_cpu_window_lanes);
+                          ("cpu_window_rest", test_cpu_window_rest);
+                          ("cpu_stream_order", test_cpu_stream_order);
                           ("cpu_nested_reduce_tile", test_cpu_nested_reduce_tile);
                           ("cpu_lane_gated_loads", test_cpu_lane_gated_loads);
                           ("cpu_lane_gated_nonfinite", test_cpu_lane_gated_nonfinite);

@@ -1,8 +1,8 @@
 (* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps tinygrad's
    stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile,
    conv weight gradient, conv channel lanes, conv tile, matvec, nested reduce tile, vector reduce), falling
-   back to tinygrad's upcasts and then the window lanes; the threading stage counts float ops per point and
-   pads a kernel that no thread count divides. *)
+   back to tinygrad's upcasts and then the window's rest and lanes; the threading stage counts float ops per
+   point and pads a kernel that no thread count divides. *)
 
 open Uop
 module K = Postrange
@@ -40,6 +40,11 @@ let conv_channel_reduce_min = 256
 
 (* a pooling's output row shorter than this (a 6x6 image pooled to 3 columns) is not worth a vector *)
 let window_lanes_min = 8
+
+(* the reduce points that tinygrad's unrolls may leave of a window sum for cpu_window_rest to unroll: a 3x3
+   window summed through _pool's backward spans 4x4 points (one row and one column gated off), of which
+   tinygrad unrolls one axis of 4 *)
+let window_rest_max = 4
 
 (* ---------- shared by the CPU branch (not in tinygrad) ---------- *)
 
@@ -683,6 +688,49 @@ let cpu_window_lanes (k : K.t) =
      | None -> ())
   | _ -> ()
 
+(* not in tinygrad: under CPU_OPT=fast, a sum of gathered values (no product: the sum over a window of
+   _pool's backward, which adds each output point's overlapping window entries back, as a convolution's input
+   gradient does after its channel reduce) that tinygrad's unrolls took in part, leaving at most
+   [window_rest_max] reduce points and no upcast, gets the rest of its reduce unrolled, so that
+   cpu_window_lanes then takes the output row as lanes. Each lane's window offsets are then constants: the
+   divisions and modulos of _pool's index fold per lane, the gates that are known false drop their loads, and
+   the lanes share the gate of the output row. tinygrad's kernel computes a modulo, a division and a gate for
+   every load of every output point. Applied to the kernel in place, after tinygrad's upcasts. *)
+let cpu_window_rest (k : K.t) =
+  match cpu_lengths k, K.reduceops k, K.unrollable_dims k with
+  | Some _, (_ :: _ as reds), (_ :: _ as ud)
+    when List.for_all (fun r -> is_sum r && product_of r = None) reds
+         && K.axes_of k [ Unroll ] <> [] && K.axes_of k [ Upcast ] = []
+         && Helpers.prod (List.map (full_shape_int k) ud) <= window_rest_max ->
+    (* unrolled whole, each axis leaves the list of unrollable ones: the first is always the next *)
+    (try List.iter (fun _ -> ignore (K.apply_opt k (opt Opt.UNROLL ~axis:0 ~arg:(Opt.Int 0)))) ud
+     with Opt.Kernel_opt_error _ -> ())
+  | _ -> ()
+
+(* not in tinygrad: under CPU_OPT=fast, a sum along contiguous runs of its input (cpu_vector_reduce's) with
+   two output loops, the outer one striding every load under the reduce less than the inner one (a
+   BatchNorm statistic split by the scheduler: channels outer, 400 floats apart, groups of images inner,
+   25,600 apart), gets the two loops swapped (Opt.SWAP), so that consecutive outputs read their runs at
+   consecutive addresses (the channels of one group of images, one stretch of memory) and the hardware
+   prefetcher follows the stream, where each step of tinygrad's order jumps by an image's stride to read a
+   run of 1,600 bytes. The threads then split the inner loop's axis. Applied to the kernel in place. *)
+let cpu_stream_order (k : K.t) =
+  match cpu_lengths k, K.reduceops k, stores_loads k with
+  | Some _, [ red ], (_, loads) when is_sum red ->
+    let rngs = Array.of_list (K.rngs k) in
+    let r = rngs.(Helpers.last (K.axes_of k [ Reduce; Unroll ])) in
+    (* the loads that the reduce streams; a per-output operand (a mean subtracted) is read once per output *)
+    let streamed = List.filter_map (fun (b : Uop.t) -> let i = get_idx b.src.(1) in
+      if in_backward_slice_with_self r i then Some i else None) loads in
+    (match K.axes_of k [ Global; Weak ] with
+     | [ a0; a1 ] when streamed <> [] && List.for_all (fun i ->
+         let c0 = term_coefficient rngs.(a0) i in
+         c0 > 0 && c0 < term_coefficient rngs.(a1) i) streamed ->
+       (try ignore (K.apply_opt k (opt Opt.SWAP ~axis:a0 ~arg:(Opt.Int a1)))
+        with Opt.Kernel_opt_error _ -> ())
+     | _ -> ())
+  | _ -> ()
+
 (* the upcast/unroll stage of the CPU mode: a kernel left rolled, else the first CPU output tile that
    applies, else (a kernel whose transcendentals follow its reduce left rolled) the reduce's unroll, else
    tinygrad's upcasts with the default upcast by the vector width first *)
@@ -695,10 +743,11 @@ let upcasts (k : K.t) =
   | None when cpu_rolled k -> k
   | None ->
     match cpu_vector_reduce k with
-    | Some tk -> tk
+    | Some tk -> cpu_stream_order tk; tk
     | None ->
       let widths = match cpu_lengths k with Some (w :: _) when w > 4 -> [ w; 4 ] | _ -> [ 4 ] in
       Heuristic.(masked_upcasts k; output_upcasts k; reduce_unrolls k; default_upcast ~widths k);
+      cpu_window_rest k;
       cpu_window_lanes k;
       k
 

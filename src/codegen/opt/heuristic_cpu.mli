@@ -14,9 +14,11 @@
       or a sum over its rows;
     - an 8x8 tile (or, with AVX-512, a lane tile along the input row) for a nested reduce (a convolution's input
       gradient);
-    - an unroll by the vector width for a reduce over a contiguous axis;
+    - an unroll by the vector width for a reduce over a contiguous axis, its two output loops swapped where
+      the outer one strides the input less than the inner one;
     and else tinygrad's upcasts, the default upcast by the vector width first, after which a reduce that they
-    unrolled whole (a pooling's window) gets its output row as lanes. A kernel with a decomposed
+    unrolled whole (a pooling's window), or in part where a few points of a window sum are left, gets the rest
+    unrolled and its output row as lanes. A kernel with a decomposed
     transcendental per element, or an elementwise kernel that divides or takes a square root, gets no upcast
     at all (clang vectorizes its rolled loops), unless it reduces over 8-bit integers (a quantized weight
     dequantized where it is read) and computes its transcendentals after the reduce: that reduce is unrolled.
@@ -56,6 +58,16 @@ val cpu_nested_reduce_tile : Postrange.t -> Postrange.t option
 
 (** The unroll by the vector width of a reduce over a contiguous axis, if it applies. *)
 val cpu_vector_reduce : Postrange.t -> Postrange.t option
+
+(** [cpu_stream_order k]: a sum along contiguous runs of its input with two output loops, the outer striding
+    its streamed loads less than the inner (a split BatchNorm statistic: channels outer, groups of images
+    inner), gets them swapped, in place, so that consecutive outputs read consecutive memory. *)
+val cpu_stream_order : Postrange.t -> unit
+
+(** [cpu_window_rest k]: where tinygrad's unrolls took part of a short sum of gathered values (the window
+    sum of a pooling's backward after a convolution's channel reduce) and upcast nothing, the rest of the
+    reduce unrolled, in place, so that {!cpu_window_lanes} applies. *)
+val cpu_window_rest : Postrange.t -> unit
 
 (** [cpu_window_lanes k]: where tinygrad's unrolls took a reduce whole and no output axis is upcast (a
     pooling, forward or backward), the output's contiguous axis upcast as lanes, in place. *)
