@@ -247,22 +247,29 @@ module Intern = struct
     end;
     d
 
-  (* the live node equal to [d], or [d] itself, added *)
+  (* the first slot from [i] to [stop] whose node died, or -1 *)
+  let rec first_dead tb mask i stop =
+    if i = stop then -1
+    else if not (Wk.check tb.slots i) then i
+    else first_dead tb mask ((i + 1) land mask) stop
+
+  (* the live node equal to [d], or [d] itself, added. The probe reads only the hash array (and a slot whose
+     hash agrees); the slots are checked for a dead node to reuse only once [d] was found absent, since most
+     lookups find their node *)
   let merge tb (d : t) =
     if tb.cycle_ended then shrink_sparse tb;
     let hashes = tb.hashes in
     let mask = Array.length hashes - 1 in
-    let rec probe i dead =
-      let h = hashes.(i) in
-      if h = unused then add tb ~dead i d
+    let start = d.hash land mask in
+    let rec probe i =
+      let h = Array.unsafe_get hashes i in
+      if h = unused then add tb ~dead:(first_dead tb mask start i) i d
       else if h = d.hash then
         match Wk.get tb.slots i with
         | Some x when same_node x d -> x
-        | Some _ -> probe ((i + 1) land mask) dead
-        | None -> probe ((i + 1) land mask) (if dead < 0 then i else dead)
-      else if dead < 0 && not (Wk.check tb.slots i) then probe ((i + 1) land mask) i
-      else probe ((i + 1) land mask) dead in
-    probe (d.hash land mask) (-1)
+        | Some _ | None -> probe ((i + 1) land mask)
+      else probe ((i + 1) land mask) in
+    probe start
 
   let size tb = Wk.length tb.slots
 end
