@@ -398,17 +398,27 @@ let seen_pool : unit Id_tbl.pool = Id_tbl.pool ()
 let toposort ?gate ?(enter_calls = true) root =
   Id_tbl.with_table seen_pool @@ fun seen ->
   let out = ref [] in
-  let stack = Stack.create () in
-  Stack.push (root, false) stack;
-  while not (Stack.is_empty stack) do
-    let node, visited = Stack.pop stack in
+  (* the stack of (node, visited) as two growable arrays: no allocation per push *)
+  let nodes = ref (Array.make 64 root) and visited = ref (Bytes.make 64 '\000') and sp = ref 0 in
+  let push n v =
+    if !sp >= Array.length !nodes then begin
+      let cap = 2 * !sp in
+      let ns = Array.make cap root and vs = Bytes.make cap '\000' in
+      Array.blit !nodes 0 ns 0 !sp; Bytes.blit !visited 0 vs 0 !sp;
+      nodes := ns; visited := vs
+    end;
+    Array.unsafe_set !nodes !sp n; Bytes.unsafe_set !visited !sp (if v then '\001' else '\000'); incr sp in
+  push root false;
+  while !sp > 0 do
+    decr sp;
+    let node = Array.unsafe_get !nodes !sp and was_visited = Bytes.unsafe_get !visited !sp <> '\000' in
     if not (Id_tbl.mem seen node.id) then begin
-      if not visited then begin
+      if not was_visited then begin
         if (match gate with None -> true | Some g -> g node) then begin
-          Stack.push (node, true) stack;
+          push node true;
           let srcs = node.src in
           let lo = if (not enter_calls) && (node.op == Ops.Call || node.op == Ops.Function) then 1 else 0 in
-          for i = Array.length srcs - 1 downto lo do Stack.push (srcs.(i), false) stack done
+          for i = Array.length srcs - 1 downto lo do push srcs.(i) false done
         end
       end else begin
         Id_tbl.replace seen node.id ();
