@@ -322,6 +322,21 @@ let match_ p u =
   ignore (go p u [] (fun s -> acc := s :: !acc; None));
   List.rev !acc
 
+let first_match p u k = go p u [] k
+
+(* whether [p] can match a node of op [o] (an alternation may match any op) *)
+let may_match_op p (o : Ops.t) =
+  p.is_any
+  || (match p.op_match with
+      | Any_op -> true
+      | One_op o' -> o == o'
+      | Op_set (lo, hi) -> lo land lo_bit o <> 0 || hi land hi_bit o <> 0)
+
+let index_by_op pat_of l =
+  let by_op = Array.make (Ops.count + 1) [] in
+  Array.iter (fun o -> by_op.(Ops.value o) <- List.filter (fun r -> may_match_op (pat_of r) o) l) Ops.all;
+  by_op
+
 (* ---------- pattern matchers ---------- *)
 
 type 'ctx rule = { rpat : t; fn : 'ctx -> captures -> Uop.t option }
