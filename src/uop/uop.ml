@@ -392,11 +392,11 @@ let invalid () = const Invalid
 module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash x = x.id end)
 
 (* the visited sets of the walks below, reused from one walk to the next *)
-let seen_pool : unit Id_tbl.pool = Id_tbl.pool ()
+let seen_pool : Id_tbl.Set.pool = Id_tbl.Set.pool ()
 
 (* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
 let toposort ?gate ?(enter_calls = true) root =
-  Id_tbl.with_table seen_pool @@ fun seen ->
+  Id_tbl.Set.with_set seen_pool @@ fun seen ->
   let out = ref [] in
   (* the stack of (node, visited) as two growable arrays: no allocation per push *)
   let nodes = ref (Array.make 64 root) and visited = ref (Bytes.make 64 '\000') and sp = ref 0 in
@@ -412,7 +412,7 @@ let toposort ?gate ?(enter_calls = true) root =
   while !sp > 0 do
     decr sp;
     let node = Array.unsafe_get !nodes !sp and was_visited = Bytes.unsafe_get !visited !sp <> '\000' in
-    if not (Id_tbl.mem seen node.id) then begin
+    if not (Id_tbl.Set.mem seen node.id) then begin
       if not was_visited then begin
         if (match gate with None -> true | Some g -> g node) then begin
           push node true;
@@ -421,7 +421,7 @@ let toposort ?gate ?(enter_calls = true) root =
           for i = Array.length srcs - 1 downto lo do push srcs.(i) false done
         end
       end else begin
-        Id_tbl.replace seen node.id ();
+        Id_tbl.Set.add seen node.id;
         out := node :: !out
       end
     end
@@ -433,12 +433,12 @@ let backward_slice u = List.filter (fun x -> x != u) (toposort u)
 (* whether a node of [u]'s backward slice, [u] included, satisfies [p]: a walk that stops at the first one and does
    not enter the nodes [skip] rules out (the membership tests of the rewrite rules, without a whole toposort) *)
 let exists_backward ?(skip = fun _ -> false) p u =
-  Id_tbl.with_table seen_pool @@ fun seen ->
+  Id_tbl.Set.with_set seen_pool @@ fun seen ->
   let rec loop = function
     | [] -> false
-    | n :: rest when skip n || Id_tbl.mem seen n.id -> loop rest
+    | n :: rest when skip n || Id_tbl.Set.mem seen n.id -> loop rest
     | n :: rest ->
-      p n || (Id_tbl.replace seen n.id (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
+      p n || (Id_tbl.Set.add seen n.id; loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
   loop [ u ]
 
 let op_in_backward_slice_with_self u ops = exists_backward (fun x -> List.memq x.op ops) u

@@ -437,7 +437,7 @@ let push st n stage nn =
 (* the tables of the walks, reused from one rewrite to the next *)
 let node_pool : Uop.t Id_tbl.pool = Id_tbl.pool (Uop.create Ops.Noop)
 let bpm_pool : Uop.t option Id_tbl.pool = Id_tbl.pool None
-let unit_pool : unit Id_tbl.pool = Id_tbl.pool ()
+let set_pool : Id_tbl.Set.pool = Id_tbl.Set.pool ()
 let wait_pool : (Uop.t * int * Uop.t) list Id_tbl.pool = Id_tbl.pool []
 
 (* the sources of a node at its stage 1 *)
@@ -461,7 +461,7 @@ let rec sources_state replace (srcs : Uop.t array) i same =
 let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
   Id_tbl.with_table node_pool @@ fun replace ->
   Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
-  Id_tbl.with_table unit_pool @@ fun on_stack ->
+  Id_tbl.Set.with_set set_pool @@ fun on_stack ->
   (* entries waiting on a node, most recent first ([] once released); [waiting]: how many in all *)
   Id_tbl.with_table wait_pool @@ fun waitlist ->
   let waiting = ref 0 in
@@ -485,7 +485,7 @@ let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
   let known_result (n : Uop.t) =
     match known with None -> not_rewritten | Some k -> Id_tbl.find_or k n.id not_rewritten in
   push st root 0 root;
-  Id_tbl.replace on_stack root.id ();
+  Id_tbl.Set.add on_stack root.id;
   while st.sp > 0 do
     if st.sp > Helpers.rewrite_stack_limit.value then failwith "infinite loop in graph_rewrite (stack too big)";
     st.sp <- st.sp - 1;
@@ -518,7 +518,7 @@ let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
           let srcs = new_n.src in
           for i = Array.length srcs - 1 downto 0 do
             let x = srcs.(i) in
-            if not (Id_tbl.mem on_stack x.id) then begin push st x 0 x; Id_tbl.replace on_stack x.id () end
+            if not (Id_tbl.Set.mem on_stack x.id) then begin push st x 0 x; Id_tbl.Set.add on_stack x.id end
           done
         end
       end
