@@ -205,20 +205,24 @@ module Intern = struct
     Wk.set tb.slots i (Some x);
     tb.hashes.(i) <- x.hash
 
-  (* the table rebuilt from its live nodes *)
+  (* the table rebuilt from its live nodes: counted first, then moved slot by slot (no list of them; a node
+     that dies between the two passes is left behind) *)
   let rebuild tb =
-    let live = ref [] and n = ref 0 in
-    for i = 0 to Wk.length tb.slots - 1 do
-      match Wk.get tb.slots i with Some x -> live := x :: !live; incr n | None -> ()
-    done;
+    let old = tb.slots in
+    let n = ref 0 in
+    for i = 0 to Wk.length old - 1 do if Wk.check old i then incr n done;
     let size = fitted tb !n in
     let slots, hashes = empty size in
     tb.slots <- slots;
     tb.hashes <- hashes;
-    tb.used <- !n;
+    tb.used <- 0;
     let mask = size - 1 in
     let rec free i = if hashes.(i) = unused then i else free ((i + 1) land mask) in
-    List.iter (fun (x : t) -> put tb (free (x.hash land mask)) x) !live
+    for i = 0 to Wk.length old - 1 do
+      match Wk.get old i with
+      | Some x -> put tb (free (x.hash land mask)) x; tb.used <- tb.used + 1
+      | None -> ()
+    done
 
   (* whether the sampled slots hold fewer than one live node per [sparse] slots *)
   let sparse_sample tb =
