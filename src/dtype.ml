@@ -149,9 +149,17 @@ let promo_lattice = function
   | Float32 -> [ Float64 ]
   | d -> invalid_arg ("least_upper_dtype: " ^ to_string d ^ " is not in the promotion lattice")
 
-let rec recursive_parents d =
+let rec recursive_parents_uncached d =
   if d = Float64 then [ Float64 ]
-  else List.sort_uniq Stdlib.compare (d :: List.concat_map recursive_parents (promo_lattice d))
+  else List.sort_uniq Stdlib.compare (d :: List.concat_map recursive_parents_uncached (promo_lattice d))
+
+(* a STACK of many lanes asks for the parents of each lane's dtype, so each dtype's list is built once *)
+let parents_cache : (t, t list) Hashtbl.t = Hashtbl.create 32
+
+let recursive_parents d =
+  match Hashtbl.find_opt parents_cache d with
+  | Some l -> l
+  | None -> let l = recursive_parents_uncached d in Hashtbl.replace parents_cache d l; l
 
 let least_upper_dtype_uncached = function
   | [] -> invalid_arg "least_upper_dtype: no dtypes"

@@ -326,6 +326,35 @@ let test_simplify_cache () =
       check_is ~what:"div again" Uop.O.(x + i 1) (Uop.simplify Uop.O.(d + i 1)));
   check_is ~what:"div outside" x (Uop.simplify d)
 
+(* the walk tables through growth and reuse: ids bound past many doublings keep their values, an id never
+   bound is absent, and a cleared table or set has nothing left *)
+let test_id_tables () =
+  let t = Id_tbl.create 4 and s = Id_tbl.Set.create 4 in
+  let ids = List.init 5000 (fun k -> 7 * k + 3) in
+  List.iter (fun id -> Id_tbl.replace t id (2 * id); Id_tbl.Set.add s id; Id_tbl.Set.add s id) ids;
+  check_int ~what:"table length" 5000 (Id_tbl.length t);
+  check_int ~what:"set length" 5000 (Id_tbl.Set.length s);
+  List.iter (fun id ->
+      check_int ~what:"value" (2 * id) (Id_tbl.find_or t id (-1));
+      if not (Id_tbl.Set.mem s id) then fail "id %d not in the set" id;
+      if Id_tbl.Set.mem s (id + 1) || Id_tbl.mem t (id + 1) then fail "id %d was never added" (id + 1)) ids;
+  Id_tbl.clear t 0; Id_tbl.Set.clear s;
+  check_int ~what:"cleared table" 0 (Id_tbl.length t);
+  if List.exists (fun id -> Id_tbl.mem t id || Id_tbl.Set.mem s id) ids then fail "an id survived clear"
+
+(* a rule's first deciding match, in match_'s order: ADD(a, b) against a commutative pattern matches with x=a
+   first, then x=b *)
+let test_first_match () =
+  let a = var "a" and bb = var "b" in
+  let p = Upat.alu Ops.Add [ Upat.var "x"; Upat.var "y" ] in
+  let e = Uop.O.(a + bb) in
+  let second = Upat.first_match p e (fun c -> let x = Upat.get c "x" in if x == a then None else Some x) in
+  check_is ~what:"second match" bb (match second with Some x -> x | None -> fail "no second match");
+  let rules = [ (p, "add"); (Upat.pat Ops.Mul, "mul") ] in
+  let by_op = Upat.index_by_op fst rules in
+  check_int ~what:"rules for ADD" 1 (List.length by_op.(Ops.value Ops.Add));
+  check_int ~what:"rules for CONST" 0 (List.length by_op.(Ops.value Ops.Const))
+
 let test_substitute_pairs () =
   let a = var "a" and bb = var "b" in
   let e = Uop.O.(a + bb) in
@@ -873,6 +902,8 @@ let tests : Test_util.case list = [
   ("enter_calls", test_enter_calls);
   ("fixed_point", test_fixed_point);
   ("substitute_pairs", test_substitute_pairs);
+  ("id_tables", test_id_tables);
+  ("first_match", test_first_match);
   ("known_results", test_known_results);
   ("simplify_cache", test_simplify_cache);
   ("oracle_rewrites", test_oracle_rewrites);

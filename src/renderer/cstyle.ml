@@ -245,11 +245,7 @@ let base_rewrite : rule list = [
 let string_rewrite ctx (rules : rule list) (u : Uop.t) =
   let rec go = function
     | [] -> None
-    | (pat, fn) :: rest ->
-      let rec try_matches = function
-        | [] -> go rest
-        | m :: ms -> (match fn ctx m with Some s -> Some s | None -> try_matches ms) in
-      try_matches (P.match_ pat u) in
+    | (pat, fn) :: rest -> (match P.first_match pat u (fn ctx) with Some _ as r -> r | None -> go rest) in
   go rules
 
 (* ---------- kernel assembly ---------- *)
@@ -288,6 +284,8 @@ let base_render_kernel lang ?prefix function_name kernel (bufs : (string * (Uop.
    single-use ones. Returns (function name, kernel lines, bufs). *)
 let render_lines lang (uops : Uop.t list) =
   let ctx = { lang; r = Uop.Tbl.create 64 } in
+  (* a line is rendered by the first rule that returns a string: only those that can match its op are tried *)
+  let rules_by_op = P.index_by_op fst lang.string_rewrite in
   let child_count = Uop.Tbl.create 64 in
   List.iter (fun (ru : Uop.t) -> Array.iter (fun v ->
       Uop.Tbl.replace child_count v (1 + Option.value (Uop.Tbl.find_opt child_count v) ~default:0)) ru.src) uops;
@@ -335,7 +333,7 @@ let render_lines lang (uops : Uop.t list) =
               | Ops.Index -> "bidx" | Ops.Load -> "val" | _ -> "alu" in
             Uop.Tbl.replace ctx.r u (p ^ string_of_int (cnt p));
             Some p in
-        let l = match string_rewrite ctx lang.string_rewrite u with
+        let l = match string_rewrite ctx rules_by_op.(Ops.value u.op) u with
           | Some l -> l
           | None ->
             invalid_arg (Printf.sprintf "failed to render %s %s [%s] %s" (Ops.to_string u.op) (Dtype.to_string u.dtype)

@@ -22,8 +22,11 @@ let symbolic_pm = lazy Symbolic.symbolic
 module Eph1 = Ephemeron.K1.Make (struct type t = Uop.t let equal = ( == ) let hash (u : Uop.t) = u.id end)
 module EphN = Ephemeron.Kn.Make (struct type t = Uop.t let equal = ( == ) let hash (u : Uop.t) = u.id end)
 
-let reshape_cache : (int * (sint list * sint list) * Uop.t) list Eph1.t = Eph1.create 256
-let movement_cache : (int * (Ops.t * sint list * marg) * Uop.t list) list EphN.t = EphN.create 256
+(* under one index key, the entries by the hash of the rest of the key *)
+module Int_tbl = Hashtbl.Make (struct type t = int let equal = Int.equal let hash h = h land max_int end)
+
+let reshape_cache : ((sint list * sint list) * Uop.t) list Int_tbl.t Eph1.t = Eph1.create 256
+let movement_cache : ((Ops.t * sint list * marg) * Uop.t list) list Int_tbl.t EphN.t = EphN.create 256
 
 let clear_caches () = Eph1.reset reshape_cache; EphN.reset movement_cache
 
@@ -47,12 +50,18 @@ let hash_marg : marg -> int = function
   | `Flip l -> Hashtbl.hash l
 
 (* the entry of [tbl] under [key] whose rest of the key (hashed to [h]) equals [rest], or [compute ()]
-   recorded there. The hash is compared first: one index UOp can key many shapes *)
+   recorded there. One index UOp can key a hundred shapes, so its entries are found by their hash *)
 let memo ~find ~replace tbl key ~equal h rest compute =
-  let entries = Option.value (find tbl key) ~default:[] in
-  match List.find_opt (fun (h', k, _) -> h' = h && equal k rest) entries with
-  | Some (_, _, r) -> r
-  | None -> let r = compute () in replace tbl key ((h, rest, r) :: entries); r
+  let entries = match find tbl key with
+    | Some e -> e
+    | None -> let e = Int_tbl.create 4 in replace tbl key e; e in
+  let same = Option.value (Int_tbl.find_opt entries h) ~default:[] in
+  match List.find_opt (fun (k, _) -> equal k rest) same with
+  | Some (_, r) -> r
+  | None ->
+    let r = compute () in
+    Int_tbl.replace entries h ((rest, r) :: Option.value (Int_tbl.find_opt entries h) ~default:[]);
+    r
 
 (* tinygrad: schedule/indexing.py _apply_reshape *)
 let apply_reshape_uncached (in_shape : sint list) (out_shape : sint list) (urngs : Uop.t) : Uop.t =

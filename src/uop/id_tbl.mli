@@ -39,3 +39,35 @@ val pool : 'a -> 'a pool
     to the pool, cleared, when [f] returns (a nested walk takes another). On an exception the table is
     dropped. *)
 val with_table : 'a pool -> ('a t -> 'b) -> 'b
+
+(** A set of ids, the keys of a table without its values: for the walks that only ask whether a node was
+    seen (no value array to read, write or clear). *)
+module Set : sig
+  (** A set of ids. *)
+  type t
+
+  (** [create n]: an empty set sized for about [n] ids (it grows). *)
+  val create : int -> t
+
+  (** Whether an id is in the set. *)
+  val mem : t -> int -> bool
+
+  (** Adds an id. *)
+  val add : t -> int -> unit
+
+  (** The number of ids in the set. *)
+  val length : t -> int
+
+  (** Empties the set, at the cost of its ids, not its capacity. *)
+  val clear : t -> unit
+
+  (** Sets kept for reuse between walks, as {!pool}. *)
+  type pool
+
+  (** An empty pool. *)
+  val pool : unit -> pool
+
+  (** [with_set p f]: [f] applied to an empty set from [p], which goes back to the pool, cleared, when [f]
+      returns (on an exception it is dropped). *)
+  val with_set : pool -> (t -> 'b) -> 'b
+end

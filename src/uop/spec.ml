@@ -5,7 +5,10 @@ module P = Upat
 
 type rule = P.t * (P.captures -> bool option)
 
-type t = rule list
+(* for each op (by [Ops.value]), the rules that can match a node of that op, in order *)
+type t = rule list array
+
+let make rules : t = P.index_by_op fst rules
 
 exception Verification_failed of string
 
@@ -51,7 +54,7 @@ let validate_index (uidx : Uop.t) =
 let index_or_shrink = P.or_casted (P.ops ~name:"uidx" [ Ops.Index; Ops.Shrink ])
 
 (* tinygrad: spec.py spec_shared — ops that can be in the tensor graph and in programs *)
-let spec_shared : t =
+let spec_shared_rules : rule list =
   [ (* NOTE: for testing, sinks can be anything *)
     (pat ~dtype:[ Dtype.Void ] Ops.Sink, yes);
     (pat Ops.Noop, yes);
@@ -151,7 +154,7 @@ let valid_gettuple (gt : Uop.t) (t : Uop.t) =
   | _ -> false
 
 (* tinygrad: spec.py spec_tensor — ops that can be in the tensor graph but not in programs (movement ops) *)
-let spec_tensor : t =
+let spec_tensor_rules : rule list =
   [ (P.ops ~src:(src [ P.wild ]) ~name:"u" Ops.[ Sin; Log2; Exp2; Sqrt; Reciprocal ], fun m ->
         let u = g m "u" in Some (Dtype.is_float u.dtype || Uop.is_invalid (Uop.base u.src.(0))));
     (* BUFFER: a real buffer has a weakint size and a device *)
@@ -227,10 +230,10 @@ let spec_tensor : t =
     (pat ~dtype:[ Dtype.Void ] ~src:(src [ pat Ops.Sink; pat Ops.Linear; pat Ops.Source ]) Ops.Program, yes);
     (pat ~dtype:[ Dtype.Void ] ~src:(src [ pat Ops.Sink; pat Ops.Linear; pat Ops.Source; pat Ops.Binary ]) Ops.Program,
      yes) ]
-  @ spec_shared
+  @ spec_shared_rules
 
 (* tinygrad: spec.py spec_program — ops that can be in programs but not in the tensor graph (LOAD) *)
-let spec_program : t =
+let spec_program_rules : rule list =
   [ (* a literal is CAST(dt, CONST(value)): its inner CONST is the one weak node a program may contain *)
     (pat ~dtype:Dtype.[ Weakint; Weakfloat ] ~name:"x" Ops.Const, fun m ->
         let x = g m "x" in
@@ -255,14 +258,14 @@ let spec_program : t =
     (* SPECIAL is int32 after index lowering *)
     (pat ~src:(src [ v ~dtype:[ Dtype.Int32 ] "x" ]) ~name:"s" Ops.Special, fun m ->
         let s = g m "s" in Some (matches_dtype (g m "x") s.dtype && (match s.arg with Uop.Str _ -> true | _ -> false))) ]
-  @ spec_shared
+  @ spec_shared_rules
 
 let is_bound_var (u : Uop.t) =
   u.op == Ops.After && Array.length u.src = 2 && Uop.is_variable u.src.(0) && u.src.(1).op == Ops.Store
   && u.src.(1).src.(0) == u.src.(0) && u.src.(1).src.(1).op == Ops.Const
 
 (* tinygrad: spec.py spec_kernel_graph — the graph of kernel CALLs the scheduler produces *)
-let spec_kernel_graph : t =
+let spec_kernel_graph_rules : rule list =
   [ (pat ~dtype:[ Dtype.Void ] Ops.Sink, yes);
     (* the store of a bound Variable binds it: AFTER(BUFFER, STORE(BUFFER, CONST)) in call args *)
     (pat ~dtype:[ Dtype.Void ] ~src:(src [ pat ~name:"b" Ops.Buffer; pat Ops.Const ]) Ops.Store, fun m ->
@@ -288,16 +291,18 @@ let spec_kernel_graph : t =
     (pat ~src:(src [ P.ops (Ops.Group.movement @ Ops.[ Param; After; Buffer; Mstack; Mselect; Bitcast; Reshape ]) ])
        ~allow_any_len:true ~name:"x" Ops.After, fun m -> let x = g m "x" in Some (matches_dtype x.src.(0) x.dtype)) ]
 
-(* PatternMatcher.rewrite over a spec: the first rule (and, within it, the first match) that decides *)
+let spec_shared = make spec_shared_rules
+let spec_tensor = make spec_tensor_rules
+let spec_program = make spec_program_rules
+let spec_kernel_graph = make spec_kernel_graph_rules
+
+(* PatternMatcher.rewrite over a spec: the first rule (and, within it, the first match) that decides; only the
+   rules that can match the node's op are tried *)
 let check (spec : t) (u : Uop.t) : bool option =
   let rec rules = function
     | [] -> None
-    | (p, f) :: rest ->
-      let rec matches = function
-        | [] -> rules rest
-        | m :: ms -> (match f m with Some b -> Some b | None -> matches ms) in
-      matches (P.match_ p u) in
-  rules spec
+    | (p, f) :: rest -> (match P.first_match p u f with Some _ as r -> r | None -> rules rest) in
+  rules spec.(Ops.value u.op)
 
 let describe (u : Uop.t) =
   Printf.sprintf "%s %s %d [%s] %s" (Ops.to_string u.op) (Dtype.to_string u.dtype) (Array.length u.src)

@@ -205,20 +205,24 @@ module Intern = struct
     Wk.set tb.slots i (Some x);
     tb.hashes.(i) <- x.hash
 
-  (* the table rebuilt from its live nodes *)
+  (* the table rebuilt from its live nodes: counted first, then moved slot by slot (no list of them; a node
+     that dies between the two passes is left behind) *)
   let rebuild tb =
-    let live = ref [] and n = ref 0 in
-    for i = 0 to Wk.length tb.slots - 1 do
-      match Wk.get tb.slots i with Some x -> live := x :: !live; incr n | None -> ()
-    done;
+    let old = tb.slots in
+    let n = ref 0 in
+    for i = 0 to Wk.length old - 1 do if Wk.check old i then incr n done;
     let size = fitted tb !n in
     let slots, hashes = empty size in
     tb.slots <- slots;
     tb.hashes <- hashes;
-    tb.used <- !n;
+    tb.used <- 0;
     let mask = size - 1 in
     let rec free i = if hashes.(i) = unused then i else free ((i + 1) land mask) in
-    List.iter (fun (x : t) -> put tb (free (x.hash land mask)) x) !live
+    for i = 0 to Wk.length old - 1 do
+      match Wk.get old i with
+      | Some x -> put tb (free (x.hash land mask)) x; tb.used <- tb.used + 1
+      | None -> ()
+    done
 
   (* whether the sampled slots hold fewer than one live node per [sparse] slots *)
   let sparse_sample tb =
@@ -247,22 +251,29 @@ module Intern = struct
     end;
     d
 
-  (* the live node equal to [d], or [d] itself, added *)
+  (* the first slot from [i] to [stop] whose node died, or -1 *)
+  let rec first_dead tb mask i stop =
+    if i = stop then -1
+    else if not (Wk.check tb.slots i) then i
+    else first_dead tb mask ((i + 1) land mask) stop
+
+  (* the live node equal to [d], or [d] itself, added. The probe reads only the hash array (and a slot whose
+     hash agrees); the slots are checked for a dead node to reuse only once [d] was found absent, since most
+     lookups find their node *)
   let merge tb (d : t) =
     if tb.cycle_ended then shrink_sparse tb;
     let hashes = tb.hashes in
     let mask = Array.length hashes - 1 in
-    let rec probe i dead =
-      let h = hashes.(i) in
-      if h = unused then add tb ~dead i d
+    let start = d.hash land mask in
+    let rec probe i =
+      let h = Array.unsafe_get hashes i in
+      if h = unused then add tb ~dead:(first_dead tb mask start i) i d
       else if h = d.hash then
         match Wk.get tb.slots i with
         | Some x when same_node x d -> x
-        | Some _ -> probe ((i + 1) land mask) dead
-        | None -> probe ((i + 1) land mask) (if dead < 0 then i else dead)
-      else if dead < 0 && not (Wk.check tb.slots i) then probe ((i + 1) land mask) i
-      else probe ((i + 1) land mask) dead in
-    probe (d.hash land mask) (-1)
+        | Some _ | None -> probe ((i + 1) land mask)
+      else probe ((i + 1) land mask) in
+    probe start
 
   let size tb = Wk.length tb.slots
 end
@@ -385,26 +396,36 @@ let invalid () = const Invalid
 module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash x = x.id end)
 
 (* the visited sets of the walks below, reused from one walk to the next *)
-let seen_pool : unit Id_tbl.pool = Id_tbl.pool ()
+let seen_pool : Id_tbl.Set.pool = Id_tbl.Set.pool ()
 
 (* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
 let toposort ?gate ?(enter_calls = true) root =
-  Id_tbl.with_table seen_pool @@ fun seen ->
+  Id_tbl.Set.with_set seen_pool @@ fun seen ->
   let out = ref [] in
-  let stack = Stack.create () in
-  Stack.push (root, false) stack;
-  while not (Stack.is_empty stack) do
-    let node, visited = Stack.pop stack in
-    if not (Id_tbl.mem seen node.id) then begin
-      if not visited then begin
+  (* the stack of (node, visited) as two growable arrays: no allocation per push *)
+  let nodes = ref (Array.make 64 root) and visited = ref (Bytes.make 64 '\000') and sp = ref 0 in
+  let push n v =
+    if !sp >= Array.length !nodes then begin
+      let cap = 2 * !sp in
+      let ns = Array.make cap root and vs = Bytes.make cap '\000' in
+      Array.blit !nodes 0 ns 0 !sp; Bytes.blit !visited 0 vs 0 !sp;
+      nodes := ns; visited := vs
+    end;
+    Array.unsafe_set !nodes !sp n; Bytes.unsafe_set !visited !sp (if v then '\001' else '\000'); incr sp in
+  push root false;
+  while !sp > 0 do
+    decr sp;
+    let node = Array.unsafe_get !nodes !sp and was_visited = Bytes.unsafe_get !visited !sp <> '\000' in
+    if not (Id_tbl.Set.mem seen node.id) then begin
+      if not was_visited then begin
         if (match gate with None -> true | Some g -> g node) then begin
-          Stack.push (node, true) stack;
+          push node true;
           let srcs = node.src in
           let lo = if (not enter_calls) && (node.op == Ops.Call || node.op == Ops.Function) then 1 else 0 in
-          for i = Array.length srcs - 1 downto lo do Stack.push (srcs.(i), false) stack done
+          for i = Array.length srcs - 1 downto lo do push srcs.(i) false done
         end
       end else begin
-        Id_tbl.replace seen node.id ();
+        Id_tbl.Set.add seen node.id;
         out := node :: !out
       end
     end
@@ -416,12 +437,12 @@ let backward_slice u = List.filter (fun x -> x != u) (toposort u)
 (* whether a node of [u]'s backward slice, [u] included, satisfies [p]: a walk that stops at the first one and does
    not enter the nodes [skip] rules out (the membership tests of the rewrite rules, without a whole toposort) *)
 let exists_backward ?(skip = fun _ -> false) p u =
-  Id_tbl.with_table seen_pool @@ fun seen ->
+  Id_tbl.Set.with_set seen_pool @@ fun seen ->
   let rec loop = function
     | [] -> false
-    | n :: rest when skip n || Id_tbl.mem seen n.id -> loop rest
+    | n :: rest when skip n || Id_tbl.Set.mem seen n.id -> loop rest
     | n :: rest ->
-      p n || (Id_tbl.replace seen n.id (); loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
+      p n || (Id_tbl.Set.add seen n.id; loop (Array.fold_left (fun acc s -> s :: acc) rest n.src)) in
   loop [ u ]
 
 let op_in_backward_slice_with_self u ops = exists_backward (fun x -> List.memq x.op ops) u

@@ -202,13 +202,18 @@ end
 
 type captures = (string * Uop.t) list
 
-let find (c : captures) name =
-  let rec go = function
-    | [] -> None
-    | (k, v) :: rest -> if k == name || String.equal k name then Some v else go rest in
-  go c
+(* the capture bound to [name], or [default] (no option allocated: matching looks names up for every node) *)
+let rec find_or (c : captures) name default =
+  match c with
+  | [] -> default
+  | (k, v) :: rest -> if k == name || String.equal k name then v else find_or rest name default
 
-let get c name = match find c name with Some v -> v | None -> raise Not_found
+(* the value no capture is bound to *)
+let unbound = Uop.create Ops.Noop ~arg:(Uop.Str "unbound capture")
+
+let find c name = let v = find_or c name unbound in if v == unbound then None else Some v
+
+let get c name = let v = find_or c name unbound in if v == unbound then raise Not_found else v
 
 (* Python [==] between args: numbers compare by value across int/float/bool (0 == 0.0 == False, -0.0 == 0.0);
    CONST floats are tinygrad ConstFloats, whose __eq__ makes nan equal nan *)
@@ -272,9 +277,10 @@ let rec go : 'r. t -> Uop.t -> captures -> (captures -> 'r option) -> 'r option 
     match p.name with
     | None -> go_checks p u store k
     | Some nm ->
-      (match find store nm with
-       | None -> go_checks p u ((nm, u) :: store) k
-       | Some v -> if v == u then go_checks p u store k else None)
+      let v = find_or store nm unbound in
+      if v == unbound then go_checks p u ((nm, u) :: store) k
+      else if v == u then go_checks p u store k
+      else None
 
 and go_checks : 'r. t -> Uop.t -> captures -> (captures -> 'r option) -> 'r option =
   fun p u store k ->
@@ -316,6 +322,21 @@ let match_ p u =
   ignore (go p u [] (fun s -> acc := s :: !acc; None));
   List.rev !acc
 
+let first_match p u k = go p u [] k
+
+(* whether [p] can match a node of op [o] (an alternation may match any op) *)
+let may_match_op p (o : Ops.t) =
+  p.is_any
+  || (match p.op_match with
+      | Any_op -> true
+      | One_op o' -> o == o'
+      | Op_set (lo, hi) -> lo land lo_bit o <> 0 || hi land hi_bit o <> 0)
+
+let index_by_op pat_of l =
+  let by_op = Array.make (Ops.count + 1) [] in
+  Array.iter (fun o -> by_op.(Ops.value o) <- List.filter (fun r -> may_match_op (pat_of r) o) l) Ops.all;
+  by_op
+
 (* ---------- pattern matchers ---------- *)
 
 type 'ctx rule = { rpat : t; fn : 'ctx -> captures -> Uop.t option }
@@ -350,28 +371,29 @@ let lift (m : unit matcher) =
   matcher (List.map (fun r -> { rpat = r.rpat; fn = (fun _ c -> r.fn () c) }) m.rule_list)
 let rules m = m.rule_list
 
+(* the rules of [ents] from [i] on, tried on [u] whose sources' ops are the bitset [lo], [hi] *)
+let rec rewrite_from ents ctx (u : Uop.t) lo hi i =
+  if i >= Array.length ents then None
+  else
+    let r = Array.unsafe_get ents i in
+    let p = r.rpat in
+    if p.er_lo land lnot lo <> 0 || p.er_hi land lnot hi <> 0 then rewrite_from ents ctx u lo hi (i + 1)
+    else match go p u [] (r.fn ctx) with
+      | Some ret when ret != u -> Some ret
+      | _ -> rewrite_from ents ctx u lo hi (i + 1)
+
 (* tinygrad: PatternMatcher.rewrite *)
 let rewrite pm ctx (u : Uop.t) =
   let ents = pm.pdict.(Ops.value u.op) in
-  let n = Array.length ents in
-  if n = 0 then None
+  if Array.length ents = 0 then None
   else begin
     (* the set of src ops, as a bitset *)
     let lo = ref 0 and hi = ref 0 in
-    Array.iter (fun (s : Uop.t) ->
-        let v = Ops.value s.op in
-        if v <= 62 then lo := !lo lor (1 lsl (v - 1)) else hi := !hi lor (1 lsl (v - 63))) u.src;
-    let lo = !lo and hi = !hi in
-    let rec loop i =
-      if i >= n then None
-      else
-        let r = ents.(i) in
-        let p = r.rpat in
-        if p.er_lo land lnot lo <> 0 || p.er_hi land lnot hi <> 0 then loop (i + 1)
-        else match go p u [] (fun c -> r.fn ctx c) with
-          | Some ret when ret != u -> Some ret
-          | _ -> loop (i + 1) in
-    loop 0
+    for j = 0 to Array.length u.src - 1 do
+      let v = Ops.value (Array.unsafe_get u.src j).op in
+      if v <= 62 then lo := !lo lor (1 lsl (v - 1)) else hi := !hi lor (1 lsl (v - 63))
+    done;
+    rewrite_from ents ctx u !lo !hi 0
   end
 
 (* ---------- graph rewrite ---------- *)
@@ -415,14 +437,23 @@ let push st n stage nn =
 (* the tables of the walks, reused from one rewrite to the next *)
 let node_pool : Uop.t Id_tbl.pool = Id_tbl.pool (Uop.create Ops.Noop)
 let bpm_pool : Uop.t option Id_tbl.pool = Id_tbl.pool None
-let unit_pool : unit Id_tbl.pool = Id_tbl.pool ()
+let set_pool : Id_tbl.Set.pool = Id_tbl.Set.pool ()
 let wait_pool : (Uop.t * int * Uop.t) list Id_tbl.pool = Id_tbl.pool []
 
 (* the sources of a node at its stage 1 *)
-type sources_state = Same | Changed | Waiting
+type sources_state = Same | Changed | Waiting_on of Uop.t
 
 (* the value no node is rewritten to, for lookups without an option *)
 let not_rewritten = Uop.create Ops.Noop ~arg:(Uop.Str "not rewritten")
+
+(* every source from [i] on rewritten ([replace] binds it): [Same] (each to itself, as those before [i] if
+   [same]) or [Changed]; else [Waiting_on] the first that is not *)
+let rec sources_state replace (srcs : Uop.t array) i same =
+  if i >= Array.length srcs then (if same then Same else Changed)
+  else
+    let x = Array.unsafe_get srcs i in
+    let rx = Id_tbl.find_or replace x.id not_rewritten in
+    if rx == not_rewritten then Waiting_on x else sources_state replace srcs (i + 1) (same && rx == x)
 
 (* tinygrad: RewriteContext.unified_rewrite. [known] (not in tinygrad): the results of earlier rewrites with the
    same matcher and context, by node id. A top-down rewrite gives a node the same result wherever it meets it,
@@ -430,7 +461,7 @@ let not_rewritten = Uop.create Ops.Noop ~arg:(Uop.Str "not rewritten")
 let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
   Id_tbl.with_table node_pool @@ fun replace ->
   Id_tbl.with_table bpm_pool @@ fun bpm_cache ->
-  Id_tbl.with_table unit_pool @@ fun on_stack ->
+  Id_tbl.Set.with_set set_pool @@ fun on_stack ->
   (* entries waiting on a node, most recent first ([] once released); [waiting]: how many in all *)
   Id_tbl.with_table wait_pool @@ fun waitlist ->
   let waiting = ref 0 in
@@ -454,7 +485,7 @@ let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
   let known_result (n : Uop.t) =
     match known with None -> not_rewritten | Some k -> Id_tbl.find_or k n.id not_rewritten in
   push st root 0 root;
-  Id_tbl.replace on_stack root.id ();
+  Id_tbl.Set.add on_stack root.id;
   while st.sp > 0 do
     if st.sp > Helpers.rewrite_stack_limit.value then failwith "infinite loop in graph_rewrite (stack too big)";
     st.sp <- st.sp - 1;
@@ -487,29 +518,18 @@ let unified_rewrite ?known ~pm ~bpm ~enter_calls (root : Uop.t) =
           let srcs = new_n.src in
           for i = Array.length srcs - 1 downto 0 do
             let x = srcs.(i) in
-            if not (Id_tbl.mem on_stack x.id) then begin push st x 0 x; Id_tbl.replace on_stack x.id () end
+            if not (Id_tbl.Set.mem on_stack x.id) then begin push st x 0 x; Id_tbl.Set.add on_stack x.id end
           done
         end
       end
       else if stage = 1 then begin
         let srcs = new_n.src in
-        let len = Array.length srcs in
-        (* every source rewritten: [Same] (each to itself) or [Changed]; else [Waiting] on the first that is
-           not *)
-        let rec rewritten i same =
-          if i >= len then (if same then Same else Changed)
-          else
-            let rx = Id_tbl.find_or replace srcs.(i).id not_rewritten in
-            if rx == not_rewritten then begin wait srcs.(i) (n, 1, new_n); Waiting end
-            else rewritten (i + 1) (same && rx == srcs.(i)) in
-        match rewritten 0 true with
-        | Waiting -> ()
+        match sources_state replace srcs 0 true with
+        | Waiting_on x -> wait x (n, 1, new_n)
         | (Same | Changed) as state ->
           let next =
             if state = Same then (match pm with None -> None | Some f -> f new_n)
-            else
-              let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
-              Some (rebuild new_n (Array.map find srcs)) in
+            else Some (rebuild new_n (Array.map (fun (x : Uop.t) -> Id_tbl.find_or replace x.id x) srcs)) in
           match next with
           | None -> finish_known n new_n
           | Some new_src_n -> push st n 2 new_src_n; push st new_src_n 0 new_src_n
@@ -544,8 +564,7 @@ let walk_rewrite ~pm ~bpm ~enter_calls (root : Uop.t) =
             if not (Id_tbl.mem replace x.id) then push st x 0 x
           done
       end else begin
-        let find (x : Uop.t) = match Id_tbl.find_opt replace x.id with Some r -> r | None -> x in
-        let new_src = Array.map find n.src in
+        let new_src = Array.map (fun (x : Uop.t) -> Id_tbl.find_or replace x.id x) n.src in
         let changed = ref false in
         Array.iteri (fun i x -> if x != n.src.(i) then changed := true) new_src;
         let new_n = if !changed then rebuild n new_src else n in

@@ -202,6 +202,14 @@ val find : captures -> string -> Uop.t option
     nan equal to nan (tinygrad's ConstFloat). *)
 val match_ : t -> Uop.t -> captures list
 
+(** [first_match p u k]: [k] applied to the matches of [p] on [u] in [match_]'s order, the first [Some] it
+    returns (no list of matches built). *)
+val first_match : t -> Uop.t -> (captures -> 'r option) -> 'r option
+
+(** [index_by_op pat_of rules]: for each op (by {!Ops.value}), the rules whose pattern ([pat_of]) can match a
+    node of that op, in their order: what a first-deciding scan over [rules] needs to look at. *)
+val index_by_op : ('r -> t) -> 'r list -> 'r list array
+
 (** {1 Pattern matchers} *)
 
 (** A rule: a pattern and a callback from the pass context and the captures to a replacement. *)
