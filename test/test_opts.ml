@@ -434,6 +434,33 @@ let test_cpu_byte_matvec () =
       let want = !s /. (1.0 +. exp (-. !s)) in
       check (Float.abs (v -. want) <= 1e-5 *. Float.max 1.0 (Float.abs want)) "row %d: %g, expected %g" i v want) got
 
+(* CPU_OPT=fast on a batch taken from a uint8 dataset of 60000 rows as beautiful_mnist takes it (x[samples], a
+   one-hot over the rows that the scheduler splits into 10 runs of 6000, each gating its loads): the kernel that
+   gathers the bytes loads each gated run of 4 as one uint8 vector; CPU_OPT=tinygrad keeps a scalar load per
+   byte. The gathered values equal the bytes of the closed formula at the sampled rows, in both modes. *)
+let test_cpu_gated_byte_loads () =
+  let rows = 60000 and cols = 16 in
+  let byte i j = ((i * 7) + (j * 13) + (i / 256)) land 0xff in
+  let x = Tensor.realize (Tensor.of_int_array ~dtype:Dtype.Uint8 [| rows; cols |]
+                            (Array.init (rows * cols) (fun k -> byte (k / cols) (k mod cols)))) in
+  let picks = [| 0; 59999; 6000; 5999; 31337; 12; 47000; 6001 |] in
+  let samples = Tensor.realize (Tensor.of_int_array [| Array.length picks |] picks) in
+  let gather () = Tensor.getitem x [ Tensor.T samples ] in
+  let gathers mode = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () ->
+      let linear, _ = Tensor.linear_with_vars [ gather () ] in
+      List.filter_map (fun (u : Uop.t) ->
+          if u.op == Ops.Sink && (match u.arg with Uop.Kernel_info _ -> true | _ -> false) then
+            Some (source_with mode 16 u) else None) (Uop.toposort linear)) in
+  let vector_load src = has src "unsigned_char4*" in
+  check (List.exists vector_load (gathers Helpers.Cpu_fast)) "CPU_OPT=fast: no gated uint8 vector load:\n%s"
+    (String.concat "\n" (gathers Helpers.Cpu_fast));
+  check (not (List.exists vector_load (gathers Helpers.Cpu_tinygrad))) "CPU_OPT=tinygrad: a uint8 vector load";
+  List.iter (fun mode ->
+      let got = Helpers.context Helpers.[ Bind (cpu_opt, mode) ] (fun () -> Tensor.to_float_array (gather ())) in
+      Array.iteri (fun k v ->
+          let want = float_of_int (byte picks.(k / cols) (k mod cols)) in
+          check (v = want) "element %d: %g, expected %g" k v want) got) Helpers.[ Cpu_fast; Cpu_tinygrad ]
+
 (* the kernel's CPU_VEC=16 sources under CPU_OPT=fast and CPU_OPT=tinygrad pass [fast] and [tinygrad] (a predicate, and
    what a failure means), and both kernels' buffers equal the NOOPT kernel's *)
 let check_both_modes ~what ast ~fast:(fast_ok, fast_msg) ~tinygrad:(tg_ok, tg_msg) =
@@ -1370,6 +1397,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_matvec_thread_pad", test_cpu_matvec_thread_pad);
                           ("cpu_select", test_cpu_select);
                           ("cpu_half_matvec", test_cpu_half_matvec); ("cpu_byte_matvec", test_cpu_byte_matvec);
+                          ("cpu_gated_byte_loads", test_cpu_gated_byte_loads);
                           ("cpu_conv_tile", test_cpu_conv_tile);
                           ("cpu_overlap", test_cpu_overlap); ("cpu_window_lanes", test_cpu_window_lanes);
                           ("cpu_window_rest", test_cpu_window_rest);

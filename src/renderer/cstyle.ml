@@ -470,11 +470,11 @@ let clang_render_vector_prefix lang dt count =
   (* round (down) to power of two (this is actually the default clang behavior) *)
   vector_typedef ~alignment:(fun _ p2 -> p2) lang dt count
 
-(* not in tinygrad: the CPU mode's vector typedefs (cpu_fast_lang): float32 and float16 vectors are assumed
-   aligned to their element only (they coalesce at any offset, late/coalesce_cpu.ml), other vectors wider than
-   float4 to 16 bytes (what buffer views guarantee), so clang loads them with unaligned moves *)
+(* not in tinygrad: the CPU mode's vector typedefs (cpu_fast_lang): float32, float16 and uint8 vectors are
+   assumed aligned to their element only (they coalesce at any offset, late/coalesce_cpu.ml), other vectors
+   wider than float4 to 16 bytes (what buffer views guarantee), so clang loads them with unaligned moves *)
 let cpu_render_vector_prefix lang dt count =
-  let element_aligned = dt == Dtype.Float32 || dt == Dtype.Float16 in
+  let element_aligned = dt == Dtype.Float32 || dt == Dtype.Float16 || dt == Dtype.Uint8 in
   vector_typedef ~alignment:(fun dt p2 -> if element_aligned then Dtype.itemsize dt else min 16 p2) lang dt count
 
 (* not in tinygrad: a float32 vector load under a mask of lanes (late/coalesce.ml lane-gated loads,

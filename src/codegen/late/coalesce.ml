@@ -146,6 +146,7 @@ type policy = {
   lane_gated : Uop.t -> Uop.t -> Uop.t -> Uop.t -> Uop.t option;
   coalesces_reg : Uop.t -> bool;
   lengths : Uop.t -> int list option;
+  gated_lengths : Uop.t -> int list option;
   lane_gated_loads : Uop.t -> root_src -> (Z.t * Uop.t list ref) list -> (Uop.t * Uop.t) list;
 }
 
@@ -201,7 +202,11 @@ let memory_coalescing ?(device = "") ?policy ~supports_float4 (sink : Uop.t) : U
         let lengths, must_divide =
           if device = "DSP" then ([ 128; 64; 32; 16; 8; 4 ], false)
           else if not (List.memq buf.dtype (Dtype.[ Float32; Float16; Int32; Uint32 ] @ Dtype.fp8s))
-               && not (is_image_shape bshape) then ([], true)
+               && not (is_image_shape bshape) then
+            (* not in tinygrad: a policy may group the gated loads of other dtypes *)
+            (match Option.bind policy (fun p -> p.gated_lengths buf) with
+             | Some l when valid.op != Ops.Const -> (l, false)
+             | _ -> ([], true))
           else if addrspace buf = Some Dtype.Reg then
             (match policy_lengths buf with Some l -> (l, false) | None -> ([], true))
           else if is_image_shape bshape then ([ 4 ], true)

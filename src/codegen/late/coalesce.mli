@@ -38,6 +38,9 @@ type policy = {
       (** [lane_gated u buf valid idx]: [Some idx'] when the access groups without its valid, by [idx'] *)
   coalesces_reg : Uop.t -> bool;  (** a REG buffer that coalesces like memory *)
   lengths : Uop.t -> int list option;  (** the vector lengths of a buffer's groups, at any offset *)
+  gated_lengths : Uop.t -> int list option;
+      (** the vector lengths, at any offset, of the gated groups of a buffer of a dtype that tinygrad does not
+          coalesce *)
   lane_gated_loads : Uop.t -> root_src -> (Z.t * Uop.t list ref) list -> (Uop.t * Uop.t) list;
       (** the loads of a lane-gated group of a buffer, as (load, replacement) pairs in order *)
 }

@@ -181,6 +181,13 @@ let lane_gated_loads (ren : Renderer.t) buf (base : Coalesce.root_src) offsets =
    inserts *)
 let float16_global (buf : Uop.t) = buf.dtype == Dtype.Float16 && addrspace buf = Some Dtype.Global
 
+(* gated uint8 loads from a global buffer group to the float32 lengths too, at any offset: a gather of a
+   uint8 dataset's rows (a batch taken by a one-hot over the samples, each split of the samples gating its
+   loads) loads each gated run as one vector under one branch on the gate, where each byte selected its own
+   address and value. Ungated bytes stay scalar: a convolution that broadcasts each byte of an image row
+   loads it straight into its broadcast, where a vector of them was extracted lane by lane *)
+let uint8_global (buf : Uop.t) = buf.dtype == Dtype.Uint8 && addrspace buf = Some Dtype.Global
+
 (* the policy of the CPU mode for a renderer: its float32 lengths *)
 let policy (ren : Renderer.t) : Coalesce.policy =
   let lengths = Renderer.float_lengths ren in
@@ -195,4 +202,5 @@ let policy (ren : Renderer.t) : Coalesce.policy =
         else if buf.dtype != Dtype.Float32 then None
         else if addrspace buf = Some Dtype.Reg then (if is_vector_acc buf then Some lengths else None)
         else Some lengths);
+    gated_lengths = (fun (buf : Uop.t) -> if uint8_global buf then Some lengths else None);
     lane_gated_loads = lane_gated_loads ren }
