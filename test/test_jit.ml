@@ -47,9 +47,9 @@ let simple_test ?(n = 10) ~(extract : 'r -> Tensor.t) (j : 'r Tiny_jit.t) =
 
 let tests : case list = [
   ("jit_big_intermediates_keep_their_values_across_calls", fun () ->
-      (* two 5.2 MB intermediates, planned into an arena per schedule: the first call's arena is freed when it
-         has run and the capture's arena (of the same size class) reuses its memory; every call's rows must be
-         the sums computed here from the input read back *)
+      (* two 5.2 MB intermediates, planned into an arena per schedule: the first call's arena is freed
+         when it has run and the capture's arena (of the same size class) reuses its memory; every call's
+         rows must be the sums computed here from the input read back *)
       let rows = 1024 and cols = 1280 in
       let j = Tiny_jit.create (function
           | [ x ] ->
@@ -63,7 +63,10 @@ let tests : case list = [
         let got = vals (Tiny_jit.call j [ x ]) in
         let expected = Array.init rows (fun r ->
             let acc = ref 0. in
-            for c = 0 to cols - 1 do let v = xv.((r * cols) + c) in acc := !acc +. ((v +. 1.) *. (v +. 1.)) +. v done;
+            for c = 0 to cols - 1 do
+              let v = xv.((r * cols) + c) in
+              acc := !acc +. ((v +. 1.) *. (v +. 1.)) +. v
+            done;
             !acc) in
         close ~atol:1e-2 ~rtol:1e-4 ~what:(Printf.sprintf "call %d" call) expected got
       done);

@@ -287,8 +287,8 @@ let tests : case list = [
           (171_790_000, 184_549_376); (172_110_000, 184_549_376) ]);
 
   ("cpu_lru_reuses_a_freed_buffer_of_the_same_size_class", fun () ->
-      (* 4_990_007 and 5_100_011 bytes are both 5_242_880 (10 * 2^19) bytes of memory: freeing the first hands
-         its memory to the second; a live buffer of that class keeps its own memory and its values *)
+      (* 4_990_007 and 5_100_011 bytes are both 5_242_880 (10 * 2^19) bytes of memory: freeing the first
+         hands its memory to the second; a live buffer of that class keeps its own memory and its values *)
       let live = buf Dtype.Uint8 4_990_007 in
       Device.Buffer.copyin_ints live (Array.init 4_990_007 (fun i -> i land 0x7f));
       let a = Device.Buffer.ensure_allocated (buf Dtype.Uint8 4_990_007) in
@@ -300,8 +300,8 @@ let tests : case list = [
       Device.Buffer.copyin_ints b (Array.make 5_100_011 3);
       check (Array.for_all (( = ) 3) (Device.Buffer.to_ints b)) "the reused memory holds the values written";
       let v = Device.Buffer.to_ints live in
-      check (Array.length v = 4_990_007 && (let ok = ref true in Array.iteri (fun i x -> if x <> i land 0x7f then
-                                                ok := false) v; !ok)) "the live buffer keeps its values";
+      check (Array.length v = 4_990_007 && Array.for_all Fun.id (Array.mapi (fun i x -> x = i land 0x7f) v))
+        "the live buffer keeps its values";
       Device.Buffer.deallocate b;
       let c = Device.Buffer.ensure_allocated (buf Dtype.Uint8 5_242_881) in
       check (Device.Buffer.addr c <> addr) "a request of the next class does not get that memory";

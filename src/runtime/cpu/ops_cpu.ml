@@ -119,13 +119,13 @@ let host_alloc size zero =
   Gc.finalise_last (fun () -> give_back (p, n)) a;
   a
 
-(* not in tinygrad, whose CPU allocator maps fresh memory for every buffer its LRU cache cannot serve by exact
-   size. Buffers of 4 MiB and more are allocated and cached by size class: rounded up to 1/16 of their power of
-   two (at most 1/8 more memory), so a request a little larger or smaller than a freed one reuses its memory. The
-   memory planner's arena is one such buffer per schedule, and the same program scheduled again (the JIT's
-   capture after its first run) plans an arena of nearly the same size, whose fresh pages the kernel would zero
-   on first touch. Exact sizes where something checks accesses against the memory's own size: the emulator's
-   bounds-checked loads, AddressSanitizer (SANITIZE=1) *)
+(* not in tinygrad, whose CPU allocator maps fresh memory for every buffer its LRU cache cannot serve by
+   exact size. Buffers of 4 MiB and more are allocated and cached by size class: rounded up to a multiple of
+   2^(bit_length - 4), at most 1/8 more memory, so a request a little larger or smaller than a freed one
+   reuses its memory. The memory planner's arena is one such buffer per schedule, and the same program
+   scheduled again (the JIT's capture after its first run) may plan an arena of nearly the same size, whose
+   fresh pages the kernel would zero on first touch. Exact sizes where something checks accesses against the
+   memory's own size: the emulator's bounds-checked loads, AddressSanitizer (SANITIZE=1) *)
 let class_min = 4 lsl 20
 
 let size_class n = if n < class_min then n else Helpers.round_up n (1 lsl (Helpers.bit_length n - 4))
