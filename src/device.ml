@@ -36,7 +36,9 @@ type allocator = {
   transfer : (dst:opaque -> dst_offset:int -> src:opaque -> src_offset:int -> src_device:string -> int -> unit) option;
 }
 
-let lru_allocator (base : allocator) =
+(* [size_class] maps a request to the size it is allocated and cached under (the base allocator gets that
+   size): the identity in tinygrad *)
+let lru_allocator ?(size_class = Fun.id) (base : allocator) =
   let cache : (int * buffer_spec, opaque list) Hashtbl.t = Hashtbl.create 16 in
   let free_cache () =
     Hashtbl.iter (fun (sz, spec) l -> List.iter (fun o -> base.free o sz spec) l) cache;
@@ -45,12 +47,14 @@ let lru_allocator (base : allocator) =
     base.free_cache () in
   (* tinygrad: LRUAllocator.alloc, reuse a cached buffer of this size, free the cache and retry on failure *)
   let alloc size spec =
+    let size = size_class size in
     match Hashtbl.find_opt cache (size, spec) with
     | Some (o :: rest) -> Hashtbl.replace cache (size, spec) rest; o
     | Some [] | None -> (
         (* tinygrad catches RuntimeError/MemoryError: here Out_of_memory, or Failure from a GPU backend *)
         try base.alloc size spec with Out_of_memory | Failure _ -> free_cache (); base.alloc size spec) in
   let free o size spec =
+    let size = size_class size in
     if Helpers.lru.value <> 0 && not (spec.nolru || spec.zero) then
       Hashtbl.replace cache (size, spec) (o :: Option.value ~default:[] (Hashtbl.find_opt cache (size, spec)))
     else base.free o size spec in

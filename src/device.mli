@@ -36,8 +36,9 @@ type allocator = {
 }
 
 (** tinygrad's LRUAllocator: freed buffers are kept by (size, spec) and reused (unless [LRU=0], nolru or
-    zero); [free_cache] also runs the base's. *)
-val lru_allocator : allocator -> allocator
+    zero); [free_cache] also runs the base's. [size_class] (default the identity, as tinygrad) maps a request
+    to the size the base allocates and the cache keys it by: one cached buffer serves its whole class. *)
+val lru_allocator : ?size_class:(int -> int) -> allocator -> allocator
 
 (** tinygrad's Compiler: [compile] source to a library (for CPU: a shared object's path), [compile_cached]
     through the disk cache; [cachekey] is [None] when [CCACHE=0]. [compile_many] is BEAM's worker pool

@@ -37,6 +37,8 @@ let floormod x y = x - floordiv x y * y
 let ceildiv num amt = - (floordiv num (- amt))
 let round_up num amt = (num + amt - 1) / amt * amt
 let round_down num amt = - (round_up (- num) amt)
+(* Python's int.bit_length, for n >= 0 *)
+let bit_length n = let rec go n acc = if n = 0 then acc else go (n lsr 1) (acc + 1) in go n 0
 
 let next_power2 x =
   if x = 0 then 1 else begin

@@ -48,6 +48,9 @@ val ceildiv : int -> int -> int
 (** Rounds up to a multiple of [amt]. *)
 val round_up : int -> int -> int
 
+(** Python's [int.bit_length] of a non-negative int: the bits needed to write it (0 for 0). *)
+val bit_length : int -> int
+
 (** Rounds down to a multiple of [amt]. *)
 val round_down : int -> int -> int
 

@@ -46,6 +46,31 @@ let simple_test ?(n = 10) ~(extract : 'r -> Tensor.t) (j : 'r Tiny_jit.t) =
   check_cache_len ~what:"simple" 1 j
 
 let tests : case list = [
+  ("jit_big_intermediates_keep_their_values_across_calls", fun () ->
+      (* two 5.2 MB intermediates, planned into an arena per schedule: the first call's arena is freed
+         when it has run and the capture's arena (of the same size class) reuses its memory; every call's
+         rows must be the sums computed here from the input read back *)
+      let rows = 1024 and cols = 1280 in
+      let j = Tiny_jit.create (function
+          | [ x ] ->
+            let y = Tensor.contiguous (Tensor.add x (Tensor.scalar 1.)) in
+            let z = Tensor.contiguous (Tensor.mul y y) in
+            Tensor.realize (Tensor.sum ~axis:[ 1 ] (Tensor.add z x))
+          | _ -> fail "one input expected") in
+      for call = 1 to 4 do
+        let x = Tensor.realize (Tensor.randn [| rows; cols |]) in
+        let xv = vals x in
+        let got = vals (Tiny_jit.call j [ x ]) in
+        let expected = Array.init rows (fun r ->
+            let acc = ref 0. in
+            for c = 0 to cols - 1 do
+              let v = xv.((r * cols) + c) in
+              acc := !acc +. ((v +. 1.) *. (v +. 1.)) +. v
+            done;
+            !acc) in
+        close ~atol:1e-2 ~rtol:1e-4 ~what:(Printf.sprintf "call %d" call) expected got
+      done);
+
   ("simple_jit", fun () -> simple_test ~extract:Fun.id (Tiny_jit.create (fun l -> Tensor.realize (add2 l))));
   ("simple_jit_reset", fun () ->
       let j = Tiny_jit.create (fun l -> Tensor.realize (add2 l)) in

@@ -279,6 +279,41 @@ let tests : case list = [
           ignore (Device.Buffer.ensure_allocated c);
           check (match (o, c.opaque) with Some x, Some y -> x != y | _ -> false) "LRU=0 does not cache")));
 
+  ("cpu_size_class", fun () ->
+      (* under 4 MiB exact; from 4 MiB up to a multiple of 2^(bit_length - 4), computed by hand *)
+      List.iter (fun (n, c) -> check_int ~what:(Printf.sprintf "size_class %d" n) c (Ops_cpu.size_class n))
+        [ (1, 1); (4_194_303, 4_194_303); (4_194_304, 4_194_304); (4_194_305, 4_718_592);
+          (5_000_000, 5_242_880); (5_242_880, 5_242_880); (5_242_881, 5_767_168);
+          (171_790_000, 184_549_376); (172_110_000, 184_549_376) ]);
+
+  ("cpu_lru_reuses_a_freed_buffer_of_the_same_size_class", fun () ->
+      (* 4_990_007 and 5_100_011 bytes are both 5_242_880 (10 * 2^19) bytes of memory: freeing the first
+         hands its memory to the second; a live buffer of that class keeps its own memory and its values *)
+      let live = buf Dtype.Uint8 4_990_007 in
+      Device.Buffer.copyin_ints live (Array.init 4_990_007 (fun i -> i land 0x7f));
+      let a = Device.Buffer.ensure_allocated (buf Dtype.Uint8 4_990_007) in
+      let addr = Device.Buffer.addr a in
+      Device.Buffer.deallocate a;
+      let b = Device.Buffer.ensure_allocated (buf Dtype.Uint8 5_100_011) in
+      check (Device.Buffer.addr b = addr) "the larger request of the same class reuses the freed memory";
+      check (Device.Buffer.addr b <> Device.Buffer.addr live) "and not the live buffer's";
+      Device.Buffer.copyin_ints b (Array.make 5_100_011 3);
+      check (Array.for_all (( = ) 3) (Device.Buffer.to_ints b)) "the reused memory holds the values written";
+      let v = Device.Buffer.to_ints live in
+      check (Array.length v = 4_990_007 && Array.for_all Fun.id (Array.mapi (fun i x -> x = i land 0x7f) v))
+        "the live buffer keeps its values";
+      Device.Buffer.deallocate b;
+      let c = Device.Buffer.ensure_allocated (buf Dtype.Uint8 5_242_881) in
+      check (Device.Buffer.addr c <> addr) "a request of the next class does not get that memory";
+      Device.Buffer.deallocate c;
+      (* an exact allocator (the emulator's) keeps tinygrad's exact sizes *)
+      let e = Ops_cpu.allocator ~exact:true () in
+      let o = e.alloc 4_990_007 Device.default_spec in
+      e.free o 4_990_007 Device.default_spec;
+      let o' = e.alloc 5_100_011 Device.default_spec in
+      check (e.addr o <> e.addr o') "the exact allocator does not hand a smaller buffer to a larger request";
+      ignore (Sys.opaque_identity (o, o')));
+
   ("run_elementwise", fun () ->
       let p = load e_add_src in
       let a = floats_buf [| 1.; 2.; 3.; 4. |] and b = floats_buf [| 0.5; -2.; 10.; 100. |] and o = buf Dtype.Float32 4 in

@@ -15,7 +15,7 @@ module Tlsf = struct
     blocks : (int, block) Hashtbl.t;
   }
 
-  let bit_length n = let rec go n acc = if n = 0 then acc else go (n lsr 1) (acc + 1) in go n 0
+  let bit_length = Helpers.bit_length
   let lv1 size = bit_length size
   let lv2 t size = (size - (1 lsl (bit_length size - 1))) / (1 lsl max 0 (bit_length size - t.l2_cnt))
 

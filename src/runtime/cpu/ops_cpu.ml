@@ -119,8 +119,19 @@ let host_alloc size zero =
   Gc.finalise_last (fun () -> give_back (p, n)) a;
   a
 
+(* not in tinygrad, whose CPU allocator maps fresh memory for every buffer its LRU cache cannot serve by
+   exact size. Buffers of 4 MiB and more are allocated and cached by size class: rounded up to a multiple of
+   2^(bit_length - 4), at most 1/8 more memory, so a request a little larger or smaller than a freed one
+   reuses its memory. The memory planner's arena is one such buffer per schedule, and the same program
+   scheduled again (the JIT's capture after its first run) may plan an arena of nearly the same size, whose
+   fresh pages the kernel would zero on first touch. Exact sizes where something checks accesses against the
+   memory's own size: the emulator's bounds-checked loads, AddressSanitizer (SANITIZE=1) *)
+let class_min = 4 lsl 20
+
+let size_class n = if n < class_min then n else Helpers.round_up n (1 lsl (Helpers.bit_length n - 4))
+
 (* tinygrad: CPUAllocator (64-byte aligned host memory, so vector loads of any width are aligned) *)
-let allocator () =
+let allocator ?(exact = false) () =
   let copyin : 'a 'b. Device.opaque -> int -> ('a, 'b, c_layout) Array1.t -> unit = fun dst off src ->
     let d = host dst and n = ba_nbytes src in
     if off < 0 || off + n > Array1.dim d then invalid_arg "CPU copyin: out of bounds";
@@ -129,7 +140,8 @@ let allocator () =
     let s = host src and n = ba_nbytes dst in
     if off < 0 || off + n > Array1.dim s then invalid_arg "CPU copyout: out of bounds";
     ba_blit s off dst 0 n in
-  Device.lru_allocator
+  let size_class = if exact || Helpers.sanitize.value <> 0 then Fun.id else size_class in
+  Device.lru_allocator ~size_class
     { alloc = (fun size (spec : Device.buffer_spec) -> Device.Host (host_alloc size spec.zero));
       free = (fun _ _ _ -> ());  (* the GC finds host memory unreachable; its finaliser gives it back for reuse *)
       copyin; copyout;

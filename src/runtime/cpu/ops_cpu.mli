@@ -5,8 +5,13 @@
     does not own it: when the GC finds that Bigarray unreachable, the memory goes back to a pool and the next
     allocation of that size reuses it (the young ones soon after they die: a minor collection runs before the next
     tensor is made while that hands memory back). [free_cache] runs a full collection and gives the pool back to
-    the system. *)
-val allocator : unit -> Device.allocator
+    the system. Buffers of 4 MiB and more are allocated and cached by size class (rounded up to 1/16 of their
+    power of two, {!size_class}), unless [exact] (default false) or SANITIZE=1 when the allocator is made. *)
+val allocator : ?exact:bool -> unit -> Device.allocator
+
+(** The bytes a request of [n] bytes is allocated and cached as: [n] under 4 MiB, else [n] rounded up to a
+    multiple of 2{^ (bit_length n - 4)}. *)
+val size_class : int -> int
 
 (** The host memory handed out now (buffers not yet found dead) and the memory kept for reuse, in bytes. *)
 val host_memory : unit -> int * int

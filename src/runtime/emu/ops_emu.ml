@@ -545,7 +545,7 @@ let load (alloc : Device.allocator) ~name ~lib : Device.program =
 (* tinygrad: PythonDevice: host memory, the identity compiler (the source holds the program), interpreted
    kernels *)
 let create device : Device.compiled =
-  let alloc = Ops_cpu.allocator () in
+  let alloc = Ops_cpu.allocator ~exact:true () in
   { Device.device; allocator = alloc;
     compiler = { cachekey = None; compile = Fun.id; compile_cached = Fun.id; compile_many = ignore; prefetch = ignore };
     runtime = (fun ~name ~lib ~runtimevars:_ -> load alloc ~name ~lib);
