@@ -252,13 +252,16 @@ let rec py_eq (a : Uop.arg) (b : Uop.arg) =
 
 let imin (a : int) b = if a < b then a else b
 
-let op_ok p (u : Uop.t) =
+(* whether [p]'s op test accepts op [o] (inlined: every match attempt asks) *)
+let[@inline] op_accepts p (o : Ops.t) =
   match p.op_match with
-  | One_op o -> u.op == o
+  | One_op o' -> o == o'
   | Any_op -> true
   | Op_set (lo, hi) ->
-    let v = Ops.value u.op in
+    let v = Ops.value o in
     if v <= 62 then lo land (1 lsl (v - 1)) <> 0 else hi land (1 lsl (v - 63)) <> 0
+
+let op_ok p (u : Uop.t) = op_accepts p u.op
 
 (* tinygrad: UPat.match, in continuation-passing style so a rule stops at its first accepted match; the
    matches are visited in the order tinygrad's list holds them *)
@@ -325,12 +328,7 @@ let match_ p u =
 let first_match p u k = go p u [] k
 
 (* whether [p] can match a node of op [o] (an alternation may match any op) *)
-let may_match_op p (o : Ops.t) =
-  p.is_any
-  || (match p.op_match with
-      | Any_op -> true
-      | One_op o' -> o == o'
-      | Op_set (lo, hi) -> lo land lo_bit o <> 0 || hi land hi_bit o <> 0)
+let may_match_op p (o : Ops.t) = p.is_any || op_accepts p o
 
 let index_by_op pat_of l =
   let by_op = Array.make (Ops.count + 1) [] in
