@@ -225,6 +225,7 @@ def main():
   for mode, _, oi, _, ti in table:
     if mode not in MODES: continue
     for who, i in (("ours", oi), ("tinygrad", ti)):
+      if who == "tinygrad" and args.no_tinygrad: continue
       cache = ""
       if MODES[mode]["BEAM"] != "0" and "searches" in i:
         cache = f", BEAM cache {'cold: ' + str(i['searches']) + ' kernels searched' if i['searches'] else 'warm (no search)'}"
