@@ -234,6 +234,11 @@ let tests : case list = [
   ("device_canonicalize_and_default", fun () ->
       check_str ~what:"cpu:0" "CPU" (Device.canonicalize (Some "cpu:0"));
       check_str ~what:"cuda:1" "CUDA:1" (Device.canonicalize (Some "cuda:1"));
+      check_str ~what:"CUDA:0" "CUDA" (Device.canonicalize (Some "CUDA:0"));
+      check_str ~what:"Cpu:1" "CPU:1" (Device.canonicalize (Some "Cpu:1"));
+      check_str ~what:"disk:/tmp/a" "DISK:/tmp/a" (Device.canonicalize (Some "disk:/tmp/a"));
+      let name = String.concat ":" [ "CUDA"; "1" ] in
+      check (Device.canonicalize (Some name) == name) "a canonical name is returned as it is";
       if Helpers.dev_device () = "" then check_str ~what:"default" "CPU" (Device.default ());
       check_invalid_arg ~what:"unknown device" (fun () -> Device.get "NOPE"));
 
