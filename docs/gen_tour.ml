@@ -513,7 +513,7 @@ Tensor.realize_all params;
 let x = Tensor.of_float_array [| 4; 8 |] (Array.init 32 (fun i -> float_of_int (i mod 7) /. 7.)) in
 let y = Tensor.of_int_array [| 4 |] [| 0; 1; 2; 3 |] in
 let opt = Nn.Optim.sgd ~lr:0.1 params in
-Helpers.training.value <- 1;
+Helpers.set Helpers.training 1;
 Nn.Optim.zero_grad opt;
 let loss = Tensor.sparse_categorical_crossentropy (Nn.Linear.forward l2 (Tensor.relu (Nn.Linear.forward l1 x))) y in
 Tensor.backward loss;
@@ -525,7 +525,7 @@ Tensor.realize_all (loss :: Nn.Optim.schedule_step opt)|};
   let x = Tensor.of_float_array [| 4; 8 |] (Array.init 32 (fun i -> float_of_int (i mod 7) /. 7.)) in
   let y = Tensor.of_int_array [| 4 |] [| 0; 1; 2; 3 |] in
   let opt = Nn.Optim.sgd ~lr:0.1 params in
-  Helpers.training.value <- 1;
+  Helpers.set Helpers.training 1;
   Nn.Optim.zero_grad opt;
   let loss = Tensor.sparse_categorical_crossentropy (Nn.Linear.forward l2 (Tensor.relu (Nn.Linear.forward l1 x))) y in
   Tensor.backward loss;

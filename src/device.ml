@@ -141,8 +141,18 @@ let no_backend what ix =
   | Some reason -> Printf.sprintf "%s: %s: %s" what b reason
   | None -> Printf.sprintf "%s: no device %s (built: %s)" what ix (String.concat ", " (registered ()))
 
+(* a name [canonical_name] leaves as it is: no lower case letter before its first ':' and no ":0" at its end.
+   Every Buffer made canonicalizes its device's name, and a name that is canonical already is returned itself,
+   without allocating *)
+let is_canonical device =
+  let n = String.length device in
+  let colon = Option.value ~default:n (String.index_opt device ':') in
+  let rec upper i = i >= colon || ((device.[i] < 'a' || device.[i] > 'z') && upper (i + 1)) in
+  upper 0 && not (n >= 2 && device.[n - 2] = ':' && device.[n - 1] = '0')
+
 (* "cpu:0" -> "CPU", "cuda:1" -> "CUDA:1" *)
 let canonical_name device =
+  if is_canonical device then device else
   let d, rest = match String.index_opt device ':' with
     | Some i -> (String.sub device 0 i, String.sub device i (String.length device - i))
     | None -> (device, "") in
@@ -187,12 +197,19 @@ let open_device ix =
     Hashtbl.replace opened ix d;
     d
 
+(* the last name [get] found opened, and its device: a device stays opened under its name, and the buffers of
+   a program pass the same name string again and again (each Buffer keeps the one it was made with) *)
+let last_got : (string * compiled) option ref = ref None
+
 (* the name of a device already opened is canonical, so it is looked up first as given (every buffer's address goes
    through here) *)
 let get ix =
-  match Hashtbl.find_opt opened ix with
-  | Some d when Helpers.allow_device_usage.value <> 0 -> d
-  | Some _ | None -> open_device ix
+  match !last_got with
+  | Some (name, d) when name == ix && Helpers.allow_device_usage.value <> 0 -> d
+  | Some _ | None ->
+    match Hashtbl.find_opt opened ix with
+    | Some d when Helpers.allow_device_usage.value <> 0 -> last_got := Some (ix, d); d
+    | Some _ | None -> open_device ix
 
 (* tinygrad: Compiled.renderer — the renderer of each device class; a backend registers it with its device class,
    the function gets the device ("CUDA:1") *)

@@ -7,7 +7,7 @@ let time_sum = ref 0.0
 let kernels_and_copies = ref 0
 let kernels = ref 0
 let used = ref 0
-let used_per_device : (string, int) Hashtbl.t = Hashtbl.create 4
+let used_per_device : (string, int ref) Hashtbl.t = Hashtbl.create 4
 
 let global_ops () = !ops
 let global_mem () = !mem
@@ -27,8 +27,23 @@ let count_run ~copy ~ops:n ~mem:m time =
   mem := !mem + m;
   Option.iter (fun t -> time_sum := !time_sum +. t) time
 
-let mem_used_on device = Option.value ~default:0 (Hashtbl.find_opt used_per_device device)
+let mem_used_on device = match Hashtbl.find_opt used_per_device device with Some c -> !c | None -> 0
+
+(* the counter of the last device counted: every allocation and free counts, mostly on one device, under the
+   name string its Buffer keeps *)
+let last_counter : (string * int ref) option ref = ref None
+
+let counter device =
+  match !last_counter with
+  | Some (name, c) when name == device -> c
+  | Some _ | None ->
+    let c = match Hashtbl.find_opt used_per_device device with
+      | Some c -> c
+      | None -> let c = ref 0 in Hashtbl.replace used_per_device device c; c in
+    last_counter := Some (device, c);
+    c
 
 let add_mem_used device n =
   used := !used + n;
-  Hashtbl.replace used_per_device device (n + mem_used_on device)
+  let c = counter device in
+  c := !c + n

@@ -167,7 +167,11 @@ type any_var = Any : 'a context_var -> any_var
 (* every context variable, for [knobs] *)
 let all_vars : any_var list ref = ref []
 
-let tracked v = all_vars := Any v :: !all_vars; v
+(* bumped by every change of a knob's value or of the set of knobs: [knobs_current] of a setting that matched
+   at the current generation needs no comparison *)
+let generation = ref 0
+
+let tracked v = all_vars := Any v :: !all_vars; incr generation; v
 let register_var v = register v.key; tracked v
 
 let int_var key default = register_var { key; value = getenv key default }
@@ -177,11 +181,13 @@ let string_var key default = register_var { key; value = getenv_str key default 
    2 in search.py's action list) *)
 let int_var_alias key default = tracked { key; value = getenv key default }
 
+let set v x = v.value <- x; incr generation
+
 (* tinygrad: Context *)
 let context bindings f =
   let old = List.map (fun (Bind (v, _)) -> Saved (v, v.value)) bindings in
-  List.iter (fun (Bind (v, x)) -> v.value <- x) bindings;
-  Fun.protect f ~finally:(fun () -> List.iter (fun (Saved (v, x)) -> v.value <- x) old)
+  List.iter (fun (Bind (v, x)) -> set v x) bindings;
+  Fun.protect f ~finally:(fun () -> List.iter (fun (Saved (v, x)) -> set v x) old)
 
 (* ---------- DEV and Target ---------- *)
 
@@ -437,12 +443,15 @@ let replace_all ~sub ~by s =
 
 (* the variables as they were listed (variables are only ever added, so the same list means the same set) and
    their values *)
-type knobs = { vars : any_var list; values : saved array }
+type knobs = { vars : any_var list; values : saved array; mutable matched : int (* a generation *) }
 
 let knobs () =
   let vars = !all_vars in
-  { vars; values = Array.of_list (List.map (fun (Any v) -> Saved (v, v.value)) vars) }
+  { vars; values = Array.of_list (List.map (fun (Any v) -> Saved (v, v.value)) vars); matched = !generation }
 
-(* compared knob by knob, without allocating: this runs on every realize the realize cache serves *)
+(* compared knob by knob, without allocating, only when a knob was set since the setting last matched: this
+   runs on every realize the realize cache serves *)
 let knobs_current (k : knobs) =
-  k.vars == !all_vars && Array.for_all (fun (Saved (v, x)) -> v.value == x || v.value = x) k.values
+  k.matched = !generation
+  || (k.vars == !all_vars && Array.for_all (fun (Saved (v, x)) -> v.value == x || v.value = x) k.values
+      && (k.matched <- !generation; true))

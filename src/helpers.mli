@@ -111,8 +111,8 @@ val getenv_str : string -> string -> string
 
 (** {1 Context variables} *)
 
-(** A knob read once from the environment under [key]; [value] may be changed (see {!context}). *)
-type 'a context_var = { key : string; mutable value : 'a }
+(** A knob read once from the environment under [key]; [value] is changed by {!set} and {!context}. *)
+type 'a context_var = private { key : string; mutable value : 'a }
 
 (** A new integer knob; fails if the key already has one. *)
 val int_var : string -> int -> int context_var
@@ -122,6 +122,9 @@ val string_var : string -> string -> string context_var
 
 (** A knob and the value it takes inside {!context}. *)
 type binding = Bind : 'a context_var * 'a -> binding
+
+(** [set v x]: the knob takes the value [x] from now on (tinygrad: [ContextVar.value = x]). *)
+val set : 'a context_var -> 'a -> unit
 
 (** tinygrad's [with Context(DEBUG=4, ...)]: sets the values, runs [f], restores them (also on exceptions). *)
 val context : binding list -> (unit -> 'a) -> 'a

@@ -14,10 +14,11 @@ module Sint = Sint
 module Global_counters = Global_counters
 
 module Context = struct
-  type 'a var = 'a Helpers.context_var = { key : string; mutable value : 'a }
+  type 'a var = 'a Helpers.context_var = private { key : string; mutable value : 'a }
   type binding = Helpers.binding = Bind : 'a var * 'a -> binding
   type cpu_opt = Helpers.cpu_opt = Cpu_tinygrad | Cpu_fast
   let run = Helpers.context
+  let set = Helpers.set
   let debug = Helpers.debug
   let noopt = Helpers.noopt
   let beam = Helpers.beam

@@ -44,7 +44,7 @@ module Global_counters = Global_counters
     [Context.run [ Bind (Context.debug, 4) ] f] is tinygrad's [with Context(DEBUG=4): f()]. *)
 module Context : sig
   (** A knob and its current value. *)
-  type 'a var = 'a Helpers.context_var = { key : string; mutable value : 'a }
+  type 'a var = 'a Helpers.context_var = private { key : string; mutable value : 'a }
 
   (** A knob and the value it takes inside {!run}. *)
   type binding = Helpers.binding = Bind : 'a var * 'a -> binding
@@ -54,6 +54,9 @@ module Context : sig
 
   (** Runs the function with the knobs set, restoring them afterwards (also on exceptions). *)
   val run : binding list -> (unit -> 'a) -> 'a
+
+  (** Sets a knob from now on. *)
+  val set : 'a var -> 'a -> unit
 
   (** [DEBUG]: 2 prints a line per kernel, 4 the generated source. *)
   val debug : int var

@@ -23,8 +23,8 @@ let arr1 l = Tensor.of_float_array [| List.length l |] (Array.of_list l)
 
 let with_var (v : int Helpers.context_var) x f =
   let old = v.value in
-  v.value <- x;
-  Fun.protect ~finally:(fun () -> v.value <- old) f
+  Helpers.set v x;
+  Fun.protect ~finally:(fun () -> Helpers.set v old) f
 
 let check_cache_len ~what n j = check_int ~what:(what ^ ": jit cache length") n (Tiny_jit.jit_cache_len j)
 

@@ -1,5 +1,7 @@
 (* the suites assume CPU unless DEV says otherwise (a linked GPU backend would otherwise become the default) *)
-let () = if Tinygrad.Compiler.Helpers.dev_device () = "" then Tinygrad.Compiler.Helpers.dev.value <- Tinygrad.Compiler.Helpers.dev_of_string "CPU"
+let () =
+  let open Tinygrad.Compiler in
+  if Helpers.dev_device () = "" then Helpers.set Helpers.dev (Helpers.dev_of_string "CPU")
 
 let () =
   Test_util.run_suites

@@ -195,8 +195,8 @@ let misc_cases : case list = [
       (* setting the TRAINING context variable enables the optimizer *)
       let w = T.realize (T.of_float_array [| 2 |] [| 1.; 2. |]) in
       let opt = O.sgd ~lr:0.5 [ w ] in
-      Helpers.training.value <- 1;
-      Fun.protect ~finally:(fun () -> Helpers.training.value <- 0) (fun () ->
+      Helpers.set Helpers.training 1;
+      Fun.protect ~finally:(fun () -> Helpers.set Helpers.training 0) (fun () ->
           O.zero_grad opt;
           T.backward (T.sum (Nn.sequential [ T.square ] w));
           O.step opt);

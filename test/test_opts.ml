@@ -292,6 +292,25 @@ let fast_opts ast =
     | Uop.Kernel_info ki -> List.map our_opt ki.applied_opts
     | _ -> fail "to_program: no Kernel_info")
 
+(* CPU_OPT=fast on x (32, 256) @ w (24, 256).T, both float32 operands contiguous along the reduce: the kernel is
+   left rolled (no UNROLL), its reduce loop marked for clang's vectorizer; the matrix-vector x (1, 256) @ w.T keeps
+   the unroll by the vector width (float16 loads). Both give the NOOPT buffers *)
+let test_cpu_rolled_dot_products () =
+  let w = Tensor.realize (Tensor.rand [| 24; 256 |]) in
+  let kernel rows = match reduce_kernels (Tensor.matmul (Tensor.realize (Tensor.rand [| rows; 256 |]))
+                                              (Tensor.transpose w)) with
+    | [ ast ] -> ast
+    | l -> fail "rows=%d: %d reduce kernels, expected 1" rows (List.length l) in
+  let mm = kernel 32 and mv = kernel 1 in
+  let unrolled ast = List.exists (fun o -> String.length o > 6 && String.sub o 0 6 = "UNROLL") (fast_opts ast) in
+  check (not (unrolled mm)) "x @ w.T: unrolled (%s)" (String.concat " " (fast_opts mm));
+  let src = source_with Helpers.Cpu_fast 16 mm in
+  check (has src "clang loop vectorize(enable)" && not (has src "float16"))
+    "x @ w.T: no marked rolled reduce loop in\n%s" src;
+  check (unrolled mv) "x (1, 256) @ w.T: not unrolled (%s)" (String.concat " " (fast_opts mv));
+  List.iter (fun (what, ast) -> Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+      same_buffers ~what (run_with ~noopt:1 ast) (run_with ~vec:16 ~noopt:0 ast))) [ ("x @ w.T", mm); ("matvec", mv) ]
+
 (* CPU_OPT=fast, CPU_VEC=16, 2 threads, on x (1, 64) @ w (64, 4100), w row-major: the matrix-vector tile of
    128 outputs leaves 33 tiles, which 2 threads do not divide, so the output axis is padded to a multiple of
    256 (34 tiles, the last loading nothing) and threaded. Each lane's gate varies with the thread's index
@@ -1392,7 +1411,8 @@ let test_cpu_block_heuristic () =
   check (opts 1024 = blocked) "1024: not the blocked 8x32 tile";
   check (opts 512 = Opt.[ (UPCAST, 16); (UPCAST, 8) ]) "512: not the 8x16 tile"
 
-let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_matvec", test_cpu_matvec);
+let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce);
+                          ("cpu_rolled_dot_products", test_cpu_rolled_dot_products); ("cpu_matvec", test_cpu_matvec);
                           ("cpu_matvec_epilogue", test_cpu_matvec_epilogue);
                           ("cpu_matvec_thread_pad", test_cpu_matvec_thread_pad);
                           ("cpu_select", test_cpu_select);

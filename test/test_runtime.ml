@@ -209,6 +209,21 @@ let tests : case list = [
       (try Helpers.(context [ Bind (debug, 6) ] (fun () -> failwith "boom")) with Failure _ -> ());
       check_int ~what:"restored after exception" before Helpers.debug.value);
 
+  ("helpers_knobs_current_sees_every_change", fun () ->
+      (* a setting that matched once is answered without comparing its knobs until one is set: a [set] or a
+         [context] after the match must still make it stale, and setting the old value back current again *)
+      let k = Helpers.knobs () in
+      check (Helpers.knobs_current k) "the knobs just read are current";
+      check (Helpers.knobs_current k) "and still current when asked again";
+      let noopt = Helpers.noopt.value in
+      Helpers.set Helpers.noopt (1 - noopt);
+      check (not (Helpers.knobs_current k)) "NOOPT set to %d: stale" (1 - noopt);
+      Helpers.set Helpers.noopt noopt;
+      check (Helpers.knobs_current k) "NOOPT set back: current";
+      Helpers.(context [ Bind (beam, beam.value + 1) ] (fun () ->
+          check (not (knobs_current k)) "inside a context that changes BEAM: stale"));
+      check (Helpers.knobs_current k) "after the context: current");
+
   ("helpers_target_parse", fun () ->
       let t = Helpers.target_parse "pci:1+amd:llvm:gfx1100" in
       check_str ~what:"device" "AMD" t.device; check_str ~what:"renderer" "LLVM" t.renderer;
@@ -219,6 +234,11 @@ let tests : case list = [
   ("device_canonicalize_and_default", fun () ->
       check_str ~what:"cpu:0" "CPU" (Device.canonicalize (Some "cpu:0"));
       check_str ~what:"cuda:1" "CUDA:1" (Device.canonicalize (Some "cuda:1"));
+      check_str ~what:"CUDA:0" "CUDA" (Device.canonicalize (Some "CUDA:0"));
+      check_str ~what:"Cpu:1" "CPU:1" (Device.canonicalize (Some "Cpu:1"));
+      check_str ~what:"disk:/tmp/a" "DISK:/tmp/a" (Device.canonicalize (Some "disk:/tmp/a"));
+      let name = String.concat ":" [ "CUDA"; "1" ] in
+      check (Device.canonicalize (Some name) == name) "a canonical name is returned as it is";
       if Helpers.dev_device () = "" then check_str ~what:"default" "CPU" (Device.default ());
       check_invalid_arg ~what:"unknown device" (fun () -> Device.get "NOPE"));
 

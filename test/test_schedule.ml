@@ -146,6 +146,32 @@ let test_cache_and_apply_map () =
           check (s1 = [| 110. |] && m1 = [| 10.; 40.; 90.; 160. |]) "first run values";
           check (s2 = [| 12. |] && m2 = [| 2.; 2.; 2.; 2. |]) "second run values"))
 
+(* apply_map_to_tensors under a map with the same keys as the last one: a tensor holding a chain made after the
+   keys that reaches none of them (an input's gradient accumulated over eager steps) is walked whole once, then
+   only its new nodes; the tensor that reaches a key gets the value either way *)
+let test_apply_map_walks_unreaching_once () =
+  let a = buffer_of_floats [| 1.; 2. |] and b = buffer_of_floats [| 3.; 4. |] and v = buffer_of_floats [| 5.; 6. |] in
+  let key = U.mul a a in
+  let chain = ref (U.add b b) in
+  for _ = 1 to 50 do chain := U.add !chain b done;
+  let holder = { u = !chain } and user = { u = U.add key b } in
+  let apply () =
+    let n = Callify.apply_map_walked () in
+    Callify.apply_map_to_tensors ~get:(fun t -> t.u) ~set:(fun t u -> t.u <- u) [ holder; user ] [ (key, v) ];
+    Callify.apply_map_walked () - n in
+  let first = apply () in
+  check (user.u == U.add v b) "the tensor over the key gets the value";
+  check (holder.u == !chain) "the chain reaches no key and is kept";
+  (* the chain grows by one node; the tensor over the key is made again over it *)
+  holder.u <- U.add !chain b;
+  user.u <- U.add key b;
+  let second = apply () in
+  check (user.u == U.add v b) "again, the tensor over the key gets the value";
+  (* the first walk reads the 52 nodes of the chain (each popped twice, on the way down and up); the second
+     the new node and its two sources (4 pops) and the user's 4 nodes (7 pops: a is read twice) *)
+  check (first >= 104) "the first walk visited %d nodes, fewer than the chain's 52 twice" first;
+  check_int ~what:"nodes visited by the second walk" 11 second
+
 (* contiguous of movement ops on a buffer: a contiguous range folds to a view (tinygrad gives CALL(SINK()) and an
    empty map), a permute is an assign; function keys from the venv *)
 let test_contiguous_view () =
@@ -241,4 +267,5 @@ let test_end_to_end () =
     Test_util.skip "schedule.end_to_end: %s" m
 
 let tests : case list =
+  [ ("apply_map_walks_unreaching_once", test_apply_map_walks_unreaching_once) ] @
   [ ("end_to_end", test_end_to_end); ("contiguous_view", test_contiguous_view); ("chain_run", test_chain_run); ("cache_and_apply_map", test_cache_and_apply_map); ("tlsf", test_tlsf); ("memory_plan", test_memory_plan); ("callify", test_callify); ("schedule_and_run", test_schedule_and_run); ("create_schedule_order", test_create_schedule_order) ]

@@ -225,8 +225,8 @@ let optimize_to_named ast =
   let sink = pre_opts ast in
   let beam = match ast.Uop.arg with Uop.Kernel_info ki -> ki.beam | _ -> 0 in
   let saved = Helpers.noopt.value in
-  Helpers.noopt.value <- 1;
-  Fun.protect ~finally:(fun () -> Helpers.noopt.value <- saved) (fun () -> Postrange.apply_opts sink cpu_renderer ~beam ~hand_coded:Codegen.hand_coded_optimizations)
+  Helpers.set Helpers.noopt 1;
+  Fun.protect ~finally:(fun () -> Helpers.set Helpers.noopt saved) (fun () -> Postrange.apply_opts sink cpu_renderer ~beam ~hand_coded:Codegen.hand_coded_optimizations)
 
 let kname (u : Uop.t) = match u.arg with Uop.Kernel_info ki -> ki.kname | _ -> fail "no KernelInfo on the SINK"
 
@@ -238,8 +238,8 @@ let test_name_ew_add_colored () =
   let st = Uop.store (Uop.index (p 0) [ c7 ]) (Uop.add (Uop.index (p 1) [ c7 ]) (Uop.index (p 2) [ c7 ])) in
   let ast = Uop.sink ~arg:(Uop.Kernel_info Uop.default_kernel_info) [ Uop.end_ st [ c3; c6 ] ] in
   let saved = Helpers.no_color.value in
-  Helpers.no_color.value <- 0;
-  let out = Fun.protect ~finally:(fun () -> Helpers.no_color.value <- saved) (fun () -> optimize_to_named ast) in
+  Helpers.set Helpers.no_color 0;
+  let out = Fun.protect ~finally:(fun () -> Helpers.set Helpers.no_color saved) (fun () -> optimize_to_named ast) in
   (* "E" + colored("_", "BLACK") + colored("20", "WHITE") *)
   check_str ~what:"name" "E\027[90m_\027[0m\027[97m20\027[0m" (kname out);
   check (out.tag = Uop.Int 1) "the optimized AST is tagged"
@@ -254,8 +254,8 @@ let test_name_reduce_colored () =
   let c11 = Uop.reduce ~arg:Ops.Mul c10 [ c7 ] in
   let ast = Uop.sink ~arg:(Uop.Kernel_info Uop.default_kernel_info) [ Uop.end_ (Uop.store (Uop.index c1 [ c2 ]) c11) [ c2 ] ] in
   let saved = Helpers.no_color.value in
-  Helpers.no_color.value <- 0;
-  let out = Fun.protect ~finally:(fun () -> Helpers.no_color.value <- saved) (fun () -> optimize_to_named ast) in
+  Helpers.set Helpers.no_color 0;
+  let out = Fun.protect ~finally:(fun () -> Helpers.set Helpers.no_color saved) (fun () -> optimize_to_named ast) in
   check_str ~what:"name" "r\027[90m_\027[0m\027[97m4\027[0m\027[90m_\027[0m\027[31m5\027[0m" (kname out);
   check_str ~what:"function name" "r_4_5" (Helpers.to_function_name (kname out))
 
@@ -300,8 +300,8 @@ let test_corpus_keys () =
         let s1 = pre_opts ast in
         let k1 = body_keys s1 in
         let saved = Helpers.noopt.value in
-        Helpers.noopt.value <- 1;
-        let s2 = Fun.protect ~finally:(fun () -> Helpers.noopt.value <- saved)
+        Helpers.set Helpers.noopt 1;
+        let s2 = Fun.protect ~finally:(fun () -> Helpers.set Helpers.noopt saved)
             (fun () -> Postrange.apply_opts s1 cpu_renderer ~beam:0 ~hand_coded:Codegen.hand_coded_optimizations) in
         (k1, body_keys s2)
       with

@@ -267,6 +267,29 @@ let transform_to_call (big_sink : Uop.t) : Uop.t * (Uop.t * Uop.t) list =
   assert (not (List.exists (fun (_, v) -> List.exists (fun (k, _) -> k == v) bm) bm));
   (ret, bm)
 
+(* the nodes found not to reach any key of the last map applied, by id, kept while the maps name the same
+   keys (their ids, in order): whether a node reaches a node is a fact of the graph, and an eager training
+   step hash-conses to the very nodes of the step before, so its map names the same keys again. A tensor that
+   accumulates a lazy value over the steps (the gradient of an input: backward's [t.grad + g]) holds a chain
+   younger than those keys, which the walk would otherwise read whole on every realize *)
+let unreaching_keys : int array ref = ref [||]
+
+(* the nodes the scope walks visited, over the process *)
+let walked = ref 0
+let apply_map_walked () = !walked
+let unreaching = Id_tbl.Set.create 256
+
+(* the ids past which the set is emptied rather than grown: the dead nodes of a long run under one map *)
+let max_unreaching = 1 lsl 16
+
+let unreaching_for (applied_map : (Uop.t * Uop.t) list) =
+  let ids = Array.of_list (List.map (fun ((k : Uop.t), _) -> k.id) applied_map) in
+  if ids <> !unreaching_keys || Id_tbl.Set.length unreaching > max_unreaching then begin
+    Id_tbl.Set.clear unreaching;
+    unreaching_keys := ids
+  end;
+  unreaching
+
 (* tinygrad: _apply_map_to_tensors — every live tensor whose graph reaches a key of the map gets the substituted
    graph; [get]/[set] read and write a tensor's UOp *)
 let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tensors : 'a list) (applied_map : (Uop.t * Uop.t) list)
@@ -276,6 +299,7 @@ let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tens
     List.iter (fun (k, _) -> Tbl.replace keys k ()) applied_map;
     (* a node is made after its sources: one older than every key neither is one nor reaches one *)
     let min_id = List.fold_left (fun m ((k : Uop.t), _) -> min m k.id) max_int applied_map in
+    let unreaching = unreaching_for applied_map in
     (* get tensors in scope (tinygrad's topovisit with a shared cache) *)
     let in_scope : bool Tbl.t = Tbl.create (max 16 (4 * List.length tensors)) in
     let visit root =
@@ -283,15 +307,19 @@ let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tens
       Stack.push (root, false) stack;
       while not (Stack.is_empty stack) do
         let node, visited = Stack.pop stack in
-        if node.id < min_id then ()
+        incr walked;
+        if node.id < min_id || Id_tbl.Set.mem unreaching node.id then ()
         else if not (Tbl.mem in_scope node) then
           if not visited then begin
             Stack.push (node, true) stack;
             for i = Array.length node.src - 1 downto 0 do Stack.push (node.src.(i), false) stack done
-          end else
-            Tbl.replace in_scope node (Tbl.mem keys node || Array.exists (fun s -> Tbl.find_opt in_scope s = Some true) node.src)
+          end else begin
+            let reaches = Tbl.mem keys node || Array.exists (fun s -> Tbl.find_opt in_scope s = Some true) node.src in
+            Tbl.replace in_scope node reaches;
+            if not reaches then Id_tbl.Set.add unreaching node.id
+          end
       done;
-      root.id >= min_id && Tbl.find in_scope root in
+      Tbl.find_opt in_scope root = Some true in
     (* a tensor whose UOp is a key (the tensors just realized) gets its value: what the walk below gives it *)
     let direct, rest = List.partition (fun t -> Tbl.mem keys (get t)) tensors in
     List.iter (fun t -> set t (List.assq (get t) applied_map)) direct;

@@ -39,3 +39,7 @@ val transform_to_call : Uop.t -> Uop.t * (Uop.t * Uop.t) list
 (** tinygrad [_apply_map_to_tensors]: substitute the map into every tensor (read with [get], written with
     [set]) whose graph reaches one of its keys. *)
 val apply_map_to_tensors : get:('a -> Uop.t) -> set:('a -> Uop.t -> unit) -> 'a list -> (Uop.t * Uop.t) list -> unit
+
+(** The nodes the walks of {!apply_map_to_tensors} for the tensors in scope visited so far. A node found not to
+    reach a key is not walked again while the maps name the same keys. *)
+val apply_map_walked : unit -> int

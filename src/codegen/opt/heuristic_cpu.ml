@@ -379,6 +379,29 @@ let cpu_byte_reduce (k : K.t) =
     && not (reduce_transcendental k)
   | None -> false
 
+(* not in tinygrad: under CPU_OPT=fast, a matrix product whose two float32 operands are both contiguous along
+   the reduce, each a row selected by an output axis of its own (x @ W.T: a Linear layer's forward), is left
+   rolled: each output is a dot product of two rows, and unrolled by the vector width its lanes form one
+   vector accumulator, one chain of dependent FMAs per output, bound by the FMA latency; rolled, the renderer
+   marks the loop (renderer/cstyle.ml cpu_fast_lang) and clang's vectorizer interleaves several vector
+   accumulators. Two factors read at the same point (a BatchNorm statistic's) are no product of rows: rolled,
+   clang left that loop scalar. A matrix-vector product (one output axis) keeps the unroll: rolled, the padded
+   and threaded vocabulary of GPT-2 (50,257 outputs) ran its gated loop without vectors *)
+let cpu_rolled_dot_products (k : K.t) loads =
+  match K.reduceops k, K.upcastable_dims k with
+  | [ red ], (_ :: _ :: _ as ups) when sum_of_products red
+                                    && List.for_all (fun (b : Uop.t) -> b.dtype == Dtype.Float32) loads ->
+    let _, in_idx = out_in_indices ~under:red.src.(0) k in
+    let rngs = Array.of_list (K.rngs k) in
+    (* the operands' indices, each reading a row that one output axis alone selects *)
+    let only a i = in_backward_slice_with_self rngs.(a) i
+                   && List.for_all (fun b -> b = a || not (in_backward_slice_with_self rngs.(b) i)) ups in
+    (match in_idx with
+     | [ x; w ] -> List.exists (fun a -> only a x) ups && List.exists (fun a -> only a w) ups
+                   && not (List.exists (fun a -> only a x && only a w) ups)
+     | _ -> false)
+  | _ -> false
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose innermost reduce axis is contiguous in an input is
    unrolled by the vector width and nothing else: the lanes of each vector load stay in one vector accumulator
    (Codegen_cpu.reduce_to_vector_acc) and are folded once after the loop. An upcast output axis would
@@ -391,7 +414,8 @@ let cpu_vector_reduce (k : K.t) : K.t option =
   match cpu_lengths k, reduce_contiguous_loads k with
   | Some (widest :: _), Some (last, (_ :: _ as loads)) ->
     let ud = K.unrollable_dims k in
-    if List.exists narrow_float loads && not (cpu_byte_reduce k) then Some (K.copy k)
+    if (List.exists narrow_float loads || cpu_rolled_dot_products k loads) && not (cpu_byte_reduce k) then
+      Some (K.copy k)
     else if full_shape_int k last mod widest = 0 && full_shape_int k last > widest then
       try_on_copy k (fun k ->
         ignore (K.apply_opt k (opt Opt.UNROLL ~axis:(List.length ud - 1) ~arg:(Opt.Int widest))))
