@@ -362,7 +362,12 @@ let accumulator (ctx : reduce_context) (r : Uop.t) =
   let topo = toposort r.src.(0) in
   let red_rngs = srcs_from r 1 in
   let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
-  let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
+  (* Not in tinygrad: a range that a STAGE of the input closes (a partial-contiguous row buffer) is not open
+     in the input either; counting it would put the init inside the reduce's own loop *)
+  let open_rngs = ranges r.src.(0) in
+  let input_ranges =
+    List.filter (fun x ->
+        x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended) && List.memq x open_rngs) topo in
   fun ?(vector_acc = false) shp inp ->
     let acc = placeholder shp r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
     let acc = match acc.arg with
