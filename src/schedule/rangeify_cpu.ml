@@ -29,6 +29,49 @@ let cpu_float32 (buf : Uop.t) =
   buf.op == Ops.Param && buf.dtype == Dtype.Float32
   && (match (param_arg buf).device with Some (One "CPU") -> true | _ -> false)
 
+(* ---------- rows held in a stack buffer (partial contiguous) ---------- *)
+
+(* a row of at most this many elements (16 KiB of float32) is held in a stack buffer of its kernel, which
+   stays in L1 beside the input row that the kernel reads again *)
+let row_buffer_max = 4096
+
+(* a tensor of fewer elements than this keeps tinygrad's kernels: launches, not passes over memory, bound it *)
+let row_buffer_min_numel = 1 lsl 16
+
+(* the static shape of a float node on the CPU *)
+let cpu_float_shape (x : Uop.t) =
+  let on_cpu = match Uop.device x with
+    | Some d -> d = "CPU" || String.length d > 4 && String.sub d 0 4 = "CPU:" | None -> false in
+  if not (on_cpu && Dtype.is_float x.dtype) then None
+  else match shape_opt x with
+    | Some s when List.for_all (function Sint _ -> true | Suop _ -> false) s ->
+      Some (List.map (function Sint n -> n | Suop _ -> 0) s)
+    | _ -> None
+
+(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x]'s consumers read it along the same
+   leading axes and differ on the [realized] ones; those are its trailing axes, a row of at most
+   [row_buffer_max] elements, so the row is realized alone, in a stack buffer of the consumers' kernel (the
+   exp of softmax, read by the sum and by the normalize) *)
+let row_buffer (x : Uop.t) ~realized =
+  enabled () && realized <> []
+  && match cpu_float_shape x with
+  | Some s ->
+    let n = List.length s in
+    Helpers.prod s >= row_buffer_min_numel
+    && List.sort compare realized = List.init (List.length realized) (fun i -> n - List.length realized + i)
+    && Helpers.prod (List.map (List.nth s) realized) <= row_buffer_max
+  | None -> false
+
+(* tinygrad's PCONTIG=2 for the REDUCE [x] in run_rangeify, under the CPU mode: a reduce over a row of at most
+   [row_buffer_max] elements whose consumers broadcast it back over the row leaves the loops over the rows
+   open (the max of softmax is used in the kernel that computes it) *)
+let row_reduce (x : Uop.t) =
+  enabled () && x.op == Ops.Reduce
+  && match x.arg, cpu_float_shape x.src.(0) with
+  | Reduce_arg (_, n), Some s ->
+    n > 0 && Helpers.prod s >= row_buffer_min_numel && Helpers.prod (Helpers.take n s) <= row_buffer_max
+  | _ -> false
+
 (* the reads of a sum of products on the CPU *)
 type reads = {
   reduce_rngs : (Uop.t * int) list;  (** ranges over the reduced axes of the product's shape, and sizes *)

@@ -5,6 +5,17 @@
     NOOPT. *)
 val enabled : unit -> bool
 
+(** [row_buffer x ~realized]: under the CPU mode, whether run_rangeify realizes only the [realized] axes of [x]
+    (tinygrad's PCONTIG=2), where its consumers read it along its other axes alike: [x] is a float tensor of at
+    least 64K elements on the CPU and [realized] its trailing axes, a row of at most 4096 elements, held in a
+    stack buffer of the consumers' kernel. *)
+val row_buffer : Uop.t -> realized:int list -> bool
+
+(** [row_reduce x]: under the CPU mode, whether the REDUCE [x] keeps its output loops open in run_rangeify
+    where it is broadcast back (tinygrad's PCONTIG=2): a float reduce on the CPU over rows of at most 4096
+    elements, of at least 64K elements in all. *)
+val row_reduce : Uop.t -> bool
+
 (** [rules ~mops]: rules for the earliest rewrites, given Rangeify's [pm_mops]: a matmul whose B operand (the
     one its outputs run along, at least 4 MiB) has rows a multiple of 4 KiB long, and at least 64 outputs that
     do not index it (rows of A), reads it through a copy with a cache line of padding per row, so that its
