@@ -48,29 +48,46 @@ let cpu_float_shape (x : Uop.t) =
       Some (List.map (function Sint n -> n | Suop _ -> 0) s)
     | _ -> None
 
-(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x]'s consumers read it along the same
-   leading axes and differ on the [realized] ones; those are its trailing axes, a row of at most
-   [row_buffer_max] elements, so the row is realized alone, in a stack buffer of the consumers' kernel (the
-   exp of softmax, read by the sum and by the normalize) *)
-let row_buffer (x : Uop.t) ~realized =
-  enabled () && realized <> []
-  && match cpu_float_shape x with
+(* a row shorter than this (a pooling's window, a product over ten classes) leaves its kernel too little to
+   vectorize per row: tinygrad's kernels, which run along the rows, are kept *)
+let row_buffer_min = 32
+
+(* [axes] are the trailing ones of [ndim] axes *)
+let trailing axes ndim =
+  List.sort compare axes = List.init (List.length axes) (fun i -> ndim - List.length axes + i)
+
+(* a row of [x] of [row] elements (its [axes]) that a kernel may hold in a stack buffer *)
+let row_fits (x : Uop.t) ~axes =
+  match cpu_float_shape x with
   | Some s ->
-    let n = List.length s in
-    Helpers.prod s >= row_buffer_min_numel
-    && List.sort compare realized = List.init (List.length realized) (fun i -> n - List.length realized + i)
-    && Helpers.prod (List.map (List.nth s) realized) <= row_buffer_max
+    let row = Helpers.prod (List.map (List.nth s) axes) in
+    Helpers.prod s >= row_buffer_min_numel && row >= row_buffer_min && row <= row_buffer_max
+    && trailing axes (List.length s)
   | None -> false
 
-(* tinygrad's PCONTIG=2 for the REDUCE [x] in run_rangeify, under the CPU mode: a reduce over a row of at most
-   [row_buffer_max] elements whose consumers broadcast it back over the row leaves the loops over the rows
+(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x]'s consumers read it along the same
+   leading axes and differ on the [realized] ones; those are its trailing axes, a row of [row_buffer_min] to
+   [row_buffer_max] elements, so the row is realized alone, in a stack buffer of the consumers' kernel (the
+   exp of softmax, read by the sum and by the normalize) *)
+let row_buffer (x : Uop.t) ~realized = enabled () && realized <> [] && row_fits x ~axes:realized
+
+(* the elementwise ops and reshapes between a reduce and the node [row_reduce] asks about (log_softmax's log of
+   the sum) that it follows back *)
+let row_reduce_depth = 4
+
+(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: a reduce over the trailing axes of a
+   tensor (its source permutes them to the front), a row of [row_buffer_min] to [row_buffer_max] elements,
+   or an elementwise op of one, whose consumers broadcast it back over the row, leaves the loops over the rows
    open (the max of softmax is used in the kernel that computes it) *)
 let row_reduce (x : Uop.t) =
-  enabled () && x.op == Ops.Reduce
-  && match x.arg, cpu_float_shape x.src.(0) with
-  | Reduce_arg (_, n), Some s ->
-    n > 0 && Helpers.prod s >= row_buffer_min_numel && Helpers.prod (Helpers.take n s) <= row_buffer_max
-  | _ -> false
+  let rec from_row_reduce depth (u : Uop.t) =
+    match u.op, u.arg, u.src with
+    | Ops.Reduce, Reduce_arg (_, n), [| { op = Ops.Permute; arg = Ints perm; src = [| y |]; _ } |] ->
+      n > 0 && row_fits y ~axes:(Helpers.take n perm)
+    | op, _, src when depth > 0 && (Ops.Group.is_elementwise op || op == Ops.Reshape) ->
+      Array.exists (from_row_reduce (depth - 1)) src
+    | _ -> false in
+  enabled () && from_row_reduce row_reduce_depth x
 
 (* the reads of a sum of products on the CPU *)
 type reads = {

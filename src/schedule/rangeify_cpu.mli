@@ -11,9 +11,9 @@ val enabled : unit -> bool
     stack buffer of the consumers' kernel. *)
 val row_buffer : Uop.t -> realized:int list -> bool
 
-(** [row_reduce x]: under the CPU mode, whether the REDUCE [x] keeps its output loops open in run_rangeify
-    where it is broadcast back (tinygrad's PCONTIG=2): a float reduce on the CPU over rows of at most 4096
-    elements, of at least 64K elements in all. *)
+(** [row_reduce x]: under the CPU mode, whether [x], a REDUCE or an elementwise op of one, keeps its output
+    loops open in run_rangeify where it is broadcast back (tinygrad's PCONTIG=2): a float reduce on the CPU
+    over the trailing axes of a tensor of at least 64K elements, rows of 32 to 4096 elements. *)
 val row_reduce : Uop.t -> bool
 
 (** [rules ~mops]: rules for the earliest rewrites, given Rangeify's [pm_mops]: a matmul whose B operand (the
