@@ -478,7 +478,7 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
               (* TODO: in RANGEIFY > 1 all_all_same isn't required *)
               let all_all_same = List.for_all (fun (l, _) -> same l) rngs_valids in
               (* not in tinygrad: the CPU mode's partial contiguous row (Rangeify_cpu.row_buffer) *)
-              let pcontig_on = pcontig.value <> 0 || Rangeify_cpu.row_buffer x
+              let pcontig_on = pcontig.value <> 0 || Rangeify_cpu.row_buffer x ~consumers
                   ~realized:(List.concat (List.mapi (fun i (l, _) -> if same l then [] else [ i ]) rngs_valids)) in
               let shp = Array.of_list (shape x) in
               let realize_axis = ref [] in
@@ -507,7 +507,7 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
             let realize_axis =
               ref (match Tbl.find_opt rctx.realize_map x with Some (Some l) -> l | _ -> []) in
             (* not in tinygrad: the CPU mode's row reduce (Rangeify_cpu.row_reduce) *)
-            let partial = pcontig.value > 1 || Rangeify_cpu.row_reduce x in
+            let partial = pcontig.value > 1 || Rangeify_cpu.row_reduce x ~consumers in
             List.iteri (fun i (r : Uop.t) ->
                 if not (List.mem i !realize_axis) then
                   if not partial

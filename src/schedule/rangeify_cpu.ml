@@ -40,7 +40,7 @@ let row_buffer_min_numel = 1 lsl 16
 
 (* the static shape of a float node on the CPU *)
 let cpu_float_shape (x : Uop.t) =
-  let on_cpu = match Uop.device x with
+  let on_cpu = not (Uop.is_multi x) && match Uop.device x with
     | Some d -> d = "CPU" || String.length d > 4 && String.sub d 0 4 = "CPU:" | None -> false in
   if not (on_cpu && Dtype.is_float x.dtype) then None
   else match shape_opt x with
@@ -65,29 +65,53 @@ let row_fits (x : Uop.t) ~axes =
     && trailing axes (List.length s)
   | None -> false
 
+(* the consumer hops (elementwise ops, reshapes) between a row reduce and the nodes that lead to it or follow
+   it: log_softmax's log of the sum, softmax's exp before its sum *)
+let row_hops = 4
+
+(* the tensor whose rows the REDUCE [r] reduces: a PERMUTE of it brings its trailing axes, a row of
+   [row_buffer_min] to [row_buffer_max] elements, to the front *)
+let row_source (r : Uop.t) =
+  match r.op, r.arg, r.src with
+  | Ops.Reduce, Reduce_arg (_, n), [| { op = Ops.Permute; arg = Ints perm; src = [| y |]; _ } |]
+    when n > 0 && row_fits y ~axes:(Helpers.take n perm) -> Some y
+  | _ -> None
+
+let passes_rows (u : Uop.t) = Ops.Group.is_elementwise u.op || u.op == Ops.Reshape
+
+(* [u] reaches [found] through at most [row_hops] consumers that [passes_rows] *)
+let rec downstream ~consumers ~found depth (u : Uop.t) =
+  List.exists (fun c -> found c || (depth > 0 && passes_rows c && downstream ~consumers ~found (depth - 1) c))
+    (consumers u)
+
 (* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x]'s consumers read it along the same
-   leading axes and differ on the [realized] ones; those are its trailing axes, a row of [row_buffer_min] to
-   [row_buffer_max] elements, so the row is realized alone, in a stack buffer of the consumers' kernel (the
-   exp of softmax, read by the sum and by the normalize) *)
-let row_buffer (x : Uop.t) ~realized = enabled () && realized <> [] && row_fits x ~axes:realized
+   leading axes and differ on the [realized] ones, its trailing axes, a row of [row_buffer_min] to
+   [row_buffer_max] elements, and one of them reduces that row (the exp of softmax, read by the sum and by the
+   normalize): the row alone is realized, in a stack buffer of the consumers' kernel *)
+let row_buffer (x : Uop.t) ~realized ~consumers =
+  enabled () && realized <> [] && row_fits x ~axes:realized
+  && downstream ~consumers row_hops x ~found:(fun c ->
+      c.op == Ops.Permute && List.exists (fun r -> row_source r <> None) (consumers c))
 
-(* the elementwise ops and reshapes between a reduce and the node [row_reduce] asks about (log_softmax's log of
-   the sum) that it follows back *)
-let row_reduce_depth = 4
-
-(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: a reduce over the trailing axes of a
-   tensor (its source permutes them to the front), a row of [row_buffer_min] to [row_buffer_max] elements,
-   or an elementwise op of one, whose consumers broadcast it back over the row, leaves the loops over the rows
-   open (the max of softmax is used in the kernel that computes it) *)
-let row_reduce (x : Uop.t) =
-  let rec from_row_reduce depth (u : Uop.t) =
-    match u.op, u.arg, u.src with
-    | Ops.Reduce, Reduce_arg (_, n), [| { op = Ops.Permute; arg = Ints perm; src = [| y |]; _ } |] ->
-      n > 0 && row_fits y ~axes:(Helpers.take n perm)
-    | op, _, src when depth > 0 && (Ops.Group.is_elementwise op || op == Ops.Reshape) ->
-      Array.exists (from_row_reduce (depth - 1)) src
-    | _ -> false in
-  enabled () && from_row_reduce row_reduce_depth x
+(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x] is a row reduce (row_source), or an
+   elementwise op of one, whose result is broadcast back over the rows it reduced (softmax's max, log_softmax's
+   log of the sum): the loops over the rows stay open, so the kernel that computes it also uses it *)
+let row_reduce (x : Uop.t) ~consumers =
+  let rec source depth (u : Uop.t) =
+    match row_source u with
+    | Some y -> Some y
+    | None when depth > 0 && passes_rows u -> Array.fold_left (fun acc s ->
+        match acc with Some _ -> acc | None -> source (depth - 1) s) None u.src
+    | None -> None in
+  enabled ()
+  && match source row_hops x with
+  | Some y ->
+    (* a broadcast back: an EXPAND, or an op that broadcasts its operands (x - max x), to the rows' shape *)
+    let same_shape (c : Uop.t) = let s = shape c and t = shape y in
+      List.length s = List.length t && equal_sints s t in
+    downstream ~consumers row_hops x ~found:(fun c ->
+        (c.op == Ops.Expand || Ops.Group.is_broadcastable c.op) && same_shape c)
+  | None -> false
 
 (* the reads of a sum of products on the CPU *)
 type reads = {
