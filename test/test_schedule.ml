@@ -240,14 +240,14 @@ let test_end_to_end () =
                        let rec f i = i + lk <= lm && (String.sub m i lk = k || f (i + 1)) in f 0) ->
     Test_util.skip "schedule.end_to_end: %s" m
 
-(* ---------- rows held in a stack buffer (the CPU mode's partial contiguous, tinygrad's PCONTIG=2) ---------- *)
+(* ---------- rows held in a stack buffer (the CPU mode's partial contiguous, tinygrad's PCONTIG=2) ---- *)
 
 module T = Tensor
 
 (* rows x cols inputs from a fixed linear congruential sequence in [-8, 8), with special rows: -inf entries
-   (row 0), one all -inf (row 1, whose softmax is NaN as in numpy and torch), values near 1e4 (row 2), all equal
-   (row 3). Rows of one element have none of them (tinygrad folds x - max x to 0 there: its softmax of -inf
-   is 1 where torch's is NaN); fewer than 5 rows keep the first *)
+   (row 0), one all -inf (row 1, whose softmax is NaN as in numpy and torch), values near 1e4 (row 2), all
+   equal (row 3). Rows of one element have none of them (tinygrad folds x - max x to 0 there: its softmax of
+   -inf is 1 where torch's is NaN); fewer than 5 rows keep the first *)
 let row_inputs rows cols =
   let special = rows > 4 && cols > 1 in
   let state = ref 12345 in
@@ -302,7 +302,8 @@ let run_rows ?(binds = []) rows cols f =
 let fast = Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (noopt, 0) ]
 let tinygrad_mode = Helpers.[ Bind (cpu_opt, Cpu_tinygrad); Bind (noopt, 0) ]
 
-(* the CPU mode realizes softmax's rows in one kernel: max, exp stored once in the row buffer, sum, normalize;
+(* the CPU mode realizes softmax's rows in one kernel: max, exp stored once in the row buffer, sum,
+   normalize;
    1001 rows (no thread count divides them: the padded THREAD), rows of 1000 and of 33 (neither a multiple of
    the vector width: the max is left rolled) *)
 let test_row_softmax () =
@@ -318,8 +319,8 @@ let test_row_log_softmax () =
   check_int ~what:"log_softmax kernels" 1 kernels;
   check_close "log_softmax" (log_softmax_oracle xs ~cols) got
 
-(* tinygrad's kernels (as many as under CPU_OPT=tinygrad) where a row is too short to pay for its buffer (1 and
-   7 elements) or the tensor too small; CPU_OPT=tinygrad's are max, exp-sum and normalize *)
+(* tinygrad's kernels (as many as under CPU_OPT=tinygrad) where a row is too short to pay for its buffer (1
+   and 7 elements) or the tensor too small; CPU_OPT=tinygrad's are max, exp-sum and normalize *)
 let test_row_softmax_kept () =
   List.iter (fun (rows, cols) ->
       let what = Printf.sprintf "softmax %dx%d" rows cols in

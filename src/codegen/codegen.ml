@@ -366,8 +366,8 @@ let accumulator (ctx : reduce_context) (r : Uop.t) =
      in the input either; counting it would put the init inside the reduce's own loop *)
   let open_rngs = ranges r.src.(0) in
   let input_ranges =
-    List.filter (fun x ->
-        x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended) && List.memq x open_rngs) topo in
+    List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)
+                          && List.memq x open_rngs) topo in
   fun ?(vector_acc = false) shp inp ->
     let acc = placeholder shp r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
     let acc = match acc.arg with

@@ -699,16 +699,17 @@ let loop_body (uops : Uop.t list) (x : Uop.t) =
   let rec upto acc = function
     | [] -> List.rev acc
     | (u : Uop.t) :: rest ->
-      if u.op == Ops.End && Array.exists (fun s -> s == x) u.src then List.rev acc else upto (u :: acc) rest in
+      if u.op == Ops.End && Array.exists (fun s -> s == x) u.src then List.rev acc
+      else upto (u :: acc) rest in
   upto [] (from uops)
 
-(* a kernel holding a local buffer: on the CPU, the stack row buffer of a STAGE (the partial-contiguous rangeify
-   keeps a row between a reduce and its consumers, Heuristic_cpu.multiblock_optimizations) *)
+(* a kernel holding a local buffer: on the CPU, the stack row buffer of a STAGE (the partial-contiguous
+   rangeify keeps a row between a reduce and its consumers, Heuristic_cpu.multiblock_optimizations) *)
 let has_local_buffer (uops : Uop.t list) =
   List.exists (fun (u : Uop.t) -> u.op == Ops.Buffer && Uop.addrspace u = Some Dtype.Local) uops
 
-(* a rolled sum: a reduce loop whose body is scalar, updates a float REG accumulator by an ADD and holds no max
-   accumulation nor other loop *)
+(* a rolled sum: a reduce loop whose body is scalar, updates a float REG accumulator by an ADD and holds no
+   max accumulation nor other loop *)
 let rolled_sum_loop (uops : Uop.t list) (x : Uop.t) =
   let body = loop_body uops x in
   List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes body)

@@ -478,8 +478,10 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
               (* TODO: in RANGEIFY > 1 all_all_same isn't required *)
               let all_all_same = List.for_all (fun (l, _) -> same l) rngs_valids in
               (* not in tinygrad: the CPU mode's partial contiguous row (Rangeify_cpu.row_buffer) *)
-              let pcontig_on = pcontig.value <> 0 || Rangeify_cpu.row_buffer x ~consumers
-                  ~realized:(List.concat (List.mapi (fun i (l, _) -> if same l then [] else [ i ]) rngs_valids)) in
+              let differing =
+                List.concat (List.mapi (fun i (l, _) -> if same l then [] else [ i ]) rngs_valids) in
+              let pcontig_on =
+                pcontig.value <> 0 || Rangeify_cpu.row_buffer x ~consumers ~realized:differing in
               let shp = Array.of_list (shape x) in
               let realize_axis = ref [] in
               let out =

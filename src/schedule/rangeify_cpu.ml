@@ -35,7 +35,8 @@ let cpu_float32 (buf : Uop.t) =
    stays in L1 beside the input row that the kernel reads again *)
 let row_buffer_max = 4096
 
-(* a tensor of fewer elements than this keeps tinygrad's kernels: launches, not passes over memory, bound it *)
+(* a tensor of fewer elements than this keeps tinygrad's kernels: launches, not passes over memory, bound
+   it *)
 let row_buffer_min_numel = 1 lsl 16
 
 (* the static shape of a float node on the CPU *)
@@ -81,21 +82,22 @@ let passes_rows (u : Uop.t) = Ops.Group.is_elementwise u.op || u.op == Ops.Resha
 
 (* [u] reaches [found] through at most [row_hops] consumers that [passes_rows] *)
 let rec downstream ~consumers ~found depth (u : Uop.t) =
-  List.exists (fun c -> found c || (depth > 0 && passes_rows c && downstream ~consumers ~found (depth - 1) c))
-    (consumers u)
+  List.exists (fun c ->
+      found c || (depth > 0 && passes_rows c && downstream ~consumers ~found (depth - 1) c)) (consumers u)
 
 (* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x]'s consumers read it along the same
    leading axes and differ on the [realized] ones, its trailing axes, a row of [row_buffer_min] to
-   [row_buffer_max] elements, and one of them reduces that row (the exp of softmax, read by the sum and by the
-   normalize): the row alone is realized, in a stack buffer of the consumers' kernel *)
+   [row_buffer_max] elements, and one of them reduces that row (the exp of softmax, read by the sum and by
+   the normalize): the row alone is realized, in a stack buffer of the consumers' kernel *)
 let row_buffer (x : Uop.t) ~realized ~consumers =
   enabled () && realized <> [] && row_fits x ~axes:realized
   && downstream ~consumers row_hops x ~found:(fun c ->
       c.op == Ops.Permute && List.exists (fun r -> row_source r <> None) (consumers c))
 
 (* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x] is a row reduce (row_source), or an
-   elementwise op of one, whose result is broadcast back over the rows it reduced (softmax's max, log_softmax's
-   log of the sum): the loops over the rows stay open, so the kernel that computes it also uses it *)
+   elementwise op of one, whose result is broadcast back over the rows it reduced (softmax's max,
+   log_softmax's log of the sum): the loops over the rows stay open, so the kernel that computes it also uses
+   it *)
 let row_reduce (x : Uop.t) ~consumers =
   let rec source depth (u : Uop.t) =
     match row_source u with

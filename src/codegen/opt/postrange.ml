@@ -548,7 +548,8 @@ let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t lis
   r
 
 (* [heuristic] (hand_coded_optimizations) as apply_opts applies it (a copy of [k]). NOTE: hand_coded_optimizations
-   doesn't support multiblock opts yet: a kernel with a STAGE gets none, or [multiblock]'s (not in tinygrad) *)
+   doesn't support multiblock opts yet: a kernel with a STAGE gets none, or [multiblock]'s (not in
+   tinygrad) *)
 let hand_coded ~heuristic ?multiblock k =
   if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice k.ast) then
     match multiblock with Some f -> f k | None -> copy k
@@ -560,8 +561,8 @@ let hand_coded ~heuristic ?multiblock k =
 let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "apply_opts: Search is not linked")
 
 (* tinygrad: codegen/opt/postrange.py apply_opts *)
-let apply_opts ?(loop_opts = false) ?multiblock (ast : Uop.t) (ren : Renderer.t) ~(beam : int) ~hand_coded:heuristic
-  : Uop.t =
+let apply_opts ?(loop_opts = false) ?multiblock (ast : Uop.t) (ren : Renderer.t) ~(beam : int)
+    ~hand_coded:heuristic : Uop.t =
   if ast.tag <> No_arg then ast
   else begin
     let k = create ~loop_opts ast ren in

@@ -107,9 +107,9 @@ val apply_tc : ?append_opt:bool -> t -> int -> int * int * int -> Uop.t list
 (** An int sint, or the max of a symbolic one. *)
 val sint_int : Uop.sint -> int
 
-(** [hand_coded ~heuristic ?multiblock k]: a copy of [k] with the heuristic ([hand_coded_optimizations]) applied, as
-    [apply_opts] applies it; a kernel with a STAGE gets [multiblock]'s opts, none without it (tinygrad's heuristic
-    does not support multiblock opts). *)
+(** [hand_coded ~heuristic ?multiblock k]: a copy of [k] with the heuristic ([hand_coded_optimizations])
+    applied, as [apply_opts] applies it; a kernel with a STAGE gets [multiblock]'s opts, none without it
+    (tinygrad's heuristic does not support multiblock opts). *)
 val hand_coded : heuristic:(t -> t) -> ?multiblock:(t -> t) -> t -> t
 
 (** [beam_search k amt], set by [Search] when linked. tinygrad has the same cycle (postrange.py imports search.py
