@@ -303,15 +303,15 @@ let fast = Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (noopt, 0) ]
 let tinygrad_mode = Helpers.[ Bind (cpu_opt, Cpu_tinygrad); Bind (noopt, 0) ]
 
 (* the CPU mode realizes softmax's rows in one kernel: max, exp stored once in the row buffer, sum,
-   normalize;
-   1001 rows (no thread count divides them: the padded THREAD), rows of 1000 and of 33 (neither a multiple of
-   the vector width: the max is left rolled) *)
+   normalize. 1001 and 8193 rows (no thread count divides them: the padded THREAD), rows of 1000 and of 33
+   (neither a multiple of the vector width: the max is left rolled), and the smallest tensor that takes the
+   row kernel (256K elements) *)
 let test_row_softmax () =
   List.iter (fun (rows, cols) ->
       let what = Printf.sprintf "softmax %dx%d" rows cols in
       let xs, got, kernels = run_rows ~binds:fast rows cols (T.softmax ~axis:(-1)) in
       check_int ~what:(what ^ " kernels") 1 kernels;
-      check_close what (softmax_oracle xs ~cols) got) [ (1001, 1000); (2049, 33); (64, 1024) ]
+      check_close what (softmax_oracle xs ~cols) got) [ (1001, 1000); (8193, 33); (256, 1024) ]
 
 let test_row_log_softmax () =
   let rows, cols = 1001, 1000 in
@@ -329,15 +329,15 @@ let test_row_softmax_kept () =
       check_int ~what:(what ^ " kernels, as CPU_OPT=tinygrad") kernels_tg kernels;
       check_close what (softmax_oracle xs ~cols) got;
       check_close (what ^ " CPU_OPT=tinygrad") (softmax_oracle xs ~cols) got_tg)
-    [ (70001, 1); (10001, 7); (16, 1000) ];
+    [ (270001, 1); (40001, 7); (255, 1024) ];
   let _, _, kernels = run_rows ~binds:tinygrad_mode 1003 1000 (T.softmax ~axis:(-1)) in
   check_int ~what:"CPU_OPT=tinygrad softmax 1003x1000 kernels" 3 kernels
 
-(* sparse categorical cross-entropy of 2048 rows of 100 logits (row 1 is all -inf: its loss, and so the mean,
+(* sparse categorical cross-entropy of 4096 rows of 100 logits (row 1 is all -inf: its loss, and so the mean,
    is NaN as in torch; the rows after the special ones give the finite mean): its log_softmax is one row
    kernel *)
 let test_row_cross_entropy () =
-  let rows, cols = 2048, 100 in
+  let rows, cols = 4096, 100 in
   let labels = Array.init rows (fun r -> (r * 37) mod cols) in
   let loss ?(binds = fast) first =
     run_rows ~binds rows cols (fun x ->
@@ -354,6 +354,22 @@ let test_row_cross_entropy () =
   for r = 4 to rows - 1 do total := !total -. ls.((r * cols) + labels.(r)) done;
   check_close "cross-entropy" [| !total /. Float.of_int (rows - 4) |] got
 
+(* layernorm of 512 rows of 768 (GPT-2's width): the mean and the variance are row reduces broadcast back *)
+let test_row_layernorm () =
+  let rows, cols = 512, 768 in
+  let xs, got, kernels = run_rows ~binds:fast rows cols (fun x -> T.layernorm x) in
+  let _, _, kernels_tg = run_rows ~binds:tinygrad_mode rows cols (fun x -> T.layernorm x) in
+  check (kernels < kernels_tg) "layernorm: %d kernels, CPU_OPT=tinygrad's %d" kernels kernels_tg;
+  let expected = Array.mapi (fun k v ->
+      let row = Array.sub xs (k / cols * cols) cols in
+      let n = Float.of_int cols in
+      let mean = Array.fold_left ( +. ) 0. row /. n in
+      let var = Array.fold_left (fun acc u -> acc +. ((u -. mean) ** 2.)) 0. row /. n in
+      (v -. mean) /. Float.sqrt (var +. 1e-5)) xs in
+  (* rows 0 to 3 hold -inf (NaN rows) and 1e4 + v, whose variance float32 cancels: the rows after them *)
+  let from = 4 * cols in
+  check_close "layernorm" (Array.sub expected from (Array.length xs - from)) (Array.sub got from (Array.length xs - from))
+
 (* tinygrad's PCONTIG=2 in both modes: softmax in one kernel whose sum starts from 0 once per row (its
    accumulator initialised before its loop, not inside it) *)
 let test_pcontig_softmax () =
@@ -368,5 +384,5 @@ let test_pcontig_softmax () =
 let tests : case list =
   [ ("row_softmax", test_row_softmax); ("row_log_softmax", test_row_log_softmax);
     ("row_softmax_kept", test_row_softmax_kept); ("row_cross_entropy", test_row_cross_entropy);
-    ("pcontig_softmax", test_pcontig_softmax);
+    ("pcontig_softmax", test_pcontig_softmax); ("row_layernorm", test_row_layernorm);
     ("end_to_end", test_end_to_end); ("contiguous_view", test_contiguous_view); ("chain_run", test_chain_run); ("cache_and_apply_map", test_cache_and_apply_map); ("tlsf", test_tlsf); ("memory_plan", test_memory_plan); ("callify", test_callify); ("schedule_and_run", test_schedule_and_run); ("create_schedule_order", test_create_schedule_order) ]

@@ -35,9 +35,10 @@ let cpu_float32 (buf : Uop.t) =
    stays in L1 beside the input row that the kernel reads again *)
 let row_buffer_max = 4096
 
-(* a tensor of fewer elements than this keeps tinygrad's kernels: launches, not passes over memory, bound
-   it *)
-let row_buffer_min_numel = 1 lsl 16
+(* a tensor of fewer elements than this (256K) keeps tinygrad's kernels: the threads of the one row kernel
+   then get too little work each to pay for their start (GPT-2's layernorm of 128 tokens), and launches,
+   not passes over memory, bound it *)
+let row_buffer_min_numel = 1 lsl 18
 
 (* the static shape of a float node on the CPU *)
 let cpu_float_shape (x : Uop.t) =
