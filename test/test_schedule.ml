@@ -266,6 +266,150 @@ let test_end_to_end () =
                        let rec f i = i + lk <= lm && (String.sub m i lk = k || f (i + 1)) in f 0) ->
     Test_util.skip "schedule.end_to_end: %s" m
 
+(* ---------- rows held in a stack buffer (the CPU mode's partial contiguous, tinygrad's PCONTIG=2) ---- *)
+
+module T = Tensor
+
+(* rows x cols inputs from a fixed linear congruential sequence in [-8, 8), with special rows: -inf entries
+   (row 0), one all -inf (row 1, whose softmax is NaN as in numpy and torch), values near 1e4 (row 2), all
+   equal (row 3). Rows of one element have none of them (tinygrad folds x - max x to 0 there: its softmax of
+   -inf is 1 where torch's is NaN); fewer than 5 rows keep the first *)
+let row_inputs rows cols =
+  let special = rows > 4 && cols > 1 in
+  let state = ref 12345 in
+  let next () = state := (!state * 1103515245 + 12345) land 0x7fffffff; float_of_int (!state lsr 8) in
+  Array.init (rows * cols) (fun k ->
+      let r = k / cols and c = k mod cols in
+      let v = Float.of_int (int_of_float (next ()) mod 16384) /. 1024. -. 8. in
+      match r with
+      | 0 when cols > 1 && c mod 3 = 0 -> Float.neg_infinity
+      | 1 when special -> Float.neg_infinity
+      | 2 when special -> 1e4 +. v
+      | 3 when special -> 0.5
+      | _ -> v)
+
+(* the oracle, in double precision: each row's max, and its sum of exp (x - max) *)
+let row_stats xs ~cols =
+  let rows = Array.length xs / cols in
+  Array.init rows (fun r ->
+      let row = Array.sub xs (r * cols) cols in
+      let m = Array.fold_left Float.max Float.neg_infinity row in
+      (m, Array.fold_left (fun acc v -> acc +. Float.exp (v -. m)) 0. row))
+
+let softmax_oracle xs ~cols =
+  let st = row_stats xs ~cols in
+  Array.mapi (fun k v -> let m, s = st.(k / cols) in Float.exp (v -. m) /. s) xs
+
+let log_softmax_oracle xs ~cols =
+  let st = row_stats xs ~cols in
+  Array.mapi (fun k v -> let m, s = st.(k / cols) in v -. m -. Float.log s) xs
+
+(* float32 results against the double oracle: NaN where it is NaN, -inf where it is, else within 1e-5
+   relative and 1e-6 absolute *)
+let check_close what (expected : float array) (got : float array) =
+  check_int ~what:(what ^ " size") (Array.length expected) (Array.length got);
+  Array.iteri (fun k e ->
+      let g = got.(k) in
+      let ok =
+        if Float.is_nan e then Float.is_nan g
+        else if not (Float.is_finite e) then g = e
+        else Float.abs (g -. e) <= 1e-6 +. 1e-5 *. Float.abs e in
+      if not ok then fail "%s: element %d (row %d) is %.9g, expected %.9g" what k k g e) expected
+
+(* [f] of a realized input, with the kernels its realize ran *)
+let run_rows ?(binds = []) rows cols f =
+  let xs = row_inputs rows cols in
+  Helpers.context binds (fun () ->
+      let x = T.realize (T.of_float_array [| rows; cols |] xs) in
+      Global_counters.reset ();
+      let out = T.realize (f x) in
+      (xs, T.to_float_array out, Global_counters.kernel_count ()))
+
+let fast = Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (noopt, 0) ]
+let tinygrad_mode = Helpers.[ Bind (cpu_opt, Cpu_tinygrad); Bind (noopt, 0) ]
+
+(* the CPU mode realizes softmax's rows in one kernel: max, exp stored once in the row buffer, sum,
+   normalize. 1001 and 8193 rows (no thread count divides them: the padded THREAD), rows of 1000 and of 33
+   (neither a multiple of the vector width: the max is left rolled), and the smallest tensor that takes the
+   row kernel (256K elements) *)
+let test_row_softmax () =
+  List.iter (fun (rows, cols) ->
+      let what = Printf.sprintf "softmax %dx%d" rows cols in
+      let xs, got, kernels = run_rows ~binds:fast rows cols (T.softmax ~axis:(-1)) in
+      check_int ~what:(what ^ " kernels") 1 kernels;
+      check_close what (softmax_oracle xs ~cols) got) [ (1001, 1000); (8193, 33); (256, 1024) ]
+
+let test_row_log_softmax () =
+  let rows, cols = 1001, 1000 in
+  let xs, got, kernels = run_rows ~binds:fast rows cols (T.log_softmax ~axis:(-1)) in
+  check_int ~what:"log_softmax kernels" 1 kernels;
+  check_close "log_softmax" (log_softmax_oracle xs ~cols) got
+
+(* tinygrad's kernels (as many as under CPU_OPT=tinygrad) where a row is too short to pay for its buffer (1
+   and 7 elements) or the tensor too small; CPU_OPT=tinygrad's are max, exp-sum and normalize *)
+let test_row_softmax_kept () =
+  List.iter (fun (rows, cols) ->
+      let what = Printf.sprintf "softmax %dx%d" rows cols in
+      let xs, got, kernels = run_rows ~binds:fast rows cols (T.softmax ~axis:(-1)) in
+      let _, got_tg, kernels_tg = run_rows ~binds:tinygrad_mode rows cols (T.softmax ~axis:(-1)) in
+      check_int ~what:(what ^ " kernels, as CPU_OPT=tinygrad") kernels_tg kernels;
+      check_close what (softmax_oracle xs ~cols) got;
+      check_close (what ^ " CPU_OPT=tinygrad") (softmax_oracle xs ~cols) got_tg)
+    [ (270001, 1); (40001, 7); (255, 1024) ];
+  let _, _, kernels = run_rows ~binds:tinygrad_mode 1003 1000 (T.softmax ~axis:(-1)) in
+  check_int ~what:"CPU_OPT=tinygrad softmax 1003x1000 kernels" 3 kernels
+
+(* sparse categorical cross-entropy of 4096 rows of 100 logits (row 1 is all -inf: its loss, and so the mean,
+   is NaN as in torch; the rows after the special ones give the finite mean): its log_softmax is one row
+   kernel *)
+let test_row_cross_entropy () =
+  let rows, cols = 4096, 100 in
+  let labels = Array.init rows (fun r -> (r * 37) mod cols) in
+  let loss ?(binds = fast) first =
+    run_rows ~binds rows cols (fun x ->
+        let n = rows - first in
+        T.sparse_categorical_crossentropy (T.shrink x [| (first, rows); (0, cols) |])
+          (T.of_int_array [| n |] (Array.sub labels first n))) in
+  let _, got, kernels = loss 0 in
+  check (Float.is_nan got.(0)) "cross-entropy with an all -inf row: NaN, got %g" got.(0);
+  let _, _, kernels_tg = loss ~binds:tinygrad_mode 0 in
+  check (kernels < kernels_tg) "cross-entropy: %d kernels, CPU_OPT=tinygrad's %d" kernels kernels_tg;
+  let xs, got, _ = loss 4 in
+  let ls = log_softmax_oracle xs ~cols in
+  let total = ref 0. in
+  for r = 4 to rows - 1 do total := !total -. ls.((r * cols) + labels.(r)) done;
+  check_close "cross-entropy" [| !total /. Float.of_int (rows - 4) |] got
+
+(* layernorm of 512 rows of 768 (GPT-2's width): the mean and the variance are row reduces broadcast back *)
+let test_row_layernorm () =
+  let rows, cols = 512, 768 in
+  let xs, got, kernels = run_rows ~binds:fast rows cols (fun x -> T.layernorm x) in
+  let _, _, kernels_tg = run_rows ~binds:tinygrad_mode rows cols (fun x -> T.layernorm x) in
+  check (kernels < kernels_tg) "layernorm: %d kernels, CPU_OPT=tinygrad's %d" kernels kernels_tg;
+  let expected = Array.mapi (fun k v ->
+      let row = Array.sub xs (k / cols * cols) cols in
+      let n = Float.of_int cols in
+      let mean = Array.fold_left ( +. ) 0. row /. n in
+      let var = Array.fold_left (fun acc u -> acc +. ((u -. mean) ** 2.)) 0. row /. n in
+      (v -. mean) /. Float.sqrt (var +. 1e-5)) xs in
+  (* rows 0 to 3 hold -inf (NaN rows) and 1e4 + v, whose variance float32 cancels: the rows after them *)
+  let from = 4 * cols in
+  check_close "layernorm" (Array.sub expected from (Array.length xs - from)) (Array.sub got from (Array.length xs - from))
+
+(* tinygrad's PCONTIG=2 in both modes: softmax in one kernel whose sum starts from 0 once per row (its
+   accumulator initialised before its loop, not inside it) *)
+let test_pcontig_softmax () =
+  List.iter (fun (binds, mode) ->
+      let rows, cols = 40, 1000 in
+      let what = mode ^ " PCONTIG=2 softmax" in
+      let xs, got, kernels = run_rows ~binds:(Helpers.Bind (Helpers.pcontig, 2) :: binds) rows cols
+          (T.softmax ~axis:(-1)) in
+      check_int ~what:(what ^ " kernels") 1 kernels;
+      check_close what (softmax_oracle xs ~cols) got) [ (tinygrad_mode, "tinygrad"); (fast, "fast") ]
+
 let tests : case list =
   [ ("apply_map_walks_unreaching_once", test_apply_map_walks_unreaching_once) ] @
-  [ ("end_to_end", test_end_to_end); ("contiguous_view", test_contiguous_view); ("chain_run", test_chain_run); ("cache_and_apply_map", test_cache_and_apply_map); ("tlsf", test_tlsf); ("memory_plan", test_memory_plan); ("callify", test_callify); ("schedule_and_run", test_schedule_and_run); ("create_schedule_order", test_create_schedule_order) ]
+  [ ("row_softmax", test_row_softmax); ("row_log_softmax", test_row_log_softmax);
+    ("row_softmax_kept", test_row_softmax_kept); ("row_cross_entropy", test_row_cross_entropy);
+    ("pcontig_softmax", test_pcontig_softmax); ("row_layernorm", test_row_layernorm);
+    ("end_to_end", test_end_to_end); ("contiguous_view", test_contiguous_view); ("chain_run", test_chain_run); ("cache_and_apply_map", test_cache_and_apply_map); ("tlsf", test_tlsf); ("memory_plan", test_memory_plan); ("callify", test_callify); ("schedule_and_run", test_schedule_and_run); ("create_schedule_order", test_create_schedule_order) ]

@@ -362,7 +362,12 @@ let accumulator (ctx : reduce_context) (r : Uop.t) =
   let topo = toposort r.src.(0) in
   let red_rngs = srcs_from r 1 in
   let ended = List.concat_map (fun x -> if x.op == Ops.End then ended_ranges x else []) topo in
-  let input_ranges = List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)) topo in
+  (* Not in tinygrad: a range that a STAGE of the input closes (a partial-contiguous row buffer) is not open
+     in the input either; counting it would put the init inside the reduce's own loop *)
+  let open_rngs = ranges r.src.(0) in
+  let input_ranges =
+    List.filter (fun x -> x.op == Ops.Range && not (List.memq x red_rngs) && not (List.memq x ended)
+                          && List.memq x open_rngs) topo in
   fun ?(vector_acc = false) shp inp ->
     let acc = placeholder shp r.dtype ~slot:ctx.acc_num ~addrspace:Dtype.Reg in
     let acc = match acc.arg with
@@ -506,6 +511,9 @@ let passes (ren : Renderer.t) = if Renderer.cpu_fast ren then Codegen_cpu.fast r
 (* the heuristic the pipeline applies to a kernel ([Postrange.apply_opts]) *)
 let hand_coded_optimizations (k : Postrange.t) = (passes k.ren).hand_coded k
 
+(* the heuristic the pipeline applies to a kernel with a STAGE, where the mode has one *)
+let multiblock_optimizations (ren : Renderer.t) = (passes ren).multiblock
+
 (* tinygrad: full_rewrite_to_sink — every codegen pass from the kernel AST to the sink the linearizer orders *)
 let rewrite_to_sink ~optimize (ast : Uop.t) (ren : Renderer.t) : Uop.t =
   let passes = passes ren in
@@ -531,7 +539,8 @@ let rewrite_to_sink ~optimize (ast : Uop.t) (ren : Renderer.t) : Uop.t =
           (Uop.Tbl.create 16) sink in
       (* do postrange optimization, BEAM or hand_coded_optimizations *)
       let beam = match ast.arg with Kernel_info k -> k.beam | _ -> 0 in
-      Postrange.apply_opts sink ren ~beam ~hand_coded:passes.hand_coded ~loop_opts:passes.loop_opts
+      Postrange.apply_opts sink ren ~beam ~hand_coded:passes.hand_coded ?multiblock:passes.multiblock
+        ~loop_opts:passes.loop_opts
     end else sink in
   (* ** expander ** reduce_unparented: a REDUCE whose src folded to a CONST has no parented ranges *)
   let sink = gr ~name:"postopt symbolic" pm_postopt () sink in

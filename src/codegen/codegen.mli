@@ -49,6 +49,10 @@ val passes : Renderer.t -> Codegen_cpu.passes
 (** The heuristic the pipeline applies to a kernel: [Heuristic_cpu]'s under the CPU mode, else tinygrad's. *)
 val hand_coded_optimizations : Postrange.t -> Postrange.t
 
+(** The heuristic the pipeline applies to a kernel with a STAGE for a renderer: [Heuristic_cpu]'s under the
+    CPU mode, none (no opts) else. *)
+val multiblock_optimizations : Renderer.t -> (Postrange.t -> Postrange.t) option
+
 (** tinygrad's [full_rewrite_to_sink ast ren optimize]: every codegen pass, in tinygrad's order. *)
 val full_rewrite_to_sink : ?optimize:bool -> Uop.t -> Renderer.t -> Uop.t
 

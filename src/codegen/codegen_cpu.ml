@@ -281,6 +281,7 @@ let config () =
 (* The passes in which a kernel's pipeline may depart from tinygrad's *)
 type passes = {
   hand_coded : Postrange.t -> Postrange.t;
+  multiblock : (Postrange.t -> Postrange.t) option;
   loop_opts : bool;
   before_expander : Uop.t -> Uop.t;
   before_reduces : Uop.t -> Uop.t;
@@ -293,8 +294,8 @@ type passes = {
 }
 
 (* tinygrad's pipeline *)
-let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = false; before_expander = Fun.id;
-                 before_reduces = Fun.id;
+let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; multiblock = None; loop_opts = false;
+                 before_expander = Fun.id; before_reduces = Fun.id;
                  reduce_to_acc = None; fuse_reciprocal = None; decomps = (fun _ _ -> Lazy.force no_rules);
                  coalescing = None; early_symbolic = Symbolic.sym; before_linearize = Fun.id }
 
@@ -305,7 +306,8 @@ let tinygrad = { hand_coded = Heuristic.hand_coded_optimizations; loop_opts = fa
    products by loop-invariant reciprocals (fuse_reciprocal) and the clamped EXP2 (decomp_exp2) in the late
    decompositions, the vector accumulators' updates as vector ops (Coalesce_cpu.vector_acc_updates) *)
 let fast (ren : Renderer.t) =
-  { hand_coded = Heuristic_cpu.hand_coded_optimizations; loop_opts = true;
+  { hand_coded = Heuristic_cpu.hand_coded_optimizations;
+    multiblock = Some Heuristic_cpu.multiblock_optimizations; loop_opts = true;
     before_expander = broadcast_gated_loads; before_reduces = gate_reduce_loops;
     reduce_to_acc = Some (reduce_to_vector_acc (Renderer.float_lengths ren));
     fuse_reciprocal = Some fuse_reciprocal; decomps = decomp_exp2;

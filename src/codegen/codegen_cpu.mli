@@ -42,6 +42,7 @@ val config : unit -> string
 (** The passes in which a kernel's pipeline may depart from tinygrad's. *)
 type passes = {
   hand_coded : Postrange.t -> Postrange.t;  (** the heuristic of [apply_opts] *)
+  multiblock : (Postrange.t -> Postrange.t) option;  (** the heuristic of a kernel with a STAGE *)
   loop_opts : bool;  (** [apply_opt] takes SWAP of two CPU loops and BLOCK *)
   before_expander : Uop.t -> Uop.t;  (** run before the expander *)
   before_reduces : Uop.t -> Uop.t;  (** run before the reduces are removed *)

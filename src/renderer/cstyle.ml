@@ -693,6 +693,31 @@ let innermost_ranges (uops : Uop.t list) =
     | _ :: rest -> go acc rest in
   go [] uops
 
+(* the uops of [x]'s loop body: those after the RANGE [x] up to the END that closes it *)
+let loop_body (uops : Uop.t list) (x : Uop.t) =
+  let rec from = function [] -> [] | (u : Uop.t) :: rest -> if u == x then rest else from rest in
+  let rec upto acc = function
+    | [] -> List.rev acc
+    | (u : Uop.t) :: rest ->
+      if u.op == Ops.End && Array.exists (fun s -> s == x) u.src then List.rev acc
+      else upto (u :: acc) rest in
+  upto [] (from uops)
+
+(* a kernel holding a local buffer: on the CPU, the stack row buffer of a STAGE (the partial-contiguous
+   rangeify keeps a row between a reduce and its consumers, Heuristic_cpu.multiblock_optimizations) *)
+let has_local_buffer (uops : Uop.t list) =
+  List.exists (fun (u : Uop.t) -> u.op == Ops.Buffer && Uop.addrspace u = Some Dtype.Local) uops
+
+(* a rolled sum: a reduce loop whose body is scalar, updates a float REG accumulator by an ADD and holds no
+   max accumulation nor other loop *)
+let rolled_sum_loop (uops : Uop.t list) (x : Uop.t) =
+  let body = loop_body uops x in
+  List.for_all (fun (_, n) -> n <= 1) (uops_to_dtypes body)
+  && List.for_all (fun (u : Uop.t) -> u.op != Ops.Range && not (max_accumulation u)) body
+  && List.exists (fun (u : Uop.t) ->
+      u.op == Ops.Store && Uop.addrspace u.src.(0) = Some Dtype.Reg && Dtype.is_float u.src.(1).dtype
+      && u.src.(1).op == Ops.Add) body
+
 let cpu_fast_lang lang (uops : Uop.t list) =
   let rolled (u : Uop.t) = match u.arg with
     | Kernel_info ki -> List.for_all (fun (o : Opt.t) -> List.mem o.op Opt.[ THREAD; PADTO; NOLOCALS ]) ki.applied_opts
@@ -730,6 +755,19 @@ let cpu_fast_lang lang (uops : Uop.t list) =
           Some (interleave chain_interleave)
         | _ -> None) in
     { lang with string_rewrite = interleaved_loop :: lang.string_rewrite }
+  else if has_local_buffer uops then
+    (* a row held in a stack buffer: its rolled sums are marked as a rolled kernel's are, the other reduces
+       being unrolled into vector accumulators; its long chains without a reduction are interleaved. The
+       buffer is the stack array of the one thread that writes and reads it, so the barriers around it need
+       no fence: C's program order already holds, where a fence would drain the store buffer every row *)
+    let long_chain = float_chain_depth uops >= long_float_chain in
+    let inner = innermost_ranges uops in
+    let row_loop = marked (fun (x : Uop.t) -> match x.arg with
+        | Range (_, Reduce) when rolled_sum_loop uops x -> Some "vectorize(enable)"
+        | Range (_, at) when at <> Reduce && long_chain && List.mem x.id inner && long_trip x ->
+          Some (interleave chain_interleave)
+        | _ -> None) in
+    { lang with barrier = ""; string_rewrite = row_loop :: lang.string_rewrite }
   else lang
 
 (* tinygrad: ClangRenderer(Target) *)

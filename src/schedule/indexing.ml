@@ -477,12 +477,17 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
               let same l = Helpers.all_same (List.map (fun (u : Uop.t) -> u.id) l) in
               (* TODO: in RANGEIFY > 1 all_all_same isn't required *)
               let all_all_same = List.for_all (fun (l, _) -> same l) rngs_valids in
+              (* not in tinygrad: the CPU mode's partial contiguous row (Rangeify_cpu.row_buffer) *)
+              let differing =
+                List.concat (List.mapi (fun i (l, _) -> if same l then [] else [ i ]) rngs_valids) in
+              let pcontig_on =
+                pcontig.value <> 0 || Rangeify_cpu.row_buffer x ~consumers ~realized:differing in
               let shp = Array.of_list (shape x) in
               let realize_axis = ref [] in
               let out =
                 List.mapi (fun i (local_rngs, valids) ->
                     (* we compare the ranges without their valids *)
-                    if all_all_same || (pcontig.value <> 0 && same local_rngs) then begin
+                    if all_all_same || (pcontig_on && same local_rngs) then begin
                       (* the new valid is the OR of all the children valids *)
                       let minimum_valid = usum ~start:(const_bool false) valids in
                       P.graph_rewrite ~name:"minimum_valid" (Lazy.force symbolic_pm) ()
@@ -503,9 +508,11 @@ let run_rangeify ?(debug = false) (tsink : Uop.t) : Uop.t =
           if has_ending && (Ops.Group.is_elementwise x.op || x.op == Ops.Reduce) then begin
             let realize_axis =
               ref (match Tbl.find_opt rctx.realize_map x with Some (Some l) -> l | _ -> []) in
+            (* not in tinygrad: the CPU mode's row reduce (Rangeify_cpu.row_reduce) *)
+            let partial = pcontig.value > 1 || Rangeify_cpu.row_reduce x ~consumers in
             List.iteri (fun i (r : Uop.t) ->
                 if not (List.mem i !realize_axis) then
-                  if not (pcontig.value > 1)
+                  if not partial
                   || List.exists (fun rr -> List.exists (fun e -> range_args_gt rr e) (get_ending x))
                        (ranges r)
                   then realize_axis := !realize_axis @ [ i ]) !out_rngs;

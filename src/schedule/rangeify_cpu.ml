@@ -29,6 +29,93 @@ let cpu_float32 (buf : Uop.t) =
   buf.op == Ops.Param && buf.dtype == Dtype.Float32
   && (match (param_arg buf).device with Some (One "CPU") -> true | _ -> false)
 
+(* ---------- rows held in a stack buffer (partial contiguous) ---------- *)
+
+(* a row of at most this many elements (16 KiB of float32) is held in a stack buffer of its kernel, which
+   stays in L1 beside the input row that the kernel reads again *)
+let row_buffer_max = 4096
+
+(* a tensor of fewer elements than this (256K) keeps tinygrad's kernels: the threads of the one row kernel
+   then get too little work each to pay for their start (GPT-2's layernorm of 128 tokens), and launches,
+   not passes over memory, bound it *)
+let row_buffer_min_numel = 1 lsl 18
+
+(* the static shape of a float node on the CPU *)
+let cpu_float_shape (x : Uop.t) =
+  let on_cpu = not (Uop.is_multi x) && match Uop.device x with
+    | Some d -> d = "CPU" || String.length d > 4 && String.sub d 0 4 = "CPU:" | None -> false in
+  if not (on_cpu && Dtype.is_float x.dtype) then None
+  else match shape_opt x with
+    | Some s when List.for_all (function Sint _ -> true | Suop _ -> false) s ->
+      Some (List.map (function Sint n -> n | Suop _ -> 0) s)
+    | _ -> None
+
+(* a row shorter than this (a pooling's window, a product over ten classes) leaves its kernel too little to
+   vectorize per row: tinygrad's kernels, which run along the rows, are kept *)
+let row_buffer_min = 32
+
+(* [axes] are the trailing ones of [ndim] axes *)
+let trailing axes ndim =
+  List.sort compare axes = List.init (List.length axes) (fun i -> ndim - List.length axes + i)
+
+(* a row of [x] of [row] elements (its [axes]) that a kernel may hold in a stack buffer *)
+let row_fits (x : Uop.t) ~axes =
+  match cpu_float_shape x with
+  | Some s ->
+    let row = Helpers.prod (List.map (List.nth s) axes) in
+    Helpers.prod s >= row_buffer_min_numel && row >= row_buffer_min && row <= row_buffer_max
+    && trailing axes (List.length s)
+  | None -> false
+
+(* the consumer hops (elementwise ops, reshapes) between a row reduce and the nodes that lead to it or follow
+   it: log_softmax's log of the sum, softmax's exp before its sum *)
+let row_hops = 4
+
+(* the tensor whose rows the REDUCE [r] reduces: a PERMUTE of it brings its trailing axes, a row of
+   [row_buffer_min] to [row_buffer_max] elements, to the front *)
+let row_source (r : Uop.t) =
+  match r.op, r.arg, r.src with
+  | Ops.Reduce, Reduce_arg (_, n), [| { op = Ops.Permute; arg = Ints perm; src = [| y |]; _ } |]
+    when n > 0 && row_fits y ~axes:(Helpers.take n perm) -> Some y
+  | _ -> None
+
+let passes_rows (u : Uop.t) = Ops.Group.is_elementwise u.op || u.op == Ops.Reshape
+
+(* [u] reaches [found] through at most [row_hops] consumers that [passes_rows] *)
+let rec downstream ~consumers ~found depth (u : Uop.t) =
+  List.exists (fun c ->
+      found c || (depth > 0 && passes_rows c && downstream ~consumers ~found (depth - 1) c)) (consumers u)
+
+(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x]'s consumers read it along the same
+   leading axes and differ on the [realized] ones, its trailing axes, a row of [row_buffer_min] to
+   [row_buffer_max] elements, and one of them reduces that row (the exp of softmax, read by the sum and by
+   the normalize): the row alone is realized, in a stack buffer of the consumers' kernel *)
+let row_buffer (x : Uop.t) ~realized ~consumers =
+  enabled () && realized <> [] && row_fits x ~axes:realized
+  && downstream ~consumers row_hops x ~found:(fun c ->
+      c.op == Ops.Permute && List.exists (fun r -> row_source r <> None) (consumers c))
+
+(* tinygrad's PCONTIG=2 for [x] in run_rangeify, under the CPU mode: [x] is a row reduce (row_source), or an
+   elementwise op of one, whose result is broadcast back over the rows it reduced (softmax's max,
+   log_softmax's log of the sum): the loops over the rows stay open, so the kernel that computes it also uses
+   it *)
+let row_reduce (x : Uop.t) ~consumers =
+  let rec source depth (u : Uop.t) =
+    match row_source u with
+    | Some y -> Some y
+    | None when depth > 0 && passes_rows u -> Array.fold_left (fun acc s ->
+        match acc with Some _ -> acc | None -> source (depth - 1) s) None u.src
+    | None -> None in
+  enabled ()
+  && match source row_hops x with
+  | Some y ->
+    (* a broadcast back: an EXPAND, or an op that broadcasts its operands (x - max x), to the rows' shape *)
+    let same_shape (c : Uop.t) = let s = shape c and t = shape y in
+      List.length s = List.length t && equal_sints s t in
+    downstream ~consumers row_hops x ~found:(fun c ->
+        (c.op == Ops.Expand || Ops.Group.is_broadcastable c.op) && same_shape c)
+  | None -> false
+
 (* the reads of a sum of products on the CPU *)
 type reads = {
   reduce_rngs : (Uop.t * int) list;  (** ranges over the reduced axes of the product's shape, and sizes *)

@@ -5,6 +5,19 @@
     NOOPT. *)
 val enabled : unit -> bool
 
+(** [row_buffer x ~realized ~consumers]: under the CPU mode, whether run_rangeify realizes only the
+    [realized] axes of [x] (tinygrad's PCONTIG=2), where its consumers read it along its other axes alike:
+    [x] is a float tensor of at least 256K elements on the CPU, [realized] its trailing axes, a row of 32 to
+    4096 elements, and a consumer reduces that row; the row is held in a stack buffer of the consumers'
+    kernel. *)
+val row_buffer : Uop.t -> realized:int list -> consumers:(Uop.t -> Uop.t list) -> bool
+
+(** [row_reduce x ~consumers]: under the CPU mode, whether [x], a REDUCE over the trailing axes of a float
+    tensor on the CPU (at least 256K elements, rows of 32 to 4096), or an elementwise op of one, keeps its
+    output loops open in run_rangeify (tinygrad's PCONTIG=2), where a consumer broadcasts it back over the
+    rows. *)
+val row_reduce : Uop.t -> consumers:(Uop.t -> Uop.t list) -> bool
+
 (** [rules ~mops]: rules for the earliest rewrites, given Rangeify's [pm_mops]: a matmul whose B operand (the
     one its outputs run along, at least 4 MiB) has rows a multiple of 4 KiB long, and at least 64 outputs that
     do not index it (rows of A), reads it through a copy with a cache line of padding per row, so that its

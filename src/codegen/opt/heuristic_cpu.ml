@@ -789,3 +789,48 @@ let hand_coded_optimizations (k : K.t) : K.t =
   let k = K.copy k in
   k.loop_opts <- true;
   Heuristic.hand_coded_optimizations_with ~upcasts ~threads k
+
+(* not in tinygrad: under CPU_OPT=fast, a kernel with a STAGE (the partial-contiguous rangeify keeps a row
+   in a stack buffer between a reduce and its consumers: softmax's max, exp stored once, sum and normalize in
+   one kernel) gets what its loops need, where tinygrad's heuristic gives it none: each reduce of loaded
+   values unrolled by the widest vector that divides it (the vector accumulators of reduce_to_vector_acc),
+   then the threads over its rows: the output loop that every STAGE lives in (the loops inside a row are not
+   globalizable), padded where no thread count divides it. A reduce over the staged row stays rolled (the
+   expander does not unroll an index into a STAGE), as do the loops without a reduction: the renderer marks
+   them for clang's loop vectorizer (Cstyle.cpu_fast_lang). *)
+let multiblock_optimizations (k : K.t) : K.t =
+  let k = K.copy k in
+  k.loop_opts <- true;
+  let lengths = Renderer.float_lengths k.ren in
+  (* the reduce ranges of the reduces of loads: one over the staged row indexes a STAGE *)
+  let staged (r : Uop.t) = List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (toposort r.src.(0)) in
+  let loaded_reduces =
+    List.filter_map (fun (r : Uop.t) -> if staged r then None else Some r.src.(1)) (K.reduceops k) in
+  List.iter (fun (rng : Uop.t) ->
+      let ax = index_of_rng k rng in
+      (* UNROLL's axis counts the unrollable dims *)
+      let rec position j = function
+        | [] -> None
+        | a :: rest -> if a = ax then Some j else position (j + 1) rest in
+      let width = List.find_opt (fun l -> l > 1 && full_shape_int k ax mod l = 0) lengths in
+      match position 0 (K.unrollable_dims k), width with
+      | Some j, Some l ->
+        (try ignore (K.apply_opt k (opt Opt.UNROLL ~axis:j ~arg:(Opt.Int l)))
+         with Opt.Kernel_opt_error _ -> ())
+      | _ -> ()) loaded_reduces;
+  (match k.ren.global_max, K.globalizable_rngs k with
+   | Some (gmax0 :: _), row :: _ when k.ren.has_threads && gmax0 >= 2 ->
+     let axis = index_of_rng k row in
+     let size = full_shape_int k axis in
+     let ops = match sprod (K.full_shape k) with Sint p -> p * cpu_ops_per_point k | Suop _ -> 0 in
+     let fits t = t <= gmax0 && ops / ops_per_thread >= t in
+     let thread t = ignore (K.apply_opt k (opt Opt.THREAD ~axis ~arg:(Opt.Int t))) in
+     (try match List.find_opt (fun t -> fits t && size mod t = 0) [ 32; 16; 12; 8; 6; 5; 4; 3; 2 ] with
+        | Some t -> thread t
+        | None when fits gmax0 && size >= 4 * gmax0 ->
+          ignore (K.apply_opt k (opt Opt.PADTO ~axis ~arg:(Opt.Int gmax0)));
+          thread gmax0
+        | None -> ()
+      with Opt.Kernel_opt_error _ -> ())
+   | _ -> ());
+  k

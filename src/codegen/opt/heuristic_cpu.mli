@@ -80,3 +80,7 @@ val cpu_rolled : ?epilogue:bool -> Postrange.t -> bool
 (** [hand_coded_optimizations k]: a copy of [k] with the CPU mode's heuristic applied; the copy takes the CPU mode's
     loop opts ([Postrange.t.loop_opts]). *)
 val hand_coded_optimizations : Postrange.t -> Postrange.t
+
+(** [multiblock_optimizations k]: a copy of [k], a kernel with a STAGE (a partial-contiguous row buffer),
+    with each reduce unrolled by the widest vector that divides it and the threads over its rows. *)
+val multiblock_optimizations : Postrange.t -> Postrange.t

@@ -548,9 +548,12 @@ let apply_tc ?(append_opt = true) k axis (tc_select, tc_opt, use_tc) : Uop.t lis
   r
 
 (* [heuristic] (hand_coded_optimizations) as apply_opts applies it (a copy of [k]). NOTE: hand_coded_optimizations
-   doesn't support multiblock opts yet: a kernel with a STAGE gets none *)
-let hand_coded ~heuristic k =
-  if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice k.ast) then copy k else heuristic k
+   doesn't support multiblock opts yet: a kernel with a STAGE gets none, or [multiblock]'s (not in
+   tinygrad) *)
+let hand_coded ~heuristic ?multiblock k =
+  if List.exists (fun (u : Uop.t) -> u.op == Ops.Stage) (backward_slice k.ast) then
+    match multiblock with Some f -> f k | None -> copy k
+  else heuristic k
 
 (* tinygrad imports search.py inside apply_opts, as search.py imports the codegen that calls apply_opts: the same
    cycle (Codegen -> Postrange -> Search -> Codegen) is broken here by a hook that Search sets when the library is
@@ -558,7 +561,8 @@ let hand_coded ~heuristic k =
 let beam_search_hook : (t -> int -> t) ref = ref (fun _ _ -> failwith "apply_opts: Search is not linked")
 
 (* tinygrad: codegen/opt/postrange.py apply_opts *)
-let apply_opts ?(loop_opts = false) (ast : Uop.t) (ren : Renderer.t) ~(beam : int) ~hand_coded:heuristic : Uop.t =
+let apply_opts ?(loop_opts = false) ?multiblock (ast : Uop.t) (ren : Renderer.t) ~(beam : int)
+    ~hand_coded:heuristic : Uop.t =
   if ast.tag <> No_arg then ast
   else begin
     let k = create ~loop_opts ast ren in
@@ -569,7 +573,7 @@ let apply_opts ?(loop_opts = false) (ast : Uop.t) (ren : Renderer.t) ~(beam : in
       | Some { opts_to_apply = Some opts; _ } -> List.iter (fun o -> ignore (apply_opt k o)) opts; k
       | _ when beam >= 1 -> !beam_search_hook k beam
       | _ when Helpers.noopt.value = 0 && (match ki with None -> true | Some ki -> ki.applied_opts = []) ->
-        hand_coded ~heuristic k
+        hand_coded ~heuristic ?multiblock k
       | _ -> k in
     let name_override = match ki with Some ki when ki.kname <> "test" -> Some ki.kname | _ -> None in
     get_optimized_ast ?name_override k

@@ -107,14 +107,17 @@ val apply_tc : ?append_opt:bool -> t -> int -> int * int * int -> Uop.t list
 (** An int sint, or the max of a symbolic one. *)
 val sint_int : Uop.sint -> int
 
-(** [hand_coded ~heuristic k]: a copy of [k] with the heuristic ([hand_coded_optimizations]) applied, as [apply_opts]
-    applies it (none on a kernel with a STAGE: multiblock opts are not supported). *)
-val hand_coded : heuristic:(t -> t) -> t -> t
+(** [hand_coded ~heuristic ?multiblock k]: a copy of [k] with the heuristic ([hand_coded_optimizations])
+    applied, as [apply_opts] applies it; a kernel with a STAGE gets [multiblock]'s opts, none without it
+    (tinygrad's heuristic does not support multiblock opts). *)
+val hand_coded : heuristic:(t -> t) -> ?multiblock:(t -> t) -> t -> t
 
 (** [beam_search k amt], set by [Search] when linked. tinygrad has the same cycle (postrange.py imports search.py
     inside [apply_opts], search.py imports the codegen that calls it); a hook breaks it here. *)
 val beam_search_hook : (t -> int -> t) ref
 
 (** tinygrad [apply_opts ast ren beam]: the NOOPT / opts_to_apply paths, then [get_optimized_ast]. [hand_coded]: the
-    heuristic (tinygrad imports [hand_coded_optimizations]); [loop_opts]: the scheduler's (Codegen.passes). *)
-val apply_opts : ?loop_opts:bool -> Uop.t -> Renderer.t -> beam:int -> hand_coded:(t -> t) -> Uop.t
+    heuristic (tinygrad imports [hand_coded_optimizations]); [loop_opts]: the scheduler's (Codegen.passes);
+    [multiblock]: the heuristic of a kernel with a STAGE (see [hand_coded]). *)
+val apply_opts :
+  ?loop_opts:bool -> ?multiblock:(t -> t) -> Uop.t -> Renderer.t -> beam:int -> hand_coded:(t -> t) -> Uop.t

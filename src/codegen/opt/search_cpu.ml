@@ -87,7 +87,8 @@ type start =
    blocked tile has thousands). It runs twice: the first run also faults the fresh buffers' pages in. *)
 let cpu_start ~(try_compile : compile) ~(time : timer) ~min_time ~seen_libs (s : K.t) : start =
   let unoptimized = Beam { beam = [ (s, infinity) ]; fraction = 1.; hand_coded = None } in
-  let hc = K.hand_coded ~heuristic:Codegen.hand_coded_optimizations s in
+  let hc = K.hand_coded ~heuristic:Codegen.hand_coded_optimizations
+      ?multiblock:(Codegen.multiblock_optimizations s.ren) s in
   match Option.map fst (try_compile ~uops_max:0 hc) with
   | None -> unoptimized
   | Some hc_prg ->
