@@ -1240,8 +1240,9 @@ let test_cpu_conv_channel_lanes () =
       List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
   let channel_lanes ?(rows = 8) what ast =
     let opts = hand_coded ast in
-    check (Helpers.take 2 opts = [ "UPCAST:1:16"; Printf.sprintf "UPCAST:3:%d" rows ]) "%s: opts [%s]" what
-      (String.concat " " opts);
+    (* the 32 channels as two vectors per row: the channel loop is taken whole, the row axis moves left *)
+    check (Helpers.take 3 opts = [ "UPCAST:1:16"; "UPCAST:1:2"; Printf.sprintf "UPCAST:2:%d" rows ])
+      "%s: opts [%s]" what (String.concat " " opts);
     let fast = source_with Helpers.Cpu_fast 16 ast in
     check (has fast "*((float16*)((buf0+0))) = ((*((float16*)((buf0+0))))+(")
       "%s: no float16 accumulator updated by a vector op in\n%s" what fast;
@@ -1272,7 +1273,7 @@ let test_cpu_conv_channel_lanes () =
      List.iter (fun ast ->
          let fast = source_with Helpers.Cpu_fast 16 ast in
          check (not (has fast "?") && not (has fast "maskload")) "padded image: a gated load in\n%s" fast;
-         channel_lanes ~rows:10 "padded image, channels-last copy" ast) (with_reduce ks)
+         channel_lanes ~rows:5 "padded image, channels-last copy" ast) (with_reduce ks)
    | ks -> fail "padded image: %d kernels, expected 3 (the weight's and the image's copies)"
              (List.length ks));
   let padded mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
@@ -1291,9 +1292,68 @@ let test_cpu_conv_channel_lanes () =
    | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks));
   match kernels (Tensor.conv2d ~padding:1 x w_last) with
   | [ _; _ ] as ks ->
-    List.iter (channel_lanes ~rows:10 "weight stored channels-last, padded image") (with_reduce ks)
+    List.iter (channel_lanes ~rows:5 "weight stored channels-last, padded image") (with_reduce ks)
   | ks -> fail "weight stored channels-last, padded: %d kernels, expected 2 (the image's copy)"
             (List.length ks)
+
+(* the channel-lane tile's vectors per row and rows (Heuristic_cpu.channel_lane_tile), hand-derived from 16
+   accumulator registers with 16-lane vectors (8 with 8-lane ones) and the rows from 4 up: 64 channels on a
+   row of 8 take 4 vectors of 4 rows, on a row of 6 2 of 6 (no divisor of 6 from 4 to 16 / 4); 32 channels
+   on a row of 20 2 of 5; a row of 26 (divisors 2 and 13) and 48 channels (not a multiple of 32) one vector
+   on channel_lane_rows; 8-lane vectors with 64 channels on a row of 8: 2 of 4. Then, CPU_OPT=fast with
+   CPU_VEC=16 on conv2d of relu x (2, 32, 10, 10) with w (64, 32, 3, 3) (a row of 8): opts UPCAST 16 and 4
+   on the channels, 4 on the row; 16 float16 accumulators updated by vector ops; the kernel's buffers equal
+   the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor equals a direct sum over the input channels and
+   the window, y[n, co, oy, ox] = sum relu(x[n, ci, oy + ky, ox + kx]) w[co, ci, ky, kx]. CPU_OPT=tinygrad
+   renders no float16. *)
+let test_cpu_channel_lane_vectors () =
+  List.iter (fun (widest, channels, sz, want) ->
+      let got = Heuristic_cpu.channel_lane_tile ~widest ~channels sz in
+      let show = function None -> "none" | Some (v, r) -> Printf.sprintf "%d x %d" v r in
+      check (got = want) "channel_lane_tile ~widest:%d ~channels:%d %d: %s, expected %s" widest channels sz
+        (show got) (show want))
+    [ (16, 64, 8, Some (4, 4)); (16, 64, 6, Some (2, 6)); (16, 32, 20, Some (2, 5));
+      (16, 64, 26, Some (1, 13)); (16, 48, 8, Some (1, 8)); (16, 64, 17, None); (8, 64, 8, Some (2, 4)) ];
+  let n = 2 and cin = 32 and cout = 64 and h = 10 and k = 3 in
+  let oh = h - k + 1 in
+  let xv = Array.init (n * cin * h * h) (fun i -> float_of_int ((i * 7) mod 13) /. 13. -. 0.5) in
+  let wv = Array.init (cout * cin * k * k) (fun i -> float_of_int ((i * 5) mod 11) /. 11. -. 0.5) in
+  let conv () = Tensor.conv2d (Tensor.relu (Tensor.realize (Tensor.of_float_array [| n; cin; h; h |] xv)))
+      (Tensor.realize (Tensor.of_float_array [| cout; cin; k; k |] wv)) in
+  (match with_reduce (scheduled_kernels (conv ())) with
+   | [ ast ] ->
+     let opts = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+         let ren = Device.renderer "CPU" in
+         let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+         Postrange.convert_loop_to_global s;
+         List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
+     check (Helpers.take 3 opts = [ "UPCAST:1:16"; "UPCAST:1:4"; "UPCAST:2:4" ]) "opts [%s]"
+       (String.concat " " opts);
+     let fast = source_with Helpers.Cpu_fast 16 ast in
+     check (has fast "float buf15[16];" && not (has fast "buf16")
+            && has fast "*((float16*)((buf15+0))) = ((*((float16*)((buf15+0))))+(")
+       "not 16 float16 accumulators updated by vector ops in\n%s" fast;
+     check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16")) "CPU_OPT=tinygrad rendered float16";
+     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+         let noopt = run_with ~noopt:1 ast in
+         List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "CPU_VEC=%d" vec) noopt
+                       (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+   | ks -> fail "%d reduce kernels, expected 1" (List.length ks));
+  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+      Tensor.to_float_array (conv ())) in
+  Array.iteri (fun i g ->
+      let ox = i mod oh and oy = i / oh mod oh and co = i / (oh * oh) mod cout and b = i / (oh * oh * cout) in
+      let want = ref 0. in
+      for ci = 0 to cin - 1 do
+        for ky = 0 to k - 1 do
+          for kx = 0 to k - 1 do
+            want := !want +. Float.max 0. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)
+                             *. wv.((((co * cin) + ci) * k + ky) * k + kx)
+          done
+        done
+      done;
+      check (Float.abs (g -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
+        "y[%d] is %g, the direct sum %g" i g !want) got
 
 (* CPU_OPT=fast reads a padded image through a contiguous padded copy where the convolution's reduce has at
    least 256 points: the weight gradient of conv2d of x (2, 32, 10, 10) padded by 1 with w (16, 32, 3, 3) (a
@@ -1419,6 +1479,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_tile_accumulators_gated", test_cpu_tile_accumulators_gated);
                           ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
+                          ("cpu_channel_lane_vectors", test_cpu_channel_lane_vectors);
                           ("cpu_padded_image", test_cpu_padded_image);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);

@@ -291,16 +291,35 @@ let channel_lane_rows ~widest sz =
   let most = Coalesce_cpu.acc_registers ~widest - 2 in
   List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i))
 
+(* the widest vectors of output channels per row of the channel-lane tile, and its rows, on [channels]
+   channels and an output row of [sz] points: 4 or 2 vectors where the channels take them whole and a
+   divisor of [sz] from 4 up gives that many rows of them within the accumulator registers (64 channels on a
+   row of 8: 4 x 4; on a row of 6: 2 x 6; 32 channels on a row of 20: 2 x 5), else one vector on
+   channel_lane_rows. Each image value loaded and broadcast then feeds as many multiply-adds as the row has
+   vectors, where with one vector per row the broadcasts take as many slots as the multiply-adds. None where
+   channel_lane_rows finds no rows *)
+let channel_lane_tile ~widest ~channels sz =
+  let acc = Coalesce_cpu.acc_registers ~widest in
+  let rows v = let most = acc / v in
+    if most < 4 then None
+    else List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i)) in
+  let wide = List.find_map (fun v ->
+      if channels mod (widest * v) <> 0 then None else Option.map (fun r -> (v, r)) (rows v)) [ 4; 2 ] in
+  match wide with
+  | Some _ -> wide
+  | None -> Option.map (fun r -> (1, r)) (channel_lane_rows ~widest sz)
+
 (* not in tinygrad: under CPU_OPT=fast, a convolution whose weight is contiguous along the output channels
    (stored so, or read through the channels-last copy of Rangeify_cpu) gets the register tile of an implicit
    GEMM: the lanes run along the output channels (a multiple of the widest vector), one vector load of the
    weight per reduce step, and the rows are output points of the row (ox), each loading one image value
    broadcast to the lanes. Every lane works whatever the row's length, where lanes along ox (cpu_conv_tile)
-   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows:
-   channel_lane_rows; a row that none splits and a reduce shorter than [conv_channel_reduce_min] keep
-   cpu_conv_tile. A padded image (read under gates where Rangeify_cpu.padded_image made no copy of it) loads
-   each row's value under the row's gate. One vector accumulator per row (Codegen_cpu.tile_accumulators),
-   updated by vector ops (Coalesce_cpu.vector_acc_updates). The tiled copy of [k] when applied. *)
+   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The vectors of channels
+   per row and the rows: channel_lane_tile; a row that none splits and a reduce shorter than
+   [conv_channel_reduce_min] keep cpu_conv_tile. A padded image (read under gates where
+   Rangeify_cpu.padded_image made no copy of it) loads each row's value under the row's gate. One vector
+   accumulator per vector of a row (Codegen_cpu.tile_accumulators), updated by vector ops
+   (Coalesce_cpu.vector_acc_updates). The tiled copy of [k] when applied. *)
 let cpu_conv_channel_lanes (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red
@@ -323,16 +342,20 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
                                            && List.exists (fun i -> unit_stride rngs.(a) i
                                                                     && not (dep n i)) in_idx) ups in
        let sz = full_shape_int k n in
-       let rows = channel_lane_rows ~widest sz in
-       (match lanes, rows with
-        | Some m, Some rows ->
-          let nr = rngs.(n) and mr = rngs.(m) in
-          try_on_copy k (fun k ->
-              let up r amt =
-                ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
-              up mr widest;
-              up nr rows)
-        | _ -> None)
+       (match lanes with
+        | Some m ->
+          (match channel_lane_tile ~widest ~channels:(full_shape_int k m) sz with
+           | Some (vectors, rows) ->
+             let nr = rngs.(n) and mr = rngs.(m) in
+             try_on_copy k (fun k ->
+                 let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+                 (* the channels' vectors: the loop left of the lanes, upcast by their count *)
+                 (match up mr widest with
+                  | Some (outer, _) when vectors > 1 -> ignore (up outer vectors)
+                  | _ -> ());
+                 ignore (up nr rows))
+           | None -> None)
+        | None -> None)
      | _ -> None)
   | _ -> None
 

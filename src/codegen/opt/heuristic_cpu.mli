@@ -43,6 +43,12 @@ val conv_reduce_max : int
     [widest]-lane vectors, if some divisor of [sz] fits the registers. *)
 val channel_lane_rows : widest:int -> int -> int option
 
+(** [channel_lane_tile ~widest ~channels sz]: the vectors of output channels per row and the rows of the
+    channel-lane tile on [channels] channels and an output row of [sz] points: 4 or 2 vectors where the
+    channels take them whole and a divisor of [sz] from 4 up gives as many rows of them within the
+    accumulator registers, else one vector on {!channel_lane_rows}; None where that finds no rows. *)
+val channel_lane_tile : widest:int -> channels:int -> int -> (int * int) option
+
 (** The implicit-GEMM tile of a convolution whose weight is contiguous along the output channels (the vector
     lanes; output points of its row as the rows), if it applies. *)
 val cpu_conv_channel_lanes : Postrange.t -> Postrange.t option
