@@ -1355,6 +1355,79 @@ let test_cpu_channel_lane_vectors () =
       check (Float.abs (g -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
         "y[%d] is %g, the direct sum %g" i g !want) got
 
+(* CPU_OPT=fast on the weight gradient of sum (conv2d x w * g), x (8, 32, 14, 14), w (32, 32, 5, 5), g (8,
+   32, 10, 10) (a reduce over the batch and 10 x 10 output points, which the scheduler splits into groups of
+   the batch with REDUCEOP_SPLIT_THRESHOLD=256; rows of 10, which fill no vector): g is read through a
+   channels-last copy (one more kernel without a reduce, Rangeify_cpu.gradient_channels_last), and the weight
+   gradient takes the tile whose lanes are the output channels (Heuristic_cpu.cpu_wgrad_channel_lanes): the
+   32 channels upcast by 16 and 2, the window's 5 columns whole, the batch's groups swapped outermost; its 10
+   accumulators are float16 vectors updated by vector ops. The kernel's buffers equal the NOOPT kernel's with
+   CPU_VEC=16 and 8, and the gradient equals a direct sum, dw[co, ci, ky, kx] = sum g[n, co, oy, ox] x[n, ci,
+   oy + ky, ox + kx]. No copy: under CPU_OPT=tinygrad, on rows of 8 (x (8, 32, 12, 12): two rows to a
+   vector), with 24 output channels. *)
+let test_cpu_wgrad_channel_lanes () =
+  (* the scheduler splits a reduce of at least this many points per output (beautiful_mnist's 5x5 weight
+     gradient has 204,800; tinygrad's threshold is 32,768) *)
+  Helpers.context Helpers.[ Bind (reduceop_split_threshold, 256) ] @@ fun () ->
+  let n = 8 and cin = 32 and cout = 32 and h = 14 and k = 5 in
+  let oh = h - k + 1 in
+  let xv = Array.init (n * cin * h * h) (fun i -> float_of_int ((i * 7) mod 13) /. 13. -. 0.5) in
+  let wv = Array.init (cout * cin * k * k) (fun i -> float_of_int ((i * 5) mod 11) /. 11. -. 0.5) in
+  let gv = Array.init (n * cout * oh * oh) (fun i -> float_of_int ((i * 3) mod 7) /. 7. -. 0.5) in
+  let wgrad ?(h = h) ?(cout = cout) () =
+    let oh = h - k + 1 in
+    let t s a = Tensor.realize (Tensor.of_float_array s (Array.sub a 0 (Array.fold_left ( * ) 1 s))) in
+    let w = t [| cout; cin; k; k |] wv in
+    let y = Tensor.conv2d (t [| n; cin; h; h |] xv) w in
+    match Tensor.gradient (Tensor.sum (Tensor.mul y (t [| n; cout; oh; oh |] gv))) [ w ] with
+    | [ dw ] -> dw
+    | _ -> fail "one gradient expected" in
+  let count ?(mode = Helpers.Cpu_fast) t = let ks = scheduled_kernels ~mode t in
+    (List.length ks, List.length (with_reduce ks)) in
+  let fast = count (wgrad ()) and tg = count ~mode:Helpers.Cpu_tinygrad (wgrad ()) in
+  check (fst fast = fst tg + 1 && snd fast = snd tg)
+    "kernels (reduces) %d (%d), CPU_OPT=tinygrad %d (%d): expected one more without a reduce (the copy)"
+    (fst fast) (snd fast) (fst tg) (snd tg);
+  let no_copy what t = let f = count (t ()) and tg = count ~mode:Helpers.Cpu_tinygrad (t ()) in
+    check (f = tg) "%s: %d kernels, CPU_OPT=tinygrad %d: expected no copy" what (fst f) (fst tg) in
+  no_copy "rows of 8" (wgrad ~h:12);
+  no_copy "24 output channels" (wgrad ~cout:24);
+  let tile = List.filter (fun ast -> has (source_with Helpers.Cpu_fast 16 ast) "float buf9[16];")
+      (with_reduce (scheduled_kernels (wgrad ()))) in
+  (match tile with
+   | [ ast ] ->
+     let opts = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+         let ren = Device.renderer "CPU" in
+         let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+         Postrange.convert_loop_to_global s;
+         List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
+     check (Helpers.take 4 opts = [ "UPCAST:0:16"; "UPCAST:0:2"; "UPCAST:2:0"; "SWAP:0:2" ]) "opts [%s]"
+       (String.concat " " opts);
+     let src = source_with Helpers.Cpu_fast 16 ast in
+     check (not (has src "buf10")
+            && has src "*((float16*)((buf9+0))) = ((*((float16*)((buf9+0))))+(")
+       "not 10 float16 accumulators updated by vector ops in\n%s" src;
+     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+         let noopt = run_with ~noopt:1 ast in
+         List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "CPU_VEC=%d" vec) noopt
+                       (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+   | l -> fail "%d reduce kernels with 10 float16 accumulators, expected 1" (List.length l));
+  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+      Tensor.to_float_array (wgrad ())) in
+  Array.iteri (fun i d ->
+      let kx = i mod k and ky = i / k mod k and ci = i / (k * k) mod cin and co = i / (k * k * cin) in
+      let want = ref 0. in
+      for b = 0 to n - 1 do
+        for oy = 0 to oh - 1 do
+          for ox = 0 to oh - 1 do
+            want := !want +. gv.((((b * cout) + co) * oh + oy) * oh + ox)
+                             *. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)
+          done
+        done
+      done;
+      check (Float.abs (d -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
+        "dw[%d] is %g, the direct sum %g" i d !want) got
+
 (* CPU_OPT=fast reads a padded image through a contiguous padded copy where the convolution's reduce has at
    least 256 points: the weight gradient of conv2d of x (2, 32, 10, 10) padded by 1 with w (16, 32, 3, 3) (a
    reduce over the batch and the 10x10 output: 200 points, not copied) and of x (4, 32, 10, 10) (400
@@ -1480,6 +1553,7 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce); ("cpu_m
                           ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
                           ("cpu_channel_lane_vectors", test_cpu_channel_lane_vectors);
+                          ("cpu_wgrad_channel_lanes", test_cpu_wgrad_channel_lanes);
                           ("cpu_padded_image", test_cpu_padded_image);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);

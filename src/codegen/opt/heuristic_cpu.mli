@@ -6,6 +6,9 @@
       vector accumulator per output of a channel tile with the batch swapped outermost and the window's loops
       innermost (rows of 6 to 32 lanes; a short row with a few rows of the output gradient beside it where
       they take no more vectors), or the window upcast whole with a channel by 4 (longer rows);
+    - for a convolution's weight gradient whose output gradient is contiguous along the output channels and
+      whose reduce the scheduler split by the batch, lanes along the output channels and the window's
+      columns as broadcast rows, the batch's groups outermost;
     - an implicit-GEMM tile for a convolution whose weight is contiguous along its output channels (lanes
       along the output channels, output columns as broadcast rows);
     - a direct-convolution tile (lanes along the output's contiguous columns, output channels as broadcast rows);
