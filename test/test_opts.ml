@@ -1217,6 +1217,49 @@ let scheduled_kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ B
 (* the kernels of [ks] with a REDUCE *)
 let with_reduce = List.filter (fun k -> List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k))
 
+(* the opts that the CPU mode's heuristic gives [ast] with CPU_VEC=16 *)
+let fast_opts ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+    let ren = Device.renderer "CPU" in
+    let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+    Postrange.convert_loop_to_global s;
+    List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts)
+
+(* the values of [t ()] computed under CPU_OPT=fast with CPU_VEC=16 *)
+let fast_values t = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+    Tensor.to_float_array (t ()))
+
+(* [got] against [want i], each the direct sum of an oracle, within 1e-4 relative *)
+let matches_direct_sum what got want =
+  Array.iteri (fun i g -> let w = want i in
+                check (Float.abs (g -. w) <= 1e-4 *. Float.max 1. (Float.abs w))
+                  "%s[%d] is %g, the direct sum %g" what i g w) got
+
+(* the sum of [f a b c] over a < n1, b < n2, c < n3 *)
+let sum3 n1 n2 n3 f =
+  let acc = ref 0. in
+  for a = 0 to n1 - 1 do for b = 0 to n2 - 1 do for c = 0 to n3 - 1 do acc := !acc +. f a b c done done done;
+  !acc
+
+(* the CPU mode's opts for [ast] start with [want] *)
+let fast_opts_start ast want =
+  let opts = fast_opts ast in
+  check (Helpers.take (List.length want) opts = want) "opts [%s], expected them to start with [%s]"
+    (String.concat " " opts) (String.concat " " want)
+
+(* [ast]'s buffers under CPU_OPT=fast with CPU_VEC=16 and 8 equal its NOOPT kernel's *)
+let same_as_noopt ?(what = "") ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "%s CPU_VEC=%d" what vec) noopt
+                  (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+
+(* [ast] rendered under CPU_OPT=fast with CPU_VEC=16 keeps [n] float16 accumulators updated by vector ops *)
+let float16_accumulators what n ast =
+  let src = source_with Helpers.Cpu_fast 16 ast in
+  let last = Printf.sprintf "buf%d" (n - 1) in
+  check (has src (Printf.sprintf "float %s[16];" last) && not (has src (Printf.sprintf "buf%d" n))
+         && has src (Printf.sprintf "*((float16*)((%s+0))) = ((*((float16*)((%s+0))))+(" last last))
+    "%s: not %d float16 accumulators updated by vector ops in\n%s" what n src
+
 (* CPU_OPT=fast on conv2d of x (2, 32, 10, 10) with w (32, 32, 3, 3) (a reduce of 288 points, 32 output
    channels, 128 output points per channel): the weight, read with its output channels 288 floats apart, is
    read through a channels-last copy (a kernel of its own, Rangeify_cpu), and the convolution gets the
@@ -1233,13 +1276,8 @@ let with_reduce = List.filter (fun k -> List.exists (fun (v : Uop.t) -> v.op == 
    of the weight, with a padded image too (read through the image's padded copy). *)
 let test_cpu_conv_channel_lanes () =
   let kernels = scheduled_kernels in
-  let hand_coded ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-      let ren = Device.renderer "CPU" in
-      let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-      Postrange.convert_loop_to_global s;
-      List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
   let channel_lanes ?(rows = 8) what ast =
-    let opts = hand_coded ast in
+    let opts = fast_opts ast in
     (* the 32 channels as two vectors per row: the channel loop is taken whole, the row axis moves left *)
     check (Helpers.take 3 opts = [ "UPCAST:1:16"; "UPCAST:1:2"; Printf.sprintf "UPCAST:2:%d" rows ])
       "%s: opts [%s]" what (String.concat " " opts);
@@ -1247,10 +1285,7 @@ let test_cpu_conv_channel_lanes () =
     check (has fast "*((float16*)((buf0+0))) = ((*((float16*)((buf0+0))))+(")
       "%s: no float16 accumulator updated by a vector op in\n%s" what fast;
     check (not (has fast "(float16){(")) "%s: an update built lane by lane in\n%s" what fast;
-    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-        let noopt = run_with ~noopt:1 ast in
-        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "%s CPU_VEC=%d" what vec) noopt
-                      (run_with ~vec ~noopt:0 ast)) [ 16; 8 ]) in
+    same_as_noopt ~what ast in
   let x = Tensor.realize (Tensor.rand [| 2; 32; 10; 10 |]) in
   let w = Tensor.realize (Tensor.rand [| 32; 32; 3; 3 |]) in
   let ks = kernels (Tensor.conv2d x w) in
@@ -1322,38 +1357,15 @@ let test_cpu_channel_lane_vectors () =
       (Tensor.realize (Tensor.of_float_array [| cout; cin; k; k |] wv)) in
   (match with_reduce (scheduled_kernels (conv ())) with
    | [ ast ] ->
-     let opts = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-         let ren = Device.renderer "CPU" in
-         let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-         Postrange.convert_loop_to_global s;
-         List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
-     check (Helpers.take 3 opts = [ "UPCAST:1:16"; "UPCAST:1:4"; "UPCAST:2:4" ]) "opts [%s]"
-       (String.concat " " opts);
-     let fast = source_with Helpers.Cpu_fast 16 ast in
-     check (has fast "float buf15[16];" && not (has fast "buf16")
-            && has fast "*((float16*)((buf15+0))) = ((*((float16*)((buf15+0))))+(")
-       "not 16 float16 accumulators updated by vector ops in\n%s" fast;
+     fast_opts_start ast [ "UPCAST:1:16"; "UPCAST:1:4"; "UPCAST:2:4" ];
+     float16_accumulators "4 x 4 tile" 16 ast;
      check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16")) "CPU_OPT=tinygrad rendered float16";
-     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-         let noopt = run_with ~noopt:1 ast in
-         List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "CPU_VEC=%d" vec) noopt
-                       (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+     same_as_noopt ast
    | ks -> fail "%d reduce kernels, expected 1" (List.length ks));
-  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-      Tensor.to_float_array (conv ())) in
-  Array.iteri (fun i g ->
+  matches_direct_sum "y" (fast_values conv) (fun i ->
       let ox = i mod oh and oy = i / oh mod oh and co = i / (oh * oh) mod cout and b = i / (oh * oh * cout) in
-      let want = ref 0. in
-      for ci = 0 to cin - 1 do
-        for ky = 0 to k - 1 do
-          for kx = 0 to k - 1 do
-            want := !want +. Float.max 0. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)
-                             *. wv.((((co * cin) + ci) * k + ky) * k + kx)
-          done
-        done
-      done;
-      check (Float.abs (g -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
-        "y[%d] is %g, the direct sum %g" i g !want) got
+      sum3 cin k k (fun ci ky kx -> Float.max 0. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)
+                                    *. wv.((((co * cin) + ci) * k + ky) * k + kx)))
 
 (* CPU_OPT=fast on the weight gradient of sum (conv2d x w * g), x (8, 32, 14, 14), w (32, 32, 5, 5), g (8,
    32, 10, 10) (a reduce over the batch and 10 x 10 output points, which the scheduler splits into groups of
@@ -1396,37 +1408,14 @@ let test_cpu_wgrad_channel_lanes () =
       (with_reduce (scheduled_kernels (wgrad ()))) in
   (match tile with
    | [ ast ] ->
-     let opts = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-         let ren = Device.renderer "CPU" in
-         let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-         Postrange.convert_loop_to_global s;
-         List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
-     check (Helpers.take 4 opts = [ "UPCAST:0:16"; "UPCAST:0:2"; "UPCAST:2:0"; "SWAP:0:2" ]) "opts [%s]"
-       (String.concat " " opts);
-     let src = source_with Helpers.Cpu_fast 16 ast in
-     check (not (has src "buf10")
-            && has src "*((float16*)((buf9+0))) = ((*((float16*)((buf9+0))))+(")
-       "not 10 float16 accumulators updated by vector ops in\n%s" src;
-     Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-         let noopt = run_with ~noopt:1 ast in
-         List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "CPU_VEC=%d" vec) noopt
-                       (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+     fast_opts_start ast [ "UPCAST:0:16"; "UPCAST:0:2"; "UPCAST:2:0"; "SWAP:0:2" ];
+     float16_accumulators "weight gradient" 10 ast;
+     same_as_noopt ast
    | l -> fail "%d reduce kernels with 10 float16 accumulators, expected 1" (List.length l));
-  let got = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-      Tensor.to_float_array (wgrad ())) in
-  Array.iteri (fun i d ->
+  matches_direct_sum "dw" (fast_values (fun () -> wgrad ())) (fun i ->
       let kx = i mod k and ky = i / k mod k and ci = i / (k * k) mod cin and co = i / (k * k * cin) in
-      let want = ref 0. in
-      for b = 0 to n - 1 do
-        for oy = 0 to oh - 1 do
-          for ox = 0 to oh - 1 do
-            want := !want +. gv.((((b * cout) + co) * oh + oy) * oh + ox)
-                             *. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)
-          done
-        done
-      done;
-      check (Float.abs (d -. !want) <= 1e-4 *. Float.max 1. (Float.abs !want))
-        "dw[%d] is %g, the direct sum %g" i d !want) got
+      sum3 n oh oh (fun b oy ox -> gv.((((b * cout) + co) * oh + oy) * oh + ox)
+                                   *. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)))
 
 (* CPU_OPT=fast reads a padded image through a contiguous padded copy where the convolution's reduce has at
    least 256 points: the weight gradient of conv2d of x (2, 32, 10, 10) padded by 1 with w (16, 32, 3, 3) (a
