@@ -53,6 +53,7 @@ module Compiler = struct
   module Gradient = Gradient
   module Helpers = Helpers
   module Heuristic = Heuristic
+  module Heuristic_cpu = Heuristic_cpu
   module Id_tbl = Id_tbl
   module Indexing = Indexing
   module Inflate = Inflate

@@ -110,6 +110,7 @@ module Compiler : sig
   module Gradient = Gradient
   module Helpers = Helpers
   module Heuristic = Heuristic
+  module Heuristic_cpu = Heuristic_cpu
   module Id_tbl = Id_tbl
   module Indexing = Indexing
   module Inflate = Inflate

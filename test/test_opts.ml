@@ -1236,6 +1236,49 @@ let scheduled_kernels ?(mode = Helpers.Cpu_fast) t = Helpers.context Helpers.[ B
 (* the kernels of [ks] with a REDUCE *)
 let with_reduce = List.filter (fun k -> List.exists (fun (v : Uop.t) -> v.op == Ops.Reduce) (Uop.toposort k))
 
+(* the opts that the CPU mode's heuristic gives [ast] with CPU_VEC=16 *)
+let fast_opts ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+    let ren = Device.renderer "CPU" in
+    let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
+    Postrange.convert_loop_to_global s;
+    List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts)
+
+(* the values of [t ()] computed under CPU_OPT=fast with CPU_VEC=16 *)
+let fast_values t = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
+    Tensor.to_float_array (t ()))
+
+(* [got] against [want i], each the direct sum of an oracle, within 1e-4 relative *)
+let matches_direct_sum what got want =
+  Array.iteri (fun i g -> let w = want i in
+                check (Float.abs (g -. w) <= 1e-4 *. Float.max 1. (Float.abs w))
+                  "%s[%d] is %g, the direct sum %g" what i g w) got
+
+(* the sum of [f a b c] over a < n1, b < n2, c < n3 *)
+let sum3 n1 n2 n3 f =
+  let acc = ref 0. in
+  for a = 0 to n1 - 1 do for b = 0 to n2 - 1 do for c = 0 to n3 - 1 do acc := !acc +. f a b c done done done;
+  !acc
+
+(* the CPU mode's opts for [ast] start with [want] *)
+let fast_opts_start ast want =
+  let opts = fast_opts ast in
+  check (Helpers.take (List.length want) opts = want) "opts [%s], expected them to start with [%s]"
+    (String.concat " " opts) (String.concat " " want)
+
+(* [ast]'s buffers under CPU_OPT=fast with CPU_VEC=16 and 8 equal its NOOPT kernel's *)
+let same_as_noopt ?(what = "") ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
+    let noopt = run_with ~noopt:1 ast in
+    List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "%s CPU_VEC=%d" what vec) noopt
+                  (run_with ~vec ~noopt:0 ast)) [ 16; 8 ])
+
+(* [ast] rendered under CPU_OPT=fast with CPU_VEC=16 keeps [n] float16 accumulators updated by vector ops *)
+let float16_accumulators what n ast =
+  let src = source_with Helpers.Cpu_fast 16 ast in
+  let last = Printf.sprintf "buf%d" (n - 1) in
+  check (has src (Printf.sprintf "float %s[16];" last) && not (has src (Printf.sprintf "buf%d" n))
+         && has src (Printf.sprintf "*((float16*)((%s+0))) = ((*((float16*)((%s+0))))+(" last last))
+    "%s: not %d float16 accumulators updated by vector ops in\n%s" what n src
+
 (* CPU_OPT=fast on conv2d of x (2, 32, 10, 10) with w (32, 32, 3, 3) (a reduce of 288 points, 32 output
    channels, 128 output points per channel): the weight, read with its output channels 288 floats apart, is
    read through a channels-last copy (a kernel of its own, Rangeify_cpu), and the convolution gets the
@@ -1252,23 +1295,16 @@ let with_reduce = List.filter (fun k -> List.exists (fun (v : Uop.t) -> v.op == 
    of the weight, with a padded image too (read through the image's padded copy). *)
 let test_cpu_conv_channel_lanes () =
   let kernels = scheduled_kernels in
-  let hand_coded ast = Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast); Bind (cpu_vec, 16) ] (fun () ->
-      let ren = Device.renderer "CPU" in
-      let s = Postrange.create ~loop_opts:(Codegen.passes ren).loop_opts ast ren in
-      Postrange.convert_loop_to_global s;
-      List.map our_opt (Codegen.hand_coded_optimizations s).applied_opts) in
   let channel_lanes ?(rows = 8) what ast =
-    let opts = hand_coded ast in
-    check (Helpers.take 2 opts = [ "UPCAST:1:16"; Printf.sprintf "UPCAST:3:%d" rows ]) "%s: opts [%s]" what
-      (String.concat " " opts);
+    let opts = fast_opts ast in
+    (* the 32 channels as two vectors per row: the channel loop is taken whole, the row axis moves left *)
+    check (Helpers.take 3 opts = [ "UPCAST:1:16"; "UPCAST:1:2"; Printf.sprintf "UPCAST:2:%d" rows ])
+      "%s: opts [%s]" what (String.concat " " opts);
     let fast = source_with Helpers.Cpu_fast 16 ast in
     check (has fast "*((float16*)((buf0+0))) = ((*((float16*)((buf0+0))))+(")
       "%s: no float16 accumulator updated by a vector op in\n%s" what fast;
     check (not (has fast "(float16){(")) "%s: an update built lane by lane in\n%s" what fast;
-    Helpers.context Helpers.[ Bind (cpu_opt, Cpu_fast) ] (fun () ->
-        let noopt = run_with ~noopt:1 ast in
-        List.iter (fun vec -> same_buffers ~what:(Printf.sprintf "%s CPU_VEC=%d" what vec) noopt
-                      (run_with ~vec ~noopt:0 ast)) [ 16; 8 ]) in
+    same_as_noopt ~what ast in
   let x = Tensor.realize (Tensor.rand [| 2; 32; 10; 10 |]) in
   let w = Tensor.realize (Tensor.rand [| 32; 32; 3; 3 |]) in
   let ks = kernels (Tensor.conv2d x w) in
@@ -1291,7 +1327,7 @@ let test_cpu_conv_channel_lanes () =
      List.iter (fun ast ->
          let fast = source_with Helpers.Cpu_fast 16 ast in
          check (not (has fast "?") && not (has fast "maskload")) "padded image: a gated load in\n%s" fast;
-         channel_lanes ~rows:10 "padded image, channels-last copy" ast) (with_reduce ks)
+         channel_lanes ~rows:5 "padded image, channels-last copy" ast) (with_reduce ks)
    | ks -> fail "padded image: %d kernels, expected 3 (the weight's and the image's copies)"
              (List.length ks));
   let padded mode no = Helpers.context Helpers.[ Bind (cpu_opt, mode); Bind (noopt, no) ] (fun () ->
@@ -1310,9 +1346,95 @@ let test_cpu_conv_channel_lanes () =
    | ks -> fail "weight stored channels-last: %d kernels, expected 1" (List.length ks));
   match kernels (Tensor.conv2d ~padding:1 x w_last) with
   | [ _; _ ] as ks ->
-    List.iter (channel_lanes ~rows:10 "weight stored channels-last, padded image") (with_reduce ks)
+    List.iter (channel_lanes ~rows:5 "weight stored channels-last, padded image") (with_reduce ks)
   | ks -> fail "weight stored channels-last, padded: %d kernels, expected 2 (the image's copy)"
             (List.length ks)
+
+(* the channel-lane tile's vectors per row and rows (Heuristic_cpu.channel_lane_tile), hand-derived from 16
+   accumulator registers with 16-lane vectors (8 with 8-lane ones) and the rows from 4 up: 64 channels on a
+   row of 8 take 4 vectors of 4 rows, on a row of 6 2 of 6 (no divisor of 6 from 4 to 16 / 4); 32 channels
+   on a row of 20 2 of 5; a row of 26 (divisors 2 and 13) and 48 channels (not a multiple of 32) one vector
+   on channel_lane_rows; 8-lane vectors with 64 channels on a row of 8: 2 of 4. Then, CPU_OPT=fast with
+   CPU_VEC=16 on conv2d of relu x (2, 32, 10, 10) with w (64, 32, 3, 3) (a row of 8): opts UPCAST 16 and 4
+   on the channels, 4 on the row; 16 float16 accumulators updated by vector ops; the kernel's buffers equal
+   the NOOPT kernel's with CPU_VEC=16 and 8, and the tensor equals a direct sum over the input channels and
+   the window, y[n, co, oy, ox] = sum relu(x[n, ci, oy + ky, ox + kx]) w[co, ci, ky, kx]. CPU_OPT=tinygrad
+   renders no float16. *)
+let test_cpu_channel_lane_vectors () =
+  List.iter (fun (widest, channels, sz, want) ->
+      let got = Heuristic_cpu.channel_lane_tile ~widest ~channels sz in
+      let show = function None -> "none" | Some (v, r) -> Printf.sprintf "%d x %d" v r in
+      check (got = want) "channel_lane_tile ~widest:%d ~channels:%d %d: %s, expected %s" widest channels sz
+        (show got) (show want))
+    [ (16, 64, 8, Some (4, 4)); (16, 64, 6, Some (2, 6)); (16, 32, 20, Some (2, 5));
+      (16, 64, 26, Some (1, 13)); (16, 48, 8, Some (1, 8)); (16, 64, 17, None); (8, 64, 8, Some (2, 4)) ];
+  let n = 2 and cin = 32 and cout = 64 and h = 10 and k = 3 in
+  let oh = h - k + 1 in
+  let xv = Array.init (n * cin * h * h) (fun i -> float_of_int ((i * 7) mod 13) /. 13. -. 0.5) in
+  let wv = Array.init (cout * cin * k * k) (fun i -> float_of_int ((i * 5) mod 11) /. 11. -. 0.5) in
+  let conv () = Tensor.conv2d (Tensor.relu (Tensor.realize (Tensor.of_float_array [| n; cin; h; h |] xv)))
+      (Tensor.realize (Tensor.of_float_array [| cout; cin; k; k |] wv)) in
+  (match with_reduce (scheduled_kernels (conv ())) with
+   | [ ast ] ->
+     fast_opts_start ast [ "UPCAST:1:16"; "UPCAST:1:4"; "UPCAST:2:4" ];
+     float16_accumulators "4 x 4 tile" 16 ast;
+     check (not (has (source_with Helpers.Cpu_tinygrad 16 ast) "float16")) "CPU_OPT=tinygrad rendered float16";
+     same_as_noopt ast
+   | ks -> fail "%d reduce kernels, expected 1" (List.length ks));
+  matches_direct_sum "y" (fast_values conv) (fun i ->
+      let ox = i mod oh and oy = i / oh mod oh and co = i / (oh * oh) mod cout and b = i / (oh * oh * cout) in
+      sum3 cin k k (fun ci ky kx -> Float.max 0. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)
+                                    *. wv.((((co * cin) + ci) * k + ky) * k + kx)))
+
+(* CPU_OPT=fast on the weight gradient of sum (conv2d x w * g), x (8, 32, 14, 14), w (32, 32, 5, 5), g (8,
+   32, 10, 10) (a reduce over the batch and 10 x 10 output points, which the scheduler splits into groups of
+   the batch with REDUCEOP_SPLIT_THRESHOLD=256; rows of 10, which fill no vector): g is read through a
+   channels-last copy (one more kernel without a reduce, Rangeify_cpu.gradient_channels_last), and the weight
+   gradient takes the tile whose lanes are the output channels (Heuristic_cpu.cpu_wgrad_channel_lanes): the
+   32 channels upcast by 16 and 2, the window's 5 columns whole, the batch's groups swapped outermost; its 10
+   accumulators are float16 vectors updated by vector ops. The kernel's buffers equal the NOOPT kernel's with
+   CPU_VEC=16 and 8, and the gradient equals a direct sum, dw[co, ci, ky, kx] = sum g[n, co, oy, ox] x[n, ci,
+   oy + ky, ox + kx]. No copy: under CPU_OPT=tinygrad, on rows of 8 (x (8, 32, 12, 12): two rows to a
+   vector), with 24 output channels. *)
+let test_cpu_wgrad_channel_lanes () =
+  (* the scheduler splits a reduce of at least this many points per output (beautiful_mnist's 5x5 weight
+     gradient has 204,800; tinygrad's threshold is 32,768) *)
+  Helpers.context Helpers.[ Bind (reduceop_split_threshold, 256) ] @@ fun () ->
+  let n = 8 and cin = 32 and cout = 32 and h = 14 and k = 5 in
+  let oh = h - k + 1 in
+  let xv = Array.init (n * cin * h * h) (fun i -> float_of_int ((i * 7) mod 13) /. 13. -. 0.5) in
+  let wv = Array.init (cout * cin * k * k) (fun i -> float_of_int ((i * 5) mod 11) /. 11. -. 0.5) in
+  let gv = Array.init (n * cout * oh * oh) (fun i -> float_of_int ((i * 3) mod 7) /. 7. -. 0.5) in
+  let wgrad ?(h = h) ?(cout = cout) () =
+    let oh = h - k + 1 in
+    let t s a = Tensor.realize (Tensor.of_float_array s (Array.sub a 0 (Array.fold_left ( * ) 1 s))) in
+    let w = t [| cout; cin; k; k |] wv in
+    let y = Tensor.conv2d (t [| n; cin; h; h |] xv) w in
+    match Tensor.gradient (Tensor.sum (Tensor.mul y (t [| n; cout; oh; oh |] gv))) [ w ] with
+    | [ dw ] -> dw
+    | _ -> fail "one gradient expected" in
+  let count ?(mode = Helpers.Cpu_fast) t = let ks = scheduled_kernels ~mode t in
+    (List.length ks, List.length (with_reduce ks)) in
+  let fast = count (wgrad ()) and tg = count ~mode:Helpers.Cpu_tinygrad (wgrad ()) in
+  check (fst fast = fst tg + 1 && snd fast = snd tg)
+    "kernels (reduces) %d (%d), CPU_OPT=tinygrad %d (%d): expected one more without a reduce (the copy)"
+    (fst fast) (snd fast) (fst tg) (snd tg);
+  let no_copy what t = let f = count (t ()) and tg = count ~mode:Helpers.Cpu_tinygrad (t ()) in
+    check (f = tg) "%s: %d kernels, CPU_OPT=tinygrad %d: expected no copy" what (fst f) (fst tg) in
+  no_copy "rows of 8" (wgrad ~h:12);
+  no_copy "24 output channels" (wgrad ~cout:24);
+  let tile = List.filter (fun ast -> has (source_with Helpers.Cpu_fast 16 ast) "float buf9[16];")
+      (with_reduce (scheduled_kernels (wgrad ()))) in
+  (match tile with
+   | [ ast ] ->
+     fast_opts_start ast [ "UPCAST:0:16"; "UPCAST:0:2"; "UPCAST:2:0"; "SWAP:0:2" ];
+     float16_accumulators "weight gradient" 10 ast;
+     same_as_noopt ast
+   | l -> fail "%d reduce kernels with 10 float16 accumulators, expected 1" (List.length l));
+  matches_direct_sum "dw" (fast_values (fun () -> wgrad ())) (fun i ->
+      let kx = i mod k and ky = i / k mod k and ci = i / (k * k) mod cin and co = i / (k * k * cin) in
+      sum3 n oh oh (fun b oy ox -> gv.((((b * cout) + co) * oh + oy) * oh + ox)
+                                   *. xv.((((b * cin) + ci) * h + oy + ky) * h + ox + kx)))
 
 (* CPU_OPT=fast reads a padded image through a contiguous padded copy where the convolution's reduce has at
    least 256 points: the weight gradient of conv2d of x (2, 32, 10, 10) padded by 1 with w (16, 32, 3, 3) (a
@@ -1439,6 +1561,8 @@ let tests : case list = [ ("cpu_vector_reduce", test_cpu_vector_reduce);
                           ("cpu_tile_accumulators_gated", test_cpu_tile_accumulators_gated);
                           ("cpu_pad_rows", test_cpu_pad_rows);
                           ("cpu_conv_channel_lanes", test_cpu_conv_channel_lanes);
+                          ("cpu_channel_lane_vectors", test_cpu_channel_lane_vectors);
+                          ("cpu_wgrad_channel_lanes", test_cpu_wgrad_channel_lanes);
                           ("cpu_padded_image", test_cpu_padded_image);
                           ("cpu_rolled_transcendental", test_cpu_rolled_transcendental);
                           ("cpu_interleaved_chain", test_cpu_interleaved_chain);

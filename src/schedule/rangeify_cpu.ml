@@ -149,8 +149,18 @@ let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
       let operands = List.filter_map (fun (operand : Uop.t) ->
           if not (worth operand) then None else
             match read operand with
-            | { op = Ops.Index; src = [| buf; flat |]; _ } when buf == under_mops operand ->
-              Some (operand, buf, simplify flat)
+            | { op = Ops.Index; src; _ } when Array.length src >= 2 && src.(0) == under_mops operand ->
+              (* a computed base is indexed per dim: its flat index in the base's contiguous layout *)
+              let buf = src.(0) in
+              let idxs = List.tl (Array.to_list src) in
+              let dims = max_shape buf in
+              if List.length idxs = 1 then Some (operand, buf, simplify (List.hd idxs))
+              else if List.length idxs <> List.length dims then None
+              else
+                let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) dims)) dims in
+                let flat = List.fold_left2 (fun acc i st -> add acc (mul i (const_int st))) (const_int 0)
+                    idxs strides in
+                Some (operand, buf, simplify flat)
             | _ -> None) (Array.to_list prod.src) in
       let sized = List.combine rngs sizes in
       Some { reduce_rngs = Helpers.take nred sized; out_rngs = Helpers.drop nred sized; operands }
@@ -277,10 +287,65 @@ let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
     let copy = Buffers.contiguous (M.permute (M.reshape buf [ Sint cout; Sint points ]) [ 1; 0 ]) in
     read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf))
 
+(* the output gradient of a convolution's weight gradient whose reduce the scheduler split (an output axis
+   indexes both factors: the batch's groups), read with a strided channel axis, its base (the tensor under
+   its movement ops, computed or a buffer), the base's dim of the channels and its static shape: a float32
+   sum of products over several reduced axes, one factor of which is indexed by one output axis that the
+   other factor does not index (the output channels, a multiple of [channel_lanes], strided in the base),
+   the other factor by at least [min_reuse] output points that this one does not index (input channels by
+   the window), and the innermost reduced axis (the output row) contiguous in both *)
+let strided_out_gradient ~mops (reduce : Uop.t) (x : Uop.t) =
+  let float32 (operand : Uop.t) = operand.dtype == Dtype.Float32 in
+  match product_reads ~mops ~worth:float32 reduce x with
+  | Some ({ operands = [ (a, abase, aflat); (b, bbase, bflat) ]; _ } as r)
+    when List.length r.reduce_rngs >= 2 ->
+    let outs flat = let used = toposort flat in List.filter (fun (rng, _) -> List.memq rng used) r.out_rngs in
+    let row, row_len = Helpers.last r.reduce_rngs in
+    (* a row that fills whole vectors, or packs into them whole (8 lanes, two rows to a vector), keeps the
+       weight gradient's tile along the row (Heuristic_cpu.cpu_conv_weight_grad) *)
+    let ragged = row_len mod channel_lanes <> 0 && channel_lanes mod row_len <> 0 in
+    let pick (g, (gbase : Uop.t), gflat) (xflat : Uop.t) =
+      let gouts = outs gflat and xouts = outs xflat in
+      let shared = List.filter (fun o -> List.memq o xouts) gouts in
+      let own = List.filter (fun o -> not (List.memq o xouts)) gouts in
+      let gshape = max_shape gbase in
+      match own with
+      | [ (co, cout) ] when ragged && shared <> [] && cout mod channel_lanes = 0
+                            && term_coefficient row gflat = 1 && term_coefficient row xflat = 1
+                            && reuse r gflat >= min_reuse ->
+        let coef = term_coefficient co gflat in
+        let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) gshape)) gshape in
+        let dims = List.filter (fun i -> List.nth strides i = coef && List.nth gshape i = cout)
+            (List.init (List.length gshape) Fun.id) in
+        (match dims with
+         | [ d ] when coef > 1 && d < List.length gshape - 1 -> Some (g, gbase, d, gshape)
+         | _ -> None)
+      | _ -> None in
+    (match pick (a, abase, aflat) bflat with
+     | Some _ as found -> found
+     | None -> pick (b, bbase, bflat) aflat)
+  | _ -> None
+
+(* A convolution's weight gradient whose reduce the scheduler split into groups of the batch reads its output
+   gradient, when it is read with a strided channel axis (strided_out_gradient), through a channels-last
+   copy, (batch, rows, columns, channels) contiguous, viewed back in its own layout: the gradient, a computed
+   tensor, is then computed once into the copy's order, a kernel of its size, and the weight gradient loads a
+   vector of output channels per reduce step and takes the tile whose lanes are the output channels
+   (Heuristic_cpu.cpu_wgrad_channel_lanes), where every lane of a short row (rows of 20: 16 + 4) works. *)
+let gradient_channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
+  match strided_out_gradient ~mops reduce x with
+  | None -> None
+  | Some (operand, base, d, gshape) ->
+    let perm = List.filter (fun i -> i <> d) (List.init (List.length gshape) Fun.id) @ [ d ] in
+    let copy = Buffers.contiguous (M.permute base perm) in
+    read_through reduce ~operand ~buf:base (M.permute copy (Helpers.argsort perm))
+
 let rules ~mops : unit P.matcher =
   P.(matcher [ rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
       pad_rows ~mops (get m "reduce") (get m "x"));
                rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
                    channels_last ~mops (get m "reduce") (get m "x"));
                rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
-                   padded_image ~mops (get m "reduce") (get m "x")) ])
+                   padded_image ~mops (get m "reduce") (get m "x"));
+               rule (pat Ops.Reduce ~name:"reduce" ~src:(In_order [ var "x" ])) (fun m ->
+                   gradient_channels_last ~mops (get m "reduce") (get m "x")) ])

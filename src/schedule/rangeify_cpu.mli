@@ -24,5 +24,8 @@ val row_reduce : Uop.t -> consumers:(Uop.t -> Uop.t list) -> bool
     column panels do not fall in a few cache sets; a convolution whose weight (cout, cin, kh, kw) is read
     with its output channels (a multiple of 16) as a strided axis, over a reduce of 256 to 4096 points and
     at least 64 outputs that do not index it, reads it through a channels-last copy (cin x kh x kw, cout), so
-    that its tile loads vectors of output channels. *)
+    that its tile loads vectors of output channels; a convolution's weight gradient whose reduce the
+    scheduler split into groups of the batch, on rows that fill no vector (20 points), reads its output
+    gradient (a computed tensor or a buffer, its channels a multiple of 16) through a channels-last copy
+    (batch, rows, columns, channels), so that its tile loads vectors of output channels too. *)
 val rules : mops:unit Upat.matcher -> unit Upat.matcher

@@ -1,8 +1,9 @@
-(* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps tinygrad's
-   stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order (register tile,
-   conv weight gradient, conv channel lanes, conv tile, matvec, nested reduce tile, vector reduce), falling
-   back to tinygrad's upcasts and then the window's rest and lanes; the threading stage counts float ops per
-   point and pads a kernel that no thread count divides. *)
+(* Not in tinygrad: the CPU mode's heuristic (CPU_OPT=fast on the CPU, Renderer.cpu_fast). It keeps
+   tinygrad's stages (Heuristic) and replaces the upcast/unroll stage by the CPU's tiles, tried in order
+   (register tile, conv weight gradient on channel lanes, conv weight gradient, conv channel lanes, conv
+   tile, matvec, nested reduce tile, vector reduce), falling back to tinygrad's upcasts and then the window's
+   rest and lanes; the threading stage counts float ops per point and pads a kernel that no thread count
+   divides. *)
 
 open Uop
 module K = Postrange
@@ -291,16 +292,35 @@ let channel_lane_rows ~widest sz =
   let most = Coalesce_cpu.acc_registers ~widest - 2 in
   List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i))
 
+(* the widest vectors of output channels per row of the channel-lane tile, and its rows, on [channels]
+   channels and an output row of [sz] points: 4 or 2 vectors where the channels take them whole and a
+   divisor of [sz] from 4 up gives that many rows of them within the accumulator registers (64 channels on a
+   row of 8: 4 x 4; on a row of 6: 2 x 6; 32 channels on a row of 20: 2 x 5), else one vector on
+   channel_lane_rows. Each image value loaded and broadcast then feeds as many multiply-adds as the row has
+   vectors, where with one vector per row the broadcasts take as many slots as the multiply-adds. None where
+   channel_lane_rows finds no rows *)
+let channel_lane_tile ~widest ~channels sz =
+  let acc = Coalesce_cpu.acc_registers ~widest in
+  let rows v = let most = acc / v in
+    if most < 4 then None
+    else List.find_opt (fun d -> sz mod d = 0) (List.init (most - 3) (fun i -> most - i)) in
+  let wide = List.find_map (fun v ->
+      if channels mod (widest * v) <> 0 then None else Option.map (fun r -> (v, r)) (rows v)) [ 4; 2 ] in
+  match wide with
+  | Some _ -> wide
+  | None -> Option.map (fun r -> (1, r)) (channel_lane_rows ~widest sz)
+
 (* not in tinygrad: under CPU_OPT=fast, a convolution whose weight is contiguous along the output channels
    (stored so, or read through the channels-last copy of Rangeify_cpu) gets the register tile of an implicit
    GEMM: the lanes run along the output channels (a multiple of the widest vector), one vector load of the
    weight per reduce step, and the rows are output points of the row (ox), each loading one image value
    broadcast to the lanes. Every lane works whatever the row's length, where lanes along ox (cpu_conv_tile)
-   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The rows:
-   channel_lane_rows; a row that none splits and a reduce shorter than [conv_channel_reduce_min] keep
-   cpu_conv_tile. A padded image (read under gates where Rangeify_cpu.padded_image made no copy of it) loads
-   each row's value under the row's gate. One vector accumulator per row (Codegen_cpu.tile_accumulators),
-   updated by vector ops (Coalesce_cpu.vector_acc_updates). The tiled copy of [k] when applied. *)
+   leave the lanes past a short row empty (26 columns in two tiles of 16: 81%). The vectors of channels
+   per row and the rows: channel_lane_tile; a row that none splits and a reduce shorter than
+   [conv_channel_reduce_min] keep cpu_conv_tile. A padded image (read under gates where
+   Rangeify_cpu.padded_image made no copy of it) loads each row's value under the row's gate. One vector
+   accumulator per vector of a row (Codegen_cpu.tile_accumulators), updated by vector ops
+   (Coalesce_cpu.vector_acc_updates). The tiled copy of [k] when applied. *)
 let cpu_conv_channel_lanes (k : K.t) : K.t option =
   match cpu_lengths k, K.reduceop k with
   | Some (widest :: _), Some red
@@ -323,16 +343,20 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
                                            && List.exists (fun i -> unit_stride rngs.(a) i
                                                                     && not (dep n i)) in_idx) ups in
        let sz = full_shape_int k n in
-       let rows = channel_lane_rows ~widest sz in
-       (match lanes, rows with
-        | Some m, Some rows ->
-          let nr = rngs.(n) and mr = rngs.(m) in
-          try_on_copy k (fun k ->
-              let up r amt =
-                ignore (K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))) in
-              up mr widest;
-              up nr rows)
-        | _ -> None)
+       (match lanes with
+        | Some m ->
+          (match channel_lane_tile ~widest ~channels:(full_shape_int k m) sz with
+           | Some (vectors, rows) ->
+             let nr = rngs.(n) and mr = rngs.(m) in
+             try_on_copy k (fun k ->
+                 let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+                 (* the channels' vectors: the loop left of the lanes, upcast by their count *)
+                 (match up mr widest with
+                  | Some (outer, _) when vectors > 1 -> ignore (up outer vectors)
+                  | _ -> ());
+                 ignore (up nr rows))
+           | None -> None)
+        | None -> None)
      | _ -> None)
   | _ -> None
 
@@ -597,6 +621,59 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
      | _ -> None)
   | _ -> None
 
+(* not in tinygrad: under CPU_OPT=fast, a convolution's weight gradient whose output gradient is contiguous
+   along the output channels (read through the channels-last copy of Rangeify_cpu.gradient_channels_last)
+   and whose reduce the scheduler split into groups of the batch (an output axis that both factors depend
+   on) gets the tile of cpu_conv_channel_lanes turned around: the lanes run along the output channels, one
+   to four vectors of them (as many as fit beside the window's rows), one vector load of the gradient per
+   vector and reduce step; the rows are the window's offsets along the row (kx, upcast whole), each loading
+   one image value broadcast to the lanes. The batch's groups run outermost (SWAP), so that one group's
+   images and gradient stay in the cache while the tiles of the input channels and window rows go by. Every
+   lane works whatever the image row's length, where lanes along a row of 20 (cpu_conv_weight_grad) leave
+   a vector of 16 + 4 lanes: 62% of them. The tiled copy of [k] when applied. *)
+let cpu_wgrad_channel_lanes (k : K.t) : K.t option =
+  match cpu_lengths k, K.reduceop k with
+  | Some (widest :: _), Some red when sum_of_products red ->
+    let _, in_idx = out_in_indices ~under:red.src.(0) k in
+    let rngs = Array.of_list (K.rngs k) in
+    let dep a i = in_backward_slice rngs.(a) i in
+    let ups = K.upcastable_dims k in
+    let row = Helpers.last (K.axes_of k [ Group_reduce; Reduce ]) in
+    (match in_idx with
+     | [ i1; i2 ] ->
+       (* the output channels: contiguous in one factor (the gradient), absent from the other (the image) *)
+       let channels (g, x) = List.find_opt (fun a ->
+           full_shape_int k a mod widest = 0 && unit_stride rngs.(a) g && not (dep a x)) ups in
+       let found = match channels (i1, i2) with
+         | Some m -> Some (m, i1, i2)
+         | None -> Option.map (fun m -> (m, i2, i1)) (channels (i2, i1)) in
+       (match found with
+        | Some (m, g, x) when unit_stride rngs.(row) x ->
+          (* the window's offsets along the row: contiguous in the image, absent from the gradient *)
+          let window = List.find_opt (fun a -> a <> m && full_shape_int k a <= 8 && unit_stride rngs.(a) x
+                                               && not (dep a g)) ups in
+          let batch = List.find_opt (fun a -> dep a g && dep a x) (K.axes_of k [ Weak ]) in
+          (match window, batch with
+           | Some w, Some b ->
+             let acc = Coalesce_cpu.acc_registers ~widest and wsize = full_shape_int k w in
+             let vectors = List.find_opt (fun v ->
+                 full_shape_int k m mod (widest * v) = 0 && v * wsize <= acc) [ 4; 2; 1 ] in
+             Option.bind vectors (fun v ->
+                 let mr = rngs.(m) and wr = rngs.(w) and br = rngs.(b) in
+                 try_on_copy k (fun k ->
+                     let up r amt =
+                       K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+                     (match up mr widest with
+                      | Some (outer, _) when v > 1 -> ignore (up outer v)
+                      | _ -> ());
+                     ignore (up wr 0);
+                     let at = index_of_rng k br in
+                     if at <> 0 then ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int at)))))
+           | _ -> None)
+        | _ -> None)
+     | _ -> None)
+  | _ -> None
+
 (* not in tinygrad: under CPU_OPT=fast, a reduce whose source holds a second reduce of a product (a
    convolution's input gradient: tinygrad's _pool backward sums, over the window, the gated product reduced
    over the output channels) gets a register tile of 8x8 outputs: an output axis that one factor of the inner
@@ -761,8 +838,8 @@ let cpu_stream_order (k : K.t) =
 let upcasts (k : K.t) =
   if cpu_rolled ~epilogue:false k then k
   else match List.find_map (fun stage -> stage k)
-               [ cpu_register_tile; cpu_conv_weight_grad; cpu_conv_channel_lanes; cpu_conv_tile; cpu_matvec;
-                 cpu_nested_reduce_tile ] with
+               [ cpu_register_tile; cpu_wgrad_channel_lanes; cpu_conv_weight_grad; cpu_conv_channel_lanes;
+                 cpu_conv_tile; cpu_matvec; cpu_nested_reduce_tile ] with
   | Some tk -> tk
   | None when cpu_rolled k -> k
   | None ->

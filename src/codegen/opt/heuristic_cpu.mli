@@ -6,6 +6,9 @@
       vector accumulator per output of a channel tile with the batch swapped outermost and the window's loops
       innermost (rows of 6 to 32 lanes; a short row with a few rows of the output gradient beside it where
       they take no more vectors), or the window upcast whole with a channel by 4 (longer rows);
+    - for a convolution's weight gradient whose output gradient is contiguous along the output channels and
+      whose reduce the scheduler split by the batch, lanes along the output channels and the window's
+      columns as broadcast rows, the batch's groups outermost;
     - an implicit-GEMM tile for a convolution whose weight is contiguous along its output channels (lanes
       along the output channels, output columns as broadcast rows);
     - a direct-convolution tile (lanes along the output's contiguous columns, output channels as broadcast rows);
@@ -42,6 +45,12 @@ val conv_reduce_max : int
 (** [channel_lane_rows ~widest sz]: the rows (output points of a row of [sz]) of the channel-lane tile with
     [widest]-lane vectors, if some divisor of [sz] fits the registers. *)
 val channel_lane_rows : widest:int -> int -> int option
+
+(** [channel_lane_tile ~widest ~channels sz]: the vectors of output channels per row and the rows of the
+    channel-lane tile on [channels] channels and an output row of [sz] points: 4 or 2 vectors where the
+    channels take them whole and a divisor of [sz] from 4 up gives as many rows of them within the
+    accumulator registers, else one vector on {!channel_lane_rows}; None where that finds no rows. *)
+val channel_lane_tile : widest:int -> channels:int -> int -> (int * int) option
 
 (** The implicit-GEMM tile of a convolution whose weight is contiguous along the output channels (the vector
     lanes; output points of its row as the rows), if it applies. *)
