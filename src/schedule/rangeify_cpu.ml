@@ -287,6 +287,26 @@ let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
     let copy = Buffers.contiguous (M.permute (M.reshape buf [ Sint cout; Sint points ]) [ 1; 0 ]) in
     read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf))
 
+(* a row of [row_len] points that neither fills whole vectors nor packs into them whole (8 lanes, two rows to
+   a vector): such a row keeps the weight gradient's tile along the row (Heuristic_cpu.cpu_conv_weight_grad) *)
+let ragged_row row_len = row_len mod channel_lanes <> 0 && channel_lanes mod row_len <> 0
+
+(* what strided_out_gradient asks of the reduce's shape alone, asked before product_reads walks the index
+   through the operands' movement ops (a walk of a computed operand's whole graph): a float32 product of two
+   factors over at least two reduced axes, the innermost a ragged row, and an output axis of whole vectors of
+   channels besides at least [min_reuse] other output points *)
+let split_wgrad_shape (reduce : Uop.t) (x : Uop.t) =
+  match reduce.arg, under_mops x with
+  | Reduce_arg (Ops.Add, nred), { op = Ops.Mul; src = [| a; b |]; _ }
+    when nred >= 2 && a.dtype == Dtype.Float32 && b.dtype == Dtype.Float32 ->
+    (match Helpers.drop (nred - 1) (shape x) with
+     | Sint row_len :: outs when ragged_row row_len ->
+       let sizes = List.map (function Sint n -> n | Suop _ -> 0) outs in
+       List.exists (fun n -> n > 0 && n mod channel_lanes = 0) sizes
+       && Helpers.prod sizes >= channel_lanes * min_reuse
+     | _ -> false)
+  | _ -> false
+
 (* the output gradient of a convolution's weight gradient whose reduce the scheduler split (an output axis
    indexes both factors: the batch's groups), read with a strided channel axis, its base (the tensor under
    its movement ops, computed or a buffer), the base's dim of the channels and its static shape: a float32
@@ -296,14 +316,13 @@ let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
    the window), and the innermost reduced axis (the output row) contiguous in both *)
 let strided_out_gradient ~mops (reduce : Uop.t) (x : Uop.t) =
   let float32 (operand : Uop.t) = operand.dtype == Dtype.Float32 in
+  if not (split_wgrad_shape reduce x) then None else
   match product_reads ~mops ~worth:float32 reduce x with
   | Some ({ operands = [ (a, abase, aflat); (b, bbase, bflat) ]; _ } as r)
     when List.length r.reduce_rngs >= 2 ->
     let outs flat = let used = toposort flat in List.filter (fun (rng, _) -> List.memq rng used) r.out_rngs in
     let row, row_len = Helpers.last r.reduce_rngs in
-    (* a row that fills whole vectors, or packs into them whole (8 lanes, two rows to a vector), keeps the
-       weight gradient's tile along the row (Heuristic_cpu.cpu_conv_weight_grad) *)
-    let ragged = row_len mod channel_lanes <> 0 && channel_lanes mod row_len <> 0 in
+    let ragged = ragged_row row_len in
     let pick (g, (gbase : Uop.t), gflat) (xflat : Uop.t) =
       let gouts = outs gflat and xouts = outs xflat in
       let shared = List.filter (fun o -> List.memq o xouts) gouts in
