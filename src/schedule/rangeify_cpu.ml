@@ -123,6 +123,12 @@ type reads = {
   operands : (Uop.t * Uop.t * Uop.t) list;  (** operand, its buffer, its flat index in it *)
 }
 
+(* [idx], an INDEX, rewritten by [mops] at its root until no rule applies: the index pushed through the
+   movement ops over its base one at a time, where a graph_rewrite would also walk the base's whole graph (a
+   computed operand: the forward and backward graphs below it) *)
+let rec push_index ~mops (idx : Uop.t) =
+  match P.rewrite mops () idx with Some idx' -> push_index ~mops idx' | None -> idx
+
 (* the reads of a float32 sum of products on the CPU, REDUCE(x) with x a product of a static shape, for the
    operands that [worth] takes (movement ops over a buffer, broadcast to the product's shape: each dim the
    product's or 1) and that index their buffer directly, over ranges of x's shape *)
@@ -139,7 +145,7 @@ let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
      || not (Array.exists worth prod.src) then None else
     let rngs = List.mapi (fun i s -> range s i) xshape in
     let sizes = List.map (function Sint n -> n | Suop _ -> 0) xshape in
-    let push u = P.graph_rewrite mops () u in
+    let push u = push_index ~mops u in
     match push (index x rngs) with
     | { op = Ops.Index; src; _ } as pushed when src.(0) == prod ->
       let idxs = List.tl (Array.to_list pushed.src) in
@@ -293,8 +299,8 @@ let ragged_row row_len = row_len mod channel_lanes <> 0 && channel_lanes mod row
 
 (* what strided_out_gradient asks of the reduce's shape alone, asked before product_reads walks the index
    through the operands' movement ops (a walk of a computed operand's whole graph): a float32 product of two
-   factors over at least two reduced axes, the innermost a ragged row, and an output axis of whole vectors of
-   channels besides at least [min_reuse] other output points *)
+   factors over at least two reduced axes, the innermost a ragged row, and among the outputs the channels
+   (whole vectors), an axis that both factors may index and at least [min_reuse] other points *)
 let split_wgrad_shape (reduce : Uop.t) (x : Uop.t) =
   match reduce.arg, under_mops x with
   | Reduce_arg (Ops.Add, nred), { op = Ops.Mul; src = [| a; b |]; _ }
@@ -302,8 +308,13 @@ let split_wgrad_shape (reduce : Uop.t) (x : Uop.t) =
     (match Helpers.drop (nred - 1) (shape x) with
      | Sint row_len :: outs when ragged_row row_len ->
        let sizes = List.map (function Sint n -> n | Suop _ -> 0) outs in
-       List.exists (fun n -> n > 0 && n mod channel_lanes = 0) sizes
-       && Helpers.prod sizes >= channel_lanes * min_reuse
+       let points = Helpers.prod sizes in
+       (* the channels [co] and a shared axis [s], two of the outputs, leave [min_reuse] points or more *)
+       List.exists (fun (i, co) ->
+           co > 0 && co mod channel_lanes = 0
+           && List.exists (fun (j, s) -> j <> i && s > 0 && points / (co * s) >= min_reuse)
+             (List.mapi (fun j s -> (j, s)) sizes))
+         (List.mapi (fun i co -> (i, co)) sizes)
      | _ -> false)
   | _ -> false
 
