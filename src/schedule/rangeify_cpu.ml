@@ -293,8 +293,9 @@ let channels_last ~mops (reduce : Uop.t) (x : Uop.t) =
     let copy = Buffers.contiguous (M.permute (M.reshape buf [ Sint cout; Sint points ]) [ 1; 0 ]) in
     read_through reduce ~operand ~buf (M.reshape (M.permute copy [ 1; 0 ]) (shape buf))
 
-(* a row of [row_len] points that neither fills whole vectors nor packs into them whole (8 lanes, two rows to
-   a vector): such a row keeps the weight gradient's tile along the row (Heuristic_cpu.cpu_conv_weight_grad) *)
+(* a row of [row_len] points that neither fills whole vectors nor packs into them whole (8 lanes, two rows
+   to a vector): such a row keeps the weight gradient's tile along the row
+   (Heuristic_cpu.cpu_conv_weight_grad) *)
 let ragged_row row_len = row_len mod channel_lanes <> 0 && channel_lanes mod row_len <> 0
 
 (* what strided_out_gradient asks of the reduce's shape alone, asked before product_reads walks the index
