@@ -342,6 +342,42 @@ let test_id_tables () =
   check_int ~what:"cleared table" 0 (Id_tbl.length t);
   if List.exists (fun id -> Id_tbl.mem t id || Id_tbl.Set.mem s id) ids then fail "an id survived clear"
 
+(* fresh heap values bound to ids in [t], each also held weakly in the returned array: made in a frame of
+   their own, so that only the table (and the weak array) refers to them once this returns *)
+let[@inline never] bind_weakly t ids =
+  let w = Stdlib.Weak.create (List.length ids) in
+  List.iteri (fun k id -> let v = ref id in Stdlib.Weak.set w k (Some v); Id_tbl.replace t id v) ids;
+  w
+
+let live_values w =
+  let n = ref 0 in
+  for k = 0 to Stdlib.Weak.length w - 1 do if Stdlib.Weak.check w k then incr n done;
+  !n
+
+(* a walk table keeps no value it no longer binds: not the value its value array was first filled with, nor
+   one copied into the slots a growth added, once cleared, whether made alone or taken from a pool (a pooled
+   table lives as long as the process, and a value it kept would keep a dead graph and its buffers) *)
+let test_id_tables_release_values () =
+  let filler = ref (-1) in
+  let ids = List.init 100 (fun k -> 13 * k + 5) in
+  let t = Id_tbl.create 4 in
+  let w = bind_weakly t ids in
+  Gc.full_major ();
+  check_int ~what:"bound values live" 100 (live_values w);
+  Id_tbl.clear t filler;
+  Gc.full_major ();
+  check_int ~what:"values left by a cleared table" 0 (live_values w);
+  check_int ~what:"cleared table length" 0 (Id_tbl.length (Sys.opaque_identity t));
+  let p = Id_tbl.pool filler in
+  let w = Id_tbl.with_table p (fun t -> bind_weakly t ids) in
+  Gc.full_major ();
+  check_int ~what:"values left by a pooled table after its walk" 0 (live_values w);
+  let w = Id_tbl.with_table p (fun t -> bind_weakly t [ 1; 2 ]) in
+  Gc.full_major ();
+  check_int ~what:"values left by the reused pooled table" 0 (live_values w);
+  Id_tbl.with_table p (fun t ->
+      if List.exists (fun id -> Id_tbl.mem t id) (1 :: ids) then fail "a pooled table came back with an id")
+
 (* a rule's first deciding match, in match_'s order: ADD(a, b) against a commutative pattern matches with x=a
    first, then x=b *)
 let test_first_match () =
@@ -903,6 +939,7 @@ let tests : Test_util.case list = [
   ("fixed_point", test_fixed_point);
   ("substitute_pairs", test_substitute_pairs);
   ("id_tables", test_id_tables);
+  ("id_tables_release_values", test_id_tables_release_values);
   ("first_match", test_first_match);
   ("known_results", test_known_results);
   ("simplify_cache", test_simplify_cache);

@@ -7,9 +7,11 @@ type keys = {
   mutable log : int array;
 }
 
-(* keys, and [vals] beside them: made at the first binding, filled with that value, since an ['a] to fill it
-   with exists only then *)
-type 'a t = { ks : keys; mutable vals : 'a array }
+(* keys, and [vals] beside them: made at the first binding, since an ['a] to fill it with exists only then.
+   [filler] fills the slots no id is bound to: a pool's filler, or the one the last [clear] was given; until
+   the table has one, the first value bound fills the free slots (and a growth's new slots), so that [clear]
+   then fills the whole array once, and a table kept for reuse holds no value it no longer binds *)
+type 'a t = { ks : keys; mutable vals : 'a array; mutable filler : 'a option }
 
 (* Fibonacci hashing: the top bits of id * 2^62/phi spread consecutive ids over the whole table *)
 let golden = 0x278DDE6E5FD29E00 lor 1
@@ -20,7 +22,10 @@ let create_keys n =
   let b = bits_for (2 * max n 8) in
   { keys = Array.make (1 lsl b) 0; count = 0; shift = 63 - b; log = Array.make (1 lsl (b - 1)) 0 }
 
-let create n = { ks = create_keys n; vals = [||] }
+let create n = { ks = create_keys n; vals = [||]; filler = None }
+
+(* the value for the slots no id is bound to, when [v] is being bound *)
+let free_slot_value t v = match t.filler with Some f -> f | None -> v
 
 let slot s id = (id * golden) lsr s.shift
 
@@ -69,12 +74,12 @@ let find_or t id default =
   if Array.unsafe_get t.ks.keys i = 0 then default else Array.unsafe_get t.vals i
 
 let rec replace t id v =
-  if Array.length t.vals = 0 then t.vals <- Array.make (Array.length t.ks.keys) v;
+  if Array.length t.vals = 0 then t.vals <- Array.make (Array.length t.ks.keys) (free_slot_value t v);
   let i = index t.ks id in
   if Array.unsafe_get t.ks.keys i <> 0 then Array.unsafe_set t.vals i v
   else if full t.ks then begin
     let vals = t.vals in
-    let nvals = Array.make (2 * Array.length vals) vals.(0) in
+    let nvals = Array.make (2 * Array.length vals) (free_slot_value t v) in
     grow_keys t.ks (fun i j -> Array.unsafe_set nvals j (Array.unsafe_get vals i));
     t.vals <- nvals;
     replace t id v
@@ -82,7 +87,10 @@ let rec replace t id v =
   else begin bind t.ks i id; Array.unsafe_set t.vals i v end
 
 let clear t filler =
-  for k = 0 to t.ks.count - 1 do t.vals.(t.ks.log.(k)) <- filler done;
+  (match t.filler with
+   | Some _ -> for k = 0 to t.ks.count - 1 do t.vals.(t.ks.log.(k)) <- filler done
+   | None -> Array.fill t.vals 0 (Array.length t.vals) filler);
+  t.filler <- Some filler;
   clear_keys t.ks
 
 (* a table this large is dropped rather than kept for the next walk: its arrays would stay in the heap *)
@@ -93,7 +101,9 @@ type 'a pool = { mutable free : 'a t list; filler : 'a }
 let pool filler = { free = []; filler }
 
 let with_table p f =
-  let t = match p.free with t :: rest -> p.free <- rest; t | [] -> create 16 in
+  let t = match p.free with
+    | t :: rest -> p.free <- rest; t
+    | [] -> { (create 16) with filler = Some p.filler } in
   let r = f t in
   clear t p.filler;
   if Array.length t.ks.keys <= max_pooled_slots then p.free <- t :: p.free;

@@ -24,15 +24,16 @@ val replace : 'a t -> int -> 'a -> unit
 (** The number of bound ids. *)
 val length : 'a t -> int
 
-(** [clear t filler]: no binding left; the freed value slots hold [filler], so that the table keeps no bound
-    value alive. Costs the number of bindings, not the capacity. *)
+(** [clear t filler]: no binding left; every slot no id is bound to holds [filler], so that the table keeps
+    no value alive that it no longer binds. Costs the number of bindings, not the capacity, except the first
+    clear of a table not taken from a pool, which fills the whole value array. *)
 val clear : 'a t -> 'a -> unit
 
 (** Tables kept for reuse between walks: a walk over a large graph grows its tables to many slots, and
     allocating them afresh for every rewrite pass was most of the memory the passes allocated. *)
 type 'a pool
 
-(** An empty pool whose tables' freed slots hold the given value. *)
+(** An empty pool whose tables hold the given value in every slot no id is bound to. *)
 val pool : 'a -> 'a pool
 
 (** [with_table p f]: [f] applied to an empty table from [p] (a new one if none is free), which goes back
