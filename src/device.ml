@@ -227,6 +227,8 @@ let renderer ix =
 
 (* ---------- Buffer ---------- *)
 
+let is_cpu device = match String.split_on_char ':' device with "CPU" :: _ -> true | _ -> false
+
 module Buffer = struct
   type t = {
     device : string;
@@ -366,8 +368,6 @@ module Buffer = struct
   (* a CPU kernel's vector types are declared aligned to at most 16 bytes (ClangRenderer's render_vector_prefix:
      float4 in tinygrad's kernels; wider vectors of CPU_OPT=fast keep 16) *)
   let host_view_alignment () = 16
-
-  let is_cpu device = match String.split_on_char ':' device with "CPU" :: _ -> true | _ -> false
 
   (* not in tinygrad (its Tensor(np.ndarray) copies; DISK buffers map files): a buffer holding a host Bigarray's
      bytes; on CPU a view of the same memory when aligned, else one copy *)

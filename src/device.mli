@@ -119,6 +119,9 @@ val register_renderer : string -> (string -> Renderer.t) -> unit
 (** The renderer of a device; [Invalid_argument] when none is registered. *)
 val renderer : string -> Renderer.t
 
+(** Whether a canonical device name is a CPU device ("CPU", "CPU:1"). *)
+val is_cpu : string -> bool
+
 (** tinygrad's Buffer: allocated on first use, views share their base's memory. *)
 module Buffer : sig
   (** A buffer: device, size in elements, dtype, spec, byte offset into its base. *)

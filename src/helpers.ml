@@ -4,6 +4,11 @@
 
 let prod l = List.fold_left ( * ) 1 l
 
+(* each dim's stride in the row-major layout: the product of the dims after it *)
+let contiguous_strides dims =
+  let rec go = function [] -> [] | _ :: rest -> prod rest :: go rest in
+  go dims
+
 (* Python's l[:n] and l[n:] *)
 let rec take n l = if n <= 0 then [] else match l with [] -> [] | x :: r -> x :: take (n - 1) r
 let rec drop n l = if n <= 0 then l else match l with [] -> [] | _ :: r -> drop (n - 1) r

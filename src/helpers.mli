@@ -6,6 +6,10 @@
 (** Product of a list, 1 when empty. *)
 val prod : int list -> int
 
+(** The strides of a row-major (contiguous) layout of [dims]: each the product of the dims after it
+    (tinygrad's [prod(shape[i+1:])], without [strides_for_shape]'s zero stride for a dim of 1). *)
+val contiguous_strides : int list -> int list
+
 (** The first [n] elements (all when fewer): Python's [l[:n]]. *)
 val take : int -> 'a list -> 'a list
 

@@ -210,8 +210,9 @@ let tile_accumulators lengths ~accumulate (r : Uop.t) =
       | Some b when lanes_of b >= lanes_of row -> best
       | _ -> Some row) None rows in
   let whole_vectors row = List.mem (List.nth in_shape (Helpers.last row)) lengths in
-  let single, split = List.partition (fun row -> List.length row = 1)
-      (List.filter (fun row -> fits row && (List.length row = 1 || whole_vectors row)) (unit_stride_rows inp)) in
+  let candidates = List.filter (fun row -> fits row && (List.length row = 1 || whole_vectors row))
+      (unit_stride_rows inp) in
+  let single, split = List.partition (fun row -> List.length row = 1) candidates in
   match (match widest single with None -> widest split | row -> row) with
   | Some row ->
     let lanes = lanes_of row in

@@ -233,7 +233,7 @@ and tensor_index ?v x tops =
   if v = None && List.length dims > 1 && consecutive then begin
     (* consecutive tensor indices: linear indexing instead of one-hot masks *)
     let ishp = List.map (List.nth xs) dims in
-    let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) ishp)) ishp in
+    let strides = Helpers.contiguous_strides ishp in
     let ts = List.map2 (fun t s -> E.mul t (const_int s)) tensors strides in
     let linear_idx = E.usum ~start:(List.hd ts) (List.tl ts) in
     let vs = List.map2 (fun t s -> E.bitwise_and (E.ge t (const_int 0)) (E.lt t (const_int s))) tensors ishp in

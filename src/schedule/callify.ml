@@ -314,7 +314,8 @@ let apply_map_to_tensors ~(get : 'a -> Uop.t) ~(set : 'a -> Uop.t -> unit) (tens
             Stack.push (node, true) stack;
             for i = Array.length node.src - 1 downto 0 do Stack.push (node.src.(i), false) stack done
           end else begin
-            let reaches = Tbl.mem keys node || Array.exists (fun s -> Tbl.find_opt in_scope s = Some true) node.src in
+            let reaches =
+              Tbl.mem keys node || Array.exists (fun s -> Tbl.find_opt in_scope s = Some true) node.src in
             Tbl.replace in_scope node reaches;
             if not reaches then Id_tbl.Set.add unreaching node.id
           end

@@ -40,6 +40,6 @@ val transform_to_call : Uop.t -> Uop.t * (Uop.t * Uop.t) list
     [set]) whose graph reaches one of its keys. *)
 val apply_map_to_tensors : get:('a -> Uop.t) -> set:('a -> Uop.t -> unit) -> 'a list -> (Uop.t * Uop.t) list -> unit
 
-(** The nodes the walks of {!apply_map_to_tensors} for the tensors in scope visited so far. A node found not to
-    reach a key is not walked again while the maps name the same keys. *)
+(** The nodes the walks of {!apply_map_to_tensors} for the tensors in scope visited so far. A node found
+    not to reach a key is not walked again while the maps name the same keys. *)
 val apply_map_walked : unit -> int

@@ -42,8 +42,7 @@ let row_buffer_min_numel = 1 lsl 18
 
 (* the static shape of a float node on the CPU *)
 let cpu_float_shape (x : Uop.t) =
-  let on_cpu = not (Uop.is_multi x) && match Uop.device x with
-    | Some d -> d = "CPU" || String.length d > 4 && String.sub d 0 4 = "CPU:" | None -> false in
+  let on_cpu = not (Uop.is_multi x) && match Uop.device x with Some d -> Device.is_cpu d | None -> false in
   if not (on_cpu && Dtype.is_float x.dtype) then None
   else match shape_opt x with
     | Some s when List.for_all (function Sint _ -> true | Suop _ -> false) s ->
@@ -163,7 +162,7 @@ let product_reads ~mops ~worth (reduce : Uop.t) (x : Uop.t) =
               if List.length idxs = 1 then Some (operand, buf, simplify (List.hd idxs))
               else if List.length idxs <> List.length dims then None
               else
-                let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) dims)) dims in
+                let strides = Helpers.contiguous_strides dims in
                 let flat = List.fold_left2 (fun acc i st -> add acc (mul i (const_int st))) (const_int 0)
                     idxs strides in
                 Some (operand, buf, simplify flat)
@@ -345,7 +344,7 @@ let strided_out_gradient ~mops (reduce : Uop.t) (x : Uop.t) =
                             && term_coefficient row gflat = 1 && term_coefficient row xflat = 1
                             && reuse r gflat >= min_reuse ->
         let coef = term_coefficient co gflat in
-        let strides = List.mapi (fun i _ -> Helpers.prod (Helpers.drop (i + 1) gshape)) gshape in
+        let strides = Helpers.contiguous_strides gshape in
         let dims = List.filter (fun i -> List.nth strides i = coef && List.nth gshape i = cout)
             (List.init (List.length gshape) Fun.id) in
         (match dims with
