@@ -87,8 +87,17 @@ let scalar_int ?dtype v =
 (* a scheduling failure that is not the caller's (Invalid_argument) is a bug of the library *)
 let scheduling big_sink f = Helpers.internal_errors_as_bug ~what:"scheduling" ~show:(fun () -> Uop.to_string big_sink) f
 
+(* not in tinygrad: the CPU mode stores an assign's expression target before the kernels read it
+   (Rangeify_cpu.stored_assign_targets), in the scheduled graph only: a tensor outside it that reads the
+   expression keeps reading the expression, the value before the assign *)
+let store_assign_targets (xs : t list) =
+  match Rangeify_cpu.stored_assign_targets (List.map uop xs) with
+  | [] -> ()
+  | pairs -> List.iter (fun x -> set_uop x (Upat.substitute ~walk:true (uop x) pairs)) xs
+
 (* tinygrad: Tensor.linear_with_vars *)
 let linear_with_vars (xs : t list) =
+  store_assign_targets xs;
   let uops = List.map uop xs in
   scheduling (Uop.sink uops) (fun () -> Schedule.linear_with_vars ~apply_map:apply_map_to_tensors uops)
 
@@ -99,6 +108,7 @@ let realize_all (xs : t list) =
   let capturing = Realize.capturing () <> None in
   if not capturing then Tensor_base.release_unreached ();
   let to_realize = List.filter (fun x -> Schedule.needs_realize (uop x)) xs in
+  store_assign_targets to_realize;
   if to_realize <> [] then begin
     let big_sink = Uop.sink (List.map uop to_realize) in
     let realize_now () =

@@ -407,8 +407,59 @@ let test_pcontig_softmax () =
       check_int ~what:(what ^ " kernels") 1 kernels;
       check_close what (softmax_oracle xs ~cols) got) [ (tinygrad_mode, "tinygrad"); (fast, "fast") ]
 
+(* an assign into a tensor that is still an expression, realized with a reader of the expression: the reader
+   gets the value before the assign, a tensor outside the realize that reads the expression keeps that value,
+   and a later realize reads the assigned buffer before its own assign. Both modes; hand-derived values *)
+let test_assign_expression_target () =
+  List.iter (fun (binds, mode) ->
+      Helpers.context binds (fun () ->
+          let s = T.scalar in
+          let x = T.realize (T.of_float_array [| 4 |] [| 1.; 2.; 3.; 4. |]) in
+          let base = T.realize (T.of_float_array [| 4 |] [| 0.; 1.; 2.; 3. |]) in
+          let w = T.add (T.mul base (s 2.)) (s 1.) in
+          let outside = T.mul w (s 3.) in
+          let y = T.sum (T.mul x w) in
+          ignore (T.assign w (T.sub w (s 1.)));
+          T.realize_all [ y; w ];
+          check_close (mode ^ ": the reader in the realize") [| 50. |] (T.to_float_array y);
+          check_close (mode ^ ": the assigned tensor") [| 0.; 2.; 4.; 6. |] (T.to_float_array w);
+          check_close (mode ^ ": a reader outside the realize") [| 3.; 9.; 15.; 21. |] (T.to_float_array outside);
+          let y2 = T.sum (T.mul x w) in
+          ignore (T.assign w (T.mul w (s 2.)));
+          T.realize_all [ y2; w ];
+          check_close (mode ^ ": the reader of the second realize") [| 40. |] (T.to_float_array y2);
+          check_close (mode ^ ": the second assign") [| 0.; 4.; 8.; 12. |] (T.to_float_array w)))
+    [ (tinygrad_mode, "tinygrad"); (fast, "fast") ]
+
+(* two Adam steps of a linear layer whose parameters and moments are still expressions in the first: the CPU
+   mode stores them before the first step's kernels read them, so the second step runs only kernels the first
+   ran (its kernel ASTs, hash-consed, are among the first's); tinygrad's kernels compute them inline in the
+   first step, and the second needs new ones *)
+let test_assign_expression_kernels_reused () =
+  List.iter (fun (binds, mode, reused) ->
+      Helpers.context (Helpers.Bind (Helpers.training, 1) :: binds) (fun () ->
+          T.manual_seed 1;
+          let l = Nn.Linear.create 8 4 in
+          let opt = Nn.Optim.adam (l.weight :: Option.to_list l.bias) in
+          let x = T.realize (T.rand [| 2; 8 |]) in
+          let step () =
+            Nn.Optim.zero_grad opt;
+            let loss = T.sum (Nn.Linear.forward l x) in
+            T.backward loss;
+            let linear, var_vals = T.linear_with_vars (loss :: Nn.Optim.schedule_step opt) in
+            Realize.run_linear ~var_vals ~jit:true (Realize.compile_linear linear);
+            List.map (fun (c : U.t) -> c.src.(0)) (Array.to_list linear.src) in
+          let first = step () in
+          let second = step () in
+          let fresh = List.filter (fun k -> not (List.memq k first)) second in
+          check ((fresh = []) = reused) "%s: %d of the second step's %d kernels are not among the first step's"
+            mode (List.length fresh) (List.length second)))
+    [ (tinygrad_mode, "tinygrad", false); (fast, "fast", true) ]
+
 let tests : case list =
-  [ ("apply_map_walks_unreaching_once", test_apply_map_walks_unreaching_once) ] @
+  [ ("apply_map_walks_unreaching_once", test_apply_map_walks_unreaching_once);
+    ("assign_expression_target", test_assign_expression_target);
+    ("assign_expression_kernels_reused", test_assign_expression_kernels_reused) ] @
   [ ("row_softmax", test_row_softmax); ("row_log_softmax", test_row_log_softmax);
     ("row_softmax_kept", test_row_softmax_kept); ("row_cross_entropy", test_row_cross_entropy);
     ("pcontig_softmax", test_pcontig_softmax); ("row_layernorm", test_row_layernorm);

@@ -29,3 +29,11 @@ val row_reduce : Uop.t -> consumers:(Uop.t -> Uop.t list) -> bool
     gradient (a computed tensor or a buffer, its channels a multiple of 16) through a channels-last copy
     (batch, rows, columns, channels), so that its tile loads vectors of output channels too. *)
 val rules : mops:unit Upat.matcher -> unit Upat.matcher
+
+(** [stored_assign_targets roots]: under the CPU mode, for each root that assigns a target still an expression
+    on the CPU (no buffer yet: a parameter's init, an optimizer's zeros), the pair of that expression and its
+    CONTIGUOUS. Substituted in the roots' graph before their realize, the expression is stored once into the
+    buffer the assign then overwrites, and the realize's kernels read it there, as every later realize reads
+    the assigned buffer: the first step's kernels are the later steps' kernels. tinygrad computes the
+    expression inline in each kernel that reads it. *)
+val stored_assign_targets : Uop.t list -> (Uop.t * Uop.t) list
