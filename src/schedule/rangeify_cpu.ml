@@ -384,23 +384,28 @@ let rules ~mops : unit P.matcher =
 (* ---------- assigned values stored before they are read ---------- *)
 
 (* an assign realized while its target is still an expression (a parameter's init, an optimizer's zeros):
-   tinygrad stores only the assigned value, and each kernel of the realize that reads the expression computes it
-   inline. Stored into the target's buffer first, those kernels read a buffer, as the later realizes read the
-   assigned buffer: the first step's kernels are the later steps' kernels, compiled once *)
+   tinygrad stores only the assigned value, and each kernel of the realize that reads the expression computes
+   it inline. Stored into the target's buffer first, those kernels read a buffer, as the later realizes read
+   the assigned buffer: the first step's kernels are the later steps' kernels, compiled once *)
 let stored_assign_targets (roots : Uop.t list) =
   if not (enabled ()) then []
   else begin
+    let assign (u : Uop.t) =
+      u.op == Ops.After && Array.length u.src = 2
+      && u.src.(1).op == Ops.Store && u.src.(1).src.(0) == u.src.(0) in
     (* the first target of a chain of assigns *)
     let rec first (u : Uop.t) =
-      if u.op == Ops.After && Array.length u.src = 2 && u.src.(1).op == Ops.Store && u.src.(1).src.(0) == u.src.(0)
-      then (if u.src.(0).op == Ops.After then first u.src.(0) else Some u.src.(0))
-      else None in
+      if not (assign u) then None
+      else if u.src.(0).op == Ops.After then first u.src.(0)
+      else Some u.src.(0) in
     let expression (t : Uop.t) =
       (match Uop.mdevice t with Some (One d) -> Device.is_cpu d | _ -> false)
       && t.op != Ops.Bitcast && not (Ops.Group.is_movement t.op)
-      && not (has_buffer_identity ~after_ok:true t) && not (is_virtual t) && not (List.mem (Sint 0) (shape t)) in
+      && not (has_buffer_identity ~after_ok:true t) && not (is_virtual t)
+      && not (List.mem (Sint 0) (shape t)) in
     List.filter_map (fun r ->
         match first r with
-        | Some t when expression t -> (match Buffers.contiguous t with c when c != t -> Some (t, c) | _ -> None)
+        | Some t when expression t ->
+          (match Buffers.contiguous t with c when c != t -> Some (t, c) | _ -> None)
         | _ -> None) roots
   end
