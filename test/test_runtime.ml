@@ -182,6 +182,24 @@ let cached_add_runs_and_bad_source_fails c ~lib ~bad ~why =
   | exception Device.Compile_error { output; _ } -> check (String.length output > 0) "%s" why
 
 let tests : case list = [
+  ("host_vector_width_is_the_compilers_native_target", fun () ->
+      (* the compiler's own predefined macros for -march=native, the independent answer *)
+      if Compiler_cpu.machine () <> "x86_64" || not (Sys.file_exists "/usr/bin/clang") then
+        skip "host_vector_width: needs clang on x86_64"
+      else begin
+        let out = Filename.temp_file "tg_macros" ".h" in
+        let rc = Sys.command (Printf.sprintf "clang -march=native -dM -E -x c /dev/null > %s 2> /dev/null"
+                                (Filename.quote out)) in
+        let ic = open_in_bin out in
+        let text = really_input_string ic (in_channel_length ic) in
+        close_in ic;
+        Sys.remove out;
+        check_int ~what:"clang -dM -E" 0 rc;
+        let defines m = List.exists (fun l -> match String.split_on_char ' ' l with
+            | [ "#define"; n; _ ] -> n = m | _ -> false) (String.split_on_char '\n' text) in
+        let expected = if defines "__AVX512F__" then 16 else if defines "__AVX__" then 8 else 4 in
+        check_int ~what:"float32 lanes" expected (Compiler_cpu.host_vector_width ())
+      end);
   ("helpers_to_function_name", fun () ->
       check_str ~what:"plain" "E_4_4" (Helpers.to_function_name "E_4_4");
       check_str ~what:"ansi and symbols" "r_4n1" (Helpers.to_function_name "\x1b[34mr\x1b[0m_4n1");

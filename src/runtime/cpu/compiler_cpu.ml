@@ -576,19 +576,7 @@ let as_device_compiler t =
 
 (* ---------- the host's vector registers ---------- *)
 
-(* not in tinygrad: the float32 lanes of the widest vector register the compiler targets with the flags above,
-   read from its predefined macros once (clang/gcc -dM -E): 16 with AVX-512F, 8 with AVX, else 4 *)
-let host_vector_width =
-  lazy (
-    let t = create () in
-    let out = Filename.concat (Filename.get_temp_dir_name ()) ("tinygrad_ml_macros_" ^ unique_suffix ()) in
-    let flags = List.filter (fun a -> a <> "-shared" && not (List.mem a sanitize_args)) t.args in
-    let argv = (t.cc :: flags) @ [ "-dM"; "-E"; "-x"; "c"; "/dev/null"; "-o"; out ] in
-    let cmd = String.concat " " (List.map Filename.quote argv) ^ " 2> /dev/null" in
-    let macros = if Sys.command cmd = 0 then (try read_file out with Sys_error _ -> "") else "" in
-    remove_quiet out;
-    let defines m = List.exists (fun l -> match String.split_on_char ' ' l with
-        | [ "#define"; n; _ ] -> n = m | _ -> false) (String.split_on_char '\n' macros) in
-    if defines "__AVX512F__" then 16 else if defines "__AVX__" then 8 else 4)
-
-let host_vector_width () = Lazy.force host_vector_width
+(* not in tinygrad: the float32 lanes of the widest vector register that [-march=native] targets, from the
+   CPU's feature bits: asking the compiler for its predefined macros cost a shell and a compiler process at the
+   start of every program *)
+external host_vector_width : unit -> int = "tg_host_vector_width"

@@ -334,6 +334,19 @@ value tg_cpu_count(value unit) {
   return Val_int(c > 0 ? c : 1);
 }
 
+/* not in tinygrad: the float32 lanes of the widest vector register that -march=native targets on this CPU,
+   from the CPU's feature bits (which include the OS's saving of the wider registers, as the compiler's host
+   detection checks them): 16 with AVX-512F, 8 with AVX, else 4 (NEON, SSE, RISC-V's scalar target) */
+value tg_host_vector_width(value unit) {
+  (void)unit;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return Val_int(16);
+  if (__builtin_cpu_supports("avx")) return Val_int(8);
+#endif
+  return Val_int(4);
+}
+
 /* the machine, as tinygrad's platform.machine() normalised: x86_64, arm64, riscv64 */
 value tg_machine(value unit) {
   (void)unit;
