@@ -504,9 +504,18 @@ let zcmod x y = Z.sub x (Z.mul (zcdiv x y) y)
 let zfloordiv x y = if Z.equal y Z.zero then Z.zero else Z.fdiv x y
 let zfloormod x y = Z.sub x (Z.mul (zfloordiv x y) y)
 
+(* whether the bounds of [s] are known or its sources' are *)
+let minmax_one_step s = s.minmax_c != None || Array.for_all (fun t -> t.minmax_c != None) s.src
+
 let rec min_max u =
   match u.minmax_c with
   | Some r -> r
+  | None when Array.for_all minmax_one_step u.src ->
+    (* the sources known, or computed here from theirs: no walk. The unknown sources first, in the walk's
+       order *)
+    Array.iter (fun s -> if s.minmax_c = None then ignore (min_max s)) u.src;
+    let r = compute_min_max u in
+    u.minmax_c <- Some r; r
   | None ->
     (* compute children first iteratively to avoid deep recursion on long chains *)
     let todo = toposort ~gate:(fun n -> n.minmax_c = None) u in
@@ -778,12 +787,17 @@ let sint_ge a b = match a, b with
 
 let shape_str s = "(" ^ String.concat ", " (List.map sint_to_string s) ^ (if List.length s = 1 then ",)" else ")")
 
+(* whether the shape of [s] is known or its sources' are *)
+let shape_one_step s = s.shape_c != Unknown || Array.for_all (fun t -> t.shape_c != Unknown) s.src
+
 let rec shape_opt u : sint list option =
   match u.shape_c with
   | No_shape -> None
   | Shape s -> Some s
-  | Unknown when Array.for_all (fun s -> s.shape_c != Unknown) u.src ->
-    (* the sources known, the common case of a node just built: no walk *)
+  | Unknown when Array.for_all shape_one_step u.src ->
+    (* the sources known, or computed here from theirs (a node just built, or built on new leaves such as
+       the constant indices of a lane): no walk. The unknown sources first, in the walk's order *)
+    Array.iter (fun s -> if s.shape_c = Unknown then ignore (shape_opt s)) u.src;
     let c = compute_shape u in
     u.shape_c <- (match c with None -> No_shape | Some s -> Shape s);
     c
