@@ -398,24 +398,40 @@ module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash 
 (* the visited sets of the walks below, reused from one walk to the next *)
 let seen_pool : Id_tbl.Set.pool = Id_tbl.Set.pool ()
 
+(* the stack of a toposort, (node, visited) as two growable arrays: no allocation per push *)
+type walk_stack = { mutable nodes : t array; mutable visited : Bytes.t; mutable high : int }
+
+(* the stacks of the toposorts, reused from one walk to the next (a walk over a large graph grows its stack to
+   many slots, and growing it afresh for every walk allocated most of the words a toposort made) *)
+let stack_pool : walk_stack list ref = ref []
+
+(* a stack this large is dropped rather than kept: its arrays would stay in the heap *)
+let max_pooled_stack = 1 lsl 20
+
+(* what the slots of a stack back in the pool hold, so that it keeps no node of its walk alive *)
+let stack_filler = mk Ops.Noop Void [||] No_arg No_arg
+
 (* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
 let toposort ?gate ?(enter_calls = true) root =
   Id_tbl.Set.with_set seen_pool @@ fun seen ->
   let out = ref [] in
-  (* the stack of (node, visited) as two growable arrays: no allocation per push *)
-  let nodes = ref (Array.make 64 root) and visited = ref (Bytes.make 64 '\000') and sp = ref 0 in
+  let st = match !stack_pool with
+    | st :: rest -> stack_pool := rest; st
+    | [] -> { nodes = Array.make 64 stack_filler; visited = Bytes.make 64 '\000'; high = 0 } in
+  let sp = ref 0 in
   let push n v =
-    if !sp >= Array.length !nodes then begin
+    if !sp >= Array.length st.nodes then begin
       let cap = 2 * !sp in
-      let ns = Array.make cap root and vs = Bytes.make cap '\000' in
-      Array.blit !nodes 0 ns 0 !sp; Bytes.blit !visited 0 vs 0 !sp;
-      nodes := ns; visited := vs
+      let ns = Array.make cap stack_filler and vs = Bytes.make cap '\000' in
+      Array.blit st.nodes 0 ns 0 !sp; Bytes.blit st.visited 0 vs 0 !sp;
+      st.nodes <- ns; st.visited <- vs
     end;
-    Array.unsafe_set !nodes !sp n; Bytes.unsafe_set !visited !sp (if v then '\001' else '\000'); incr sp in
+    Array.unsafe_set st.nodes !sp n; Bytes.unsafe_set st.visited !sp (if v then '\001' else '\000'); incr sp;
+    if !sp > st.high then st.high <- !sp in
   push root false;
   while !sp > 0 do
     decr sp;
-    let node = Array.unsafe_get !nodes !sp and was_visited = Bytes.unsafe_get !visited !sp <> '\000' in
+    let node = Array.unsafe_get st.nodes !sp and was_visited = Bytes.unsafe_get st.visited !sp <> '\000' in
     if not (Id_tbl.Set.mem seen node.id) then begin
       if not was_visited then begin
         if (match gate with None -> true | Some g -> g node) then begin
@@ -430,6 +446,9 @@ let toposort ?gate ?(enter_calls = true) root =
       end
     end
   done;
+  Array.fill st.nodes 0 st.high stack_filler;
+  st.high <- 0;
+  if Array.length st.nodes <= max_pooled_stack then stack_pool := st :: !stack_pool;
   List.rev !out
 
 let backward_slice u = List.filter (fun x -> x != u) (toposort u)
