@@ -208,9 +208,11 @@ module Intern = struct
   (* the table rebuilt from its live nodes: counted first, then moved slot by slot (no list of them; a node
      that dies between the two passes is left behind) *)
   let rebuild tb =
-    let old = tb.slots in
+    let old = tb.slots and old_hashes = tb.hashes in
+    (* a slot never used holds no node: its weak slot is not read *)
+    let holds i = Array.unsafe_get old_hashes i <> unused in
     let n = ref 0 in
-    for i = 0 to Wk.length old - 1 do if Wk.check old i then incr n done;
+    for i = 0 to Wk.length old - 1 do if holds i && Wk.check old i then incr n done;
     let size = fitted tb !n in
     let slots, hashes = empty size in
     tb.slots <- slots;
@@ -219,9 +221,10 @@ module Intern = struct
     let mask = size - 1 in
     let rec free i = if hashes.(i) = unused then i else free ((i + 1) land mask) in
     for i = 0 to Wk.length old - 1 do
-      match Wk.get old i with
-      | Some x -> put tb (free (x.hash land mask)) x; tb.used <- tb.used + 1
-      | None -> ()
+      if holds i then
+        match Wk.get old i with
+        | Some x -> put tb (free (x.hash land mask)) x; tb.used <- tb.used + 1
+        | None -> ()
     done
 
   (* whether the sampled slots hold fewer than one live node per [sparse] slots *)
