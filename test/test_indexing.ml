@@ -59,6 +59,18 @@ let unit_cases : case list = [
       check_bool ~what:"RESHAPE" true (match Indexing.data_srcs r.op r.src with [ x ] -> x == p | _ -> false);
       let a = Uop.add r r in
       check_int ~what:"ADD" 2 (List.length (Indexing.data_srcs a.op a.src)));
+  (* apply_movement_op of a reshape at constant indices: (6, 4) index (5, 3) is flat 23 of (2, 3, 4), which is
+     (1, 2, 3) (23 = 1*12 + 2*4 + 3); the same CONSTs as the symbolic rewrite of _apply_reshape gives *)
+  ("apply_movement_op.reshape_const_indices", fun () ->
+      let w i = Uop.const_int ~dtype:Dtype.Weakint i in
+      let got = Indexing.apply_movement_op Ops.Reshape (s [ 2; 3; 4 ]) (`Shape (s [ 6; 4 ])) [ w 5; w 3 ] in
+      check_bool ~what:"(5, 3) of (6, 4) is (1, 2, 3) of (2, 3, 4)" true
+        (List.length got = 3 && List.for_all2 ( == ) got [ w 1; w 2; w 3 ]);
+      let rewritten = Indexing.apply_reshape (s [ 4; 5 ]) (s [ 2; 10 ]) (Uop.sink [ w 1; w 7 ]) in
+      let folded = Indexing.apply_movement_op Ops.Reshape (s [ 4; 5 ]) (`Shape (s [ 2; 10 ])) [ w 1; w 7 ] in
+      check_bool ~what:"(1, 7) of (2, 10) is (3, 2) of (4, 5), as the rewrite folds it" true
+        (List.length folded = 2 && List.for_all2 ( == ) folded (Array.to_list rewritten.src)
+         && List.for_all2 ( == ) folded [ w 3; w 2 ]));
 ]
 
 let tests : case list = unit_cases @ corpus_cases

@@ -120,10 +120,42 @@ let apply_movement_op_uncached (op : Ops.t) (in_shape : sint list) (arg : marg) 
     Array.to_list (P.substitute res (List.map (fun (k, v) -> (v, k)) sub_array)).src
   | _ -> invalid_arg (Ops.to_string op ^ " is not a MovementOp")
 
+(* the value of a weakint CONST index that is an int at least 0 *)
+let const_index (u : Uop.t) =
+  match u.op, u.arg with
+  | Ops.Const, Const (Dtype.I z) when u.dtype == Dtype.Weakint && Z.sign z >= 0 -> Some z
+  | _ -> None
+
+(* the dims of a shape of ints, each at least 1 *)
+let rec int_dims : sint list -> Z.t list option = function
+  | [] -> Some []
+  | Sint n :: rest when n > 0 -> Option.map (fun dims -> Z.of_int n :: dims) (int_dims rest)
+  | (Sint _ | Suop _) :: _ -> None
+
+(* [apply_reshape] of constant indices, each at least 0, between shapes of ints: the symbolic rewrite folds
+   every output index to a constant, computed here directly (a devectorized kernel indexes its shaped values
+   lane by lane with constants, and each lane met the rewrite) *)
+let reshape_const_indices (in_shape : sint list) (out_shape : sint list) (rngs : Uop.t list) =
+  match int_dims in_shape, int_dims out_shape with
+  | Some ins, Some outs when List.length outs = List.length rngs ->
+    let idx = List.filter_map const_index rngs in
+    if List.length idx <> List.length rngs then None
+    else begin
+      let flat = List.fold_left2 (fun acc d i -> Z.add (Z.mul acc d) i) Z.zero outs idx in
+      let _, axes = List.fold_left (fun (rest, axes) d -> (Z.div rest d, Z.rem rest d :: axes))
+          (flat, []) (List.rev ins) in
+      Some (List.map (fun z -> const ~dtype:Dtype.Weakint (Dtype.I z)) axes)
+    end
+  | _ -> None
+
 let apply_movement_op op in_shape arg rngs =
-  match rngs with
-  | [] -> apply_movement_op_uncached op in_shape arg rngs  (* no index UOp to key the entry by *)
-  | _ ->
+  let folded = match op, arg with
+    | Ops.Reshape, `Shape out_shape -> reshape_const_indices in_shape out_shape rngs
+    | _ -> None in
+  match folded, rngs with
+  | Some axes, _ -> axes
+  | None, [] -> apply_movement_op_uncached op in_shape arg rngs  (* no index UOp to key the entry by *)
+  | None, _ ->
     memo ~find:EphN.find_opt ~replace:EphN.replace movement_cache (Array.of_list rngs)
       ~equal:(fun (o, s, a) (o', s', a') -> o == o' && equal_sints s s' && equal_marg a a')
       ((Ops.value op * 65599) + (hash_sints in_shape * 31) + hash_marg arg) (op, in_shape, arg)

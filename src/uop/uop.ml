@@ -208,9 +208,11 @@ module Intern = struct
   (* the table rebuilt from its live nodes: counted first, then moved slot by slot (no list of them; a node
      that dies between the two passes is left behind) *)
   let rebuild tb =
-    let old = tb.slots in
+    let old = tb.slots and old_hashes = tb.hashes in
+    (* a slot never used holds no node: its weak slot is not read *)
+    let holds i = Array.unsafe_get old_hashes i <> unused in
     let n = ref 0 in
-    for i = 0 to Wk.length old - 1 do if Wk.check old i then incr n done;
+    for i = 0 to Wk.length old - 1 do if holds i && Wk.check old i then incr n done;
     let size = fitted tb !n in
     let slots, hashes = empty size in
     tb.slots <- slots;
@@ -219,9 +221,10 @@ module Intern = struct
     let mask = size - 1 in
     let rec free i = if hashes.(i) = unused then i else free ((i + 1) land mask) in
     for i = 0 to Wk.length old - 1 do
-      match Wk.get old i with
-      | Some x -> put tb (free (x.hash land mask)) x; tb.used <- tb.used + 1
-      | None -> ()
+      if holds i then
+        match Wk.get old i with
+        | Some x -> put tb (free (x.hash land mask)) x; tb.used <- tb.used + 1
+        | None -> ()
     done
 
   (* whether the sampled slots hold fewer than one live node per [sparse] slots *)
@@ -398,24 +401,40 @@ module Tbl = Hashtbl.Make (struct type nonrec t = t let equal = ( == ) let hash 
 (* the visited sets of the walks below, reused from one walk to the next *)
 let seen_pool : Id_tbl.Set.pool = Id_tbl.Set.pool ()
 
+(* the stack of a toposort, (node, visited) as two growable arrays: no allocation per push *)
+type walk_stack = { mutable nodes : t array; mutable visited : Bytes.t; mutable high : int }
+
+(* the stacks of the toposorts, reused from one walk to the next (a walk over a large graph grows its stack to
+   many slots, and growing it afresh for every walk allocated most of the words a toposort made) *)
+let stack_pool : walk_stack list ref = ref []
+
+(* a stack this large is dropped rather than kept: its arrays would stay in the heap *)
+let max_pooled_stack = 1 lsl 20
+
+(* what the slots of a stack back in the pool hold, so that it keeps no node of its walk alive *)
+let stack_filler = mk Ops.Noop Void [||] No_arg No_arg
+
 (* iterative post-order DFS; tinygrad UOp.toposort. [gate] stops descent at a node (it is not emitted). *)
 let toposort ?gate ?(enter_calls = true) root =
   Id_tbl.Set.with_set seen_pool @@ fun seen ->
   let out = ref [] in
-  (* the stack of (node, visited) as two growable arrays: no allocation per push *)
-  let nodes = ref (Array.make 64 root) and visited = ref (Bytes.make 64 '\000') and sp = ref 0 in
+  let st = match !stack_pool with
+    | st :: rest -> stack_pool := rest; st
+    | [] -> { nodes = Array.make 64 stack_filler; visited = Bytes.make 64 '\000'; high = 0 } in
+  let sp = ref 0 in
   let push n v =
-    if !sp >= Array.length !nodes then begin
+    if !sp >= Array.length st.nodes then begin
       let cap = 2 * !sp in
-      let ns = Array.make cap root and vs = Bytes.make cap '\000' in
-      Array.blit !nodes 0 ns 0 !sp; Bytes.blit !visited 0 vs 0 !sp;
-      nodes := ns; visited := vs
+      let ns = Array.make cap stack_filler and vs = Bytes.make cap '\000' in
+      Array.blit st.nodes 0 ns 0 !sp; Bytes.blit st.visited 0 vs 0 !sp;
+      st.nodes <- ns; st.visited <- vs
     end;
-    Array.unsafe_set !nodes !sp n; Bytes.unsafe_set !visited !sp (if v then '\001' else '\000'); incr sp in
+    Array.unsafe_set st.nodes !sp n; Bytes.unsafe_set st.visited !sp (if v then '\001' else '\000'); incr sp;
+    if !sp > st.high then st.high <- !sp in
   push root false;
   while !sp > 0 do
     decr sp;
-    let node = Array.unsafe_get !nodes !sp and was_visited = Bytes.unsafe_get !visited !sp <> '\000' in
+    let node = Array.unsafe_get st.nodes !sp and was_visited = Bytes.unsafe_get st.visited !sp <> '\000' in
     if not (Id_tbl.Set.mem seen node.id) then begin
       if not was_visited then begin
         if (match gate with None -> true | Some g -> g node) then begin
@@ -430,6 +449,9 @@ let toposort ?gate ?(enter_calls = true) root =
       end
     end
   done;
+  Array.fill st.nodes 0 st.high stack_filler;
+  st.high <- 0;
+  if Array.length st.nodes <= max_pooled_stack then stack_pool := st :: !stack_pool;
   List.rev !out
 
 let backward_slice u = List.filter (fun x -> x != u) (toposort u)
@@ -504,9 +526,18 @@ let zcmod x y = Z.sub x (Z.mul (zcdiv x y) y)
 let zfloordiv x y = if Z.equal y Z.zero then Z.zero else Z.fdiv x y
 let zfloormod x y = Z.sub x (Z.mul (zfloordiv x y) y)
 
+(* whether the bounds of [s] are known or its sources' are *)
+let minmax_one_step s = s.minmax_c != None || Array.for_all (fun t -> t.minmax_c != None) s.src
+
 let rec min_max u =
   match u.minmax_c with
   | Some r -> r
+  | None when Array.for_all minmax_one_step u.src ->
+    (* the sources known, or computed here from theirs: no walk. The unknown sources first, in the walk's
+       order *)
+    Array.iter (fun s -> if s.minmax_c = None then ignore (min_max s)) u.src;
+    let r = compute_min_max u in
+    u.minmax_c <- Some r; r
   | None ->
     (* compute children first iteratively to avoid deep recursion on long chains *)
     let todo = toposort ~gate:(fun n -> n.minmax_c = None) u in
@@ -778,12 +809,17 @@ let sint_ge a b = match a, b with
 
 let shape_str s = "(" ^ String.concat ", " (List.map sint_to_string s) ^ (if List.length s = 1 then ",)" else ")")
 
+(* whether the shape of [s] is known or its sources' are *)
+let shape_one_step s = s.shape_c != Unknown || Array.for_all (fun t -> t.shape_c != Unknown) s.src
+
 let rec shape_opt u : sint list option =
   match u.shape_c with
   | No_shape -> None
   | Shape s -> Some s
-  | Unknown when Array.for_all (fun s -> s.shape_c != Unknown) u.src ->
-    (* the sources known, the common case of a node just built: no walk *)
+  | Unknown when Array.for_all shape_one_step u.src ->
+    (* the sources known, or computed here from theirs (a node just built, or built on new leaves such as
+       the constant indices of a lane): no walk. The unknown sources first, in the walk's order *)
+    Array.iter (fun s -> if s.shape_c = Unknown then ignore (shape_opt s)) u.src;
     let c = compute_shape u in
     u.shape_c <- (match c with None -> No_shape | Some s -> Shape s);
     c

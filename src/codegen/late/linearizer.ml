@@ -51,17 +51,18 @@ let linearize (sink : Uop.t) : Uop.t list =
         | Ops.End -> (-5, None)    (* placing END is bad *)
         | _ -> (0, None) in
       Tbl.replace priorities u (run_count, priority, extra)) (List.rev lst);
-  let cmp a b =
-    let (ra, pa, ea) = Tbl.find priorities a and (rb, pb, eb) = Tbl.find priorities b in
+  let tuple_order = Helpers.tuple_order.value <> 0 in
+  let cmp (ra, pa, ea, a) (rb, pb, eb, b) =
     let c = Z.compare ra rb in
     if c <> 0 then c else
       let c = compare pa pb in
       if c <> 0 then c else
         let c = compare ea eb in
-        if c <> 0 || Helpers.tuple_order.value = 0 then c else compare_tuplize a b in
-  (* number the uops in "ideal" order *)
+        if c <> 0 || not tuple_order then c else compare_tuplize a b in
+  (* number the uops in "ideal" order; each sorted with its priority beside it, looked up once *)
   let nkey = Tbl.create 256 in
-  List.iteri (fun i u -> Tbl.replace nkey u i) (List.stable_sort cmp lst);
+  let keyed = List.map (fun u -> let r, p, e = Tbl.find priorities u in (r, p, e, u)) lst in
+  List.iteri (fun i (_, _, _, u) -> Tbl.replace nkey u i) (List.stable_sort cmp keyed);
   (* then force them to be toposorted in as close to the ideal order as possible *)
   let heap = Heap.create () in
   Heap.push heap (- Tbl.find nkey sink, sink);
