@@ -93,7 +93,10 @@ let scheduling big_sink f = Helpers.internal_errors_as_bug ~what:"scheduling" ~s
 let store_assign_targets (xs : t list) =
   match Rangeify_cpu.stored_assign_targets (List.map uop xs) with
   | [] -> ()
-  | pairs -> List.iter (fun x -> set_uop x (Upat.substitute ~walk:true (uop x) pairs)) xs
+  | pairs ->
+    (* one walk over the tensors' shared graph *)
+    let s = Upat.substitute ~walk:true (Uop.sink (List.map uop xs)) pairs in
+    List.iteri (fun i x -> set_uop x s.src.(i)) xs
 
 (* tinygrad: Tensor.linear_with_vars *)
 let linear_with_vars (xs : t list) =

@@ -41,10 +41,12 @@ let row_buffer_max = 4096
    not passes over memory, bound it *)
 let row_buffer_min_numel = 1 lsl 18
 
+(* a node on one CPU device *)
+let on_cpu (x : Uop.t) = match Uop.mdevice x with Some (One d) -> Device.is_cpu d | _ -> false
+
 (* the static shape of a float node on the CPU *)
 let cpu_float_shape (x : Uop.t) =
-  let on_cpu = not (Uop.is_multi x) && match Uop.device x with Some d -> Device.is_cpu d | None -> false in
-  if not (on_cpu && Dtype.is_float x.dtype) then None
+  if not (on_cpu x && Dtype.is_float x.dtype) then None
   else match shape_opt x with
     | Some s when List.for_all (function Sint _ -> true | Suop _ -> false) s ->
       Some (List.map (function Sint n -> n | Suop _ -> 0) s)
@@ -399,8 +401,7 @@ let stored_assign_targets (roots : Uop.t list) =
       else if u.src.(0).op == Ops.After then first u.src.(0)
       else Some u.src.(0) in
     let expression (t : Uop.t) =
-      (match Uop.mdevice t with Some (One d) -> Device.is_cpu d | _ -> false)
-      && t.op != Ops.Bitcast && not (Ops.Group.is_movement t.op)
+      on_cpu t && t.op != Ops.Bitcast && not (Ops.Group.is_movement t.op)
       && not (has_buffer_identity ~after_ok:true t) && not (is_virtual t)
       && not (List.mem (Sint 0) (shape t)) in
     List.filter_map (fun r ->

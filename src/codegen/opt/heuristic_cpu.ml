@@ -52,6 +52,16 @@ let window_rest_max = 4
 (* [f] applied to a copy of [k]: the copy, or None when an opt does not apply *)
 let try_on_copy (k : K.t) f = let k = K.copy k in try f k; Some k with Opt.Kernel_opt_error _ -> None
 
+(* UPCAST of the loop [r] by [amt] (0: whole), found by its range: the loop's index moves as opts apply *)
+let upcast_range (k : K.t) r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt))
+
+(* the lanes of a channel-lane tile: [r] upcast by [widest], then [vectors] of those vectors (the loop left of
+   the lanes, upcast by their count) *)
+let upcast_lane_vectors (k : K.t) r ~widest ~vectors =
+  match upcast_range k r widest with
+  | Some (outer, _) when vectors > 1 -> ignore (upcast_range k outer vectors)
+  | _ -> ()
+
 (* the stored buffers and the loaded ones *)
 let stores_loads (k : K.t) =
   let stores = List.filter_map (fun (u : Uop.t) ->
@@ -263,7 +273,7 @@ let cpu_conv_tile (k : K.t) : K.t option =
         | Some m ->
           let nr = rngs.(n) and mr = rngs.(m) and oyr = Option.map (fun a -> rngs.(a)) oy in
           try_on_copy k (fun k ->
-              let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+              let up = upcast_range k in
               (* [r] padded to a multiple of [amt]: its new range *)
               let pad r amt =
                 let i = index_of_rng k r in
@@ -349,12 +359,8 @@ let cpu_conv_channel_lanes (k : K.t) : K.t option =
            | Some (vectors, rows) ->
              let nr = rngs.(n) and mr = rngs.(m) in
              try_on_copy k (fun k ->
-                 let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
-                 (* the channels' vectors: the loop left of the lanes, upcast by their count *)
-                 (match up mr widest with
-                  | Some (outer, _) when vectors > 1 -> ignore (up outer vectors)
-                  | _ -> ());
-                 ignore (up nr rows))
+                 upcast_lane_vectors k mr ~widest ~vectors;
+                 ignore (upcast_range k nr rows))
            | None -> None)
         | None -> None)
      | _ -> None)
@@ -590,7 +596,7 @@ let cpu_conv_weight_grad (k : K.t) : K.t option =
           try_on_copy k (fun k ->
               (* the loop left of the channel axis after its upcast (None when the upcast took it whole) *)
               let up r amt =
-                match K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) with
+                match upcast_range k r amt with
                 | Some (outer, _) when List.memq outer (K.rngs k) -> Some outer
                 | _ -> None in
               let co_loop = up mr co_amt in
@@ -661,12 +667,8 @@ let cpu_wgrad_channel_lanes (k : K.t) : K.t option =
              Option.bind vectors (fun v ->
                  let mr = rngs.(m) and wr = rngs.(w) and br = rngs.(b) in
                  try_on_copy k (fun k ->
-                     let up r amt =
-                       K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
-                     (match up mr widest with
-                      | Some (outer, _) when v > 1 -> ignore (up outer v)
-                      | _ -> ());
-                     ignore (up wr 0);
+                     upcast_lane_vectors k mr ~widest ~vectors:v;
+                     ignore (upcast_range k wr 0);
                      let at = index_of_rng k br in
                      if at <> 0 then ignore (K.apply_opt k (opt Opt.SWAP ~axis:0 ~arg:(Opt.Int at)))))
            | _ -> None)
@@ -718,7 +720,7 @@ let cpu_nested_reduce_tile (k : K.t) : K.t option =
         | Some (l, Some m, Some n) ->
           let lr = rngs.(l) and mr = rngs.(m) and nr = rngs.(n) in
           try_on_copy k (fun k ->
-              let up r amt = K.apply_opt k (opt Opt.UPCAST ~axis:(index_of_rng k r) ~arg:(Opt.Int amt)) in
+              let up = upcast_range k in
               let sz = full_shape_int k l in
               ignore (up mr 2);
               ignore (up nr 4);
